@@ -1,0 +1,252 @@
+"""``prompt-inspector`` / ``python -m inspector``: the command line.
+
+With no subcommand it starts the desktop app (opening the built-in demo database when no file is
+given). Every other subcommand is headless and prints text, or JSON with ``--json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import unicodedata
+from collections.abc import Sequence
+from typing import Any
+
+from .jsjson import js_stringify
+
+SUBCOMMANDS = ("prefix", "sessions", "turns", "requests", "show", "demo")
+
+
+class CliError(Exception):
+    """A failure the user caused or can fix: printed as one line, exit status 1."""
+
+
+def _write(text: str) -> None:
+    from .prefix import for_terminal
+
+    out = sys.stdout
+    data = for_terminal(text).encode("utf-8")
+    out.flush()
+    out.buffer.write(data)
+    out.buffer.flush()
+
+
+def _warn(message: str) -> None:
+    sys.stderr.write(f"warning: {message}\n")
+
+
+def _dump_json(value: Any) -> str:
+    return js_stringify(value, indent=2) + "\n"
+
+
+def _open(db: str):
+    from .store import open_store
+    from .store.errors import StoreError
+
+    try:
+        return open_store(db)
+    except StoreError as exc:
+        raise CliError(str(exc)) from None
+
+
+# --- prefix ----------------------------------------------------------------------------------
+
+def cmd_prefix(args: argparse.Namespace) -> int:
+    from . import prefix
+
+    with _open(args.db) as store:
+        for note in store.schema_notes:
+            _warn(note)
+        extended = None
+        if args.extended:
+            from .prefix_extended import ExtendedPrefix
+
+            extended = ExtendedPrefix()
+        entries = prefix.build_report(
+            store.iter_llm_calling_rows(args.session),
+            warn=_warn,
+            on_pair=extended.on_pair if extended else None,
+        )
+    if args.json:
+        if extended:
+            _write(extended.report_json(entries) + "\n")
+        else:
+            _write(prefix.report_json(entries) + "\n")
+    else:
+        text = prefix.report_table(entries, args.show)
+        if extended:
+            text += extended.table_appendix(entries)
+        _write(text)
+    return 0
+
+
+# --- sessions / turns / requests / show ------------------------------------------------------
+
+def _table(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
+    def width(value: str) -> int:
+        # East Asian wide characters take two columns in a terminal.
+        return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in value)
+
+    cells = [[str(h) for h in headers]] + [["" if c is None else str(c) for c in row] for row in rows]
+    widths = [max(width(row[i]) for row in cells) for i in range(len(headers))]
+    lines = []
+    for row in cells:
+        lines.append("  ".join(cell + " " * (widths[i] - width(cell)) for i, cell in enumerate(row)).rstrip())
+    return "\n".join(lines) + "\n"
+
+
+def cmd_sessions(args: argparse.Namespace) -> int:
+    from .views import session_rows
+
+    with _open(args.db) as store:
+        rows = session_rows(store)
+    if args.json:
+        _write(_dump_json(rows))
+        return 0
+    headers = ["session", "world", "locale", "phase", "turns", "executions", "llm calls", "updated"]
+    _write(_table(headers, [[r["sessionId"], r["world"], r["locale"], r["phase"], r["completedPlayerTurns"],
+                             r["executions"], r["llmCalls"], r["updatedAt"]] for r in rows]))
+    return 0
+
+
+def cmd_turns(args: argparse.Namespace) -> int:
+    from .views import turn_rows
+
+    with _open(args.db) as store:
+        rows = turn_rows(store, args.session)
+    if args.json:
+        _write(_dump_json(rows))
+        return 0
+    headers = ["#", "turn", "origin", "commit", "started", "duration", "calls", "runtimes"]
+    _write(_table(headers, [[r["number"], r["turnId"], r["origin"], r["commitStatus"] or "-", r["startedAt"],
+                             "" if r["durationMs"] is None else f"{r['durationMs']} ms", r["llmCalls"],
+                             ", ".join(r["runtimeIds"])] for r in rows]))
+    return 0
+
+
+def cmd_requests(args: argparse.Namespace) -> int:
+    from .views import request_rows
+
+    with _open(args.db) as store:
+        rows = request_rows(store, session_id=args.session, turn_id=args.turn, runtime_id=args.runtime)
+    if args.json:
+        _write(_dump_json(rows))
+        return 0
+    headers = ["event", "turn", "runtime", "stage", "step", "try", "model", "protocol", "in tok", "cached", "ms"]
+    _write(_table(headers, [[r["eventId"], r["turnId"][:8], r["runtimeId"], r["stage"] or "", r["step"], r["attempt"],
+                             r["model"], r["protocol"] or "kernel", r["inputTokens"], r["cachedTokens"],
+                             r["durationMs"]] for r in rows]))
+    return 0
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    from .views import request_anatomy
+
+    with _open(args.db) as store:
+        detail = request_anatomy(store, args.event_id, exact=not args.no_exact)
+    if detail is None:
+        raise CliError(f"no trace event {args.event_id!r} in {args.db}")
+    if args.json:
+        _write(_dump_json(detail.to_json()))
+    else:
+        _write(detail.to_text())
+    return 0
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    from .demo import generate_demo
+
+    summary = generate_demo(args.path, turns=args.turns, scale=args.scale, overwrite=args.force)
+    if args.json:
+        _write(_dump_json({"path": str(summary.path), "sessions": summary.sessions, "turns": summary.turns,
+                           "llmCalls": summary.llm_calls, "bytes": summary.bytes}))
+    else:
+        _write(f"wrote {summary.path}: {summary.sessions} sessions, {summary.turns} turns, "
+               f"{summary.llm_calls} model requests, {summary.bytes:,} bytes\n")
+    return 0
+
+
+# --- parser ----------------------------------------------------------------------------------
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="prompt-inspector",
+        description="Inspect what an LLM role-play engine sent to its models. "
+        "With no subcommand, start the desktop app.",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    p = sub.add_parser("prefix", help="how much of each turn's first request repeats the previous turn's "
+                       "(the numbers of Covel's `pnpm prompt:prefix`)")
+    p.add_argument("db", metavar="DB", help="covel.db path or database URL")
+    p.add_argument("--session", metavar="ID", help="only this session")
+    p.add_argument("--show", metavar="RUNTIME", help="print every pair of this runtime with context")
+    p.add_argument("--json", action="store_true", help="print the report as JSON")
+    p.add_argument("--extended", action="store_true",
+                   help="add exact tiktoken counts and name each first difference as an anatomy part")
+    p.set_defaults(func=cmd_prefix)
+
+    p = sub.add_parser("sessions", help="list sessions")
+    p.add_argument("db", metavar="DB")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_sessions)
+
+    p = sub.add_parser("turns", help="list the turns (executions) of a session")
+    p.add_argument("db", metavar="DB")
+    p.add_argument("session", metavar="SESSION")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_turns)
+
+    p = sub.add_parser("requests", help="list recorded model requests")
+    p.add_argument("db", metavar="DB")
+    p.add_argument("--session", metavar="ID")
+    p.add_argument("--turn", metavar="ID")
+    p.add_argument("--runtime", metavar="ID")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_requests)
+
+    p = sub.add_parser("show", help="the anatomy of one request as an indented tree with token counts")
+    p.add_argument("db", metavar="DB")
+    p.add_argument("event_id", metavar="EVENT_ID", help="id of an llm.calling trace event")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--no-exact", action="store_true", help="skip exact tiktoken counts (estimates only)")
+    p.set_defaults(func=cmd_show)
+
+    p = sub.add_parser("demo", help="write the built-in demo covel.db")
+    p.add_argument("path", metavar="PATH")
+    p.add_argument("--turns", type=int, default=12, help="turns in the main session (default 12)")
+    p.add_argument("--scale", type=float, default=1.0, help="prose length multiplier (for benchmarks)")
+    p.add_argument("--force", action="store_true", help="overwrite an existing file")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_demo)
+    return parser
+
+
+def _start_app(argv: list[str]) -> int:
+    try:
+        from ui.app import run_app
+    except ImportError as exc:
+        sys.stderr.write(f"prompt-inspector: the desktop app cannot start: {exc}\n"
+                         "The command-line tools work without it: prompt-inspector --help\n")
+        return 1
+    return run_app(argv)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    first = next((a for a in args_list if not a.startswith("-")), None)
+    wants_help = args_list[:1] in (["-h"], ["--help"])
+    if not wants_help and first not in SUBCOMMANDS:
+        return _start_app(args_list)
+    parser = build_parser()
+    args = parser.parse_args(args_list)
+    try:
+        return args.func(args)
+    except CliError as exc:
+        sys.stderr.write(f"prompt-inspector: {exc}\n")
+        return 1
+    except BrokenPipeError:
+        # `prompt-inspector prefix … | head` closes the pipe early; that is not an error.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0

@@ -1,0 +1,291 @@
+"""JavaScript value semantics that a byte-exact port of a Node script needs.
+
+Covel's tools measure strings in UTF-16 code units, serialise with ``JSON.stringify`` and round
+with ``Math.round``. Python counts code points, prints ``1.0`` for an integral float, keeps object
+keys in insertion order and rounds half to even. Everything here closes those gaps, and nothing
+else in the project re-implements them.
+
+Values are the ones a JSON parser gives: dict, list, str, int, float, bool, None. ``UNDEFINED``
+stands for JavaScript's ``undefined`` (an absent key), which ``JSON.stringify`` omits.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from json.encoder import encode_basestring as _encode_basestring
+from typing import Any
+
+import orjson
+
+__all__ = [
+    "UNDEFINED",
+    "js_parse",
+    "js_stringify",
+    "js_quote",
+    "js_number",
+    "js_to_string",
+    "js_truthy",
+    "js_round",
+    "utf16_len",
+    "utf16_to_index",
+    "js_slice",
+    "common_prefix_utf16",
+    "replace_lone_surrogates",
+]
+
+
+class _Undefined:
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "UNDEFINED"
+
+    def __bool__(self) -> bool:
+        return False
+
+
+UNDEFINED: Any = _Undefined()
+
+_MAX_SAFE = 2**53
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+# Anything in compact stdlib output that JSON.stringify would write differently: an exponent or
+# an integral float ("1.0"), an integer-like key (JS puts those first), a long digit run (an
+# integer past 2**53 loses precision in JS), NaN/Infinity, a lone surrogate. A false positive
+# only costs the exact slow path.
+_SUSPECT = re.compile(r'\d[eE]|\d\.0(?![0-9])|"(?:0|[1-9][0-9]*)":|[0-9]{16}|NaN|Infinity|[\ud800-\udfff]')
+_ARRAY_INDEX = re.compile(r"(?:0|[1-9][0-9]{0,9})")
+_MAX_ARRAY_INDEX = 2**32 - 2
+
+
+def js_parse(data: str | bytes | bytearray | memoryview) -> Any:
+    """Parse JSON as ``JSON.parse`` would, for the values it can produce.
+
+    orjson is several times faster than the stdlib; it refuses a few inputs JavaScript accepts
+    (integers past 64 bits, lone surrogate escapes), for which the stdlib parser is the fallback.
+    Raises ``ValueError`` on text that is not JSON.
+    """
+    try:
+        return orjson.loads(data)
+    except orjson.JSONDecodeError:
+        if isinstance(data, (bytes, bytearray, memoryview)):
+            data = bytes(data).decode("utf-8", "surrogatepass")
+        # json.loads accepts NaN/Infinity literals; JSON.parse does not.
+        return json.loads(data, parse_constant=_reject_constant)
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not valid JSON")
+
+
+def js_quote(text: str) -> str:
+    """``JSON.stringify(text)``: like Python's escaping, plus lone surrogates as ``\\udxxx``."""
+    quoted = _encode_basestring(text)
+    if _LONE_SURROGATE.search(quoted):
+        quoted = _LONE_SURROGATE.sub(lambda m: "\\u%04x" % ord(m.group()), quoted)
+    return quoted
+
+
+def js_number(value: int | float) -> str:
+    """``Number.prototype.toString`` for a JSON number (ECMAScript Number::toString, radix 10)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        if -_MAX_SAFE <= value <= _MAX_SAFE:
+            return str(value)
+        try:
+            value = float(value)
+        except OverflowError:
+            return "Infinity" if value > 0 else "-Infinity"
+    if value != value:
+        return "NaN"
+    if value in (math.inf, -math.inf):
+        return "Infinity" if value > 0 else "-Infinity"
+    if value == 0:
+        return "0"  # -0 prints as 0
+    sign = "-" if value < 0 else ""
+    # repr gives the shortest round-tripping digits, as JS does; only the layout differs.
+    mantissa, _, exponent = repr(abs(value)).partition("e")
+    whole, _, fraction = mantissa.partition(".")
+    digits = (whole + fraction).lstrip("0")
+    point = len(whole) + (int(exponent) if exponent else 0)
+    if whole == "0":
+        # 0.00123 -> digits "123", the point sits before the leading zeros of the fraction.
+        point = -(len(fraction) - len(fraction.lstrip("0"))) + (int(exponent) if exponent else 0)
+    digits = digits.rstrip("0") or "0"
+    k, n = len(digits), point
+    if k <= n <= 21:
+        out = digits + "0" * (n - k)
+    elif 0 < n <= 21:
+        out = digits[:n] + "." + digits[n:]
+    elif -6 < n <= 0:
+        out = "0." + "0" * (-n) + digits
+    else:
+        e = n - 1
+        exp = ("+" if e >= 0 else "-") + str(abs(e))
+        out = digits[0] + ("." + digits[1:] if k > 1 else "") + "e" + exp
+    return sign + out
+
+
+def _is_array_index(key: str) -> bool:
+    return _ARRAY_INDEX.fullmatch(key) is not None and int(key) <= _MAX_ARRAY_INDEX
+
+
+def _ordered_items(obj: dict) -> list[tuple[str, Any]]:
+    """JS own-property order: array-index keys ascending first, then the rest as inserted."""
+    index_keys = [k for k in obj if _is_array_index(k)]
+    if not index_keys:
+        return list(obj.items())
+    index_keys.sort(key=int)
+    rest = [k for k in obj if not _is_array_index(k)]
+    return [(k, obj[k]) for k in index_keys] + [(k, obj[k]) for k in rest]
+
+
+def _stringify_exact(value: Any, indent: str, depth: int) -> str | None:
+    """The general JSON.stringify; returns None for values JSON.stringify omits (undefined)."""
+    if value is None:
+        return "null"
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if isinstance(value, str):
+        return js_quote(value)
+    if isinstance(value, (int, float)):
+        text = js_number(value)
+        return "null" if text in ("NaN", "Infinity", "-Infinity") else text
+    if value is UNDEFINED:
+        return None
+    if isinstance(value, (list, tuple)):
+        if not value:
+            return "[]"
+        items = [_stringify_exact(v, indent, depth + 1) for v in value]
+        items = ["null" if item is None else item for item in items]
+        if not indent:
+            return "[" + ",".join(items) + "]"
+        inner = "\n" + indent * (depth + 1)
+        return "[" + inner + ("," + inner).join(items) + "\n" + indent * depth + "]"
+    if isinstance(value, dict):
+        members = []
+        colon = ": " if indent else ":"
+        for key, item in _ordered_items(value):
+            text = _stringify_exact(item, indent, depth + 1)
+            if text is not None:
+                members.append(js_quote(str(key)) + colon + text)
+        if not members:
+            return "{}"
+        if not indent:
+            return "{" + ",".join(members) + "}"
+        inner = "\n" + indent * (depth + 1)
+        return "{" + inner + ("," + inner).join(members) + "\n" + indent * depth + "}"
+    raise TypeError(f"not a JSON value: {type(value).__name__}")
+
+
+def js_stringify(value: Any, indent: int | None = None) -> str | None:
+    """``JSON.stringify(value, null, indent)``, character for character.
+
+    Returns None where JavaScript returns ``undefined`` (for ``UNDEFINED``).
+    """
+    if not indent:
+        try:
+            fast = json.dumps(value, ensure_ascii=False, separators=(",", ":"), check_circular=False)
+        except (TypeError, ValueError):
+            fast = None
+        if fast is not None and not _SUSPECT.search(fast):
+            return fast
+        return _stringify_exact(value, "", 0)
+    return _stringify_exact(value, " " * indent, 0)
+
+
+def js_to_string(value: Any) -> str:
+    """``String(value)``, as a template literal interpolates it."""
+    if value is UNDEFINED:
+        return "undefined"
+    if value is None:
+        return "null"
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if isinstance(value, str):
+        return value
+    if isinstance(value, (int, float)):
+        return js_number(value)
+    if isinstance(value, (list, tuple)):
+        return ",".join("" if v is None or v is UNDEFINED else js_to_string(v) for v in value)
+    return "[object Object]"
+
+
+def js_truthy(value: Any) -> bool:
+    if value is UNDEFINED or value is None or value is False:
+        return False
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return value != 0 and value == value
+    if isinstance(value, str):
+        return value != ""
+    return True
+
+
+def js_round(x: float) -> int:
+    """``Math.round``: halves round towards +infinity (Python's round() goes to even)."""
+    floor = math.floor(x)
+    return floor + 1 if x - floor >= 0.5 else floor
+
+
+def _has_astral(text: str) -> bool:
+    return not text.isascii() and max(text) > "\uffff"
+
+
+def utf16_len(text: str) -> int:
+    """``text.length`` in JavaScript: UTF-16 code units."""
+    if text.isascii() or max(text) <= "\uffff":
+        return len(text)
+    return len(text.encode("utf-16-le", "surrogatepass")) // 2
+
+
+def utf16_to_index(text: str, offset: int) -> int:
+    """The number of whole code points in the first ``offset`` UTF-16 units of ``text``."""
+    if not _has_astral(text):
+        return min(offset, len(text))
+    units = 0
+    for i, ch in enumerate(text):
+        units += 2 if ch > "\uffff" else 1
+        if units > offset:
+            return i
+    return len(text)
+
+
+def js_slice(text: str, start: int, end: int | None = None) -> str:
+    """``text.slice(start, end)`` in UTF-16 units; a cut through a pair leaves a lone surrogate."""
+    if not _has_astral(text):
+        return text[start:end]
+    units = text.encode("utf-16-le", "surrogatepass")
+    stop = None if end is None else 2 * end
+    return units[2 * start : stop].decode("utf-16-le", "surrogatepass")
+
+
+def common_prefix_utf16(a: str, b: str) -> int:
+    """How many leading UTF-16 code units ``a`` and ``b`` share (a charCodeAt loop)."""
+    limit = min(len(a), len(b))
+    lo, hi = 0, limit
+    # Binary search on slice equality runs in C; a per-character Python loop would not.
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if a[lo:mid] == b[lo:mid]:
+            lo = mid
+        else:
+            hi = mid - 1
+    units = utf16_len(a[:lo])
+    if lo < limit and a[lo] > "\uffff" and b[lo] > "\uffff":
+        # Two different astral characters can still share their high surrogate.
+        if (ord(a[lo]) - 0x10000) >> 10 == (ord(b[lo]) - 0x10000) >> 10:
+            units += 1
+    return units
+
+
+def replace_lone_surrogates(text: str) -> str:
+    """What Node writes to a UTF-8 stream for a lone surrogate: U+FFFD."""
+    if text.isascii():
+        return text
+    return _LONE_SURROGATE.sub("\ufffd", text)

@@ -1,0 +1,429 @@
+"""Covel's prompt-prefix report (``pnpm prompt:prefix``), reproduced byte for byte, and extended.
+
+For every (session, runtime) it compares each turn's first ``llm.calling`` request with the
+previous turn's, part by part from the first character, and reports how much repeats: the part
+of a request a provider's prefix cache can serve. The rules are those of Covel's
+``scripts/prompt-prefix-report.mjs`` (covel-db.md §3), including the JavaScript ones: sizes and
+offsets are UTF-16 code units, part texts are ``JSON.stringify`` output, rounding is
+``Math.round``, absent keys are omitted.
+
+Unlike the original, rows are streamed (only the previous turn's parts are kept per runtime), a
+store without the ``seq`` column works, and an unreadable row is skipped with a warning instead of
+stopping the report.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from .jsjson import (
+    UNDEFINED,
+    common_prefix_utf16,
+    js_number,
+    js_parse,
+    js_quote,
+    js_round,
+    js_slice,
+    js_stringify,
+    js_to_string,
+    js_truthy,
+    replace_lone_surrogates,
+    utf16_len,
+    utf16_to_index,
+)
+from .tokens import cjk_count, covel_estimate_parts
+
+CONTEXT_BEFORE = 40
+CONTEXT_AFTER = 80
+RUNTIME_COLUMN_WIDTH = 34
+
+
+class UnreadableRow(ValueError):
+    """A row the original script would have crashed on; we skip it and say why."""
+
+
+@dataclass(slots=True)
+class RequestPart:
+    label: str
+    text: str
+    units: int  # UTF-16 length, what JavaScript's .length says
+    kind: str  # "tool", "system", "system-block", "instructions", "message"
+    index: int  # position within its kind (0-based)
+    _cjk: int | None = None
+
+    @property
+    def cjk(self) -> int:
+        if self._cjk is None:
+            self._cjk = cjk_count(self.text)
+        return self._cjk
+
+
+def _get(obj: Any, key: str) -> Any:
+    """``obj?.key`` for a parsed JSON value."""
+    if isinstance(obj, dict):
+        return obj.get(key, UNDEFINED)
+    return UNDEFINED
+
+
+def _nullish(value: Any) -> bool:
+    return value is UNDEFINED or value is None
+
+
+def _coalesce(*values: Any) -> Any:
+    for value in values:
+        if not _nullish(value):
+            return value
+    return values[-1]
+
+
+def _stringify_part(value: Any) -> str:
+    text = js_stringify(value)
+    # JSON.stringify(undefined) cannot happen for parsed values; keep the type honest anyway.
+    return "undefined" if text is None else text
+
+
+def _make_part(label: str, text: str, kind: str, index: int) -> RequestPart:
+    return RequestPart(label, text, utf16_len(text), kind, index)
+
+
+def request_parts(payload: Any) -> list[RequestPart]:
+    """The parts of a request in the order a provider hashes them (``requestParts``).
+
+    Raises UnreadableRow where the original's JavaScript would throw.
+    """
+    requests = _get(payload, "providerRequests")
+    body: Any = UNDEFINED
+    if not _nullish(requests):
+        if not isinstance(requests, list):
+            raise UnreadableRow("payload.providerRequests is not an array")
+        for request in requests:
+            candidate = _get(request, "body")
+            if js_truthy(candidate):
+                body = candidate
+                break
+    tools = _coalesce(_get(body, "tools"), _get(payload, "tools"), [])
+    if not isinstance(tools, list):
+        raise UnreadableRow("the request's tools are not an array")
+    parts: list[RequestPart] = []
+    for index, tool in enumerate(tools):
+        name = _coalesce(_get(_get(tool, "function"), "name"), _get(tool, "name"), "?")
+        parts.append(_make_part(f"tool {index + 1} ({js_to_string(name)})", _stringify_part(tool), "tool", index))
+    system = _get(body, "system")
+    if isinstance(system, str):
+        parts.append(_make_part("system", system, "system", 0))
+    elif isinstance(system, list):
+        for index, block in enumerate(system):
+            parts.append(_make_part(f"system block {index + 1}", _stringify_part(block), "system-block", index))
+    instructions = _get(body, "instructions")
+    if isinstance(instructions, str):
+        parts.append(_make_part("instructions", instructions, "instructions", 0))
+    messages = _coalesce(
+        _get(body, "messages"), _get(body, "input"), _get(body, "contents"), _get(payload, "messages"), []
+    )
+    if not isinstance(messages, list):
+        raise UnreadableRow("the request's messages are not an array")
+    for index, message in enumerate(messages):
+        role = _coalesce(_get(message, "role"), _get(message, "type"), "?")
+        content = _get(message, "content")
+        text = content if isinstance(content, str) else _stringify_part(message)
+        parts.append(_make_part(f"message {index + 1} ({js_to_string(role)})", text, "message", index))
+    return parts
+
+
+@dataclass(slots=True)
+class PrefixDiff:
+    shared: int
+    label: str
+    offset: int
+    was: Any = UNDEFINED
+    now: Any = UNDEFINED
+    part_index: int | None = None  # index into the current request's parts, None when identical
+
+
+def compare_prefix(previous: list[RequestPart], current: list[RequestPart]) -> PrefixDiff:
+    """Where two requests stop being equal (``comparePrefix``)."""
+    shared = 0
+    for index, part in enumerate(current):
+        before = previous[index] if index < len(previous) else None
+        if before is not None and before.text == part.text:
+            shared += part.units
+            continue
+        offset = common_prefix_utf16(before.text, part.text) if before is not None else 0
+        start = max(0, offset - CONTEXT_BEFORE)
+        return PrefixDiff(
+            shared=shared + offset,
+            label=part.label,
+            offset=offset,
+            was=js_slice(before.text, start, offset + CONTEXT_AFTER) if before is not None else "(no such part)",
+            now=js_slice(part.text, start, offset + CONTEXT_AFTER),
+            part_index=index,
+        )
+    label = "(request ends earlier)" if len(previous) > len(current) else "(identical)"
+    return PrefixDiff(shared=shared, label=label, offset=0)
+
+
+def _estimate_totals(parts: list[RequestPart]) -> tuple[int, int]:
+    return sum(p.cjk for p in parts), sum(p.units for p in parts)
+
+
+def shared_estimate(parts: list[RequestPart], diff: PrefixDiff) -> int:
+    """Covel's estimate of the joined part texts cut at ``diff.shared`` UTF-16 units."""
+    if diff.part_index is None:
+        cjk, _ = _estimate_totals(parts)
+        return covel_estimate_parts(cjk, diff.shared)
+    cjk = sum(p.cjk for p in parts[: diff.part_index])
+    partial = parts[diff.part_index]
+    if diff.offset:
+        cjk += cjk_count(partial.text[: utf16_to_index(partial.text, diff.offset)])
+    # A cut through a surrogate pair leaves a lone high surrogate: one unit, never CJK.
+    return covel_estimate_parts(cjk, diff.shared)
+
+
+@dataclass(slots=True)
+class Pair:
+    size: int
+    tokens: int
+    shared: int
+    shared_tokens: int
+    first_difference: str
+    offset: int
+    was: Any
+    now: Any
+    # Beyond the original, for the extended report.
+    turn_id: str = ""
+    previous_turn_id: str = ""
+    event_id: str | None = None
+    previous_event_id: str | None = None
+    part_kind: str | None = None
+    part_index: int | None = None
+
+    def to_json(self) -> dict:
+        out: dict[str, Any] = {
+            "size": self.size,
+            "tokens": self.tokens,
+            "shared": self.shared,
+            "sharedTokens": self.shared_tokens,
+            "firstDifference": self.first_difference,
+            "offset": self.offset,
+        }
+        if self.was is not UNDEFINED:
+            out["was"] = self.was
+        if self.now is not UNDEFINED:
+            out["now"] = self.now
+        return out
+
+
+@dataclass(slots=True)
+class _LastTurn:
+    turn_id: str
+    parts: list[RequestPart]
+    event_id: str | None
+    payload: Any
+
+
+@dataclass(slots=True)
+class RuntimeEntry:
+    session_id: str
+    runtime_id: Any  # whatever payload.runtimeId held; UNDEFINED when absent
+    turns: int = 0
+    calls: int = 0
+    total_chars: int = 0
+    first_request_chars: list[int] = field(default_factory=list)
+    pairs: list[Pair] = field(default_factory=list)
+    last: _LastTurn | None = None
+
+    @property
+    def runtime_label(self) -> str:
+        return js_to_string(self.runtime_id)
+
+    def to_json(self) -> dict:
+        out: dict[str, Any] = {"sessionId": self.session_id}
+        if self.runtime_id is not UNDEFINED:
+            out["runtimeId"] = self.runtime_id
+        out["turns"] = self.turns
+        out["calls"] = self.calls
+        out["totalChars"] = self.total_chars
+        out["firstRequestChars"] = self.first_request_chars
+        out["pairs"] = [pair.to_json() for pair in self.pairs]
+        return out
+
+
+Row = tuple  # (session_id, turn_id, payload text/bytes/None, event_id)
+Warn = Callable[[str], None]
+PairHook = Callable[[RuntimeEntry, Pair, Any, Any, list[RequestPart], list[RequestPart]], None]
+
+
+def build_report(rows: Iterable[Row], warn: Warn | None = None, on_pair: PairHook | None = None) -> list[RuntimeEntry]:
+    """``firstRequestsPerTurn`` + ``buildReport`` over rows in the store's canonical order.
+
+    ``on_pair`` sees each new pair with both payloads and part lists while they are still held,
+    which is how the extended report adds exact tokens and anatomy names without a second pass.
+    """
+    entries: dict[str, RuntimeEntry] = {}
+    for row in rows:
+        session_id, turn_id, raw = row[0], row[1], row[2]
+        event_id = row[3] if len(row) > 3 else None
+        try:
+            if raw is None:
+                raise UnreadableRow("payload is NULL")
+            try:
+                payload = js_parse(raw)
+            except ValueError as exc:
+                raise UnreadableRow(f"payload is not JSON ({exc})") from None
+            if payload is None:
+                raise UnreadableRow("payload is null")
+            parts = request_parts(payload)
+        except UnreadableRow as exc:
+            if warn is not None:
+                where = f"trace_events row {event_id}" if event_id else "an llm.calling row"
+                warn(f"skipped {where} (session {session_id}, turn {turn_id}): {exc}")
+            continue
+        runtime_id = _get(payload, "runtimeId")
+        key = f"{session_id}\u0000{js_to_string(runtime_id)}"
+        entry = entries.get(key)
+        if entry is None:
+            entry = entries[key] = RuntimeEntry(session_id, runtime_id)
+        size = sum(p.units for p in parts)
+        entry.calls += 1
+        entry.total_chars += size
+        if entry.last is not None and entry.last.turn_id == turn_id:
+            continue
+        entry.turns += 1
+        entry.first_request_chars.append(size)
+        previous = entry.last
+        if previous is not None:
+            _carry_cjk(previous.parts, parts)
+            diff = compare_prefix(previous.parts, parts)
+            cjk, units = _estimate_totals(parts)
+            pair = Pair(
+                size=size,
+                tokens=covel_estimate_parts(cjk, units),
+                shared=diff.shared,
+                shared_tokens=shared_estimate(parts, diff),
+                first_difference=diff.label,
+                offset=diff.offset,
+                was=diff.was,
+                now=diff.now,
+                turn_id=turn_id,
+                previous_turn_id=previous.turn_id,
+                event_id=event_id,
+                previous_event_id=previous.event_id,
+                part_kind=parts[diff.part_index].kind if diff.part_index is not None else None,
+                part_index=parts[diff.part_index].index if diff.part_index is not None else None,
+            )
+            entry.pairs.append(pair)
+            if on_pair is not None:
+                on_pair(entry, pair, previous.payload, payload, previous.parts, parts)
+        entry.last = _LastTurn(turn_id, parts, event_id, payload if on_pair is not None else None)
+    for entry in entries.values():
+        entry.last = None
+    return list(entries.values())
+
+
+def _carry_cjk(previous: list[RequestPart], current: list[RequestPart]) -> None:
+    """Most parts repeat the previous turn's: reuse their CJK counts instead of recounting."""
+    known = {p.text: p._cjk for p in previous if p._cjk is not None}
+    if not known:
+        return
+    for part in current:
+        if part._cjk is None:
+            cached = known.get(part.text)
+            if cached is not None:
+                part._cjk = cached
+
+
+# --- output, as the original prints it ---------------------------------------------------------
+
+def _pad_end(text: str, width: int) -> str:
+    return text + " " * max(0, width - utf16_len(text))
+
+
+def _pad_start(text: str, width: int) -> str:
+    return " " * max(0, width - utf16_len(text)) + text
+
+
+def report_json(entries: list[RuntimeEntry]) -> str:
+    """``JSON.stringify(report, null, 2)``."""
+    return js_stringify([entry.to_json() for entry in entries], indent=2)
+
+
+def report_table(entries: list[RuntimeEntry], show_runtime: str | None = None) -> str:
+    """The text table (``printTable``), both ``console.log`` calls included."""
+    lines: list[str] = []
+    sessions = list(dict.fromkeys(entry.session_id for entry in entries))
+    for session_id in sessions:
+        lines.append(f"\nSession {session_id}")
+        lines.append(
+            " ".join(
+                [
+                    _pad_end("runtime", RUNTIME_COLUMN_WIDTH),
+                    "turns",
+                    "calls",
+                    _pad_start("req tok", 8),
+                    _pad_start("shared", 8),
+                    "  %",
+                    " first difference",
+                ]
+            )
+        )
+        all_tokens = 0
+        all_shared = 0
+        for entry in entries:
+            if entry.session_id != session_id:
+                continue
+            # The original pads runtimeId as a string and throws when it is missing; we print it.
+            name = _pad_end(entry.runtime_label, RUNTIME_COLUMN_WIDTH)
+            if not entry.pairs:
+                lines.append(" ".join([name, _pad_start(str(entry.turns), 5), _pad_start(str(entry.calls), 5), "(one turn only)"]))
+                continue
+            tokens = sum(p.tokens for p in entry.pairs)
+            shared = sum(p.shared_tokens for p in entry.pairs)
+            all_tokens += tokens
+            all_shared += shared
+            count = len(entry.pairs)
+            last = entry.pairs[-1]
+            lines.append(
+                " ".join(
+                    [
+                        name,
+                        _pad_start(str(entry.turns), 5),
+                        _pad_start(str(entry.calls), 5),
+                        _pad_start(js_number(js_round(tokens / count)), 8),
+                        _pad_start(js_number(js_round(shared / count)), 8),
+                        _pad_start(js_number(js_round(100 * shared / max(1, tokens))), 3),
+                        f" {last.first_difference} +{last.offset}",
+                    ]
+                )
+            )
+        lines.append(
+            f"first request of each later turn: {all_tokens} estimated tokens, {all_shared} "
+            f"({js_number(js_round(100 * all_shared / max(1, all_tokens)))}%) repeat the previous turn from the start"
+        )
+    if show_runtime:
+        for entry in entries:
+            if not isinstance(entry.runtime_id, str) or entry.runtime_id != show_runtime:
+                continue
+            for index, pair in enumerate(entry.pairs):
+                lines.append(
+                    f"\n{entry.session_id} {entry.runtime_label} turn {index + 1} -> {index + 2}: "
+                    f"{pair.first_difference} +{pair.offset}"
+                )
+                lines.append(f"  was: {_js_log_value(pair.was)}")
+                lines.append(f"  now: {_js_log_value(pair.now)}")
+    footer = (
+        "\nreq tok / shared: mean estimated tokens of a turn's first request, and of the part equal to the previous turn's.\n"
+        "These are prefix measurements on the recorded request, not a provider's bill."
+    )
+    return "\n".join(lines) + "\n" + footer + "\n"
+
+
+def _js_log_value(value: Any) -> str:
+    # `${JSON.stringify(undefined)}` is the text "undefined".
+    return "undefined" if value is UNDEFINED else js_quote(value)
+
+
+def for_terminal(text: str) -> str:
+    """Node writes a lone surrogate to a UTF-8 stream as U+FFFD; so do we."""
+    return replace_lone_surrogates(text)

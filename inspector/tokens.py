@@ -1,0 +1,234 @@
+"""Token counts with their provenance: exact (local tiktoken), Covel's estimate, a script-aware estimate.
+
+The tokenizer data ships in ``resources/tokenizers`` and is checked against tiktoken's published
+hashes on load; nothing is ever downloaded. Exact counts are cached by content hash, because the
+same system prompt and history recur in every turn's requests.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+
+import numpy as np
+
+from resources import resource_path
+
+from .jsjson import js_round, utf16_len
+
+# sha256 of the rank files, as tiktoken itself expects them (tiktoken_ext.openai_public).
+ENCODING_HASHES = {
+    "o200k_base": "446a9538cb6c348e3516120d7c08b09f57c36495e2acfffe59a5bf8b0cfb1a2d",
+    "cl100k_base": "223921b76ee99bde995b7ff738513eef100fb51d18c93597a113bcffe865b2a7",
+}
+
+# Model name prefixes in the order they must be tested (gpt-4o before gpt-4); provider-caching.md §4.1.
+_OPENAI_PREFIXES: tuple[tuple[str, str], ...] = (
+    ("gpt-4o", "o200k_base"),
+    ("gpt-4.1", "o200k_base"),
+    ("gpt-4.5", "o200k_base"),
+    ("gpt-5", "o200k_base"),
+    ("chatgpt-4o", "o200k_base"),
+    ("o1", "o200k_base"),
+    ("o3", "o200k_base"),
+    ("o4-mini", "o200k_base"),
+    ("gpt-4", "cl100k_base"),
+    ("gpt-3.5-turbo", "cl100k_base"),
+    ("gpt-35-turbo", "cl100k_base"),
+    ("text-embedding-3", "cl100k_base"),
+    ("text-embedding-ada-002", "cl100k_base"),
+    ("davinci-002", "cl100k_base"),
+    ("babbage-002", "cl100k_base"),
+)
+DEFAULT_ENCODING = "o200k_base"
+
+
+class TokenizerDataError(RuntimeError):
+    """The shipped tokenizer file is missing or does not match its expected hash."""
+
+
+@dataclass(frozen=True, slots=True)
+class EncodingChoice:
+    encoding: str
+    # "exact": the model's own tokenizer; "proxy": a close public tokenizer for a model whose
+    # own is not public (Claude, Gemini, DeepSeek, Qwen): a count, not the provider's count.
+    provenance: str
+
+
+def encoding_for_model(model: str | None) -> EncodingChoice:
+    name = (model or "").strip().lower()
+    if "/" in name:
+        name = name.rsplit("/", 1)[1]
+    for prefix, encoding in _OPENAI_PREFIXES:
+        if name.startswith(prefix):
+            return EncodingChoice(encoding, "exact")
+    return EncodingChoice(DEFAULT_ENCODING, "proxy")
+
+
+_encodings: dict[str, object] = {}
+_encodings_lock = threading.Lock()
+
+
+def _load_ranks(name: str) -> dict[bytes, int]:
+    path = resource_path("tokenizers", f"{name}.tiktoken")
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise TokenizerDataError(f"tokenizer data {path} cannot be read: {exc.strerror}") from exc
+    digest = hashlib.sha256(data).hexdigest()
+    if digest != ENCODING_HASHES[name]:
+        raise TokenizerDataError(
+            f"tokenizer data {path} is damaged: sha256 {digest}, expected {ENCODING_HASHES[name]}"
+        )
+    ranks: dict[bytes, int] = {}
+    for line in data.splitlines():
+        if line:
+            token, rank = line.split()
+            ranks[base64.b64decode(token)] = int(rank)
+    return ranks
+
+
+def get_encoding(name: str = DEFAULT_ENCODING):
+    """A tiktoken Encoding built from the shipped rank file (never from the network)."""
+    if name not in ENCODING_HASHES:
+        raise ValueError(f"unknown encoding {name!r}; shipped: {', '.join(ENCODING_HASHES)}")
+    with _encodings_lock:
+        if name in _encodings:
+            return _encodings[name]
+        import tiktoken
+        import tiktoken_ext.openai_public as public
+
+        ranks = _load_ranks(name)
+        # Take the split pattern and special tokens from tiktoken's own definition, but feed it
+        # our verified ranks instead of letting it fetch them.
+        original = public.load_tiktoken_bpe
+        public.load_tiktoken_bpe = lambda *_args, **_kwargs: ranks
+        try:
+            params = getattr(public, name)()
+        finally:
+            public.load_tiktoken_bpe = original
+        encoding = tiktoken.Encoding(**params)
+        _encodings[name] = encoding
+        return encoding
+
+
+class _CountCache:
+    def __init__(self, capacity: int = 200_000) -> None:
+        self._data: OrderedDict[tuple[str, bytes], int] = OrderedDict()
+        self._capacity = capacity
+        self._lock = threading.Lock()
+
+    def get(self, key):
+        with self._lock:
+            value = self._data.get(key)
+            if value is not None:
+                self._data.move_to_end(key)
+            return value
+
+    def put(self, key, value: int) -> None:
+        with self._lock:
+            self._data[key] = value
+            if len(self._data) > self._capacity:
+                self._data.popitem(last=False)
+
+
+_cache = _CountCache()
+
+
+def content_key(text: str) -> bytes:
+    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest()
+
+
+def count_exact(text: str, encoding: str = DEFAULT_ENCODING) -> int:
+    """Exact token count under ``encoding``, cached by content hash. Special-token text counts as text."""
+    if not text:
+        return 0
+    key = (encoding, content_key(text))
+    cached = _cache.get(key)
+    if cached is not None:
+        return cached
+    enc = get_encoding(encoding)
+    value = len(enc.encode(text, disallowed_special=(), allowed_special=set()))
+    _cache.put(key, value)
+    return value
+
+
+# --- estimates --------------------------------------------------------------------------------
+
+def _code_points(text: str) -> np.ndarray:
+    return np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
+
+
+def cjk_count(text: str) -> int:
+    """Code points in the ranges Covel's estimator counts as one token each (prompt-prefix-report)."""
+    if text.isascii():
+        return 0
+    cps = _code_points(text)
+    mask = ((cps >= 0x2E80) & (cps <= 0x9FFF)) | ((cps >= 0xAC00) & (cps <= 0xD7AF)) | (
+        (cps >= 0xF900) & (cps <= 0xFAFF)
+    )
+    return int(np.count_nonzero(mask))
+
+
+def covel_estimate_parts(cjk: int, units: int) -> int:
+    """Covel's estimate from its two additive inputs: CJK code points and UTF-16 length."""
+    return js_round(cjk + (units - cjk) / 4)
+
+
+def covel_estimate(text: str) -> int:
+    """``estimateTokens`` of Covel's prompt-prefix report, exactly (covel-db.md §3 step 6)."""
+    return covel_estimate_parts(cjk_count(text), utf16_len(text))
+
+
+# Tokens per character by script for the script-aware estimate (provider-caching.md §4.4, the
+# o200k figures; cl100k spends markedly more on CJK).
+_SCRIPT_RATES = {
+    "o200k_base": {"han": 0.793, "kana": 0.740, "hangul": 0.604, "other_non_ascii": 0.5, "ascii": 0.25},
+    "cl100k_base": {"han": 1.3, "kana": 1.2, "hangul": 1.1, "other_non_ascii": 0.6, "ascii": 0.25},
+}
+
+
+def cjk_aware_estimate(text: str, encoding: str = DEFAULT_ENCODING) -> int:
+    """A script-aware estimate for when no exact count is wanted: Han, kana and hangul are priced
+    per character at measured densities instead of Covel's flat one token per CJK character."""
+    if not text:
+        return 0
+    rates = _SCRIPT_RATES.get(encoding, _SCRIPT_RATES[DEFAULT_ENCODING])
+    if text.isascii():
+        return js_round(len(text) * rates["ascii"])
+    cps = _code_points(text)
+    han = int(np.count_nonzero(((cps >= 0x4E00) & (cps <= 0x9FFF)) | ((cps >= 0x3400) & (cps <= 0x4DBF))
+                               | ((cps >= 0xF900) & (cps <= 0xFAFF)) | ((cps >= 0x2E80) & (cps <= 0x2FDF))
+                               | ((cps >= 0x3000) & (cps <= 0x303F)) | ((cps >= 0xFF00) & (cps <= 0xFFEF))))
+    kana = int(np.count_nonzero((cps >= 0x3040) & (cps <= 0x30FF)))
+    hangul = int(np.count_nonzero(((cps >= 0xAC00) & (cps <= 0xD7AF)) | ((cps >= 0x1100) & (cps <= 0x11FF))))
+    ascii_count = int(np.count_nonzero(cps < 0x80))
+    other = len(cps) - han - kana - hangul - ascii_count
+    total = (han * rates["han"] + kana * rates["kana"] + hangul * rates["hangul"]
+             + other * rates["other_non_ascii"] + ascii_count * rates["ascii"])
+    return js_round(total)
+
+
+@dataclass(frozen=True, slots=True)
+class TokenCounts:
+    """Every count of one text, each with where it came from."""
+
+    exact: int
+    encoding: str
+    provenance: str  # "exact" or "proxy" (see EncodingChoice)
+    covel_estimate: int
+    cjk_estimate: int
+
+
+def count_tokens(text: str, model: str | None = None) -> TokenCounts:
+    choice = encoding_for_model(model)
+    return TokenCounts(
+        exact=count_exact(text, choice.encoding),
+        encoding=choice.encoding,
+        provenance=choice.provenance,
+        covel_estimate=covel_estimate(text),
+        cjk_estimate=cjk_aware_estimate(text, choice.encoding),
+    )
