@@ -1,0 +1,120 @@
+import hashlib
+
+import pytest
+
+from inspector import tokens
+from inspector.tokens import (
+    TokenizerDataError,
+    cjk_aware_estimate,
+    cjk_count,
+    count_exact,
+    count_tokens,
+    covel_estimate,
+    encoding_for_model,
+)
+
+
+def test_exact_counts_match_known_tiktoken_values():
+    # Reference values from tiktoken with the same rank files.
+    assert count_exact("hello world", "o200k_base") == 2
+    assert count_exact("hello world", "cl100k_base") == 2
+    assert count_exact("", "o200k_base") == 0
+    enc = tokens.get_encoding("o200k_base")
+    text = "灯笼在雾里摇晃。The lantern sways in the mist."
+    assert count_exact(text, "o200k_base") == len(enc.encode(text))
+
+
+def test_special_token_text_is_counted_as_plain_text():
+    # A prompt may quote "<|endoftext|>"; it must be counted, never raise.
+    assert count_exact("<|endoftext|>", "o200k_base") > 1
+
+
+def test_shipped_files_match_tiktokens_hashes():
+    for name, expected in tokens.ENCODING_HASHES.items():
+        data = tokens.resource_path("tokenizers", f"{name}.tiktoken").read_bytes()
+        assert hashlib.sha256(data).hexdigest() == expected
+
+
+def test_damaged_tokenizer_file_is_refused(tmp_path, monkeypatch):
+    bad = tmp_path / "tokenizers"
+    bad.mkdir()
+    (bad / "cl100k_base.tiktoken").write_bytes(b"aGVsbG8= 0\n")
+    monkeypatch.setattr(tokens, "resource_path", lambda *parts: tmp_path.joinpath(*parts))
+    with pytest.raises(TokenizerDataError, match="damaged"):
+        tokens._load_ranks("cl100k_base")
+
+
+def test_loading_never_touches_the_network(monkeypatch):
+    import tiktoken.load
+
+    def refuse(*_args, **_kwargs):
+        raise AssertionError("tried to download tokenizer data")
+
+    monkeypatch.setattr(tiktoken.load, "read_file", refuse)
+    monkeypatch.setattr(tiktoken.load, "read_file_cached", refuse)
+    monkeypatch.setattr(tokens, "_encodings", {})
+    assert count_exact("offline", "cl100k_base") >= 1
+
+
+@pytest.mark.parametrize(
+    ("model", "encoding", "provenance"),
+    [
+        ("gpt-4o-mini", "o200k_base", "exact"),
+        ("gpt-4.1", "o200k_base", "exact"),
+        ("gpt-4-turbo", "cl100k_base", "exact"),
+        ("gpt-3.5-turbo", "cl100k_base", "exact"),
+        ("openai/gpt-5", "o200k_base", "exact"),
+        ("claude-sonnet-4", "o200k_base", "proxy"),
+        ("deepseek-flash", "o200k_base", "proxy"),
+        (None, "o200k_base", "proxy"),
+    ],
+)
+def test_encoding_for_model(model, encoding, provenance):
+    choice = encoding_for_model(model)
+    assert (choice.encoding, choice.provenance) == (encoding, provenance)
+
+
+def test_gpt4o_is_matched_before_gpt4():
+    assert encoding_for_model("gpt-4o").encoding == "o200k_base"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("", 0),
+        ("abcd", 1),
+        ("abcdef", 2),  # 1.5 rounds up, as Math.round does
+        ("ab", 1),  # 0.5 rounds up
+        ("a", 0),
+        ("你好", 2),
+        ("你好ab", 3),  # 2 + 0.5
+        ("한국", 2),  # Hangul syllables count as CJK
+        ("\U0001F600", 1),  # one astral char is two UTF-16 units: 0.5 -> 1
+        ("\u2e80\u9fff\uac00\ud7af\uf900\ufaff", 6),  # range boundaries
+        ("\u2e7f\ua000", 1),  # just outside: 2 units / 4 = 0.5 -> 1
+    ],
+)
+def test_covel_estimate_follows_the_script(text, expected):
+    assert covel_estimate(text) == expected
+
+
+def test_cjk_count_ranges():
+    assert cjk_count("abc") == 0
+    assert cjk_count("灯笼abc한") == 3
+    assert cjk_count("\ud800") == 0  # a lone surrogate is not CJK and does not crash
+
+
+def test_cjk_aware_estimate_prices_chinese_higher_than_chars_over_four():
+    chinese = "灯笼在雾里摇晃，客栈的门半掩着。" * 20
+    assert cjk_aware_estimate(chinese) > len(chinese) / 4
+    assert cjk_aware_estimate("hello world " * 10) == round(120 * 0.25)
+    # Against the real tokenizer, the script-aware estimate is far closer than chars/4.
+    exact = count_exact(chinese)
+    assert abs(cjk_aware_estimate(chinese) - exact) < abs(len(chinese) / 4 - exact)
+
+
+def test_count_tokens_carries_provenance():
+    counts = count_tokens("你好, world", model="gpt-4o")
+    assert counts.encoding == "o200k_base" and counts.provenance == "exact"
+    assert counts.covel_estimate == covel_estimate("你好, world")
+    assert counts.exact == count_exact("你好, world", "o200k_base")
