@@ -1,0 +1,39 @@
+"""Errors raised by the store reader.
+
+Every message names the file (or URL) it is about, because the desktop app shows them verbatim
+in a dialog and the CLI prints them as its only output.
+"""
+
+from __future__ import annotations
+
+
+class StoreError(Exception):
+    """Base class: anything that stops the store from being opened or read."""
+
+    def __init__(self, message: str, *, location: str | None = None) -> None:
+        super().__init__(message)
+        self.location = location
+
+
+class StoreNotFoundError(StoreError):
+    """The path does not exist (or is not a regular file)."""
+
+
+class EmptyDatabaseError(StoreError):
+    """The file exists but holds 0 bytes. SQLite would happily treat it as a new database."""
+
+
+class NotADatabaseError(StoreError):
+    """The file is not a SQLite database."""
+
+
+class NotACovelStoreError(StoreError):
+    """The database opened but has no ``trace_events`` table."""
+
+
+class StoreLockedError(StoreError):
+    """Another process held a lock longer than the busy timeout; retrying usually succeeds."""
+
+
+class StoreOpenError(StoreError):
+    """Any other failure to open or query the database."""

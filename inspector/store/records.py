@@ -1,0 +1,285 @@
+"""Immutable records returned by :class:`inspector.store.Store`.
+
+Payloads are kept as the raw column value and parsed on first access: a session of a large
+store holds many multi-megabyte ``llm.calling`` payloads and most views only need a few of them.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+import orjson
+
+__all__ = [
+    "LlmCall",
+    "SessionInfo",
+    "SessionSummary",
+    "TokenUsage",
+    "TraceEvent",
+    "TurnInfo",
+    "TurnMessage",
+    "parse_json_object",
+]
+
+RawJson = bytes | str | None
+
+
+def _kind(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, (int, float)):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list):
+        return "array"
+    return type(value).__name__
+
+
+def _loads(raw: bytes | str) -> Any:
+    try:
+        return orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        # orjson rejects a few inputs the stdlib accepts (NaN/Infinity literals that JavaScript
+        # never writes, but hand-edited rows might; lone surrogates in str input).
+        if isinstance(raw, bytes):
+            raw = raw.decode("utf-8")
+        return json.loads(raw)
+
+
+def parse_json_object(raw: RawJson, *, merge_data: bool = False) -> tuple[dict[str, Any], str | None]:
+    """Parse a JSON column that should hold an object; never raises.
+
+    Returns ``(object, None)`` or ``({}, reason)``. With ``merge_data`` the legacy nesting of
+    fields under ``data`` is flattened the way Covel's debug UI does it: ``data`` first, the top
+    level wins.
+    """
+    if raw is None:
+        return {}, "payload is NULL"
+    if isinstance(raw, memoryview):
+        raw = bytes(raw)
+    if isinstance(raw, (dict, list)):
+        # PostgreSQL drivers may hand back jsonb already decoded.
+        value: Any = raw
+    else:
+        try:
+            value = _loads(raw)
+        except (ValueError, UnicodeDecodeError) as exc:
+            size = len(raw)
+            return {}, f"payload is not valid JSON ({size} bytes): {exc}"
+    if not isinstance(value, dict):
+        return {}, f"payload is a JSON {_kind(value)}, not an object"
+    if merge_data:
+        nested = value.get("data")
+        if isinstance(nested, dict):
+            value = {**nested, **value}
+    return value, None
+
+
+def _str_or_none(value: Any) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+def _int_or_none(value: Any) -> int | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return None
+
+
+@dataclass(slots=True, frozen=True)
+class TraceEvent:
+    """One ``trace_events`` row. ``seq`` is the column (None on old files), not ``payload.seq``."""
+
+    id: str
+    session_id: str
+    type: str
+    trace_id: str
+    turn_id: str
+    created_at: str
+    seq: int | None
+    raw_payload: RawJson = field(repr=False)
+    _payload: dict[str, Any] | None = field(default=None, init=False, repr=False, compare=False)
+    _payload_error: str | None = field(default=None, init=False, repr=False, compare=False)
+
+    def _parse(self) -> dict[str, Any]:
+        cached = self._payload
+        if cached is None:
+            cached, error = parse_json_object(self.raw_payload, merge_data=True)
+            # Frozen dataclass: the cache is not part of the value, so bypass the guard.
+            object.__setattr__(self, "_payload", cached)
+            object.__setattr__(self, "_payload_error", error)
+        return cached
+
+    @property
+    def payload(self) -> dict[str, Any]:
+        """The payload object (legacy ``data`` merged); ``{}`` when it cannot be read."""
+        return self._parse()
+
+    @property
+    def payload_error(self) -> str | None:
+        """Why :attr:`payload` is empty, or None when the payload parsed as an object."""
+        self._parse()
+        return self._payload_error
+
+    @property
+    def raw_text(self) -> str | None:
+        """The payload column as text, for showing the JSON exactly as stored."""
+        raw = self.raw_payload
+        if isinstance(raw, (bytes, bytearray, memoryview)):
+            return bytes(raw).decode("utf-8", errors="replace")
+        return raw
+
+    @property
+    def runtime_id(self) -> str | None:
+        return _str_or_none(self.payload.get("runtimeId"))
+
+    @property
+    def plugin_id(self) -> str | None:
+        return _str_or_none(self.payload.get("pluginId"))
+
+    @property
+    def attempt(self) -> int | None:
+        return _int_or_none(self.payload.get("attempt"))
+
+
+@dataclass(slots=True, frozen=True)
+class TokenUsage:
+    """Usage reported on ``llm.responded``; ``input_tokens`` includes cache reads and writes."""
+
+    input_tokens: int | None
+    output_tokens: int | None
+    cached_input_tokens: int | None
+    cache_write_input_tokens: int | None
+
+
+@dataclass(slots=True, frozen=True)
+class LlmCall:
+    """An ``llm.calling`` event paired with its ``llm.responded`` (None when unanswered).
+
+    ``step`` numbers tool-loop steps of one runtime within one turn (0-based); ``attempt`` is the
+    runtime-level retry index inside a step.
+    """
+
+    calling: TraceEvent
+    response: TraceEvent | None
+    runtime_id: str | None
+    plugin_id: str | None
+    attempt: int
+    step: int
+    stage: str | None
+    model: str | None
+    provider: str | None
+    started_at: str
+
+    @property
+    def id(self) -> str:
+        return self.calling.id
+
+    @property
+    def session_id(self) -> str:
+        return self.calling.session_id
+
+    @property
+    def turn_id(self) -> str:
+        return self.calling.turn_id
+
+    @property
+    def usage(self) -> TokenUsage | None:
+        """Token usage from the response; None when there is no response or it has no usage."""
+        if self.response is None:
+            return None
+        usage = self.response.payload.get("usage")
+        if not isinstance(usage, dict):
+            return None
+        return TokenUsage(
+            input_tokens=_int_or_none(usage.get("inputTokens")),
+            output_tokens=_int_or_none(usage.get("outputTokens")),
+            cached_input_tokens=_int_or_none(usage.get("cachedInputTokens")),
+            cache_write_input_tokens=_int_or_none(usage.get("cacheWriteInputTokens")),
+        )
+
+    @property
+    def provider_requests(self) -> list[Any]:
+        """``providerRequests`` exactly as recorded (v2 ``bodyRef`` entries unresolved)."""
+        requests = self.calling.payload.get("providerRequests")
+        return requests if isinstance(requests, list) else []
+
+
+@dataclass(slots=True, frozen=True)
+class TurnMessage:
+    """One ``turn_messages`` row. ``compacted_by`` is the ``session_summaries.id`` that replaced it."""
+
+    id: str
+    session_id: str
+    turn_id: str
+    source_type: str | None
+    source_plugin_id: str | None
+    source_runtime_id: str | None
+    role: str | None
+    name: str | None
+    content: str | None
+    ui: str | None = field(repr=False)
+    pending_input: str | None = field(repr=False)
+    order: int | None
+    created_at: str | None
+    compacted_by: str | None
+
+
+@dataclass(slots=True, frozen=True)
+class SessionSummary:
+    id: str
+    session_id: str
+    turn_range_start: str | None
+    turn_range_end: str | None
+    content: str | None
+    focus_sections: tuple[str, ...]
+    created_at: str | None
+
+
+@dataclass(slots=True, frozen=True)
+class SessionInfo:
+    """A session with counts over its trace rows. Fields of the ``sessions`` row are None when the
+    session is known only from trace rows (its row was deleted) or the column does not exist."""
+
+    id: str
+    world_id: str | None
+    world_name: str | None
+    locale: str | None
+    phase: str | None
+    status: str | None
+    completed_player_turns: int | None
+    execution_count: int
+    event_count: int
+    llm_call_count: int
+    created_at: str | None
+    updated_at: str | None
+
+
+@dataclass(slots=True, frozen=True)
+class TurnInfo:
+    """One execution. ``origin``/``commit_status`` are None when there is no ``turn_results`` row
+    (retention pruned it, the turn is still running, or it is a ``command.*`` invocation)."""
+
+    turn_id: str
+    trace_id: str | None
+    number: int
+    origin: str | None
+    commit_status: str | None
+    created_at: str | None
+    started_at: str | None
+    ended_at: str | None
+    duration_ms: int | None
+    retry_scope: dict[str, Any] | None
+    parent_turn_id: str | None
+    event_count: int
+    llm_call_count: int
+    runtime_ids: tuple[str, ...]
+    has_result: bool

@@ -1,0 +1,519 @@
+"""Reading sessions, turns, events, LLM calls and the journal, on newest and old schemas."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+import sqlalchemy as sa
+from sqlalchemy.dialects import postgresql
+
+from inspector.store import LlmCall, Store, TokenUsage, TraceEvent, open_store, parse_json_object
+from inspector.store import reader as reader_module
+
+
+def _open(db) -> Store:
+    db.close()
+    return open_store(db.path)
+
+
+# ------------------------------------------------------------------ sessions
+
+
+def test_sessions_newest_schema(make_db, build_sample) -> None:
+    db = make_db()
+    build_sample(db)
+    with _open(db) as store:
+        assert store.schema_notes == []
+        assert store.has_seq
+        s1, s2 = store.sessions()
+    assert (s1.id, s1.world_id, s1.world_name, s1.phase, s1.status, s1.locale) == (
+        "s1", "w1", "Lantern Barrow", "playing", "active", "en")
+    assert s1.completed_player_turns == 1
+    assert (s1.execution_count, s1.event_count, s1.llm_call_count) == (4, 14, 4)
+    assert s1.created_at == "2026-10-06T08:00:00.000Z"
+    assert (s2.id, s2.world_name, s2.execution_count, s2.event_count, s2.llm_call_count) == ("s2", None, 1, 1, 1)
+
+
+def test_sessions_old_schema_uses_turn_count(make_db, build_sample) -> None:
+    db = make_db(schema="old")
+    build_sample(db)
+    with _open(db) as store:
+        assert not store.has_seq
+        notes = "\n".join(store.schema_notes)
+        s1, _s2 = store.sessions()
+    assert "trace_events has no seq column: events ordered by created_at, id" in notes
+    assert "turn_count instead of completed_player_turns" in notes
+    assert "no phase column" in notes
+    assert "no worlds table" in notes
+    assert "turn_results has no origin column" in notes
+    assert "no session_summaries table" in notes
+    assert s1.completed_player_turns == 1
+    assert s1.phase is None and s1.world_id == "w1" and s1.world_name is None
+    assert s1.locale == "en"
+    assert (s1.execution_count, s1.event_count, s1.llm_call_count) == (4, 14, 4)
+
+
+def test_completed_player_turns_wins_over_turn_count(make_db) -> None:
+    db = make_db(schema="old")
+    db.conn.execute("ALTER TABLE sessions ADD COLUMN completed_player_turns INTEGER")
+    db.columns["sessions"].add("completed_player_turns")
+    db._insert("sessions", {"id": "a", "created_at": "x", "updated_at": "x", "turn_count": 3,
+                            "completed_player_turns": 7})
+    db._insert("sessions", {"id": "b", "created_at": "y", "updated_at": "y", "turn_count": 2,
+                            "completed_player_turns": None})
+    db.event("a", "t", "turn.started", {}, at=1)
+    with _open(db) as store:
+        turns = {s.id: s.completed_player_turns for s in store.sessions()}
+    # NULL completed_player_turns (PostgreSQL of that era) falls back to turn_count.
+    assert turns == {"a": 7, "b": 2}
+
+
+def test_session_known_only_from_trace_rows(make_db) -> None:
+    db = make_db()
+    db.event("ghost", "t1", "turn.started", {}, at=1)
+    with _open(db) as store:
+        (ghost,) = store.sessions()
+    assert ghost.id == "ghost" and ghost.status is None and ghost.created_at is None
+    assert (ghost.event_count, ghost.execution_count) == (1, 1)
+
+
+# ------------------------------------------------------------------ turns
+
+
+def test_turns_cover_trace_only_and_result_only_turns(make_db, build_sample) -> None:
+    db = make_db()
+    build_sample(db)
+    with _open(db) as store:
+        turns = store.turns("s1")
+        assert store.turns("nobody") == []
+    assert [(t.number, t.turn_id) for t in turns] == [(1, "t1"), (2, "t2"), (3, "c1"), (4, "t4")]
+    t1, t2, c1, t4 = turns
+    assert (t1.origin, t1.commit_status, t1.trace_id, t1.duration_ms) == ("player", "committed", "tr-a", 9)
+    assert (t1.started_at, t1.ended_at) == ("2026-10-06T08:00:00.010Z", "2026-10-06T08:00:00.019Z")
+    assert t1.runtime_ids == ("setup/init",)
+    assert (t1.event_count, t1.llm_call_count) == (5, 1)
+    assert t2.retry_scope == {"sourceTurnId": "t1", "runtimeIds": ["narrator/main"], "sourceCommitted": True,
+                              "sourceFailedRuntimeIds": []}
+    assert (t2.event_count, t2.llm_call_count, t2.runtime_ids) == (8, 3, ("narrator/main",))
+    assert t1.retry_scope is None
+    # Trace-only (a command invocation): no result row.
+    assert (c1.origin, c1.commit_status, c1.has_result, c1.event_count) == (None, None, False, 1)
+    assert c1.duration_ms == 0 and c1.created_at == "2026-10-06T08:00:00.040Z"
+    # Result-only (trace pruned by retention).
+    assert (t4.origin, t4.commit_status, t4.has_result, t4.event_count) == ("manual", "failed", True, 0)
+    assert (t4.started_at, t4.ended_at, t4.trace_id, t4.duration_ms, t4.runtime_ids) == (None, None, None, 3, ())
+
+
+def test_turn_order_uses_the_earlier_of_result_and_first_event(make_db) -> None:
+    db = make_db()
+    db.session("s", created=0)
+    db.result("s", "late-trace", at=5)
+    db.event("s", "early", "turn.started", {}, at=3)
+    db.result("s", "early", at=9)
+    db.event("s", "late-trace", "turn.started", {}, at=7)
+    with _open(db) as store:
+        assert [t.turn_id for t in store.turns("s")] == ["early", "late-trace"]
+
+
+def test_null_origin_means_player_and_old_results_without_origin(make_db) -> None:
+    db = make_db(schema="old")
+    db.conn.execute("ALTER TABLE turn_results ADD COLUMN origin TEXT")
+    db.columns["turn_results"].add("origin")
+    db.session("s")
+    db.result("s", "a", at=1, origin=None)
+    db.result("s", "b", at=2, origin="follower")
+    with _open(db) as store:
+        assert [(t.turn_id, t.origin) for t in store.turns("s")] == [("a", "player"), ("b", "follower")]
+
+    db2 = make_db("old.db", schema="old")
+    db2.session("s")
+    db2.result("s", "a", at=1)
+    with _open(db2) as store:
+        (turn,) = store.turns("s")
+    assert (turn.origin, turn.retry_scope, turn.commit_status) == ("player", None, "committed")
+
+
+def test_turns_survive_bad_payloads(make_db) -> None:
+    db = make_db()
+    db.session("s")
+    db.event("s", "t", "runtime.started", None, at=1, raw="{not json")
+    db.event("s", "t", "runtime.started", None, at=2, raw='"just a string"')
+    db.event("s", "t", "runtime.started", {"data": {"runtimeId": "old/rt"}}, at=3)
+    db.event("s", "t", "runtime.started", {"runtimeId": "new/rt"}, at=4)
+    with _open(db) as store:
+        (turn,) = store.turns("s")
+    assert turn.runtime_ids == ("old/rt", "new/rt")
+    assert turn.event_count == 4
+
+
+# ------------------------------------------------------------------ events and payloads
+
+
+def test_canonical_order_with_seq(make_db) -> None:
+    db = make_db()
+    db.session("s")
+    # Same millisecond: write order (seq) beats the id.
+    db.event("s", "t", "a", {}, at=5, eid="zz")
+    db.event("s", "t", "b", {}, at=5, eid="aa")
+    db.event("s", "t", "c", {}, at=4, eid="mm")
+    with _open(db) as store:
+        events = store.events("s")
+    assert [(e.id, e.seq) for e in events] == [("mm", 0), ("zz", 0), ("aa", 1)]
+
+
+def test_canonical_order_without_seq(make_db) -> None:
+    db = make_db(schema="old")
+    db.session("s")
+    db.event("s", "t", "a", {}, at=5, eid="zz")
+    db.event("s", "t", "b", {}, at=5, eid="aa")
+    db.event("s", "t", "c", {}, at=4, eid="mm")
+    with _open(db) as store:
+        events = store.events("s")
+    assert [(e.id, e.seq) for e in events] == [("mm", None), ("aa", None), ("zz", None)]
+
+
+def test_event_filters_and_lookup(make_db, build_sample) -> None:
+    db = make_db()
+    build_sample(db)
+    with _open(db) as store:
+        assert [e.type for e in store.events("s1", turn_id="t1")] == [
+            "turn.started", "runtime.started", "llm.calling", "llm.responded", "turn.completed"]
+        assert len(store.events("s1", types=["llm.calling"])) == 4
+        assert len(store.events("s1", types="llm.responded")) == 3
+        assert store.events("s1", turn_id="t1", types=[]) == []
+        first = store.events("s1")[0]
+        again = store.event(first.id)
+        assert again == first and again is not first
+        assert store.event("missing") is None
+
+
+def test_payload_accessors_and_legacy_data_merge(make_db) -> None:
+    db = make_db()
+    db.session("s")
+    db.event("s", "t", "llm.calling", {"data": {"runtimeId": "a/b", "pluginId": "a", "attempt": 2, "x": 1},
+                                       "x": 2}, at=1)
+    db.event("s", "t", "llm.calling", {"runtimeId": "top", "data": {"runtimeId": "nested"}}, at=2)
+    with _open(db) as store:
+        legacy, modern = store.events("s")
+    assert legacy.payload["x"] == 2
+    assert (legacy.runtime_id, legacy.plugin_id, legacy.attempt, legacy.payload_error) == ("a/b", "a", 2, None)
+    assert modern.runtime_id == "top"
+    assert isinstance(legacy.raw_payload, bytes)
+    assert json.loads(legacy.raw_text or "") ["x"] == 2
+
+
+@pytest.mark.parametrize(
+    ("raw", "error"),
+    [
+        (None, "payload is NULL"),
+        ("null", "payload is a JSON null, not an object"),
+        ("[1, 2]", "payload is a JSON array, not an object"),
+        ("42", "payload is a JSON number, not an object"),
+        ("{oops", "payload is not valid JSON"),
+        ("", "payload is not valid JSON"),
+        (b"\xff\xfe{}", "payload is not valid JSON"),
+    ],
+)
+def test_bad_payload_is_listed_with_an_error(make_db, raw: Any, error: str) -> None:
+    db = make_db()
+    db.session("s")
+    db.event("s", "t", "llm.calling", None, at=1, raw=raw, eid="bad")
+    db.event("s", "t", "llm.calling", {"runtimeId": "r"}, at=2, eid="good")
+    with _open(db) as store:
+        bad, good = store.events("s")
+        calls = store.llm_calls("s")
+        rows = list(store.iter_llm_calling_rows("s"))
+    assert bad.id == "bad"
+    assert bad.payload == {}
+    assert bad.payload_error is not None and bad.payload_error.startswith(error)
+    assert (bad.runtime_id, bad.attempt) == (None, None)
+    assert good.payload_error is None
+    assert [c.calling.id for c in calls] == ["bad", "good"]
+    assert [r[3] for r in rows] == ["bad", "good"]
+
+
+def test_payload_is_parsed_once(make_db) -> None:
+    db = make_db()
+    db.session("s")
+    db.event("s", "t", "x", {"a": 1}, at=1)
+    with _open(db) as store:
+        (ev,) = store.events("s")
+    assert ev.payload is ev.payload
+
+
+def test_parse_json_object_accepts_nan_via_stdlib_fallback() -> None:
+    value, error = parse_json_object('{"a": NaN}')
+    assert error is None and value["a"] != value["a"]
+    assert parse_json_object({"already": "decoded"}) == ({"already": "decoded"}, None)
+
+
+# ------------------------------------------------------------------ llm calls
+
+
+def test_llm_pairing_retry_and_tool_loop(make_db, build_sample) -> None:
+    db = make_db()
+    build_sample(db)
+    with _open(db) as store:
+        calls = store.llm_calls("s1", turn_id="t2")
+        everything = store.llm_calls("s1")
+        only_setup = store.llm_calls("s1", runtime_id="setup/init")
+    assert [(c.step, c.attempt, c.response is not None) for c in calls] == [
+        (0, 0, True), (1, 0, False), (1, 1, True)]
+    first, unanswered, retry = calls
+    assert first.response is not None and first.response.payload["attempt"] == 0
+    assert retry.response is not None and retry.response.payload["attempt"] == 1
+    assert unanswered.usage is None
+    assert retry.usage == TokenUsage(100, 20, 80, None)
+    assert first.usage is None  # responded without usage
+    assert {c.stage for c in calls} == {"narrative"}
+    assert (first.runtime_id, first.plugin_id, first.model, first.provider) == (
+        "narrator/main", "narrator", "deepseek-flash", "deepseek")
+    assert first.started_at == "2026-10-06T08:00:00.020Z"  # payload.startedAt, not created_at
+    assert first.turn_id == "t2" and first.session_id == "s1" and first.id == first.calling.id
+    assert len(everything) == 4
+    assert [(c.stage, c.step) for c in only_setup] == [("setup", 0)]
+    assert only_setup[0].usage == TokenUsage(10, 2, None, None)
+
+
+def test_llm_pairing_binds_to_latest_unanswered_same_attempt(make_db) -> None:
+    db = make_db()
+    db.session("s")
+    db.calling("s", "t", "a/x", 0, at=1)
+    db.calling("s", "t", "b/y", 0, at=2)  # another runtime interleaved: its own group
+    db.calling("s", "t", "a/x", 1, at=3)
+    db.calling("s", "t", "a/x", 2, at=4)
+    db.responded("s", "t", "a/x", 1, at=5)
+    db.responded("s", "t", "b/y", 0, at=6)
+    db.responded("s", "t", "a/x", 0, at=7)
+    db.calling("s", "t", "a/x", 0, at=8)  # next tool-loop step
+    db.calling("s", "t", "a/x", 0, at=9)  # and another, never answered
+    db.responded("s", "t", "a/x", 0, at=10)
+    db.responded("s", "other-turn", "a/x", 0, at=11)  # orphan: no calling in that turn
+    with _open(db) as store:
+        calls = store.llm_calls("s")
+    summary = [(c.runtime_id, c.step, c.attempt, c.response.created_at[-4:-1] if c.response else None)
+               for c in calls]
+    assert summary == [
+        ("a/x", 0, 0, "007"),
+        ("b/y", 0, 0, "006"),
+        ("a/x", 0, 1, "005"),
+        ("a/x", 0, 2, None),
+        ("a/x", 1, 0, None),
+        ("a/x", 2, 0, "010"),
+    ]
+    assert all(c.stage is None for c in calls)
+
+
+def test_first_surviving_call_is_a_retry(make_db) -> None:
+    db = make_db()
+    db.session("s")
+    db.calling("s", "t", "a/x", 1, at=1)
+    db.calling("s", "t", "a/x", 2, at=2)
+    db.calling("s", "t", "a/x", 0, at=3)
+    with _open(db) as store:
+        assert [(c.step, c.attempt) for c in store.llm_calls("s")] == [(0, 1), (0, 2), (1, 0)]
+
+
+def test_provider_requests_and_provider_fallback(make_db) -> None:
+    db = make_db()
+    db.session("s")
+    requests = [{"schemaVersion": 1, "provider": "anthropic", "body": {"model": "m"}},
+                {"schemaVersion": 2, "bodyRef": 0}]
+    db.calling("s", "t", "a/x", at=1, provider=None, providerRequests=requests)
+    db.event("s", "t", "llm.calling", {"runtimeId": "old/rt"}, at=2)
+    with _open(db) as store:
+        modern, legacy = store.llm_calls("s")
+    assert modern.provider_requests == requests
+    assert modern.provider == "anthropic"
+    assert legacy.provider_requests == [] and legacy.provider is None and legacy.model is None
+    assert legacy.started_at == legacy.calling.created_at
+    assert isinstance(modern, LlmCall) and isinstance(modern.calling, TraceEvent)
+
+
+# ------------------------------------------------------------------ journal
+
+
+def test_turn_messages_order_and_compaction(make_db) -> None:
+    db = make_db()
+    db.session("s")
+    db.message("s", "t1", at=5, order=2, content="narration", role="assistant", runtime="narrator/main",
+               mid="m-a", compacted="sum-1")
+    db.message("s", "t1", at=5, order=0, content="I look around", mid="m-z", compacted="sum-1")
+    db.message("s", "t2", at=9, order=0, content="next", mid="m-b")
+    db.message("s", "t2", at=9, order=0, content="same order", mid="m-a2")
+    db.summary("s", "sum-1", at=8, start="t1", end="t1", content="They looked around.", focus=["scene"])
+    with _open(db) as store:
+        messages = store.turn_messages("s")
+        only_t2 = store.turn_messages("s", turn_id="t2")
+        (summary,) = store.session_summaries("s")
+        assert store.session_summaries("nobody") == []
+    assert [m.id for m in messages] == ["m-z", "m-a", "m-a2", "m-b"]
+    assert [m.id for m in only_t2] == ["m-a2", "m-b"]
+    assert messages[1].compacted_by == "sum-1" and messages[3].compacted_by is None
+    assert (messages[1].source_type, messages[1].source_runtime_id, messages[1].source_plugin_id) == (
+        "runtime", "narrator/main", "narrator")
+    assert (summary.id, summary.turn_range_start, summary.focus_sections) == ("sum-1", "t1", ("scene",))
+
+
+def test_old_schema_journal_and_missing_summaries(make_db) -> None:
+    db = make_db(schema="old")
+    db.session("s")
+    db.message("s", "t", at=1, order=1, content="b", mid="2")
+    db.message("s", "t", at=1, order=0, content="a", mid="1")
+    with _open(db) as store:
+        assert [m.content for m in store.turn_messages("s")] == ["a", "b"]
+        assert store.session_summaries("s") == []
+
+
+# ------------------------------------------------------------------ streaming
+
+
+class _RecordingCursor(sqlite3.Cursor):
+    """Records fetch sizes of the llm.calling query (SQLAlchemy's own queries use fetchall)."""
+
+    fetches: list[int | str] = []
+
+    def execute(self, sql: str, *args: Any) -> Any:  # type: ignore[override]
+        self._streaming = bool(args) and "llm.calling" in tuple(args[0])
+        return super().execute(sql, *args)
+
+    def fetchmany(self, size: int = 1) -> list[Any]:  # type: ignore[override]
+        rows = super().fetchmany(size)
+        if getattr(self, "_streaming", False):
+            _RecordingCursor.fetches.append(len(rows))
+        return rows
+
+    def fetchall(self) -> list[Any]:
+        if getattr(self, "_streaming", False):
+            _RecordingCursor.fetches.append("all")
+        return super().fetchall()
+
+
+class _RecordingConnection(sqlite3.Connection):
+    def cursor(self, factory: Any = _RecordingCursor) -> Any:  # type: ignore[override]
+        return super().cursor(factory)
+
+
+def _many_calls(db, sessions: int = 2, per_session: int = 25) -> list[str]:
+    ids = []
+    for n in range(per_session):
+        for s in range(sessions):
+            # Several rows per millisecond so seq, not id, decides.
+            ids.append(db.event(f"s{s}", f"t{n // 5}", "llm.calling", {"runtimeId": "a/x", "n": n}, at=n // 3,
+                                eid=f"id-{999 - len(ids):03d}"))
+            db.event(f"s{s}", f"t{n // 5}", "llm.responded", {"runtimeId": "a/x"}, at=n // 3)
+    return ids
+
+
+def test_stream_canonical_order_with_seq(make_db) -> None:
+    db = make_db()
+    ids = _many_calls(db)
+    with _open(db) as store:
+        rows = list(store.iter_llm_calling_rows(batch=7))
+        expected = [e.id for s in ("s0", "s1") for e in store.events(s, types=["llm.calling"])]
+    assert sorted(r[3] for r in rows) == sorted(ids) == sorted(expected)
+    assert all(type(r) is tuple and len(r) == 4 for r in rows)
+    assert all(isinstance(r[2], bytes) and json.loads(r[2])["runtimeId"] == "a/x" for r in rows)
+    assert [r[3] for r in rows] == _reference_order(db.path, "created_at, seq, id")
+
+
+def test_stream_canonical_order_without_seq_and_session_filter(make_db) -> None:
+    db = make_db(schema="old")
+    _many_calls(db)
+    with _open(db) as store:
+        rows = list(store.iter_llm_calling_rows())
+        only = list(store.iter_llm_calling_rows(session_id="s1", batch=4))
+    assert [r[3] for r in rows] == _reference_order(db.path, "created_at, id")
+    assert [r[3] for r in only] == _reference_order(db.path, "created_at, id", session="s1")
+    assert {(r[0]) for r in only} == {"s1"} and len(only) == 25
+
+
+def _reference_order(path: Path, order_by: str, session: str | None = None) -> list[str]:
+    conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        where = "type = 'llm.calling'" + (" AND session_id = ?" if session else "")
+        params = (session,) if session else ()
+        return [r[0] for r in conn.execute(f"SELECT id FROM trace_events WHERE {where} ORDER BY {order_by}", params)]
+    finally:
+        conn.close()
+
+
+def test_stream_fetches_in_batches(make_db, monkeypatch: pytest.MonkeyPatch) -> None:
+    db = make_db()
+    _many_calls(db)
+    db.close()
+
+    def recording_connect(uri: str, timeout: float) -> sqlite3.Connection:
+        return sqlite3.connect(uri, uri=True, timeout=timeout, check_same_thread=False,
+                               factory=_RecordingConnection)
+
+    monkeypatch.setattr(reader_module, "_sqlite_connect", recording_connect)
+    _RecordingCursor.fetches = []
+    with open_store(db.path) as store:
+        stream = store.iter_llm_calling_rows(batch=8)
+        first = next(stream)
+        assert _RecordingCursor.fetches == [8]
+        rest = list(stream)
+    assert len(rest) + 1 == 50 and first[0] in ("s0", "s1")
+    assert _RecordingCursor.fetches == [8, 8, 8, 8, 8, 8, 2, 0]
+
+
+def test_abandoned_streams_release_their_connection(make_db) -> None:
+    db = make_db()
+    _many_calls(db)
+    with _open(db) as store:
+        stream = store.iter_llm_calling_rows(batch=2)
+        next(stream)
+        pool = store._engine.pool
+        assert pool.checkedout() == 1  # type: ignore[attr-defined]
+        stream.close()
+        assert pool.checkedout() == 0  # type: ignore[attr-defined]
+        left_open = store.iter_llm_calling_rows(batch=2)
+        next(left_open)
+    # close() closed the stream that was still open.
+    with pytest.raises(StopIteration):
+        next(left_open)
+
+
+# ------------------------------------------------------------------ big payloads and dialects
+
+
+def test_fifty_megabyte_payloads(make_db) -> None:
+    db = make_db()
+    db.session("s")
+    big = "x" * (50 * 1024 * 1024)
+    db.calling("s", "t", "narrator/main", at=1, messages=[{"role": "system", "content": big}])
+    db.responded("s", "t", "narrator/main", at=2)
+    db.message("s", "t", at=3, order=0, content=big)
+    del big
+    started = time.monotonic()
+    with _open(db) as store:
+        (call,) = store.llm_calls("s")
+        assert len(call.calling.payload["messages"][0]["content"]) == 50 * 1024 * 1024
+        assert call.response is not None
+        (turn,) = store.turns("s")
+        assert turn.runtime_ids == ("narrator/main",)
+        ((sid, tid, raw, _eid),) = list(store.iter_llm_calling_rows())
+        assert (sid, tid) == ("s", "t") and len(raw) > 50 * 1024 * 1024
+        (message,) = store.turn_messages("s")
+        assert len(message.content or "") == 50 * 1024 * 1024
+    assert time.monotonic() - started < 60
+
+
+def test_postgresql_sql_is_dialect_neutral(make_db, build_sample) -> None:
+    db = make_db()
+    build_sample(db)
+    with _open(db) as store:
+        store._dialect = "postgresql"
+        pg = postgresql.dialect()
+        stmt = sa.select(*store._event_columns(), store._runtime_id_expr()).order_by(*store._order("trace_events"))
+        sql = str(stmt.compile(dialect=pg))
+    assert "json_extract" not in sql and "json_valid" not in sql and "BLOB" not in sql
+    assert "CAST(trace_events.payload AS TEXT)" in sql
+    assert "jsonb_typeof" in sql and "->>" in sql
+    assert 'trace_events.id COLLATE "C"' in sql
