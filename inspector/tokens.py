@@ -151,7 +151,7 @@ def count_exact(text: str, encoding: str = DEFAULT_ENCODING) -> int:
     if cached is not None:
         return cached
     enc = get_encoding(encoding)
-    value = len(enc.encode(text, disallowed_special=(), allowed_special=set()))
+    value = len(enc.encode_ordinary(text))
     _cache.put(key, value)
     return value
 

@@ -1,0 +1,513 @@
+"""What the CLI prints and the app shows, computed once over the store, the wire model and the anatomy.
+
+Every function returns plain data (dicts with JSON-ready values, or small objects with
+``to_json``/``to_text``) so the command line, the Qt models and the tests read the same numbers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .store import LlmCall, Store
+
+
+def session_rows(store: Store) -> list[dict[str, Any]]:
+    return [
+        {
+            "sessionId": s.id,
+            "world": s.world_name or s.world_id or "",
+            "worldId": s.world_id,
+            "locale": s.locale,
+            "phase": s.phase,
+            "status": s.status,
+            "completedPlayerTurns": s.completed_player_turns,
+            "executions": s.execution_count,
+            "events": s.event_count,
+            "llmCalls": s.llm_call_count,
+            "createdAt": s.created_at,
+            "updatedAt": s.updated_at,
+        }
+        for s in store.sessions()
+    ]
+
+
+def turn_rows(store: Store, session_id: str) -> list[dict[str, Any]]:
+    return [
+        {
+            "number": t.number,
+            "turnId": t.turn_id,
+            "traceId": t.trace_id,
+            "origin": t.origin,
+            "commitStatus": t.commit_status,
+            "createdAt": t.created_at,
+            "startedAt": t.started_at,
+            "endedAt": t.ended_at,
+            "durationMs": t.duration_ms,
+            "retryScope": t.retry_scope,
+            "parentTurnId": t.parent_turn_id,
+            "events": t.event_count,
+            "llmCalls": t.llm_call_count,
+            "runtimeIds": list(t.runtime_ids),
+        }
+        for t in store.turns(session_id)
+    ]
+
+
+def _first_protocol(call: LlmCall) -> tuple[str | None, str | None]:
+    for request in call.provider_requests:
+        if isinstance(request, dict):
+            protocol = request.get("protocol")
+            provider = request.get("provider")
+            return (protocol if isinstance(protocol, str) else None, provider if isinstance(provider, str) else None)
+    return None, None
+
+
+def request_row(call: LlmCall) -> dict[str, Any]:
+    usage = call.usage
+    protocol, wire_provider = _first_protocol(call)
+    response = call.response.payload if call.response is not None else {}
+    duration = response.get("durationMs")
+    return {
+        "eventId": call.id,
+        "sessionId": call.session_id,
+        "turnId": call.turn_id,
+        "runtimeId": call.runtime_id,
+        "pluginId": call.plugin_id,
+        "stage": call.stage,
+        "step": call.step,
+        "attempt": call.attempt,
+        "model": call.model,
+        "provider": call.provider or wire_provider,
+        "protocol": protocol,
+        "transportAttempts": len(call.provider_requests),
+        "startedAt": call.started_at,
+        "responseEventId": call.response.id if call.response is not None else None,
+        "finishReason": response.get("finishReason") if isinstance(response.get("finishReason"), str) else None,
+        "durationMs": duration if isinstance(duration, (int, float)) and not isinstance(duration, bool) else None,
+        "inputTokens": usage.input_tokens if usage else None,
+        "outputTokens": usage.output_tokens if usage else None,
+        "cachedTokens": usage.cached_input_tokens if usage else None,
+        "cacheWriteTokens": usage.cache_write_input_tokens if usage else None,
+    }
+
+
+def request_rows(store: Store, session_id: str | None = None, turn_id: str | None = None,
+                 runtime_id: str | None = None) -> list[dict[str, Any]]:
+    sessions = [session_id] if session_id else [s.id for s in store.sessions()]
+    rows: list[dict[str, Any]] = []
+    for sid in sessions:
+        for call in store.llm_calls(sid, turn_id=turn_id, runtime_id=runtime_id):
+            rows.append(request_row(call))
+    return rows
+
+
+# --- navigator support (desktop app): runtime groups, totals, locations, prompt search ----------
+
+_RUNTIME_END_TYPES = ("runtime.started", "runtime.completed", "runtime.failed", "runtime.skipped")
+
+
+def _runtime_groups_from(store: Store, session_id: str, turn_id: str | None) -> dict[str, list[dict[str, Any]]]:
+    calls = store.llm_calls(session_id, turn_id=turn_id)
+    events = store.events(session_id, turn_id, _RUNTIME_END_TYPES)
+    by_turn: dict[str, dict[str | None, dict[str, Any]]] = {}
+
+    def group(tid: str, rid: str | None, plugin: str | None) -> dict[str, Any]:
+        groups = by_turn.setdefault(tid, {})
+        found = groups.get(rid)
+        if found is None:
+            found = groups[rid] = {
+                "runtimeId": rid, "pluginId": plugin, "stage": None, "status": None,
+                "durationMs": None, "error": None, "requests": [],
+            }
+        elif found["pluginId"] is None and plugin is not None:
+            found["pluginId"] = plugin
+        return found
+
+    # Runtime order follows the trace: runtime.started rows first, then any runtime seen only
+    # through its calls (its started row was pruned or never written).
+    for ev in events:
+        g = group(ev.turn_id, ev.runtime_id, ev.plugin_id)
+        payload = ev.payload
+        if ev.type == "runtime.started":
+            stage = payload.get("stage")
+            if isinstance(stage, str) and g["stage"] is None:
+                g["stage"] = stage
+            if g["status"] is None:
+                g["status"] = "started"
+        elif ev.type == "runtime.completed":
+            status = payload.get("status")
+            g["status"] = status if isinstance(status, str) and status else "completed"
+            duration = payload.get("durationMs")
+            if isinstance(duration, (int, float)) and not isinstance(duration, bool):
+                g["durationMs"] = duration
+        elif ev.type == "runtime.failed":
+            g["status"] = "failed"
+            error = payload.get("error")
+            if isinstance(error, dict):
+                error = error.get("message")
+            g["error"] = error if isinstance(error, str) else None
+        else:
+            g["status"] = "skipped"
+    for call in calls:
+        g = group(call.turn_id, call.runtime_id, call.plugin_id)
+        if g["stage"] is None and call.stage is not None:
+            g["stage"] = call.stage
+        g["requests"].append(request_row(call))
+    result: dict[str, list[dict[str, Any]]] = {}
+    for tid, groups in by_turn.items():
+        rows = []
+        for g in groups.values():
+            requests = g["requests"]
+            g["requestCount"] = len(requests)
+            g["inputTokens"] = _sum_known(r["inputTokens"] for r in requests)
+            g["cachedTokens"] = _sum_known(r["cachedTokens"] for r in requests)
+            rows.append(g)
+        result[tid] = rows
+    return result
+
+
+def _sum_known(values: Any) -> int | None:
+    known = [v for v in values if isinstance(v, int)]
+    return sum(known) if known else None
+
+
+def turn_runtime_groups(store: Store, session_id: str, turn_id: str) -> list[dict[str, Any]]:
+    """The runtimes of one turn in trace order, each with its ``request_row`` rows.
+
+    Each group: ``runtimeId``, ``pluginId``, ``stage`` (from ``runtime.started``), ``status``
+    (``runtime.completed``'s status, ``failed``, ``skipped``, ``started`` when no terminal event
+    was written, None when only calls are known), ``durationMs``, ``error``, ``requests``,
+    ``requestCount`` and the summed ``inputTokens`` / ``cachedTokens`` (None when no call reported
+    usage).
+    """
+    return _runtime_groups_from(store, session_id, turn_id).get(turn_id, [])
+
+
+def session_runtime_groups(store: Store, session_id: str) -> dict[str, list[dict[str, Any]]]:
+    """:func:`turn_runtime_groups` for every turn of a session in one pass, keyed by turn id."""
+    return _runtime_groups_from(store, session_id, None)
+
+
+def turn_tree_rows(store: Store, session_id: str) -> list[dict[str, Any]]:
+    """``turn_rows`` of a session, each with its ``runtimes`` (``turn_runtime_groups``) attached.
+
+    Used when everything has to be in memory at once (filtering a whole store)."""
+    groups = session_runtime_groups(store, session_id)
+    rows = turn_rows(store, session_id)
+    for row in rows:
+        row["runtimes"] = groups.get(row["turnId"], [])
+    return rows
+
+
+def store_totals(store: Store, sessions: list[dict[str, Any]] | None = None) -> dict[str, int]:
+    """Counts for a status line: sessions, turns (executions) and model requests."""
+    rows = sessions if sessions is not None else session_rows(store)
+    return {
+        "sessions": len(rows),
+        "turns": sum(int(r["executions"] or 0) for r in rows),
+        "requests": sum(int(r["llmCalls"] or 0) for r in rows),
+    }
+
+
+def request_location(store: Store, event_id: str) -> dict[str, Any] | None:
+    """Where an ``llm.calling`` event sits in the session → turn → runtime tree, or None when the
+    id is not an ``llm.calling`` event of this store."""
+    ev = store.event(event_id)
+    if ev is None or ev.type != "llm.calling":
+        return None
+    return {"eventId": ev.id, "sessionId": ev.session_id, "turnId": ev.turn_id, "runtimeId": ev.runtime_id}
+
+
+def request_facets(store: Store) -> dict[str, list[str]]:
+    """Distinct runtime ids and models of all ``llm.calling`` events, sorted, for filter menus."""
+    runtimes: set[str] = set()
+    models: set[str] = set()
+    from .store import parse_json_object
+
+    stream = store.iter_llm_calling_rows()
+    try:
+        for _sid, _tid, raw, _eid in stream:
+            payload, _error = parse_json_object(raw, merge_data=True)
+            rid = payload.get("runtimeId")
+            model = payload.get("model")
+            if isinstance(rid, str):
+                runtimes.add(rid)
+            if isinstance(model, str):
+                models.add(model)
+    finally:
+        stream.close()  # type: ignore[attr-defined]
+    return {"runtimes": sorted(runtimes), "models": sorted(models)}
+
+
+def _needles(text: str) -> list[bytes]:
+    import json
+
+    # Payloads are stored as JSON, so a newline, quote or non-ASCII character in the prompt may be
+    # written escaped; look for the text both as typed and as JSON would escape it.
+    # Only ASCII is case-folded, on both sides, matching what bytes.lower() does to the payload.
+    plain = text.encode("utf-8").lower()
+    escaped = json.dumps(text, ensure_ascii=False)[1:-1].encode("utf-8").lower()
+    ascii_escaped = json.dumps(text, ensure_ascii=True)[1:-1].encode("utf-8").lower()
+    out: list[bytes] = []
+    for needle in (plain, escaped, ascii_escaped):
+        if needle not in out:
+            out.append(needle)
+    return out
+
+
+def search_requests(store: Store, text: str, session_id: str | None = None,
+                    should_stop: Any = None) -> set[str]:
+    """Ids of ``llm.calling`` events whose payload (prompt, tools, provider bodies) contains
+    ``text``, ignoring ASCII case the way SQL ``LIKE`` does.
+
+    Streams the payloads, so memory stays flat on large stores. ``should_stop`` (a no-argument
+    callable) is polled between rows; when it returns true the search ends early and returns what
+    it found so far.
+    """
+    if not text:
+        return set()
+    needles = _needles(text)
+    found: set[str] = set()
+    stream = store.iter_llm_calling_rows(session_id)
+    try:
+        for _sid, _tid, raw, eid in stream:
+            if should_stop is not None and should_stop():
+                break
+            if raw is None:
+                continue
+            data = raw.encode("utf-8") if isinstance(raw, str) else bytes(raw)
+            data = data.lower()
+            if any(n in data for n in needles):
+                found.add(eid)
+    finally:
+        stream.close()  # type: ignore[attr-defined]
+    return found
+
+
+# --- one request: anatomy with token counts ------------------------------------------------------
+
+@dataclass(slots=True)
+class DetailNode:
+    """An anatomy node with its token counts, ready for a tree view or a printout."""
+
+    kind: str
+    label: str
+    text: str
+    recognised_by: str
+    role: str | None
+    bag: str | None
+    source: tuple[str, int] | None
+    start: int
+    end: int
+    exact: int
+    estimate: int  # Covel's estimate (chars/4, CJK one each)
+    cjk_estimate: int
+    share: float = 0.0  # of the whole request's exact tokens
+    children: list["DetailNode"] = field(default_factory=list)
+
+    @property
+    def is_breakpoint(self) -> bool:
+        return self.kind == "cache-breakpoint"
+
+    def walk(self):
+        yield self
+        for child in self.children:
+            yield from child.walk()
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "kind": self.kind,
+            "label": self.label,
+            "recognisedBy": self.recognised_by,
+            "role": self.role,
+            "bag": self.bag,
+            "tokens": {"exact": self.exact, "estimate": self.estimate, "cjkEstimate": self.cjk_estimate},
+            "share": round(self.share, 4),
+        }
+        if self.source is not None:
+            out["source"] = {"kind": self.source[0], "index": self.source[1], "start": self.start, "end": self.end}
+        if self.children:
+            out["children"] = [c.to_json() for c in self.children]
+        else:
+            out["text"] = self.text
+        return out
+
+
+def _detail_tree(node, encoding: str, exact: bool) -> DetailNode:
+    from .tokens import cjk_aware_estimate, count_exact, covel_estimate
+
+    children = [_detail_tree(c, encoding, exact) for c in node.children]
+    if node.text:
+        ex = count_exact(node.text, encoding) if exact else 0
+        est = covel_estimate(node.text)
+        cjk = cjk_aware_estimate(node.text, encoding)
+    else:
+        ex = sum(c.exact for c in children)
+        est = sum(c.estimate for c in children)
+        cjk = sum(c.cjk_estimate for c in children)
+    return DetailNode(node.kind, node.label, node.text, node.recognised_by, node.role, node.bag, node.source,
+                      node.start, node.end, ex, est, cjk, children=children)
+
+
+def _set_shares(nodes: list[DetailNode], total: int) -> None:
+    for root in nodes:
+        for node in root.walk():
+            node.share = node.exact / total if total else 0.0
+
+
+@dataclass(slots=True)
+class RequestDetail:
+    """Everything the request view shows about one ``llm.calling`` event."""
+
+    row: dict[str, Any]
+    request: Any  # NormalisedRequest: the provider body when recorded, else the kernel view
+    kernel: Any  # NormalisedRequest built from payload.messages
+    attempts: list[Any]  # ProviderAttempt, one per transport attempt
+    anatomy: Any  # Anatomy of ``request``
+    roots: list[DetailNode]
+    encoding: str
+    encoding_provenance: str
+    total_exact: int
+    total_estimate: int
+    exact_counted: bool
+    payload: dict[str, Any]
+    raw_event: dict[str, Any]
+    response: dict[str, Any] | None
+
+    @property
+    def segment_stack(self) -> DetailNode | None:
+        return next((n for n in self.roots if n.kind == "system-prompt"), None)
+
+    @property
+    def tools(self) -> DetailNode | None:
+        return next((n for n in self.roots if n.kind == "tools"), None)
+
+    @property
+    def turn_context(self) -> DetailNode | None:
+        return next((n for n in self.roots if n.bag == "turn-context"), None)
+
+    @property
+    def history_bags(self) -> list[DetailNode]:
+        return [n for n in self.roots if n.kind not in ("system-prompt", "tools") and n.bag != "turn-context"]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "request": self.row,
+            "view": self.request.source,
+            "protocol": self.request.protocol,
+            "encoding": self.encoding,
+            "encodingProvenance": self.encoding_provenance,
+            "tokens": {"exact": self.total_exact, "estimate": self.total_estimate},
+            "reportedUsage": self.response.get("usage") if self.response else None,
+            "problems": list(self.request.problems),
+            "anatomy": [n.to_json() for n in self.roots],
+        }
+
+    def to_text(self) -> str:
+        row = self.row
+        lines = [
+            f"{row['eventId']}  {row['runtimeId'] or '(no runtime)'}  turn {row['turnId']}  "
+            f"step {row['step']} attempt {row['attempt']}",
+            f"model {row['model'] or '?'} via {row['provider'] or '?'}, "
+            f"{'provider body (' + (self.request.protocol or '?') + ')' if self.request.source == 'provider' else 'kernel messages'}",
+            (f"tokens: {self.total_exact:,} exact ({self.encoding}, {self.encoding_provenance}), "
+             if self.exact_counted else "tokens: ")
+            + f"{self.total_estimate:,} Covel estimate"
+            + (f"; reported input {row['inputTokens']:,}" if row.get("inputTokens") is not None else "")
+            + (f", cached {row['cachedTokens']:,}" if row.get("cachedTokens") is not None else ""),
+            "",
+        ]
+        for problem in self.request.problems:
+            lines.append(f"! {problem}")
+        width = 64
+
+        def emit(node: DetailNode, depth: int) -> None:
+            if node.is_breakpoint:
+                lines.append(f"{'  ' * depth}── cache breakpoint ──")
+                return
+            label = f"{'  ' * depth}{node.label}"
+            if node.role and node.kind not in ("system-prompt",):
+                label += f" [{node.role}]"
+            pad = max(1, width - len(label))
+            counts = f"{node.exact:>7,} tok  {node.share * 100:5.1f}%  " if self.exact_counted else ""
+            lines.append(f"{label}{' ' * pad}{counts}{node.estimate:>7,} est  ({node.recognised_by})")
+            for child in node.children:
+                emit(child, depth + 1)
+
+        for root in self.roots:
+            emit(root, 0)
+        return "\n".join(lines) + "\n"
+
+
+def _find_call(store: Store, event) -> LlmCall | None:
+    for call in store.llm_calls(event.session_id, turn_id=event.turn_id, runtime_id=event.runtime_id):
+        if call.id == event.id:
+            return call
+    return None
+
+
+def request_detail(store: Store, event_id: str, *, exact: bool = True, view: str = "auto") -> RequestDetail | None:
+    """The anatomy of one ``llm.calling`` event with token counts; None if there is no such event.
+
+    ``view`` is ``auto`` (the provider body when recorded, else the kernel messages), ``provider``
+    or ``kernel``.
+    """
+    from .anatomy import label_request
+    from .tokens import encoding_for_model
+    from .wire.parse import from_kernel, request_for
+
+    event = store.event(event_id)
+    if event is None or event.type != "llm.calling":
+        return None
+    payload = event.payload
+    call = _find_call(store, event)
+    row = request_row(call) if call is not None else {
+        "eventId": event.id, "sessionId": event.session_id, "turnId": event.turn_id, "runtimeId": event.runtime_id,
+        "pluginId": event.plugin_id, "stage": None, "step": 0, "attempt": event.attempt or 0,
+        "model": payload.get("model"), "provider": payload.get("provider"), "protocol": None,
+        "transportAttempts": 0, "startedAt": payload.get("startedAt"), "responseEventId": None,
+        "finishReason": None, "durationMs": None, "inputTokens": None, "outputTokens": None,
+        "cachedTokens": None, "cacheWriteTokens": None,
+    }
+    preferred, attempts = request_for(payload)
+    kernel = from_kernel(payload)
+    request = kernel if view == "kernel" or (view == "provider" and preferred.source != "provider") else preferred
+    if event.payload_error:
+        request.problems.insert(0, f"payload of {event.id}: {event.payload_error}")
+    anatomy = label_request(request, runtime_body=_runtime_body_from_kernel(kernel))
+    model = row.get("model") or request.model
+    choice = encoding_for_model(model if isinstance(model, str) else None)
+    roots = [_detail_tree(n, choice.encoding, exact) for n in anatomy.roots]
+    total_exact = sum(r.exact for r in roots)
+    total_estimate = sum(r.estimate for r in roots)
+    _set_shares(roots, total_exact)
+    raw_event = {
+        "id": event.id, "session_id": event.session_id, "type": event.type, "trace_id": event.trace_id,
+        "turn_id": event.turn_id, "created_at": event.created_at, "seq": event.seq, "payload": payload,
+    }
+    response = None
+    if call is not None and call.response is not None:
+        response = call.response.payload
+    return RequestDetail(row, request, kernel, attempts, anatomy, roots, choice.encoding, choice.provenance,
+                         total_exact, total_estimate, exact, payload, raw_event, response)
+
+
+def _runtime_body_from_kernel(kernel) -> str | None:
+    """The runtime body as the kernel copy's sentinels delimit it.
+
+    Provider bodies have the sentinels stripped (except Anthropic's block cuts), so without this
+    the body could only be guessed; the kernel copy of the same request still marks it.
+    """
+    from .covel import markers
+    from .wire.model import SRC_KERNEL_SENTINEL
+
+    pieces = [b for b in kernel.system if b.source == SRC_KERNEL_SENTINEL and b.breakpoint_after]
+    if len(pieces) >= 2 and pieces[0].text.lstrip().startswith(markers.PREAMBLE_TAGS):
+        body = pieces[1].text.strip()
+        return body or None
+    return None
+
+
+def request_anatomy(store: Store, event_id: str, *, exact: bool = True) -> RequestDetail | None:
+    return request_detail(store, event_id, exact=exact)

@@ -1,0 +1,173 @@
+"""The command line on the demo database, as a user runs it."""
+
+import json
+import sqlite3
+
+import pytest
+
+from inspector.cli import main
+from inspector.demo import generate_demo
+
+
+@pytest.fixture(scope="module")
+def demo_db(tmp_path_factory):
+    path = tmp_path_factory.mktemp("cli") / "covel.db"
+    generate_demo(path)
+    return path
+
+
+def run(capfdbinary, *argv):
+    code = main([str(a) for a in argv])
+    out, err = capfdbinary.readouterr()
+    return code, out.decode("utf-8"), err.decode("utf-8")
+
+
+def test_sessions_lists_all_four_protocol_sessions(demo_db, capfdbinary):
+    code, out, _ = run(capfdbinary, "sessions", demo_db, "--json")
+    assert code == 0
+    rows = json.loads(out)
+    assert [r["sessionId"] for r in rows] == [
+        "demo-lantern-deepseek", "demo-lantern-claude", "demo-lantern-openai", "demo-lantern-gemini"]
+    assert rows[0]["world"] == "灯岭镇" and rows[0]["completedPlayerTurns"] == 12
+    code, text, _ = run(capfdbinary, "sessions", demo_db)
+    assert code == 0 and "demo-lantern-claude" in text and "灯岭镇" in text
+
+
+def test_turns_and_requests(demo_db, capfdbinary):
+    code, out, _ = run(capfdbinary, "turns", demo_db, "demo-lantern-deepseek", "--json")
+    turns = json.loads(out)
+    assert code == 0 and len(turns) == 13
+    assert [t["number"] for t in turns] == list(range(1, 14))
+    retry = [t for t in turns if t["retryScope"]]
+    assert len(retry) == 1 and retry[0]["retryScope"]["runtimeIds"]
+    code, out, _ = run(capfdbinary, "requests", demo_db, "--session", "demo-lantern-deepseek",
+                       "--turn", turns[0]["turnId"], "--json")
+    rows = json.loads(out)
+    assert code == 0 and rows
+    assert {r["turnId"] for r in rows} == {turns[0]["turnId"]}
+    tracker = [r for r in rows if r["runtimeId"] == "char-creator/character-tracker"]
+    assert [r["step"] for r in tracker] == [0, 1]  # the tool loop
+    assert all(r["protocol"] == "openai-chat-v1" for r in rows)
+
+
+def test_requests_filter_by_runtime_across_sessions(demo_db, capfdbinary):
+    code, out, _ = run(capfdbinary, "requests", demo_db, "--runtime", "narrator/main", "--json")
+    rows = json.loads(out)
+    assert code == 0 and {r["runtimeId"] for r in rows} == {"narrator/main"}
+    assert {r["protocol"] for r in rows} == {"openai-chat-v1", "anthropic-messages-v1", "openai-responses-v1",
+                                             "google-generative-ai-v1"}
+
+
+def _narrator_request(demo_db, capfdbinary, session):
+    _, out, _ = run(capfdbinary, "requests", demo_db, "--session", session, "--runtime", "narrator/main", "--json")
+    return json.loads(out)[3]["eventId"]
+
+
+def test_show_prints_the_anatomy_tree(demo_db, capfdbinary):
+    event_id = _narrator_request(demo_db, capfdbinary, "demo-lantern-claude")
+    code, text, _ = run(capfdbinary, "show", demo_db, event_id)
+    assert code == 0
+    for label in ("system prompt", "preamble", "[RUNTIME]", "runtime body", "<world-lore>", "turn context",
+                  "<runtime-inputs>", "current input", "cache breakpoint"):
+        assert label in text
+    code, out, _ = run(capfdbinary, "show", demo_db, event_id, "--json")
+    detail = json.loads(out)
+    assert detail["view"] == "provider" and detail["protocol"] == "anthropic-messages-v1"
+    kinds = [n["kind"] for n in detail["anatomy"]]
+    assert "system-prompt" in kinds and "turn-context" in kinds
+    assert detail["tokens"]["exact"] == sum(n["tokens"]["exact"] for n in detail["anatomy"])
+
+
+def test_show_unknown_event_is_a_clear_error(demo_db, capfdbinary):
+    code, out, err = run(capfdbinary, "show", demo_db, "no-such-event")
+    assert code == 1 and out == ""
+    assert "no trace event 'no-such-event'" in err
+
+
+def test_prefix_table_and_json_agree(demo_db, capfdbinary):
+    code, table, _ = run(capfdbinary, "prefix", demo_db)
+    assert code == 0
+    assert table.startswith("\nSession demo-lantern-deepseek\nruntime ")
+    assert table.endswith("These are prefix measurements on the recorded request, not a provider's bill.\n")
+    code, out, _ = run(capfdbinary, "prefix", demo_db, "--json")
+    report = json.loads(out)
+    narrator = next(e for e in report if e["sessionId"] == "demo-lantern-deepseek" and e["runtimeId"] == "narrator/main")
+    assert narrator["turns"] == len(narrator["firstRequestChars"]) == len(narrator["pairs"]) + 1
+    assert all(0 <= p["shared"] <= p["size"] for p in narrator["pairs"])
+
+
+def test_prefix_extended_names_anatomy_parts(demo_db, capfdbinary):
+    code, out, _ = run(capfdbinary, "prefix", demo_db, "--json", "--extended", "--session", "demo-lantern-deepseek")
+    assert code == 0
+    report = json.loads(out)
+    pairs = [p for e in report for p in e["pairs"]]
+    assert pairs and all({"exactTokens", "sharedExactTokens", "firstDifferencePart"} <= p.keys() for p in pairs)
+    assert all(p["sharedExactTokens"] <= p["exactTokens"] for p in pairs)
+    # The original keys come first and are unchanged.
+    code, plain, _ = run(capfdbinary, "prefix", demo_db, "--json", "--session", "demo-lantern-deepseek")
+    for e_plain, e_ext in zip(json.loads(plain), report):
+        for p_plain, p_ext in zip(e_plain["pairs"], e_ext["pairs"]):
+            assert list(p_ext)[: len(p_plain)] == list(p_plain)
+            assert {k: p_ext[k] for k in p_plain} == p_plain
+
+
+def test_prefix_skips_unreadable_rows_with_a_warning(tmp_path, demo_db, capfdbinary):
+    broken = tmp_path / "broken.db"
+    broken.write_bytes(demo_db.read_bytes())
+    con = sqlite3.connect(broken)
+    victim = con.execute("SELECT id FROM trace_events WHERE type='llm.calling' ORDER BY created_at LIMIT 1 OFFSET 3").fetchone()[0]
+    con.execute("UPDATE trace_events SET payload='{not json' WHERE id=?", (victim,))
+    con.commit()
+    con.close()
+    code, out, err = run(capfdbinary, "prefix", broken, "--json")
+    assert code == 0 and json.loads(out)
+    assert f"trace_events row {victim}" in err and "not JSON" in err
+
+
+def test_prefix_works_without_seq(tmp_path, demo_db, capfdbinary):
+    old = tmp_path / "old.db"
+    old.write_bytes(demo_db.read_bytes())
+    con = sqlite3.connect(old)
+    con.execute("DROP INDEX IF EXISTS trace_events_created_idx")
+    con.execute("ALTER TABLE trace_events DROP COLUMN seq")
+    con.commit()
+    con.close()
+    code, out, err = run(capfdbinary, "prefix", old, "--json")
+    assert code == 0 and json.loads(out)
+    assert "seq" in err  # the schema note says how rows are ordered instead
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [(b"", "empty"), (b"hello, not a database" * 100, "not a SQLite database")],
+)
+def test_bad_files_give_one_clear_line(tmp_path, capfdbinary, content, message):
+    path = tmp_path / "bad.db"
+    path.write_bytes(content)
+    code, out, err = run(capfdbinary, "sessions", path)
+    assert code == 1 and out == ""
+    assert message in err and str(path) in err
+    assert path.read_bytes() == content
+
+
+def test_missing_file_is_not_created(tmp_path, capfdbinary):
+    path = tmp_path / "nope.db"
+    code, _, err = run(capfdbinary, "prefix", path)
+    assert code == 1 and str(path) in err
+    assert not path.exists()
+
+
+def test_demo_command_writes_a_database(tmp_path, capfdbinary):
+    path = tmp_path / "d.db"
+    code, out, _ = run(capfdbinary, "demo", path, "--turns", "3", "--json")
+    assert code == 0
+    summary = json.loads(out)
+    assert path.exists() and summary["bytes"] == path.stat().st_size and summary["sessions"] == 4
+
+
+def test_python_m_inspector_help_works(capfdbinary):
+    with pytest.raises(SystemExit) as exc:
+        main(["--help"])
+    assert exc.value.code == 0
+    out, _ = capfdbinary.readouterr()
+    assert b"prefix" in out and b"sessions" in out
