@@ -20,6 +20,7 @@ from typing import Any
 
 from .jsjson import (
     UNDEFINED,
+    has_astral,
     common_prefix_utf16,
     js_number,
     js_parse,
@@ -46,23 +47,18 @@ class UnreadableRow(ValueError):
 
 @dataclass(slots=True)
 class RequestPart:
+    """One part, as the extended report and the views describe it."""
+
     label: str
     text: str
     units: int  # UTF-16 length, what JavaScript's .length says
     kind: str  # "tool", "system", "system-block", "instructions", "message"
     index: int  # position within its kind (0-based)
-    _cjk: int | None = None
-
-    @property
-    def cjk(self) -> int:
-        if self._cjk is None:
-            self._cjk = cjk_count(self.text)
-        return self._cjk
 
 
 def _get(obj: Any, key: str) -> Any:
     """``obj?.key`` for a parsed JSON value."""
-    if isinstance(obj, dict):
+    if type(obj) is dict:
         return obj.get(key, UNDEFINED)
     return UNDEFINED
 
@@ -84,11 +80,84 @@ def _stringify_part(value: Any) -> str:
     return "undefined" if text is None else text
 
 
-def _make_part(label: str, text: str, kind: str, index: int) -> RequestPart:
-    return RequestPart(label, text, utf16_len(text), kind, index)
+class Request:
+    """A request as the report compares it: its part texts in the order a provider hashes them.
+
+    A large report holds hundreds of thousands of parts, so a part is just its text here; its
+    label, kind and CJK count are worked out only for the few parts that need them.
+    """
+
+    __slots__ = ("texts", "units", "size", "_tools", "_system", "_has_instructions", "_messages", "_cjk")
+
+    def __init__(self, texts: list[str], tools: list, system: Any, has_instructions: bool, messages: list):
+        self.texts = texts
+        joined = "".join(texts)
+        if has_astral(joined):
+            self.units = [utf16_len(t) for t in texts]
+            self.size = sum(self.units)
+        else:
+            self.units = list(map(len, texts))
+            self.size = len(joined)
+        self._tools = tools
+        self._system = system
+        self._has_instructions = has_instructions
+        self._messages = messages
+        self._cjk: list[int | None] = [None] * len(texts)
+
+    def __len__(self) -> int:
+        return len(self.texts)
+
+    def kind_index(self, i: int) -> tuple[str, int]:
+        n_tools = len(self._tools)
+        if i < n_tools:
+            return "tool", i
+        i -= n_tools
+        if isinstance(self._system, str):
+            if i == 0:
+                return "system", 0
+            i -= 1
+        elif isinstance(self._system, list):
+            if i < len(self._system):
+                return "system-block", i
+            i -= len(self._system)
+        if self._has_instructions:
+            if i == 0:
+                return "instructions", 0
+            i -= 1
+        return "message", i
+
+    def label(self, i: int) -> str:
+        kind, index = self.kind_index(i)
+        if kind == "tool":
+            tool = self._tools[index]
+            name = _coalesce(_get(_get(tool, "function"), "name"), _get(tool, "name"), "?")
+            return f"tool {index + 1} ({js_to_string(name)})"
+        if kind == "system-block":
+            return f"system block {index + 1}"
+        if kind in ("system", "instructions"):
+            return kind
+        message = self._messages[index]
+        role = _coalesce(_get(message, "role"), _get(message, "type"), "?")
+        return f"message {index + 1} ({js_to_string(role)})"
+
+    def part(self, i: int) -> RequestPart:
+        kind, index = self.kind_index(i)
+        return RequestPart(self.label(i), self.texts[i], self.units[i], kind, index)
+
+    def parts(self) -> list[RequestPart]:
+        return [self.part(i) for i in range(len(self.texts))]
+
+    def cjk(self, i: int) -> int:
+        value = self._cjk[i]
+        if value is None:
+            value = self._cjk[i] = cjk_count(self.texts[i])
+        return value
+
+    def cjk_total(self, end: int | None = None) -> int:
+        return sum(self.cjk(i) for i in range(len(self.texts) if end is None else end))
 
 
-def request_parts(payload: Any) -> list[RequestPart]:
+def build_request(payload: Any) -> Request:
     """The parts of a request in the order a provider hashes them (``requestParts``).
 
     Raises UnreadableRow where the original's JavaScript would throw.
@@ -96,7 +165,7 @@ def request_parts(payload: Any) -> list[RequestPart]:
     requests = _get(payload, "providerRequests")
     body: Any = UNDEFINED
     if not _nullish(requests):
-        if not isinstance(requests, list):
+        if type(requests) is not list:
             raise UnreadableRow("payload.providerRequests is not an array")
         for request in requests:
             candidate = _get(request, "body")
@@ -104,32 +173,36 @@ def request_parts(payload: Any) -> list[RequestPart]:
                 body = candidate
                 break
     tools = _coalesce(_get(body, "tools"), _get(payload, "tools"), [])
-    if not isinstance(tools, list):
+    if type(tools) is not list:
         raise UnreadableRow("the request's tools are not an array")
-    parts: list[RequestPart] = []
-    for index, tool in enumerate(tools):
-        name = _coalesce(_get(_get(tool, "function"), "name"), _get(tool, "name"), "?")
-        parts.append(_make_part(f"tool {index + 1} ({js_to_string(name)})", _stringify_part(tool), "tool", index))
+    texts = [_stringify_part(tool) for tool in tools]
     system = _get(body, "system")
-    if isinstance(system, str):
-        parts.append(_make_part("system", system, "system", 0))
-    elif isinstance(system, list):
-        for index, block in enumerate(system):
-            parts.append(_make_part(f"system block {index + 1}", _stringify_part(block), "system-block", index))
+    if type(system) is str:
+        texts.append(system)
+    elif type(system) is list:
+        texts.extend(_stringify_part(block) for block in system)
     instructions = _get(body, "instructions")
-    if isinstance(instructions, str):
-        parts.append(_make_part("instructions", instructions, "instructions", 0))
+    has_instructions = type(instructions) is str
+    if has_instructions:
+        texts.append(instructions)
     messages = _coalesce(
         _get(body, "messages"), _get(body, "input"), _get(body, "contents"), _get(payload, "messages"), []
     )
-    if not isinstance(messages, list):
+    if type(messages) is not list:
         raise UnreadableRow("the request's messages are not an array")
-    for index, message in enumerate(messages):
-        role = _coalesce(_get(message, "role"), _get(message, "type"), "?")
-        content = _get(message, "content")
-        text = content if isinstance(content, str) else _stringify_part(message)
-        parts.append(_make_part(f"message {index + 1} ({js_to_string(role)})", text, "message", index))
-    return parts
+    append = texts.append
+    for message in messages:
+        if type(message) is dict:
+            content = message.get("content")
+            if type(content) is str:
+                append(content)
+                continue
+        append(_stringify_part(message))
+    return Request(texts, tools, system, has_instructions, messages)
+
+
+def request_parts(payload: Any) -> list[RequestPart]:
+    return build_request(payload).parts()
 
 
 @dataclass(slots=True)
@@ -142,41 +215,41 @@ class PrefixDiff:
     part_index: int | None = None  # index into the current request's parts, None when identical
 
 
-def compare_prefix(previous: list[RequestPart], current: list[RequestPart]) -> PrefixDiff:
+def compare_prefix(previous: Request, current: Request) -> PrefixDiff:
     """Where two requests stop being equal (``comparePrefix``)."""
     shared = 0
-    for index, part in enumerate(current):
-        before = previous[index] if index < len(previous) else None
-        if before is not None and before.text == part.text:
-            shared += part.units
+    before_texts = previous.texts
+    n_before = len(before_texts)
+    for index, text in enumerate(current.texts):
+        if index < n_before and before_texts[index] == text:
+            shared += current.units[index]
+            # The texts are equal, so the counts are too.
+            if current._cjk[index] is None:
+                current._cjk[index] = previous._cjk[index]
             continue
-        offset = common_prefix_utf16(before.text, part.text) if before is not None else 0
+        before = before_texts[index] if index < n_before else None
+        offset = common_prefix_utf16(before, text) if before is not None else 0
         start = max(0, offset - CONTEXT_BEFORE)
         return PrefixDiff(
             shared=shared + offset,
-            label=part.label,
+            label=current.label(index),
             offset=offset,
-            was=js_slice(before.text, start, offset + CONTEXT_AFTER) if before is not None else "(no such part)",
-            now=js_slice(part.text, start, offset + CONTEXT_AFTER),
+            was=js_slice(before, start, offset + CONTEXT_AFTER) if before is not None else "(no such part)",
+            now=js_slice(text, start, offset + CONTEXT_AFTER),
             part_index=index,
         )
-    label = "(request ends earlier)" if len(previous) > len(current) else "(identical)"
+    label = "(request ends earlier)" if n_before > len(current.texts) else "(identical)"
     return PrefixDiff(shared=shared, label=label, offset=0)
 
 
-def _estimate_totals(parts: list[RequestPart]) -> tuple[int, int]:
-    return sum(p.cjk for p in parts), sum(p.units for p in parts)
-
-
-def shared_estimate(parts: list[RequestPart], diff: PrefixDiff) -> int:
+def shared_estimate(request: Request, diff: PrefixDiff) -> int:
     """Covel's estimate of the joined part texts cut at ``diff.shared`` UTF-16 units."""
     if diff.part_index is None:
-        cjk, _ = _estimate_totals(parts)
-        return covel_estimate_parts(cjk, diff.shared)
-    cjk = sum(p.cjk for p in parts[: diff.part_index])
-    partial = parts[diff.part_index]
+        return covel_estimate_parts(request.cjk_total(), diff.shared)
+    cjk = request.cjk_total(diff.part_index)
     if diff.offset:
-        cjk += cjk_count(partial.text[: utf16_to_index(partial.text, diff.offset)])
+        text = request.texts[diff.part_index]
+        cjk += cjk_count(text[: utf16_to_index(text, diff.offset)])
     # A cut through a surrogate pair leaves a lone high surrogate: one unit, never CJK.
     return covel_estimate_parts(cjk, diff.shared)
 
@@ -197,7 +270,8 @@ class Pair:
     event_id: str | None = None
     previous_event_id: str | None = None
     part_kind: str | None = None
-    part_index: int | None = None
+    part_index: int | None = None  # within its kind
+    position: int | None = None  # within all parts
 
     def to_json(self) -> dict:
         out: dict[str, Any] = {
@@ -218,7 +292,7 @@ class Pair:
 @dataclass(slots=True)
 class _LastTurn:
     turn_id: str
-    parts: list[RequestPart]
+    request: Request
     event_id: str | None
     payload: Any
 
@@ -252,14 +326,16 @@ class RuntimeEntry:
 
 Row = tuple  # (session_id, turn_id, payload text/bytes/None, event_id)
 Warn = Callable[[str], None]
-PairHook = Callable[[RuntimeEntry, Pair, Any, Any, list[RequestPart], list[RequestPart]], None]
+PairHook = Callable[[RuntimeEntry, Pair, Any, Any, Request, Request], None]
 
 
 def build_report(rows: Iterable[Row], warn: Warn | None = None, on_pair: PairHook | None = None) -> list[RuntimeEntry]:
     """``firstRequestsPerTurn`` + ``buildReport`` over rows in the store's canonical order.
 
-    ``on_pair`` sees each new pair with both payloads and part lists while they are still held,
-    which is how the extended report adds exact tokens and anatomy names without a second pass.
+    Only the previous turn's request is kept per runtime, so memory stays flat however large the
+    store. ``on_pair`` sees each new pair with both payloads and requests while they are still
+    held, which is how the extended report adds exact tokens and anatomy names without a second
+    pass.
     """
     entries: dict[str, RuntimeEntry] = {}
     for row in rows:
@@ -274,18 +350,18 @@ def build_report(rows: Iterable[Row], warn: Warn | None = None, on_pair: PairHoo
                 raise UnreadableRow(f"payload is not JSON ({exc})") from None
             if payload is None:
                 raise UnreadableRow("payload is null")
-            parts = request_parts(payload)
+            request = build_request(payload)
         except UnreadableRow as exc:
             if warn is not None:
                 where = f"trace_events row {event_id}" if event_id else "an llm.calling row"
                 warn(f"skipped {where} (session {session_id}, turn {turn_id}): {exc}")
             continue
         runtime_id = _get(payload, "runtimeId")
-        key = f"{session_id}\u0000{js_to_string(runtime_id)}"
+        key = f"{session_id}\u0000{runtime_id if type(runtime_id) is str else js_to_string(runtime_id)}"
         entry = entries.get(key)
         if entry is None:
             entry = entries[key] = RuntimeEntry(session_id, runtime_id)
-        size = sum(p.units for p in parts)
+        size = request.size
         entry.calls += 1
         entry.total_chars += size
         if entry.last is not None and entry.last.turn_id == turn_id:
@@ -294,14 +370,14 @@ def build_report(rows: Iterable[Row], warn: Warn | None = None, on_pair: PairHoo
         entry.first_request_chars.append(size)
         previous = entry.last
         if previous is not None:
-            _carry_cjk(previous.parts, parts)
-            diff = compare_prefix(previous.parts, parts)
-            cjk, units = _estimate_totals(parts)
+            diff = compare_prefix(previous.request, request)
+            position = diff.part_index
+            kind, index = request.kind_index(position) if position is not None else (None, None)
             pair = Pair(
                 size=size,
-                tokens=covel_estimate_parts(cjk, units),
+                tokens=covel_estimate_parts(request.cjk_total(), size),
                 shared=diff.shared,
-                shared_tokens=shared_estimate(parts, diff),
+                shared_tokens=shared_estimate(request, diff),
                 first_difference=diff.label,
                 offset=diff.offset,
                 was=diff.was,
@@ -310,28 +386,17 @@ def build_report(rows: Iterable[Row], warn: Warn | None = None, on_pair: PairHoo
                 previous_turn_id=previous.turn_id,
                 event_id=event_id,
                 previous_event_id=previous.event_id,
-                part_kind=parts[diff.part_index].kind if diff.part_index is not None else None,
-                part_index=parts[diff.part_index].index if diff.part_index is not None else None,
+                part_kind=kind,
+                part_index=index,
+                position=position,
             )
             entry.pairs.append(pair)
             if on_pair is not None:
-                on_pair(entry, pair, previous.payload, payload, previous.parts, parts)
-        entry.last = _LastTurn(turn_id, parts, event_id, payload if on_pair is not None else None)
+                on_pair(entry, pair, previous.payload, payload, previous.request, request)
+        entry.last = _LastTurn(turn_id, request, event_id, payload if on_pair is not None else None)
     for entry in entries.values():
         entry.last = None
     return list(entries.values())
-
-
-def _carry_cjk(previous: list[RequestPart], current: list[RequestPart]) -> None:
-    """Most parts repeat the previous turn's: reuse their CJK counts instead of recounting."""
-    known = {p.text: p._cjk for p in previous if p._cjk is not None}
-    if not known:
-        return
-    for part in current:
-        if part._cjk is None:
-            cached = known.get(part.text)
-            if cached is not None:
-                part._cjk = cached
 
 
 # --- output, as the original prints it ---------------------------------------------------------

@@ -11,7 +11,7 @@ from typing import Any
 
 from .anatomy import Anatomy, label_request
 from .jsjson import js_stringify, utf16_to_index
-from .prefix import Pair, RequestPart, RuntimeEntry, report_json
+from .prefix import Pair, Request, RequestPart, RuntimeEntry, report_json
 from .tokens import count_exact, encoding_for_model
 from .wire.model import NormalisedRequest
 from .wire.parse import request_for
@@ -36,18 +36,17 @@ class ExtendedPrefix:
     # -- computing ------------------------------------------------------------------------
 
     def on_pair(self, entry: RuntimeEntry, pair: Pair, previous_payload: Any, payload: Any,
-                previous_parts: list[RequestPart], parts: list[RequestPart]) -> None:
+                previous_request: Request, request: Request) -> None:
         model = payload.get("model") if isinstance(payload, dict) else None
         encoding = encoding_for_model(model if isinstance(model, str) else None)
-        exact = sum(count_exact(p.text, encoding.encoding) for p in parts)
+        counts = [count_exact(text, encoding.encoding) for text in request.texts]
+        exact = sum(counts)
         shared_exact = exact
-        anatomy_label = "(identical)" if pair.first_difference == "(identical)" else pair.first_difference
-        if pair.part_index is not None:
-            differing = next(i for i, p in enumerate(parts) if p.kind == pair.part_kind and p.index == pair.part_index)
-            shared_exact = sum(count_exact(p.text, encoding.encoding) for p in parts[:differing])
-            part = parts[differing]
+        anatomy_label = pair.first_difference
+        if pair.position is not None:
+            part = request.part(pair.position)
             cut = utf16_to_index(part.text, pair.offset)
-            shared_exact += count_exact(part.text[:cut], encoding.encoding)
+            shared_exact = sum(counts[: pair.position]) + count_exact(part.text[:cut], encoding.encoding)
             anatomy_label = self._name_difference(previous_payload, payload, part, cut)
         self.extra[id(pair)] = {
             "turnId": pair.turn_id,

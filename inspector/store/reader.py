@@ -742,10 +742,51 @@ class Store:
         if session_id is not None:
             stmt = stmt.where(te.c.session_id == session_id)
         stmt = stmt.order_by(*self._order("trace_events"))
-        stream = self._stream(stmt, max(1, int(batch)))
+        if self._dialect == "sqlite":
+            stream = self._stream_by_rowid(stmt, max(1, int(batch)))
+        else:
+            stream = self._stream(stmt, max(1, int(batch)))
         with self._lock:
             self._streams.add(stream)
         return stream
+
+    # The columns iter_llm_calling_rows yields, fetched by rowid on SQLite.
+    _ROWID_FETCH_SQL = (
+        "SELECT rowid, session_id, turn_id, CAST(payload AS BLOB), id FROM trace_events WHERE rowid IN "
+    )
+
+    def _stream_by_rowid(self, stmt: sa.Select[Any], batch: int) -> Iterator[tuple[Any, ...]]:
+        """Stream in two steps: sort the row ids alone, then fetch the rows by rowid.
+
+        Sorting the full rows makes SQLite's sorter carry every payload, and for a store of
+        hundreds of megabytes it spills them to temporary files: about three times slower than
+        sorting the keys. One read transaction keeps both steps on the same snapshot while a
+        writer carries on.
+        """
+        keys_stmt = stmt.with_only_columns(sa.literal_column("rowid"))
+        with self._connect() as conn:
+            raw = conn.connection.driver_connection  # type: ignore[union-attr]
+            began = not raw.in_transaction
+            if began:
+                raw.execute("BEGIN")
+            cursor = raw.cursor()
+            try:
+                compiled = keys_stmt.compile(dialect=conn.dialect)
+                params = compiled.construct_params()
+                args = tuple(params[name] for name in (compiled.positiontup or ()))
+                rowids = [r[0] for r in cursor.execute(str(compiled), args)]
+                for start in range(0, len(rowids), batch):
+                    chunk = rowids[start : start + batch]
+                    cursor.execute(self._ROWID_FETCH_SQL + "(" + ",".join("?" * len(chunk)) + ")", chunk)
+                    found = {row[0]: row[1:] for row in cursor.fetchall()}
+                    for rowid in chunk:
+                        row = found.get(rowid)
+                        if row is not None:
+                            yield row
+            finally:
+                cursor.close()
+                if began and raw.in_transaction:
+                    raw.execute("ROLLBACK")
 
     def _stream(self, stmt: sa.Select[Any], batch: int) -> Iterator[tuple[Any, ...]]:
         with self._connect() as conn:
