@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import math
 import re
+import sys
 from json.encoder import encode_basestring as _encode_basestring
 from typing import Any
 
@@ -28,6 +29,7 @@ __all__ = [
     "js_to_string",
     "js_truthy",
     "js_round",
+    "has_astral",
     "utf16_len",
     "utf16_to_index",
     "js_slice",
@@ -72,11 +74,19 @@ def js_parse(data: str | bytes | bytearray | memoryview) -> Any:
         if isinstance(data, (bytes, bytearray, memoryview)):
             data = bytes(data).decode("utf-8", "surrogatepass")
         # json.loads accepts NaN/Infinity literals; JSON.parse does not.
-        return json.loads(data, parse_constant=_reject_constant)
+        return json.loads(data, parse_constant=_reject_constant, parse_int=_parse_int)
 
 
 def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not valid JSON")
+
+
+def _parse_int(text: str) -> int | float:
+    # An integer literal of more than 309 digits is past the largest double: JavaScript reads
+    # +-Infinity. int() would refuse literals past Python's 4300-digit conversion limit.
+    if len(text) > 310:
+        return float(text)
+    return int(text)
 
 
 def js_quote(text: str) -> str:
@@ -233,20 +243,40 @@ def js_round(x: float) -> int:
     return floor + 1 if x - floor >= 0.5 else floor
 
 
-def _has_astral(text: str) -> bool:
-    return not text.isascii() and max(text) > "\uffff"
+def _calibrate_ucs4_overhead() -> int | None:
+    """CPython stores a str at the narrowest width that fits its widest character, so a string
+    stored 4 bytes wide holds an astral character. ``sys.getsizeof`` reveals the width in O(1);
+    scanning the text (``max(text)``) costs more than everything else a large report does.
+    Returns the fixed overhead of a 4-byte-wide str, or None where that does not hold."""
+    probes = ["\U00010000" * n for n in (1, 2, 7)]
+    overheads = {sys.getsizeof(p) - 4 * (len(p) + 1) for p in probes}
+    narrow = {sys.getsizeof("\uffff" * n) - 4 * (n + 1) for n in (1, 2, 7)}
+    if len(overheads) == 1 and not (overheads & narrow):
+        return overheads.pop()
+    return None
+
+
+_UCS4_OVERHEAD = _calibrate_ucs4_overhead()
+
+
+def has_astral(text: str) -> bool:
+    if text.isascii():
+        return False
+    if _UCS4_OVERHEAD is not None:
+        return sys.getsizeof(text) == _UCS4_OVERHEAD + 4 * (len(text) + 1)
+    return max(text) > "\uffff"
 
 
 def utf16_len(text: str) -> int:
     """``text.length`` in JavaScript: UTF-16 code units."""
-    if text.isascii() or max(text) <= "\uffff":
+    if not has_astral(text):
         return len(text)
     return len(text.encode("utf-16-le", "surrogatepass")) // 2
 
 
 def utf16_to_index(text: str, offset: int) -> int:
     """The number of whole code points in the first ``offset`` UTF-16 units of ``text``."""
-    if not _has_astral(text):
+    if not has_astral(text):
         return min(offset, len(text))
     units = 0
     for i, ch in enumerate(text):
@@ -258,7 +288,7 @@ def utf16_to_index(text: str, offset: int) -> int:
 
 def js_slice(text: str, start: int, end: int | None = None) -> str:
     """``text.slice(start, end)`` in UTF-16 units; a cut through a pair leaves a lone surrogate."""
-    if not _has_astral(text):
+    if not has_astral(text):
         return text[start:end]
     units = text.encode("utf-16-le", "surrogatepass")
     stop = None if end is None else 2 * end
@@ -277,11 +307,18 @@ def common_prefix_utf16(a: str, b: str) -> int:
         else:
             hi = mid - 1
     units = utf16_len(a[:lo])
-    if lo < limit and a[lo] > "\uffff" and b[lo] > "\uffff":
-        # Two different astral characters can still share their high surrogate.
-        if (ord(a[lo]) - 0x10000) >> 10 == (ord(b[lo]) - 0x10000) >> 10:
-            units += 1
+    # Two different code points can still share their first UTF-16 unit: two astral characters
+    # with the same high surrogate, or a lone high surrogate (from a JSON escape) and an astral
+    # character starting with it. Then the second units differ (JSON.parse never leaves a high and
+    # a low surrogate side by side as two code points), so at most one more unit is shared.
+    if lo < limit and _first_unit(a[lo]) == _first_unit(b[lo]):
+        units += 1
     return units
+
+
+def _first_unit(ch: str) -> int:
+    code = ord(ch)
+    return 0xD800 + ((code - 0x10000) >> 10) if code > 0xFFFF else code
 
 
 def replace_lone_surrogates(text: str) -> str:
