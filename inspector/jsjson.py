@@ -56,7 +56,10 @@ _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 # an integral float ("1.0"), an integer-like key (JS puts those first), a long digit run (an
 # integer past 2**53 loses precision in JS), NaN/Infinity, a lone surrogate. A false positive
 # only costs the exact slow path.
-_SUSPECT = re.compile(r'\d[eE]|\d\.0(?![0-9])|"(?:0|[1-9][0-9]*)":|[0-9]{16}|NaN|Infinity|[\ud800-\udfff]')
+_SUSPECT = re.compile(
+    r'(?<=[:,\[])(?:-?[0-9]+(?:\.0(?=[,\]}])|(?:\.[0-9]+)?[eE])|-?[0-9]{16}|NaN|-?Infinity)'
+    r'|[{,]"(?:0|[1-9][0-9]*)":|[\ud800-\udfff]'
+)
 _ARRAY_INDEX = re.compile(r"(?:0|[1-9][0-9]{0,9})")
 _MAX_ARRAY_INDEX = 2**32 - 2
 

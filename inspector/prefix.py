@@ -34,7 +34,7 @@ from .jsjson import (
     utf16_len,
     utf16_to_index,
 )
-from .tokens import cjk_count, covel_estimate_parts
+from .tokens import cjk_count, cjk_counts, covel_estimate_parts
 
 CONTEXT_BEFORE = 40
 CONTEXT_AFTER = 80
@@ -154,7 +154,13 @@ class Request:
         return value
 
     def cjk_total(self, end: int | None = None) -> int:
-        return sum(self.cjk(i) for i in range(len(self.texts) if end is None else end))
+        stop = len(self.texts) if end is None else end
+        counts = self._cjk
+        missing = [i for i in range(stop) if counts[i] is None]
+        if missing:
+            for i, value in zip(missing, cjk_counts([self.texts[i] for i in missing])):
+                counts[i] = value
+        return sum(counts[:stop])
 
 
 def build_request(payload: Any) -> Request:

@@ -173,6 +173,23 @@ def cjk_count(text: str) -> int:
     return int(np.count_nonzero(mask))
 
 
+def cjk_counts(texts: list[str]) -> list[int]:
+    """``cjk_count`` of each text in one vectorised pass (many short texts cost one numpy call)."""
+    if not texts:
+        return []
+    joined = "".join(texts)
+    if joined.isascii():
+        return [0] * len(texts)
+    cps = _code_points(joined)
+    mask = ((cps >= 0x2E80) & (cps <= 0x9FFF)) | ((cps >= 0xAC00) & (cps <= 0xD7AF)) | (
+        (cps >= 0xF900) & (cps <= 0xFAFF)
+    )
+    running = np.concatenate(([0], np.cumsum(mask, dtype=np.int64)))
+    ends = np.cumsum([len(t) for t in texts])
+    starts = ends - np.fromiter((len(t) for t in texts), dtype=np.int64, count=len(texts))
+    return (running[ends] - running[starts]).tolist()
+
+
 def covel_estimate_parts(cjk: int, units: int) -> int:
     """Covel's estimate from its two additive inputs: CJK code points and UTF-16 length."""
     return js_round(cjk + (units - cjk) / 4)
