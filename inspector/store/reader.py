@@ -272,6 +272,11 @@ class _Tables:
         return self.objects[table]
 
 
+# Rows that name their runtime in a small payload (covel-db.md §2.1).
+RUNTIME_LIFECYCLE_TYPES = ("runtime.started", "runtime.completed", "runtime.failed", "runtime.skipped",
+                           "runtime.deferred")
+
+
 class Store:
     """A read-only Covel store. Use :func:`open_store` to create one; close it (or use ``with``).
 
@@ -563,8 +568,13 @@ class Store:
                     results[tid] = data
 
             runtime_expr = self._runtime_id_expr()
-            extra = (runtime_expr.label("runtime_id") if runtime_expr is not None
-                     else self._payload_expr())
+            if runtime_expr is not None:
+                # Runtime ids come from the small lifecycle rows; parsing every llm.calling
+                # payload in SQL to find the same ids costs ten times the rest of the listing.
+                extra = sa.case((te.c.type.in_(RUNTIME_LIFECYCLE_TYPES), runtime_expr),
+                                else_=sa.null()).label("runtime_id")
+            else:
+                extra = self._payload_expr()
             seq = te.c.seq if self.has_seq else sa.null().label("seq")
             stmt = (sa.select(te.c.turn_id, te.c.type, te.c.trace_id, te.c.created_at, seq, extra)
                     .where(te.c.session_id == session_id)
@@ -594,6 +604,19 @@ class Store:
                     rid = extra_value
                 if isinstance(rid, str) and rid:
                     info["runtimes"].setdefault(rid, None)
+
+            unnamed = [tid for tid, info in agg.items() if info["llm"] and not info["runtimes"]]
+            if unnamed and runtime_expr is not None:
+                # Older or pruned logs may lack lifecycle rows: name runtimes from their calls.
+                for start in range(0, len(unnamed), 500):
+                    chunk = unnamed[start : start + 500]
+                    stmt = (sa.select(te.c.turn_id, runtime_expr)
+                            .where(te.c.session_id == session_id, te.c.type == "llm.calling",
+                                   te.c.turn_id.in_(chunk))
+                            .order_by(*self._order("trace_events")))
+                    for turn_id, rid in conn.execute(stmt):
+                        if isinstance(rid, str) and rid:
+                            agg[turn_id]["runtimes"].setdefault(rid, None)
 
         order = sorted(first_key, key=lambda tid: (first_key[tid], tid))
         turns: list[TurnInfo] = []
