@@ -1,0 +1,134 @@
+"""Keep ``prompt_inspector_zh_CN.ts`` in step with the UI and compile it.
+
+``python -m resources.translations.update_ts`` finds every string the ``ui`` package passes to
+``QCoreApplication.translate`` (directly or through a module's one-line ``_tr``-style helper),
+adds missing ones to the .ts as unfinished, keeps the translations already written, marks strings
+no longer used as obsolete, and runs ``pyside6-lrelease``. The translations themselves are
+edited by hand (or in Qt Linguist) in the .ts file.
+
+pyside6-lupdate is not used because it only recognises ``self.tr`` and literal
+``QCoreApplication.translate`` calls, not the helpers.
+"""
+
+from __future__ import annotations
+
+import ast
+import shutil
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+UI_DIR = HERE.parent.parent / "ui"
+TS_FILE = HERE / "prompt_inspector_zh_CN.ts"
+QM_FILE = HERE / "prompt_inspector_zh_CN.qm"
+
+
+def _is_translate(call: ast.AST) -> bool:
+    return (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute)
+            and call.func.attr == "translate" and len(call.args) >= 2
+            and isinstance(call.args[0], ast.Constant) and isinstance(call.args[0].value, str))
+
+
+def _helpers(tree: ast.Module) -> dict[str, str]:
+    """``def _tr(text): return QCoreApplication.translate("Ctx", text)`` → {"_tr": "Ctx"}."""
+    found: dict[str, str] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef):
+            for stmt in node.body:
+                if isinstance(stmt, ast.Return) and stmt.value is not None and _is_translate(stmt.value):
+                    found[node.name] = stmt.value.args[0].value  # type: ignore[attr-defined]
+    return found
+
+
+def extract(ui_dir: Path = UI_DIR) -> list[tuple[str, str]]:
+    """(context, source text) pairs in file order, without duplicates."""
+    seen: list[tuple[str, str]] = []
+    for path in sorted(ui_dir.glob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+        helpers = _helpers(tree)
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.Call) or not node.args:
+                continue
+            first = node.args[0]
+            if isinstance(node.func, ast.Name) and node.func.id in helpers:
+                if isinstance(first, ast.Constant) and isinstance(first.value, str):
+                    pair = (helpers[node.func.id], first.value)
+                    if pair not in seen:
+                        seen.append(pair)
+            elif _is_translate(node):
+                text = node.args[1]
+                if isinstance(text, ast.Constant) and isinstance(text.value, str):
+                    pair = (first.value, text.value)  # type: ignore[attr-defined]
+                    if pair not in seen:
+                        seen.append(pair)
+    return seen
+
+
+def read_ts(path: Path = TS_FILE) -> dict[tuple[str, str], str]:
+    """Finished translations in the .ts: {(context, source): translation}."""
+    if not path.exists():
+        return {}
+    out: dict[tuple[str, str], str] = {}
+    for context in ET.parse(path).getroot().iter("context"):
+        name = context.findtext("name") or ""
+        for message in context.iter("message"):
+            source = message.findtext("source") or ""
+            tr = message.find("translation")
+            if tr is not None and tr.get("type") not in ("unfinished", "obsolete", "vanished") and tr.text:
+                out[(name, source)] = tr.text
+    return out
+
+
+def write_ts(pairs: list[tuple[str, str]], translations: dict[tuple[str, str], str],
+             path: Path = TS_FILE) -> None:
+    root = ET.Element("TS", version="2.1", language="zh_CN", sourcelanguage="en")
+    contexts: dict[str, ET.Element] = {}
+    for ctx, source in pairs:
+        context = contexts.get(ctx)
+        if context is None:
+            context = contexts[ctx] = ET.SubElement(root, "context")
+            ET.SubElement(context, "name").text = ctx
+        message = ET.SubElement(context, "message")
+        ET.SubElement(message, "source").text = source
+        tr = ET.SubElement(message, "translation")
+        text = translations.get((ctx, source))
+        if text:
+            tr.text = text
+        else:
+            tr.set("type", "unfinished")
+    used = set(pairs)
+    for (ctx, source), text in translations.items():
+        if (ctx, source) in used:
+            continue
+        context = contexts.get(ctx)
+        if context is None:
+            context = contexts[ctx] = ET.SubElement(root, "context")
+            ET.SubElement(context, "name").text = ctx
+        message = ET.SubElement(context, "message")
+        ET.SubElement(message, "source").text = source
+        ET.SubElement(message, "translation", type="vanished").text = text
+    ET.indent(root)
+    body = ET.tostring(root, encoding="unicode")
+    path.write_text('<?xml version="1.0" encoding="utf-8"?>\n<!DOCTYPE TS>\n' + body + "\n", encoding="utf-8")
+
+
+def compile_qm(ts: Path = TS_FILE, qm: Path = QM_FILE) -> None:
+    tool = shutil.which("pyside6-lrelease") or str(Path(sys.executable).with_name("pyside6-lrelease"))
+    subprocess.run([tool, "-silent", str(ts), "-qm", str(qm)], check=True)
+
+
+def main() -> int:
+    pairs = extract()
+    translations = read_ts()
+    write_ts(pairs, translations)
+    compile_qm()
+    missing = [p for p in pairs if p not in translations]
+    for ctx, source in missing:
+        print(f"untranslated: [{ctx}] {source}")
+    return 1 if missing else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,55 @@
+"""Fixtures for the desktop app: a small realistic covel.db and isolated settings.
+
+The database comes from ``inspector.demo.generate_demo`` when that module is present (it writes a
+realistic save); otherwise ``covel_sample`` writes one row by row with sqlite3, in Covel's
+newest schema. Tests read their expectations back through ``inspector.views`` so they hold for
+either source.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PySide6.QtCore import QSettings
+
+from covel_sample import build_sample_store
+
+
+def make_store_file(path: Path) -> Path:
+    try:
+        from inspector.demo import generate_demo  # type: ignore[attr-defined]
+    except ImportError:
+        return build_sample_store(path)
+    generate_demo(path, turns=3, overwrite=True)
+    return path
+
+
+@pytest.fixture
+def covel_db(tmp_path: Path) -> Path:
+    return make_store_file(tmp_path / "covel.db")
+
+
+@pytest.fixture
+def sample_db(tmp_path: Path) -> Path:
+    """Always the hand-built sample, for tests that depend on its exact shape."""
+    folder = tmp_path / "sample"
+    folder.mkdir()
+    return build_sample_store(folder / "covel.db")
+
+
+@pytest.fixture
+def isolated_settings(qapp: Any, tmp_path: Path) -> Iterator[Path]:
+    """Point QSettings (INI, user scope) at tmp_path and use a throwaway organisation name, so tests
+    never read or write the real recent-files list."""
+    app = qapp
+    old_org, old_app = app.organizationName(), app.applicationName()
+    QSettings.setDefaultFormat(QSettings.Format.IniFormat)
+    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(tmp_path / "settings"))
+    app.setOrganizationName("prompt-inspector-tests")
+    app.setApplicationName("prompt-inspector-tests")
+    yield tmp_path / "settings"
+    app.setOrganizationName(old_org)
+    app.setApplicationName(old_app)

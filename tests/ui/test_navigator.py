@@ -1,0 +1,199 @@
+"""The navigator: lazy fill, filtering, selection, keyboard. Expectations come from inspector.views."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PySide6.QtCore import QModelIndex, Qt
+
+from inspector import views
+from inspector.store import Store, open_store
+from ui import navigator as nav
+from ui.navigator import Navigator
+from ui.workers import TaskManager
+
+
+@pytest.fixture
+def store(covel_db: Path) -> Iterator[Store]:
+    with open_store(covel_db) as s:
+        yield s
+
+
+@pytest.fixture
+def tasks(qapp: Any) -> Iterator[TaskManager]:
+    manager = TaskManager()
+    yield manager
+    manager.shutdown()
+
+
+@pytest.fixture
+def navigator(qtbot: Any, tasks: TaskManager, store: Store) -> Iterator[Navigator]:
+    widget = Navigator(tasks)
+    qtbot.addWidget(widget)
+    widget.resize(700, 500)
+    widget.show()
+    widget.set_store(store, views.session_rows(store))
+    yield widget
+    widget.clear()
+
+
+def visible_requests(proxy: Any, parent: QModelIndex = QModelIndex()) -> list[str]:
+    out: list[str] = []
+    for row in range(proxy.rowCount(parent)):
+        index = proxy.index(row, 0, parent)
+        if index.data(nav.KindRole) == nav.REQUEST:
+            out.append(index.data(nav.KeyRole))
+        out.extend(visible_requests(proxy, index))
+    return out
+
+
+def first_turn_with_requests(store: Store) -> tuple[str, dict[str, Any]]:
+    for session in views.session_rows(store):
+        for turn in views.turn_rows(store, session["sessionId"]):
+            if turn["llmCalls"]:
+                return session["sessionId"], turn
+    raise AssertionError("fixture database has no requests")
+
+
+def test_lazy_fill_sessions_turns_runtimes_requests(qtbot: Any, navigator: Navigator, store: Store) -> None:
+    model = navigator.model
+    sessions = views.session_rows(store)
+    assert model.rowCount() == len(sessions)
+    sid, turn = first_turn_with_requests(store)
+    session_node = model.root.child(nav.SESSION, sid)
+    assert session_node is not None
+    session_index = model.index_of(session_node)
+    # Nothing below the sessions is read until a session is expanded.
+    assert model.rowCount(session_index) == 0
+    assert model.hasChildren(session_index)
+    assert model.canFetchMore(session_index)
+
+    navigator.tree.expand(navigator.proxy.mapFromSource(session_index))
+    turns = views.turn_rows(store, sid)
+    qtbot.waitUntil(lambda: model.rowCount(session_index) == len(turns))
+    assert not model.canFetchMore(session_index)
+    assert [model.index(r, 0, session_index).data(nav.KeyRole) for r in range(len(turns))] == \
+        [t["turnId"] for t in turns]
+
+    turn_node = session_node.child(nav.TURN, turn["turnId"])
+    turn_index = model.index_of(turn_node)
+    assert model.rowCount(turn_index) == 0
+    model.fetchMore(turn_index)
+    groups = views.turn_runtime_groups(store, sid, turn["turnId"])
+    qtbot.waitUntil(lambda: model.rowCount(turn_index) == len(groups))
+    for row, group in enumerate(groups):
+        runtime_index = model.index(row, 0, turn_index)
+        assert runtime_index.data(nav.KeyRole) == group["runtimeId"]
+        assert model.rowCount(runtime_index) == len(group["requests"])
+        assert model.index(row, nav.COL_DETAIL, turn_index).data().startswith(group["stage"] or "")
+        for r, request in enumerate(group["requests"]):
+            req_index = model.index(r, 0, runtime_index)
+            assert req_index.data(nav.KeyRole) == request["eventId"]
+            assert req_index.data(nav.RowRole) == request
+            assert not model.hasChildren(req_index)
+            tokens = model.index(r, nav.COL_TOKENS, runtime_index).data()
+            assert tokens == nav.format_number(request["inputTokens"])
+            assert model.index(r, nav.COL_DETAIL, runtime_index).data().startswith(request["model"] or "")
+
+
+def test_model_passes_qt_model_tester(qtbot: Any, qtmodeltester: Any, navigator: Navigator) -> None:
+    navigator.model.load_everything()
+    qtbot.waitUntil(lambda: navigator.model.loading == 0 and all(
+        s.state == nav.LOADED for s in navigator.model.root.children))
+    qtbot.waitUntil(lambda: navigator.model.loading == 0)
+    qtmodeltester.check(navigator.model, force_py=True)
+
+
+def test_filter_by_runtime(qtbot: Any, navigator: Navigator, store: Store) -> None:
+    qtbot.waitUntil(lambda: navigator.runtime_box.count() > 1)
+    facets = views.request_facets(store)
+    assert [navigator.runtime_box.itemData(i) for i in range(1, navigator.runtime_box.count())] == facets["runtimes"]
+    runtime = facets["runtimes"][-1]
+    expected = {r["eventId"] for r in views.request_rows(store) if r["runtimeId"] == runtime}
+    assert expected
+    navigator.runtime_box.setCurrentIndex(navigator.runtime_box.findData(runtime))
+    qtbot.waitUntil(lambda: set(visible_requests(navigator.proxy)) == expected)
+    # Only ancestors of matches remain, and they are expanded so the matches show.
+    qtbot.waitUntil(lambda: all(navigator.tree.isExpanded(navigator.proxy.index(row, 0))
+                                for row in range(navigator.proxy.rowCount())))
+
+    navigator.runtime_box.setCurrentIndex(0)
+    assert navigator.proxy.rowCount() == len(views.session_rows(store))
+
+
+def test_filter_by_model_and_runtime_combine(qtbot: Any, navigator: Navigator, store: Store) -> None:
+    qtbot.waitUntil(lambda: navigator.model_box.count() > 1)
+    rows = views.request_rows(store)
+    model_name = rows[0]["model"]
+    runtime = rows[0]["runtimeId"]
+    navigator.model_box.setCurrentIndex(navigator.model_box.findData(model_name))
+    navigator.runtime_box.setCurrentIndex(navigator.runtime_box.findData(runtime))
+    expected = {r["eventId"] for r in rows if r["model"] == model_name and r["runtimeId"] == runtime}
+    qtbot.waitUntil(lambda: set(visible_requests(navigator.proxy)) == expected)
+
+
+def test_free_text_search_runs_in_the_core(qtbot: Any, navigator: Navigator, store: Store) -> None:
+    rows = views.request_rows(store)
+    last = store.event(rows[-1]["eventId"])
+    messages = last.payload["messages"]
+    text = next(m["content"] for m in reversed(messages) if isinstance(m.get("content"), str) and m["content"])
+    needle = text[:12]
+    expected = views.search_requests(store, needle)
+    assert rows[-1]["eventId"] in expected
+
+    qtbot.keyClicks(navigator.search, needle)
+    qtbot.waitUntil(lambda: set(visible_requests(navigator.proxy)) == expected, timeout=10000)
+    assert navigator.busy == 0
+
+    navigator.search.clear()
+    navigator.search.setText("no prompt contains this ⟂ string")
+    qtbot.waitUntil(lambda: navigator.proxy.rowCount() == 0)
+    navigator.clear_filters()
+    qtbot.waitUntil(lambda: navigator.proxy.rowCount() == len(views.session_rows(store)))
+
+
+def test_search_requests_ignores_ascii_case_and_json_escaping(store: Store) -> None:
+    rows = views.request_rows(store)
+    payload = store.event(rows[0]["eventId"]).payload
+    text = next(m["content"] for m in payload["messages"] if isinstance(m.get("content"), str) and m["content"])
+    assert rows[0]["eventId"] in views.search_requests(store, text[:8].swapcase())
+    assert views.search_requests(store, "") == set()
+    stopped = views.search_requests(store, text[:8], should_stop=lambda: True)
+    assert stopped == set()
+
+
+def test_selecting_a_request_emits_its_event_id(qtbot: Any, navigator: Navigator, store: Store) -> None:
+    target = views.request_rows(store)[-1]
+    with qtbot.waitSignal(navigator.requestSelected, timeout=10000) as blocker:
+        navigator.select_request(target["eventId"])
+    assert blocker.args == [target["eventId"]]
+    assert navigator.current_path()[-1] == (nav.REQUEST, target["eventId"])
+    assert navigator.current_path()[0] == (nav.SESSION, target["sessionId"])
+
+
+def test_unknown_request_id_reports_failure(qtbot: Any, navigator: Navigator) -> None:
+    with qtbot.waitSignal(navigator.revealFinished, timeout=5000) as finished, \
+            qtbot.waitSignal(navigator.failed, timeout=5000) as failed:
+        navigator.select_request("no-such-event")
+    assert finished.args == [False]
+    assert "no-such-event" in failed.args[0]
+
+
+def test_keyboard_navigation_expands_and_selects(qtbot: Any, navigator: Navigator, store: Store) -> None:
+    tree = navigator.tree
+    tree.setFocus()
+    tree.setCurrentIndex(navigator.proxy.index(0, 0))
+    sid = views.session_rows(store)[0]["sessionId"]
+    turns = views.turn_rows(store, sid)
+    qtbot.keyClick(tree, Qt.Key.Key_Right)
+    qtbot.waitUntil(lambda: navigator.proxy.rowCount(navigator.proxy.index(0, 0)) == len(turns))
+    with qtbot.waitSignal(navigator.itemSelected) as blocker:
+        qtbot.keyClick(tree, Qt.Key.Key_Down)
+    assert blocker.args[0] == nav.TURN
+    assert blocker.args[1]["turnId"] == turns[0]["turnId"]
+    qtbot.keyClick(tree, Qt.Key.Key_Left)
+    qtbot.keyClick(tree, Qt.Key.Key_Left)
+    assert navigator.current_path() == [(nav.SESSION, sid)]

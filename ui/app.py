@@ -1,0 +1,197 @@
+"""Start the desktop app: ``prompt-inspector [DB] [--screenshot OUT.png] [--select EVENT_ID] [--size WxH]``.
+
+``--screenshot`` runs headless (offscreen platform): it opens the database, reveals the selected
+request, writes the window to a PNG and exits — used for documentation and to look at the UI in CI.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+NO_DISPLAY_MESSAGE = (
+    "prompt-inspector: no display available (neither DISPLAY nor WAYLAND_DISPLAY is set).\n"
+    "Set QT_QPA_PLATFORM=offscreen for screenshots, or use the command line: prompt-inspector --help\n"
+)
+SCREENSHOT_TIMEOUT_MS = 120_000
+
+
+def _size(text: str) -> tuple[int, int]:
+    try:
+        w, h = text.lower().split("x", 1)
+        width, height = int(w), int(h)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected WIDTHxHEIGHT, got {text!r}") from None
+    if width < 200 or height < 150:
+        raise argparse.ArgumentTypeError(f"window size {text} is too small")
+    return width, height
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="prompt-inspector",
+        description="Browse a Covel store (covel.db). Without DB the built-in demo opens.",
+    )
+    parser.add_argument("db", nargs="?", help="covel.db to open")
+    parser.add_argument("--screenshot", metavar="OUT.png", help="render the window to a PNG and exit")
+    parser.add_argument("--select", metavar="EVENT_ID", help="select this model request (llm.calling id)")
+    parser.add_argument("--size", type=_size, metavar="WxH", help="window size, e.g. 1400x900")
+    return parser
+
+
+def display_available(env: dict[str, str] | None = None, platform: str | None = None) -> bool:
+    env = dict(os.environ) if env is None else env
+    platform = sys.platform if platform is None else platform
+    if env.get("QT_QPA_PLATFORM"):
+        return True
+    if platform.startswith("linux") or "bsd" in platform:
+        return bool(env.get("DISPLAY") or env.get("WAYLAND_DISPLAY"))
+    return True
+
+
+def demo_path() -> Path:
+    """Where the built-in demo database lives: the user cache dir, ``prompt-inspector/demo.db``."""
+    from PySide6.QtCore import QStandardPaths
+
+    base = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.GenericCacheLocation)
+    return Path(base) / "prompt-inspector" / "demo.db"
+
+
+def ensure_demo(path: Path) -> Path:
+    """Generate the demo database at ``path`` unless it is already there. Runs off the GUI thread."""
+    if path.is_file() and path.stat().st_size > 0:
+        return path
+    try:
+        from inspector.demo import generate_demo  # type: ignore[attr-defined]
+    except ImportError as exc:
+        raise RuntimeError(f"the built-in demo is not available in this installation ({exc})") from None
+    path.parent.mkdir(parents=True, exist_ok=True)
+    generate_demo(path, overwrite=True)
+    return path
+
+
+def _tr(text: str) -> str:
+    from PySide6.QtCore import QCoreApplication
+
+    return QCoreApplication.translate("App", text)
+
+
+def open_demo(window: Any) -> None:
+    """Generate (once) and open the demo database, in the background."""
+    target = demo_path()
+    window.statusBar().showMessage(_tr("Preparing the demo database…"))
+
+    def failed(exc: BaseException) -> None:
+        window.report_error(_tr("Cannot open the demo"), str(exc))
+        window.openFinished.emit(False)
+
+    window.tasks.run(lambda _job: ensure_demo(target), window.open_database, failed)
+
+
+def run_app(argv: Sequence[str]) -> int:
+    args = build_parser().parse_args(list(argv))
+    if args.screenshot:
+        os.environ["QT_QPA_PLATFORM"] = "offscreen"
+    elif not display_available():
+        sys.stderr.write(NO_DISPLAY_MESSAGE)
+        return 2
+
+    from PySide6.QtCore import QEventLoop, QTimer
+    from PySide6.QtWidgets import QApplication
+
+    from .i18n import install_translators
+    from .main_window import MainWindow
+    from .theme import apply_theme
+
+    app = QApplication.instance()
+    owns_app = app is None
+    if app is None:
+        app = QApplication([sys.argv[0] if sys.argv else "prompt-inspector"])
+    if owns_app:
+        app.setOrganizationName("prompt-inspector")
+        app.setApplicationName("prompt-inspector")
+        app.setApplicationDisplayName("Prompt Inspector")
+    install_translators(app)
+    apply_theme(app)
+
+    # Hosted in a running application (tests), a local loop stands in for exec() so the host's
+    # application state (quit flags, quit-on-last-window) is left alone.
+    loop = None if owns_app else QEventLoop()
+    exit_loop = app.exit if loop is None else loop.exit
+    window = MainWindow(remember_layout=not args.screenshot)
+    if args.size:
+        window.resize(*args.size)
+    elif owns_app and window.settings.geometry("geometry") is None:
+        window.resize(1400, 900)
+    status = {"code": 0}
+
+    if args.screenshot:
+        out = Path(args.screenshot)
+
+        def report(title: str, text: str) -> None:
+            sys.stderr.write(f"prompt-inspector: {title}: {text}\n")
+            status["code"] = 1
+
+        window.report_error = report
+
+        def finish() -> None:
+            QApplication.processEvents()
+            image = window.grab()
+            if not image.save(str(out)):
+                sys.stderr.write(f"prompt-inspector: cannot write {out}\n")
+                status["code"] = 1
+            window.close()
+            exit_loop(status["code"])
+
+        def settle() -> None:
+            # Let the overview relayout and pending paints land before grabbing.
+            QTimer.singleShot(150, finish)
+
+        def opened(ok: bool) -> None:
+            if not ok:
+                status["code"] = 1
+                window.close()
+                exit_loop(1)
+                return
+            if args.select:
+                window.navigator.revealFinished.connect(
+                    lambda complete: (status.__setitem__("code", 0 if complete else 1), settle()))
+                window.navigator.select_request(args.select)
+            else:
+                settle()
+
+        def timeout() -> None:
+            sys.stderr.write("prompt-inspector: timed out waiting for the database to load\n")
+            window.close()
+            exit_loop(1)
+
+        window.openFinished.connect(opened)
+        watchdog = QTimer(window)
+        watchdog.setSingleShot(True)
+        watchdog.timeout.connect(timeout)
+        watchdog.start(SCREENSHOT_TIMEOUT_MS)
+
+    window.show()
+    if args.db:
+        window.open_database(args.db)
+    else:
+        open_demo(window)
+    if loop is None:
+        code = app.exec()
+    else:
+        quit_on_close = app.quitOnLastWindowClosed()
+        app.setQuitOnLastWindowClosed(False)
+        app.lastWindowClosed.connect(loop.quit)
+        code = loop.exec()
+        app.lastWindowClosed.disconnect(loop.quit)
+        app.setQuitOnLastWindowClosed(quit_on_close)
+    window.shutdown()
+    window.deleteLater()
+    if not owns_app:
+        # Hosted in another QApplication (tests): leave its translators as they were.
+        install_translators(app, "en")
+    return status["code"] if args.screenshot else code

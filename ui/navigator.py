@@ -1,0 +1,844 @@
+"""The left-hand tree: sessions → turns → runtimes → model requests.
+
+``NavigatorModel`` is a lazily filled ``QAbstractItemModel`` in the qutebrowser category→row
+shape, one level deeper: a node keeps its parent in ``internalPointer`` and children arrive via
+``canFetchMore``/``fetchMore``, read on the task manager's pool. ``NavigatorFilter`` does the
+runtime / model / prompt-text filtering with recursive filtering, so a matching request keeps its
+turn and session visible. ``Navigator`` is the widget: filter bar, tree, and the signals the rest
+of the window listens to.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from PySide6.QtCore import (
+    QAbstractItemModel,
+    QCoreApplication,
+    QDateTime,
+    QModelIndex,
+    QObject,
+    QSortFilterProxyModel,
+    Qt,
+    QTimer,
+    Signal,
+)
+from PySide6.QtGui import QColor, QIcon, QPainter, QPalette, QPixmap
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLineEdit,
+    QTreeView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from inspector import views
+
+from .workers import Job, TaskManager
+
+CONTEXT = "Navigator"
+
+
+def _tr(text: str) -> str:
+    return QCoreApplication.translate("Navigator", text)
+
+
+SESSION, TURN, RUNTIME, REQUEST = "session", "turn", "runtime", "request"
+IDLE, LOADING, LOADED, FAILED = range(4)
+
+KindRole = Qt.ItemDataRole.UserRole + 1
+KeyRole = Qt.ItemDataRole.UserRole + 2
+RowRole = Qt.ItemDataRole.UserRole + 3
+
+COL_NAME, COL_DETAIL, COL_TOKENS, COL_CACHED, COL_DURATION = range(5)
+
+Path = list[tuple[str, Any]]
+
+
+class Node:
+    __slots__ = ("kind", "key", "data", "parent", "row", "children", "state")
+
+    def __init__(self, kind: str, key: Any, data: dict[str, Any], parent: Node | None) -> None:
+        self.kind = kind
+        self.key = key
+        self.data = data
+        self.parent = parent
+        self.row = 0
+        self.children: list[Node] = []
+        self.state = LOADED if kind in (RUNTIME, REQUEST) else IDLE
+
+    def add(self, child: Node) -> None:
+        child.row = len(self.children)
+        self.children.append(child)
+
+    def child(self, kind: str, key: Any) -> Node | None:
+        for c in self.children:
+            if c.kind == kind and c.key == key:
+                return c
+        return None
+
+    def path(self) -> Path:
+        out: Path = []
+        node: Node | None = self
+        while node is not None and node.parent is not None:
+            out.append((node.kind, node.key))
+            node = node.parent
+        out.reverse()
+        return out
+
+
+# ---------------------------------------------------------------------------------- formatting
+
+def _count(n: int, one: str, many: str) -> str:
+    return (one if n == 1 else many).format(n=n)
+
+
+def format_number(value: Any) -> str:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return ""
+    return f"{int(value):,}"
+
+
+def format_duration(ms: Any) -> str:
+    if isinstance(ms, bool) or not isinstance(ms, (int, float)):
+        return ""
+    if ms < 1000:
+        return _tr("{ms} ms").format(ms=int(ms))
+    if ms < 60_000:
+        return _tr("{s:.2f} s").format(s=ms / 1000)
+    minutes, seconds = divmod(int(ms) // 1000, 60)
+    return _tr("{m} min {s} s").format(m=minutes, s=seconds)
+
+
+def format_time(iso: Any, *, short: bool = False) -> str:
+    """Local time of an ISO timestamp; ``short`` drops the date (the tree's detail column)."""
+    if not isinstance(iso, str) or not iso:
+        return ""
+    dt = QDateTime.fromString(iso, Qt.DateFormat.ISODateWithMs)
+    if not dt.isValid():
+        return iso
+    return dt.toLocalTime().toString("HH:mm:ss" if short else "yyyy-MM-dd HH:mm:ss")
+
+
+def _dot(color: QColor) -> QIcon:
+    # Status is a colour dot rather than a per-status icon set: legible at 100–200 % and in both
+    # colour schemes, and nothing to ship.
+    size = 64
+    pix = QPixmap(size, size)
+    pix.fill(Qt.GlobalColor.transparent)
+    painter = QPainter(pix)
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+    painter.setPen(Qt.PenStyle.NoPen)
+    painter.setBrush(color)
+    painter.drawEllipse(14, 14, size - 28, size - 28)
+    painter.end()
+    return QIcon(pix)
+
+
+_STATUS_COLOURS = {
+    "completed": QColor("#2e9d4f"),
+    "success": QColor("#2e9d4f"),
+    "ok": QColor("#2e9d4f"),
+    "committed": QColor("#2e9d4f"),
+    "failed": QColor("#d64545"),
+    "error": QColor("#d64545"),
+    "skipped": QColor("#8a8f98"),
+    "started": QColor("#d9a21b"),
+    "running": QColor("#d9a21b"),
+}
+
+
+def _status_of(node: Node) -> str | None:
+    d = node.data
+    if node.kind == TURN:
+        return d.get("commitStatus") or "running"
+    if node.kind == RUNTIME:
+        return d.get("status")
+    if node.kind == REQUEST:
+        if d.get("responseEventId") is None:
+            return "running"
+        return "error" if d.get("finishReason") == "error" else "completed"
+    return None
+
+
+# ---------------------------------------------------------------------------------- model
+
+class NavigatorModel(QAbstractItemModel):
+    """Sessions at the top level; turns, runtimes and requests fetched on demand.
+
+    ``loaded(object)`` fires with the node whose children just arrived; ``loadFailed(str)`` with
+    the reason a fetch failed; ``loadingChanged(int)`` with the number of fetches in flight.
+    """
+
+    loaded = Signal(object)
+    loadFailed = Signal(str)
+    loadingChanged = Signal(int)
+
+    def __init__(self, tasks: TaskManager, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._tasks = tasks
+        self._store: Any = None
+        self._root = Node("root", None, {}, None)
+        self._root.state = LOADED
+        self._generation = 0
+        self._loading = 0
+        self._load_all = False
+        self._icons: dict[str, QIcon] = {}
+
+    # ------------------------------------------------------------------ content
+
+    @property
+    def root(self) -> Node:
+        return self._root
+
+    @property
+    def store(self) -> Any:
+        return self._store
+
+    @property
+    def loading(self) -> int:
+        return self._loading
+
+    def reset(self, store: Any, sessions: Iterable[dict[str, Any]]) -> None:
+        """Show ``store``'s ``sessions`` (``views.session_rows``); children are fetched later."""
+        self.beginResetModel()
+        self._generation += 1
+        self._store = store
+        self._root = Node("root", None, {}, None)
+        self._root.state = LOADED
+        self._load_all = False
+        if self._loading:
+            self._loading = 0
+            self.loadingChanged.emit(0)
+        for row in sessions:
+            self._root.add(Node(SESSION, row["sessionId"], row, self._root))
+        self.endResetModel()
+
+    def clear(self) -> None:
+        self.reset(None, [])
+
+    def node(self, index: QModelIndex) -> Node:
+        if index.isValid():
+            return index.internalPointer()
+        return self._root
+
+    def index_of(self, node: Node, column: int = 0) -> QModelIndex:
+        if node is self._root or node.parent is None:
+            return QModelIndex()
+        return self.createIndex(node.row, column, node)
+
+    def find(self, path: Path) -> tuple[Node, int]:
+        """The deepest node along ``path`` and how many steps of it were found."""
+        node = self._root
+        for depth, (kind, key) in enumerate(path):
+            child = node.child(kind, key)
+            if child is None and kind == RUNTIME and depth + 1 < len(path):
+                # A request whose runtime id differs from the one asked for (or is missing) is
+                # still found under its turn.
+                nkind, nkey = path[depth + 1]
+                for runtime in node.children:
+                    hit = runtime.child(nkind, nkey)
+                    if hit is not None:
+                        return hit, len(path)
+            if child is None:
+                return node, depth
+            node = child
+        return node, len(path)
+
+    # ------------------------------------------------------------------ fetching
+
+    def fetch(self, node: Node) -> None:
+        """Start loading ``node``'s children unless they are loaded or loading."""
+        if node.state != IDLE or node.kind not in (SESSION, TURN) or self._store is None:
+            return
+        node.state = LOADING
+        store = self._store
+        generation = self._generation
+        if node.kind == SESSION:
+            sid = node.key
+            if self._load_all:
+                def work(_job: Job) -> Any:
+                    return views.turn_tree_rows(store, sid)
+            else:
+                def work(_job: Job) -> Any:
+                    return views.turn_rows(store, sid)
+        else:
+            sid = node.parent.key  # type: ignore[union-attr]
+            tid = node.key
+
+            def work(_job: Job) -> Any:
+                return views.turn_runtime_groups(store, sid, tid)
+
+        self._set_loading(self._loading + 1)
+        self._tasks.run(
+            work,
+            lambda rows: self._fetched(generation, node, rows),
+            lambda exc: self._fetch_failed(generation, node, exc),
+            resource=store,
+        )
+
+    def load_everything(self) -> None:
+        """Fetch every level of every session (needed before filtering the whole store)."""
+        self._load_all = True
+        for session in self._root.children:
+            if session.state == IDLE:
+                self.fetch(session)
+            elif session.state == LOADED:
+                for turn in session.children:
+                    self.fetch(turn)
+
+    def _set_loading(self, value: int) -> None:
+        self._loading = value
+        self.loadingChanged.emit(value)
+
+    def _fetched(self, generation: int, node: Node, rows: list[dict[str, Any]]) -> None:
+        if generation != self._generation:
+            return
+        self._set_loading(self._loading - 1)
+        new: list[Node] = []
+        if node.kind == SESSION:
+            for row in rows:
+                turn = Node(TURN, row["turnId"], row, node)
+                runtimes = row.pop("runtimes", None)
+                if runtimes is not None:
+                    self._attach_runtimes(turn, runtimes)
+                new.append(turn)
+        else:
+            holder = Node("holder", None, {}, None)
+            self._attach_runtimes(holder, rows)
+            new = holder.children
+            for child in new:
+                child.parent = node
+        node.state = LOADED
+        if new:
+            parent_index = self.index_of(node)
+            self.beginInsertRows(parent_index, 0, len(new) - 1)
+            for child in new:
+                node.add(child)
+            self.endInsertRows()
+        else:
+            # hasChildren promised rows; let the view drop the expand arrow.
+            idx = self.index_of(node)
+            self.dataChanged.emit(idx, idx.siblingAtColumn(COL_DURATION))
+        self.loaded.emit(node)
+        if self._load_all and node.kind == SESSION:
+            for turn in node.children:
+                self.fetch(turn)
+
+    @staticmethod
+    def _attach_runtimes(turn: Node, groups: list[dict[str, Any]]) -> None:
+        turn.state = LOADED
+        for group in groups:
+            requests = group.get("requests", [])
+            runtime = Node(RUNTIME, group.get("runtimeId"), group, turn)
+            for request in requests:
+                runtime.add(Node(REQUEST, request["eventId"], request, runtime))
+            turn.add(runtime)
+
+    def _fetch_failed(self, generation: int, node: Node, exc: BaseException) -> None:
+        if generation != self._generation:
+            return
+        self._set_loading(self._loading - 1)
+        node.state = FAILED
+        self.loadFailed.emit(str(exc))
+        self.loaded.emit(node)
+
+    # ------------------------------------------------------------------ QAbstractItemModel
+
+    def index(self, row: int, column: int, parent: QModelIndex = QModelIndex()) -> QModelIndex:
+        node = self.node(parent)
+        if 0 <= row < len(node.children) and 0 <= column < 5:
+            return self.createIndex(row, column, node.children[row])
+        return QModelIndex()
+
+    def parent(self, index: QModelIndex | None = None) -> Any:  # type: ignore[override]
+        if index is None:
+            return super().parent()
+        if not index.isValid():
+            return QModelIndex()
+        node: Node = index.internalPointer()
+        up = node.parent
+        if up is None or up is self._root or up.parent is None:
+            return QModelIndex()
+        return self.createIndex(up.row, 0, up)
+
+    def rowCount(self, parent: QModelIndex = QModelIndex()) -> int:
+        if parent.isValid() and parent.column() != 0:
+            return 0
+        return len(self.node(parent).children)
+
+    def columnCount(self, parent: QModelIndex = QModelIndex()) -> int:
+        return 5
+
+    def hasChildren(self, parent: QModelIndex = QModelIndex()) -> bool:
+        node = self.node(parent)
+        if parent.isValid() and parent.column() != 0:
+            return False
+        if node.children:
+            return True
+        if node.state in (LOADED, FAILED):
+            return False
+        if node.kind == SESSION:
+            return bool(node.data.get("executions"))
+        if node.kind == TURN:
+            return bool(node.data.get("llmCalls") or node.data.get("runtimeIds"))
+        return False
+
+    def canFetchMore(self, parent: QModelIndex) -> bool:
+        node = self.node(parent)
+        return node.state == IDLE and node.kind in (SESSION, TURN) and self._store is not None
+
+    def fetchMore(self, parent: QModelIndex) -> None:
+        self.fetch(self.node(parent))
+
+    def flags(self, index: QModelIndex) -> Qt.ItemFlag:
+        if not index.isValid():
+            return Qt.ItemFlag.NoItemFlags
+        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if orientation != Qt.Orientation.Horizontal:
+            return None
+        if role == Qt.ItemDataRole.DisplayRole:
+            return (_tr("Name"), _tr("Detail"), _tr("Tokens"), _tr("Cached"), _tr("Duration"))[section]
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return (
+                _tr("Session, turn number, runtime id, or tool-loop step and attempt"),
+                _tr("World, origin and status, stage, or model and provider"),
+                _tr("Input tokens reported by the provider (cache reads and writes included)"),
+                _tr("Input tokens the provider served from its prompt cache"),
+                _tr("Wall-clock duration"),
+            )[section]
+        if role == Qt.ItemDataRole.TextAlignmentRole and section >= COL_TOKENS:
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        return None
+
+    def data(self, index: QModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid():
+            return None
+        node: Node = index.internalPointer()
+        col = index.column()
+        if role == Qt.ItemDataRole.DisplayRole:
+            return self._display(node, col)
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return self._tooltip(node)
+        if role == Qt.ItemDataRole.TextAlignmentRole and col >= COL_TOKENS:
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        if role == Qt.ItemDataRole.DecorationRole and col == COL_NAME:
+            status = _status_of(node)
+            if status is None:
+                return None
+            # Unknown statuses still get a (neutral) dot so names stay aligned.
+            colour = _STATUS_COLOURS.get(status, _STATUS_COLOURS["skipped"])
+            icon = self._icons.get(status)  # type: ignore[arg-type]
+            if icon is None:
+                icon = self._icons[status] = _dot(colour)  # type: ignore[index]
+            return icon
+        if role == Qt.ItemDataRole.ForegroundRole and col == COL_DETAIL:
+            return QPalette().color(QPalette.ColorRole.PlaceholderText)
+        if role == KindRole:
+            return node.kind
+        if role == KeyRole:
+            return node.key
+        if role == RowRole:
+            return node.data
+        return None
+
+    def _display(self, node: Node, col: int) -> str:
+        d = node.data
+        if node.kind == SESSION:
+            if col == COL_NAME:
+                # Several sessions usually share a world, so the id is what tells them apart.
+                return d["sessionId"]
+            if col == COL_DETAIL:
+                turns = int(d.get("executions") or 0)
+                calls = int(d.get("llmCalls") or 0)
+                parts = [d.get("world") or "", _count(turns, _tr("{n} turn"), _tr("{n} turns")),
+                         _count(calls, _tr("{n} request"), _tr("{n} requests"))]
+                if d.get("phase"):
+                    parts.append(str(d["phase"]))
+                return " · ".join(p for p in parts if p)
+            return ""
+        if node.kind == TURN:
+            if col == COL_NAME:
+                return _tr("Turn {number}").format(number=d.get("number"))
+            if col == COL_DETAIL:
+                parts = [d.get("origin") or _tr("no result"), d.get("commitStatus") or "",
+                         format_time(d.get("startedAt") or d.get("createdAt"), short=True)]
+                return " · ".join(p for p in parts if p)
+            if col == COL_DURATION:
+                return format_duration(d.get("durationMs"))
+            return ""
+        if node.kind == RUNTIME:
+            if col == COL_NAME:
+                return d.get("runtimeId") or _tr("(no runtime id)")
+            if col == COL_DETAIL:
+                parts = [d.get("stage") or _tr("no stage"), d.get("status") or ""]
+                return " · ".join(p for p in parts if p)
+            if col == COL_TOKENS:
+                return format_number(d.get("inputTokens"))
+            if col == COL_CACHED:
+                return format_number(d.get("cachedTokens"))
+            if col == COL_DURATION:
+                return format_duration(d.get("durationMs"))
+            return ""
+        if col == COL_NAME:
+            name = _tr("Step {step}").format(step=int(d.get("step") or 0) + 1)
+            if d.get("attempt"):
+                name += " · " + _tr("attempt {attempt}").format(attempt=int(d["attempt"]) + 1)
+            return name
+        if col == COL_DETAIL:
+            parts = [d.get("model") or _tr("unknown model"), d.get("provider") or ""]
+            return " · ".join(p for p in parts if p)
+        if col == COL_TOKENS:
+            return format_number(d.get("inputTokens"))
+        if col == COL_CACHED:
+            return format_number(d.get("cachedTokens"))
+        if col == COL_DURATION:
+            return format_duration(d.get("durationMs"))
+        return ""
+
+    def _tooltip(self, node: Node) -> str:
+        d = node.data
+        if node.kind == SESSION:
+            return _tr("Session {id}").format(id=d["sessionId"])
+        if node.kind == TURN:
+            return _tr("Turn id {id}, started {time}").format(
+                id=d["turnId"], time=format_time(d.get("startedAt") or d.get("createdAt")) or "—")
+        if node.kind == RUNTIME:
+            if d.get("error"):
+                return _tr("Failed: {error}").format(error=d["error"])
+            return _tr("Plugin {plugin}").format(plugin=d.get("pluginId") or "—")
+        return _tr("Request event {id}").format(id=d["eventId"])
+
+
+# ---------------------------------------------------------------------------------- filter
+
+class NavigatorFilter(QSortFilterProxyModel):
+    """Keeps requests that match every active criterion, plus their ancestors."""
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.setRecursiveFilteringEnabled(True)
+        self.setAutoAcceptChildRows(False)
+        self._runtime: str | None = None
+        self._model: str | None = None
+        self._matches: set[str] | None = None
+
+    @property
+    def active(self) -> bool:
+        return self._runtime is not None or self._model is not None or self._matches is not None
+
+    def set_criteria(self, *, runtime: str | None = None, model: str | None = None,
+                     matches: set[str] | None = None) -> None:
+        """``matches`` is the set of request ids the prompt search found, or None for no search."""
+        self.beginFilterChange()
+        self._runtime, self._model, self._matches = runtime, model, matches
+        self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
+
+    def filterAcceptsRow(self, source_row: int, source_parent: QModelIndex) -> bool:
+        if not self.active:
+            return True
+        source = self.sourceModel()
+        index = source.index(source_row, 0, source_parent)
+        node: Node = index.internalPointer()
+        if node.kind != REQUEST:
+            return False
+        d = node.data
+        if self._runtime is not None and d.get("runtimeId") != self._runtime:
+            return False
+        if self._model is not None and d.get("model") != self._model:
+            return False
+        if self._matches is not None and d.get("eventId") not in self._matches:
+            return False
+        return True
+
+
+# ---------------------------------------------------------------------------------- widget
+
+class Navigator(QWidget):
+    """Filter bar over the tree.
+
+    Signals: ``requestSelected(str)`` with the ``llm.calling`` event id; ``itemSelected(str, object)``
+    with the node kind and its row dict (``{}`` and kind ``""`` when the selection is cleared);
+    ``revealFinished(bool)`` after :meth:`reveal` (true when the whole path was found);
+    ``busyChanged(int)`` with loads and searches in flight; ``failed(str)`` with a reason to show.
+    """
+
+    requestSelected = Signal(str)
+    itemSelected = Signal(str, object)
+    revealFinished = Signal(bool)
+    busyChanged = Signal(int)
+    failed = Signal(str)
+
+    def __init__(self, tasks: TaskManager, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._tasks = tasks
+        self.model = NavigatorModel(tasks, self)
+        self.proxy = NavigatorFilter(self)
+        self.proxy.setSourceModel(self.model)
+
+        self.search = QLineEdit(self)
+        self.search.setObjectName("navigatorSearch")
+        self.search.setClearButtonEnabled(True)
+        self.search.setPlaceholderText(_tr("Search prompts…"))
+        self.search.setToolTip(_tr("Find requests whose prompt contains this text (Ctrl+F)"))
+        self.runtime_box = QComboBox(self)
+        self.runtime_box.setObjectName("runtimeFilter")
+        self.runtime_box.setToolTip(_tr("Show only requests of this runtime"))
+        self.runtime_box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.runtime_box.setMinimumContentsLength(8)
+        self.model_box = QComboBox(self)
+        self.model_box.setObjectName("modelFilter")
+        self.model_box.setToolTip(_tr("Show only requests sent to this model"))
+        self.model_box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.model_box.setMinimumContentsLength(8)
+        self._fill_facets({"runtimes": [], "models": []})
+
+        self.tree = QTreeView(self)
+        self.tree.setObjectName("navigatorTree")
+        self.tree.setModel(self.proxy)
+        self.tree.setUniformRowHeights(True)
+        self.tree.setAlternatingRowColors(True)
+        self.tree.setAllColumnsShowFocus(True)
+        self.tree.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.tree.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.tree.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.tree.setExpandsOnDoubleClick(True)
+        header = self.tree.header()
+        header.setStretchLastSection(False)
+        header.setSectionResizeMode(COL_NAME, QHeaderView.ResizeMode.Interactive)
+        header.setSectionResizeMode(COL_DETAIL, QHeaderView.ResizeMode.Stretch)
+        for col in (COL_TOKENS, COL_CACHED, COL_DURATION):
+            header.setSectionResizeMode(col, QHeaderView.ResizeMode.ResizeToContents)
+        header.resizeSection(COL_NAME, 240)
+
+        bar = QHBoxLayout()
+        bar.setContentsMargins(0, 0, 0, 0)
+        bar.setSpacing(4)
+        bar.addWidget(self.search, 3)
+        bar.addWidget(self.runtime_box, 2)
+        bar.addWidget(self.model_box, 2)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(4)
+        layout.addLayout(bar)
+        layout.addWidget(self.tree, 1)
+
+        self._search_timer = QTimer(self)
+        self._search_timer.setSingleShot(True)
+        self._search_timer.setInterval(300)
+        self._search_timer.timeout.connect(self._run_search)
+        self._search_job: Job | None = None
+        self._searching = False
+        self._matches: set[str] | None = None
+        self._expand_timer = QTimer(self)
+        self._expand_timer.setSingleShot(True)
+        self._expand_timer.setInterval(50)
+        self._expand_timer.timeout.connect(self._expand_matches)
+        self._reveal_target: Path | None = None
+        self._reveal_select = True
+        self._facets_job: Job | None = None
+
+        self.search.textChanged.connect(self._search_text_changed)
+        self.runtime_box.currentIndexChanged.connect(self._apply_filter)
+        self.model_box.currentIndexChanged.connect(self._apply_filter)
+        self.tree.selectionModel().currentRowChanged.connect(self._current_changed)
+        self.model.loaded.connect(self._on_loaded)
+        self.model.loadFailed.connect(self.failed)
+        self.model.loadingChanged.connect(lambda _n: self._emit_busy())
+        self.proxy.rowsInserted.connect(self._rows_inserted)
+        self.setFocusProxy(self.tree)
+
+    # ------------------------------------------------------------------ public API
+
+    @property
+    def busy(self) -> int:
+        return self.model.loading + (1 if self._searching else 0)
+
+    def set_store(self, store: Any, sessions: list[dict[str, Any]]) -> None:
+        """Show a freshly opened store. Filters are kept and re-applied to the new content."""
+        self._cancel_search()
+        if self._facets_job is not None:
+            self._facets_job.cancel()
+        self.model.reset(store, sessions)
+        if store is None:
+            return
+        self._facets_job = self._tasks.run(lambda _job: views.request_facets(store), self._fill_facets,
+                                           lambda exc: self.failed.emit(str(exc)), resource=store)
+        if self._filter_wanted():
+            self._apply_filter()
+        self.tree.setCurrentIndex(QModelIndex())
+
+    def clear(self) -> None:
+        self.set_store(None, [])
+
+    def focus_filter(self) -> None:
+        self.search.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        self.search.selectAll()
+
+    def current_path(self) -> Path:
+        index = self.tree.currentIndex()
+        if not index.isValid():
+            return []
+        return self.model.node(self.proxy.mapToSource(index)).path()
+
+    def current_kind(self) -> str:
+        path = self.current_path()
+        return path[-1][0] if path else ""
+
+    def reveal(self, path: Path, *, select: bool = True) -> None:
+        """Expand the tree along ``path`` (``[("session", id), ("turn", id), ("runtime", id),
+        ("request", event id)]`` or a prefix), loading levels as needed, and select its end.
+        ``revealFinished`` reports the outcome."""
+        self._reveal_target = list(path)
+        self._reveal_select = select
+        self._continue_reveal()
+
+    def select_request(self, event_id: str) -> None:
+        """Reveal a request by its ``llm.calling`` id, looking up its place in the background."""
+        store = self.model.store
+        if store is None:
+            self.revealFinished.emit(False)
+            return
+
+        def found(location: dict[str, Any] | None) -> None:
+            if store is not self.model.store:
+                return
+            if location is None:
+                self.failed.emit(_tr("No model request with id {id} in this database.").format(id=event_id))
+                self.revealFinished.emit(False)
+                return
+            self.reveal([(SESSION, location["sessionId"]), (TURN, location["turnId"]),
+                         (RUNTIME, location["runtimeId"]), (REQUEST, location["eventId"])])
+
+        self._tasks.run(lambda _job: views.request_location(store, event_id), found,
+                        lambda exc: self.failed.emit(str(exc)), resource=store)
+
+    def clear_filters(self) -> None:
+        self.search.clear()
+        self.runtime_box.setCurrentIndex(0)
+        self.model_box.setCurrentIndex(0)
+
+    # ------------------------------------------------------------------ filtering
+
+    def _fill_facets(self, facets: dict[str, list[str]]) -> None:
+        for box, values, everything in ((self.runtime_box, facets["runtimes"], _tr("All runtimes")),
+                                         (self.model_box, facets["models"], _tr("All models"))):
+            previous = box.currentData()
+            box.blockSignals(True)
+            box.clear()
+            box.addItem(everything, None)
+            for value in values:
+                box.addItem(value, value)
+            at = box.findData(previous) if previous is not None else 0
+            box.setCurrentIndex(max(at, 0))
+            box.blockSignals(False)
+            if previous is not None and at < 0:
+                # The value is not in this store: the filter widens, so re-apply it.
+                self._apply_filter()
+
+    def _filter_wanted(self) -> bool:
+        return bool(self.search.text()) or self.runtime_box.currentData() is not None \
+            or self.model_box.currentData() is not None
+
+    def _search_text_changed(self, _text: str) -> None:
+        self._cancel_search()
+        self._search_timer.start()
+
+    def _cancel_search(self) -> None:
+        self._search_timer.stop()
+        if self._search_job is not None:
+            self._search_job.cancel()
+            self._search_job = None
+        if self._searching:
+            self._searching = False
+            self._emit_busy()
+
+    def _run_search(self) -> None:
+        text = self.search.text()
+        store = self.model.store
+        if not text or store is None:
+            self._matches = None
+            self._apply_filter()
+            return
+        self._searching = True
+        self._emit_busy()
+
+        def work(job: Job) -> set[str]:
+            return views.search_requests(store, text, should_stop=lambda: job.cancelled)
+
+        def done(matches: set[str]) -> None:
+            self._search_job = None
+            self._searching = False
+            self._matches = matches
+            self._emit_busy()
+            self._apply_filter()
+
+        def fail(exc: BaseException) -> None:
+            self._search_job = None
+            self._searching = False
+            self._emit_busy()
+            self.failed.emit(str(exc))
+
+        self._search_job = self._tasks.run(work, done, fail, resource=store)
+
+    def _apply_filter(self) -> None:
+        matches = self._matches if self.search.text() else None
+        self.proxy.set_criteria(runtime=self.runtime_box.currentData(), model=self.model_box.currentData(),
+                                matches=matches)
+        if self.proxy.active:
+            self.model.load_everything()
+            self._expand_timer.start()
+
+    def _rows_inserted(self, *_args: Any) -> None:
+        if self.proxy.active:
+            self._expand_timer.start()
+
+    def _expand_matches(self) -> None:
+        if self.proxy.active:
+            self.tree.expandAll()
+
+    # ------------------------------------------------------------------ selection
+
+    def _current_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
+        if not current.isValid():
+            self.itemSelected.emit("", {})
+            return
+        node = self.model.node(self.proxy.mapToSource(current))
+        self.itemSelected.emit(node.kind, node.data)
+        if node.kind == REQUEST:
+            self.requestSelected.emit(node.key)
+
+    def _on_loaded(self, _node: Node) -> None:
+        if self._reveal_target is not None:
+            self._continue_reveal()
+
+    def _continue_reveal(self) -> None:
+        path = self._reveal_target
+        if path is None:
+            return
+        node, depth = self.model.find(path)
+        if depth < len(path) and node.state in (IDLE, LOADING):
+            self.model.fetch(node)
+            return
+        self._reveal_target = None
+        if node is not self.model.root:
+            source = self.model.index_of(node)
+            index = self.proxy.mapFromSource(source)
+            if index.isValid():
+                parent = index.parent()
+                while parent.isValid():
+                    self.tree.expand(parent)
+                    parent = parent.parent()
+                if self._reveal_select:
+                    self.tree.setCurrentIndex(index)
+                self.tree.scrollTo(index, QAbstractItemView.ScrollHint.PositionAtCenter)
+        self.revealFinished.emit(depth == len(path))
+
+    def _emit_busy(self) -> None:
+        self.busyChanged.emit(self.busy)
