@@ -511,3 +511,43 @@ def _runtime_body_from_kernel(kernel) -> str | None:
 
 def request_anatomy(store: Store, event_id: str, *, exact: bool = True) -> RequestDetail | None:
     return request_detail(store, event_id, exact=exact)
+
+
+# --- request view support: comparison partners -----------------------------------------------
+
+def previous_turn_request(store: Store, event_id: str) -> str | None:
+    """The first request of the same runtime in the nearest earlier turn of the same session that
+    ran that runtime, or None (first turn, another kind of event, or the runtime never ran before).
+
+    "First" because a runtime's step 0 / attempt 0 request is the one whose prefix the provider may
+    have cached, and it is what the next turn's first request should be compared against.
+    """
+    ev = store.event(event_id)
+    if ev is None or ev.type != "llm.calling" or ev.turn_id is None:
+        return None
+    call = _find_call(store, ev)
+    runtime_id = call.runtime_id if call is not None else ev.runtime_id
+    turns = [t.turn_id for t in store.turns(ev.session_id)]
+    if ev.turn_id not in turns:
+        return None
+    for turn_id in reversed(turns[:turns.index(ev.turn_id)]):
+        calls = store.llm_calls(ev.session_id, turn_id=turn_id, runtime_id=runtime_id)
+        if calls:
+            return calls[0].id
+    return None
+
+
+def compare_candidates(store: Store, event_id: str) -> list[dict[str, Any]]:
+    """``request_row`` rows of every other request in ``event_id``'s session, each with the turn's
+    ``turnNumber``, in trace order; empty when ``event_id`` is not a request."""
+    ev = store.event(event_id)
+    if ev is None or ev.type != "llm.calling":
+        return []
+    numbers = {t.turn_id: t.number for t in store.turns(ev.session_id)}
+    rows = []
+    for row in request_rows(store, ev.session_id):
+        if row["eventId"] == event_id:
+            continue
+        row["turnNumber"] = numbers.get(row["turnId"])
+        rows.append(row)
+    return rows

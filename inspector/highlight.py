@@ -1,0 +1,211 @@
+"""Lexing for the text panes: prompts (Covel's tags, preamble prefixes, templates, cache
+sentinels, late-system wrappers) and provider bodies (JSON).
+
+The Qt highlighter only maps ``style_key`` strings to formats; every decision about what a piece of
+text *is* lives here so it can be tested without a display.
+
+``display_text`` turns the invisible cache sentinel (U+E000 … U+E000) into a visible chip run and
+keeps the offset mapping both ways, so a view can show the chip yet copy the exact recorded text.
+"""
+
+from __future__ import annotations
+
+import bisect
+from dataclasses import dataclass
+
+from pygments.lexer import RegexLexer, bygroups, using
+from pygments.lexers.data import JsonLexer
+from pygments.token import Comment, Keyword, Name, Number, Punctuation, String, Text, Token, Whitespace
+
+from inspector.covel import markers
+
+CacheSentinel = Token.Prompt.CacheSentinel
+SystemInstruction = Token.Prompt.SystemInstruction
+CacheControl = Token.Prompt.CacheControl
+
+# What a sentinel looks like on screen: brackets no prompt uses, so the chip cannot be confused
+# with recorded text, and the lexer can find it again after the substitution.
+SENTINEL_CHIP = "⟦cache breakpoint⟧"
+
+_SENTINEL_RE = "\ue000COVEL_CACHE_BREAK\ue000"
+assert _SENTINEL_RE == markers.CACHE_SENTINEL
+_PREFIXES = "|".join(t.replace("[", r"\[").replace("]", r"\]") for t in markers.PREAMBLE_TAGS)
+_SI_OPEN = markers.SYSTEM_INSTRUCTION_OPEN.strip()
+_SI_CLOSE = markers.SYSTEM_INSTRUCTION_CLOSE.strip()
+
+
+class PromptLexer(RegexLexer):
+    """Covel prompt text. Works on whole prompts and on single lines (the Qt highlighter feeds one
+    block at a time), so no rule depends on state carried across lines."""
+
+    name = "Covel prompt"
+    aliases = ["covel-prompt"]
+    filenames: list[str] = []
+
+    tokens = {
+        "root": [
+            (_SENTINEL_RE, CacheSentinel),
+            (SENTINEL_CHIP, CacheSentinel),
+            (r"^(?:%s)(?=\s|$)" % _PREFIXES, Keyword),
+            (r"%s|%s" % (_SI_OPEN, _SI_CLOSE), SystemInstruction),
+            # A tag line whose body is JSON: the tag, the JSON (delegated), the closing tag.
+            (r"^(<[A-Za-z][\w.:-]*(?:[ \t][^>\n]*)?>)([ \t]*[\[{][^\n]*?)(</[A-Za-z][\w.:-]*>)?$",
+             bygroups(Name.Tag, using(JsonLexer), Name.Tag)),
+            (r"</?[A-Za-z][\w.:-]*(?:[ \t][^<>\n]*)?/?>", Name.Tag),
+            (r"\{\{[^{}\n]*\}\}", Name.Variable),
+            (r"\n", Whitespace),
+            # Plain text: stop before anything another rule could start on.
+            (r"[^<{\n\ue000⟦\[]+", Text),
+            (r".", Text),
+        ],
+    }
+
+
+_JSON = JsonLexer()
+_PROMPT = PromptLexer()
+
+# Token type → style key, most specific first (a subtype matches its ancestors' keys otherwise).
+_STYLE_KEYS: list[tuple[object, str]] = [
+    (CacheSentinel, "sentinel"),
+    (SystemInstruction, "system-instruction"),
+    (CacheControl, "cache-control"),
+    (Name.Tag, "tag"),
+    (Name.Variable, "template"),
+    (Keyword.Constant, "json-constant"),
+    (Keyword, "prefix"),
+    (String.Double, "json-string"),
+    (String, "json-string"),
+    (Number, "json-number"),
+    (Punctuation, "punctuation"),
+    (Comment, "comment"),
+]
+
+STYLE_KEYS = tuple(dict.fromkeys(k for _t, k in _STYLE_KEYS)) + ("json-key", "text")
+
+
+def _style_key(ttype, value: str) -> str:
+    if ttype in Name.Tag and value == '"cache_control"':
+        return "cache-control"
+    if ttype in Name.Tag and value.startswith('"'):
+        return "json-key"  # JsonLexer marks object keys as Name.Tag
+    for base, key in _STYLE_KEYS:
+        if ttype in base:
+            return key
+    return "text"
+
+
+def spans(text: str, language: str = "prompt") -> list[tuple[int, int, str]]:
+    """``(start, end, style_key)`` runs covering ``text`` exactly, in order, adjacent runs of the
+    same key merged. Offsets are Python ``str`` indices. ``language`` is ``prompt`` or ``json``."""
+    lexer = _JSON if language == "json" else _PROMPT
+    out: list[tuple[int, int, str]] = []
+    pos = 0
+    for index, ttype, value in lexer.get_tokens_unprocessed(text):
+        if not value:
+            continue
+        # Lexers report the offset of each token; a gap or overlap would mean a lexer bug, and
+        # the view must still cover every character once, so positions are re-derived.
+        start = pos
+        end = start + len(value)
+        key = _style_key(ttype, value)
+        if out and out[-1][2] == key and out[-1][1] == start:
+            out[-1] = (out[-1][0], end, key)
+        else:
+            out.append((start, end, key))
+        pos = end
+    if pos < len(text):
+        out.append((pos, len(text), "text"))
+    elif pos > len(text):
+        # Only possible if a lexer appended characters (Pygments adds a final newline in some
+        # paths); clip so offsets stay inside the text.
+        clipped = []
+        for s, e, k in out:
+            if s >= len(text):
+                break
+            clipped.append((s, min(e, len(text)), k))
+        out = clipped
+    return out
+
+
+def utf16_offsets(text: str) -> list[int] | None:
+    """Prefix UTF-16 lengths of ``text`` (index i → UTF-16 offset of character i), or None when
+    every character is one UTF-16 unit and offsets are the same."""
+    if all(ord(ch) < 0x10000 for ch in text):
+        return None
+    table = [0]
+    for ch in text:
+        table.append(table[-1] + (2 if ord(ch) >= 0x10000 else 1))
+    return table
+
+
+def spans_utf16(text: str, language: str = "prompt") -> list[tuple[int, int, str]]:
+    """:func:`spans` with offsets in UTF-16 code units, what ``QSyntaxHighlighter.setFormat`` takes."""
+    runs = spans(text, language)
+    table = utf16_offsets(text)
+    if table is None:
+        return runs
+    return [(table[s], table[e], k) for s, e, k in runs]
+
+
+@dataclass(slots=True)
+class DisplayText:
+    """Text as shown (sentinels replaced by :data:`SENTINEL_CHIP`) with the way back.
+
+    ``chips`` holds ``(display_start, source_start)`` for each chip, in order.
+    """
+
+    source: str
+    display: str
+    chips: list[tuple[int, int]]
+
+    def display_to_source(self, offset: int) -> int:
+        """Source offset of a display offset; an offset inside a chip maps to the sentinel start."""
+        i = bisect.bisect_right(self.chips, (offset, len(self.source) + 1)) - 1
+        if i < 0:
+            return offset
+        d, s = self.chips[i]
+        if offset < d + len(SENTINEL_CHIP):
+            return s
+        return s + len(markers.CACHE_SENTINEL) + (offset - d - len(SENTINEL_CHIP))
+
+    def source_to_display(self, offset: int) -> int:
+        delta = 0
+        for d, s in self.chips:
+            if s >= offset:
+                break
+            if offset < s + len(markers.CACHE_SENTINEL):
+                return d
+            delta = d + len(SENTINEL_CHIP) - (s + len(markers.CACHE_SENTINEL))
+        return offset + delta
+
+    def source_slice(self, start: int, end: int) -> str:
+        """The recorded text behind display range ``[start, end)``; a chip partly selected yields
+        the whole sentinel, because half a sentinel is not a thing that was ever sent."""
+        s = self.display_to_source(start)
+        e_inside = self.display_to_source(max(start, end - 1)) if end > start else s
+        # The end maps past the character at end-1 (or past the whole sentinel when it is a chip).
+        e = e_inside + (len(markers.CACHE_SENTINEL) if self._in_chip(end - 1) else 1) if end > start else s
+        return self.source[s:e]
+
+    def _in_chip(self, offset: int) -> bool:
+        return any(d <= offset < d + len(SENTINEL_CHIP) for d, _s in self.chips)
+
+
+def display_text(text: str) -> DisplayText:
+    chips: list[tuple[int, int]] = []
+    parts: list[str] = []
+    pos = 0
+    dpos = 0
+    sentinel = markers.CACHE_SENTINEL
+    while True:
+        i = text.find(sentinel, pos)
+        if i < 0:
+            parts.append(text[pos:])
+            break
+        parts.append(text[pos:i])
+        dpos += i - pos
+        chips.append((dpos, i))
+        parts.append(SENTINEL_CHIP)
+        dpos += len(SENTINEL_CHIP)
+        pos = i + len(sentinel)
+    return DisplayText(text, "".join(parts), chips)
