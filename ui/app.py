@@ -105,6 +105,7 @@ def run_app(argv: Sequence[str]) -> int:
 
     from .i18n import install_translators
     from .main_window import MainWindow
+    from .request_view import attach_request_view
     from .theme import apply_theme
 
     app = QApplication.instance()
@@ -123,6 +124,7 @@ def run_app(argv: Sequence[str]) -> int:
     loop = None if owns_app else QEventLoop()
     exit_loop = app.exit if loop is None else loop.exit
     window = MainWindow(remember_layout=not args.screenshot)
+    attach_request_view(window, screenshot=bool(args.screenshot))
     if args.size:
         window.resize(*args.size)
     elif owns_app and window.settings.geometry("geometry") is None:

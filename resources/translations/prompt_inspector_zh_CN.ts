@@ -533,4 +533,488 @@
       <translation>此数据库中没有 ID 为 {id} 的模型请求。</translation>
     </message>
   </context>
+  <context>
+    <name>AnatomyModel</name>
+    <message>
+      <source>Part</source>
+      <translation>部分</translation>
+    </message>
+    <message>
+      <source>Role</source>
+      <translation>角色</translation>
+    </message>
+    <message>
+      <source>Recognised by</source>
+      <translation>识别依据</translation>
+    </message>
+    <message>
+      <source>Tokens</source>
+      <translation>Token</translation>
+    </message>
+    <message>
+      <source>Estimate</source>
+      <translation>估算</translation>
+    </message>
+    <message>
+      <source>Share</source>
+      <translation>占比</translation>
+    </message>
+    <message>
+      <source>The part of the request, as Covel assembled it</source>
+      <translation>请求的组成部分，按 Covel 的组装方式划分</translation>
+    </message>
+    <message>
+      <source>Message role</source>
+      <translation>消息角色</translation>
+    </message>
+    <message>
+      <source>How the part was recognised: sentinel, marker, position, structure or guess</source>
+      <translation>该部分的识别方式：哨兵、标记、位置、结构或推测</translation>
+    </message>
+    <message>
+      <source>Exact tokens with the model's tokenizer (or its closest proxy)</source>
+      <translation>用模型的分词器（或最接近的替代）计算的精确 token 数</translation>
+    </message>
+    <message>
+      <source>Covel's own estimate (characters / 4, CJK characters one each)</source>
+      <translation>Covel 自己的估算（字符数 / 4，每个中日韩字符计 1）</translation>
+    </message>
+    <message>
+      <source>Share of the whole request's exact tokens</source>
+      <translation>占整个请求精确 token 数的比例</translation>
+    </message>
+    <message>
+      <source>── cache breakpoint ──</source>
+      <translation>── 缓存断点 ──</translation>
+    </message>
+    <message>
+      <source>The provider caches the request up to this point ({label})</source>
+      <translation>服务商会缓存到此处为止的请求（{label}）</translation>
+    </message>
+  </context>
+  <context>
+    <name>CompareView</name>
+    <message>
+      <source>equal</source>
+      <translation>相同</translation>
+    </message>
+    <message>
+      <source>changed</source>
+      <translation>已修改</translation>
+    </message>
+    <message>
+      <source>added</source>
+      <translation>新增</translation>
+    </message>
+    <message>
+      <source>removed</source>
+      <translation>移除</translation>
+    </message>
+    <message>
+      <source>Section</source>
+      <translation>区域</translation>
+    </message>
+    <message>
+      <source>Part</source>
+      <translation>部分</translation>
+    </message>
+    <message>
+      <source>Status</source>
+      <translation>状态</translation>
+    </message>
+    <message>
+      <source>Left tokens</source>
+      <translation>左侧 token</translation>
+    </message>
+    <message>
+      <source>Right tokens</source>
+      <translation>右侧 token</translation>
+    </message>
+    <message>
+      <source>First difference</source>
+      <translation>首个差异</translation>
+    </message>
+    <message>
+      <source>The two requests are identical part by part.</source>
+      <translation>两个请求逐部分完全相同。</translation>
+    </message>
+    <message>
+      <source>&lt;b&gt;Left&lt;/b&gt; {left} · &lt;b&gt;Right&lt;/b&gt; {right}</source>
+      <translation>&lt;b&gt;左&lt;/b&gt; {left} · &lt;b&gt;右&lt;/b&gt; {right}</translation>
+    </message>
+    <message>
+      <source>{equal} equal, {changed} changed, {added} added, {removed} removed parts</source>
+      <translation>{equal} 个相同、{changed} 个修改、{added} 个新增、{removed} 个移除的部分</translation>
+    </message>
+    <message>
+      <source>char {n}</source>
+      <translation>第 {n} 个字符</translation>
+    </message>
+    <message>
+      <source>first difference</source>
+      <translation>首个差异</translation>
+    </message>
+    <message>
+      <source>First difference: &lt;b&gt;{path}&lt;/b&gt; at character {offset}</source>
+      <translation>首个差异：&lt;b&gt;{path}&lt;/b&gt;，第 {offset} 个字符</translation>
+    </message>
+    <message>
+      <source>Left: {path}</source>
+      <translation>左：{path}</translation>
+    </message>
+    <message>
+      <source>Right: {path}</source>
+      <translation>右：{path}</translation>
+    </message>
+    <message>
+      <source>(absent)</source>
+      <translation>（不存在）</translation>
+    </message>
+  </context>
+  <context>
+    <name>RequestView</name>
+    <message>
+      <source>Compare with…</source>
+      <translation>与…比较</translation>
+    </message>
+    <message>
+      <source>Filter by runtime, model or id</source>
+      <translation>按运行时、模型或 ID 筛选</translation>
+    </message>
+    <message>
+      <source>Copy</source>
+      <translation>复制</translation>
+    </message>
+    <message>
+      <source>Copy the anatomy or the provider body</source>
+      <translation>复制请求结构或服务商请求体</translation>
+    </message>
+    <message>
+      <source>Export</source>
+      <translation>导出</translation>
+    </message>
+    <message>
+      <source>Save the anatomy or the provider body to a file</source>
+      <translation>将请求结构或服务商请求体保存到文件</translation>
+    </message>
+    <message>
+      <source>Compare</source>
+      <translation>比较</translation>
+    </message>
+    <message>
+      <source>Compare this request with another one, part by part</source>
+      <translation>将此请求与另一个请求逐部分比较</translation>
+    </message>
+    <message>
+      <source>Segment stack</source>
+      <translation>片段栈</translation>
+    </message>
+    <message>
+      <source>Turn context</source>
+      <translation>回合上下文</translation>
+    </message>
+    <message>
+      <source>History bags</source>
+      <translation>历史分组</translation>
+    </message>
+    <message>
+      <source>Anatomy</source>
+      <translation>结构</translation>
+    </message>
+    <message>
+      <source>Kernel messages</source>
+      <translation>内核消息</translation>
+    </message>
+    <message>
+      <source>Provider body</source>
+      <translation>服务商请求体</translation>
+    </message>
+    <message>
+      <source>Response</source>
+      <translation>响应</translation>
+    </message>
+    <message>
+      <source>Raw event</source>
+      <translation>原始事件</translation>
+    </message>
+    <message>
+      <source>Copy Anatomy as &amp;Markdown</source>
+      <translation>将结构复制为 Markdown(&amp;M)</translation>
+    </message>
+    <message>
+      <source>Copy Anatomy as &amp;JSON</source>
+      <translation>将结构复制为 JSON(&amp;J)</translation>
+    </message>
+    <message>
+      <source>Copy &amp;Provider Body</source>
+      <translation>复制服务商请求体(&amp;P)</translation>
+    </message>
+    <message>
+      <source>Anatomy as &amp;Markdown…</source>
+      <translation>结构（Markdown）(&amp;M)…</translation>
+    </message>
+    <message>
+      <source>Anatomy as &amp;JSON…</source>
+      <translation>结构（JSON）(&amp;J)…</translation>
+    </message>
+    <message>
+      <source>&amp;Provider Body…</source>
+      <translation>服务商请求体(&amp;P)…</translation>
+    </message>
+    <message>
+      <source>Compare with &amp;Previous Turn</source>
+      <translation>与上一回合比较(&amp;P)</translation>
+    </message>
+    <message>
+      <source>Compare &amp;with…</source>
+      <translation>与…比较(&amp;W)</translation>
+    </message>
+    <message>
+      <source>Request not shown</source>
+      <translation>未显示请求</translation>
+    </message>
+    <message>
+      <source>kernel messages</source>
+      <translation>内核消息</translation>
+    </message>
+    <message>
+      <source>payload.messages and tools as Covel recorded them</source>
+      <translation>Covel 记录的 payload.messages 与工具</translation>
+    </message>
+    <message>
+      <source>the provider body</source>
+      <translation>服务商请求体</translation>
+    </message>
+    <message>
+      <source>Export Request</source>
+      <translation>导出请求</translation>
+    </message>
+    <message>
+      <source>Comparing…</source>
+      <translation>正在比较…</translation>
+    </message>
+    <message>
+      <source>Turn</source>
+      <translation>回合</translation>
+    </message>
+    <message>
+      <source>Runtime</source>
+      <translation>运行时</translation>
+    </message>
+    <message>
+      <source>Step</source>
+      <translation>步骤</translation>
+    </message>
+    <message>
+      <source>Attempt</source>
+      <translation>尝试</translation>
+    </message>
+    <message>
+      <source>Model</source>
+      <translation>模型</translation>
+    </message>
+    <message>
+      <source>Input tokens</source>
+      <translation>输入 token</translation>
+    </message>
+    <message>
+      <source>Request id</source>
+      <translation>请求 ID</translation>
+    </message>
+    <message>
+      <source>No database is open.</source>
+      <translation>尚未打开数据库。</translation>
+    </message>
+    <message>
+      <source>Select a part to see its text</source>
+      <translation>选择一个部分以查看其文本</translation>
+    </message>
+    <message>
+      <source>No response was recorded for this request.</source>
+      <translation>此请求没有记录响应。</translation>
+    </message>
+    <message>
+      <source>{title} — {tokens} tokens, {share}</source>
+      <translation>{title} — {tokens} 个 token，{share}</translation>
+    </message>
+    <message>
+      <source>finish: {finish} · {ms} ms</source>
+      <translation>结束原因：{finish} · {ms} 毫秒</translation>
+    </message>
+    <message>
+      <source>No provider body was recorded; the anatomy uses the kernel messages.</source>
+      <translation>没有记录服务商请求体；结构基于内核消息。</translation>
+    </message>
+    <message>
+      <source>none</source>
+      <translation>无</translation>
+    </message>
+    <message>
+      <source>complete body</source>
+      <translation>完整请求体</translation>
+    </message>
+    <message>
+      <source>failed</source>
+      <translation>失败</translation>
+    </message>
+    <message>
+      <source>the anatomy as Markdown</source>
+      <translation>Markdown 格式的结构</translation>
+    </message>
+    <message>
+      <source>the anatomy as JSON</source>
+      <translation>JSON 格式的结构</translation>
+    </message>
+    <message>
+      <source>Markdown (*.md);;All files (*)</source>
+      <translation>Markdown (*.md);;所有文件 (*)</translation>
+    </message>
+    <message>
+      <source>JSON (*.json);;All files (*)</source>
+      <translation>JSON (*.json);;所有文件 (*)</translation>
+    </message>
+    <message>
+      <source>This runtime did not run in an earlier turn of the session.</source>
+      <translation>此运行时在本会话更早的回合中没有运行过。</translation>
+    </message>
+    <message>
+      <source>The previous request cannot be read.</source>
+      <translation>无法读取上一个请求。</translation>
+    </message>
+    <message>
+      <source>Loading request {id}…</source>
+      <translation>正在加载请求 {id}…</translation>
+    </message>
+    <message>
+      <source>Cannot read request {id}: {error}</source>
+      <translation>无法读取请求 {id}：{error}</translation>
+    </message>
+    <message>
+      <source>&lt;b&gt;{exact}&lt;/b&gt; tokens ({encoding}, {provenance})</source>
+      <translation>&lt;b&gt;{exact}&lt;/b&gt; 个 token（{encoding}，{provenance}）</translation>
+    </message>
+    <message>
+      <source>&lt;b&gt;{est}&lt;/b&gt; estimated tokens</source>
+      <translation>估算 &lt;b&gt;{est}&lt;/b&gt; 个 token</translation>
+    </message>
+    <message>
+      <source>turn {turn}</source>
+      <translation>回合 {turn}</translation>
+    </message>
+    <message>
+      <source>reported input {input} · cached {cached} · cache write {write} · output {output}</source>
+      <translation>上报输入 {input} · 缓存命中 {cached} · 缓存写入 {write} · 输出 {output}</translation>
+    </message>
+    <message>
+      <source>trace_events row {id}</source>
+      <translation>trace_events 行 {id}</translation>
+    </message>
+    <message>
+      <source>{title} — none</source>
+      <translation>{title} — 无</translation>
+    </message>
+    <message>
+      <source>Attempt {n}</source>
+      <translation>第 {n} 次尝试</translation>
+    </message>
+    <message>
+      <source>completeness not recorded</source>
+      <translation>未记录完整性</translation>
+    </message>
+    <message>
+      <source>status {code}</source>
+      <translation>状态码 {code}</translation>
+    </message>
+    <message>
+      <source>Cache breakpoint ({label}): the provider caches everything before it</source>
+      <translation>缓存断点（{label}）：服务商会缓存它之前的全部内容</translation>
+    </message>
+    <message>
+      <source>Copied {what} to the clipboard</source>
+      <translation>已将{what}复制到剪贴板</translation>
+    </message>
+    <message>
+      <source>Saved {path}</source>
+      <translation>已保存 {path}</translation>
+    </message>
+    <message>
+      <source>{id} is not a model request in this database.</source>
+      <translation>{id} 不是此数据库中的模型请求。</translation>
+    </message>
+    <message>
+      <source>{n} transport attempts</source>
+      <translation>{n} 次传输尝试</translation>
+    </message>
+    <message>
+      <source>retry reason: {reason}</source>
+      <translation>重试原因：{reason}</translation>
+    </message>
+    <message>
+      <source>bodyRef → attempt {n} (body resolved from it)</source>
+      <translation>bodyRef → 第 {n} 次尝试（请求体由其还原）</translation>
+    </message>
+    <message>
+      <source>body error: {error}</source>
+      <translation>请求体错误：{error}</translation>
+    </message>
+    <message>
+      <source>{exact} tokens</source>
+      <translation>{exact} 个 token</translation>
+    </message>
+    <message>
+      <source>{est} estimated tokens</source>
+      <translation>估算 {est} 个 token</translation>
+    </message>
+    <message>
+      <source>partial body: {n} omitted fields</source>
+      <translation>不完整的请求体：省略了 {n} 个字段</translation>
+    </message>
+    <message>
+      <source>Cannot write {path}: {error}</source>
+      <translation>无法写入 {path}：{error}</translation>
+    </message>
+    <message>
+      <source>(no runtime)</source>
+      <translation>（无运行时）</translation>
+    </message>
+    <message>
+      <source>step {step} · attempt {attempt}</source>
+      <translation>步骤 {step} · 尝试 {attempt}</translation>
+    </message>
+    <message>
+      <source>recognised by {how}</source>
+      <translation>识别依据：{how}</translation>
+    </message>
+  </context>
+  <context>
+    <name>TextPane</name>
+    <message>
+      <source>Wrap</source>
+      <translation>自动换行</translation>
+    </message>
+    <message>
+      <source>Wrap long lines</source>
+      <translation>长行自动换行</translation>
+    </message>
+    <message>
+      <source>Find in text (Enter: next, Shift+Enter: previous)</source>
+      <translation>在文本中查找（Enter：下一个，Shift+Enter：上一个）</translation>
+    </message>
+    <message>
+      <source>Previous match</source>
+      <translation>上一个匹配</translation>
+    </message>
+    <message>
+      <source>Next match</source>
+      <translation>下一个匹配</translation>
+    </message>
+    <message>
+      <source>Close (Esc)</source>
+      <translation>关闭 (Esc)</translation>
+    </message>
+    <message>
+      <source>No match</source>
+      <translation>无匹配</translation>
+    </message>
+  </context>
 </TS>

@@ -1,0 +1,116 @@
+"""Comparing two requests from the request view: previous turn and a picked request."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor
+
+from inspector import views
+from inspector.compare import EQUAL, compare_details
+from inspector.store import open_store
+from ui.compare_view import MARK_COLOUR, CompareView
+from ui.request_view import RequestView
+from ui.workers import TaskManager
+
+
+@pytest.fixture
+def store(covel_db: Path) -> Iterator[Any]:
+    with open_store(covel_db) as s:
+        yield s
+
+
+@pytest.fixture
+def view(qtbot: Any, store: Any) -> Iterator[RequestView]:
+    tasks = TaskManager()
+    v = RequestView(tasks, lambda: store)
+    qtbot.addWidget(v)
+    v.resize(1000, 800)
+    v.show()
+    yield v
+    tasks.shutdown()
+
+
+def second_narrator_turn(store: Any) -> str:
+    rows = [r for r in views.request_rows(store)
+            if r["runtimeId"] == "narrator/main" and r["protocol"] == "anthropic-messages-v1"]
+    return rows[1]["eventId"]
+
+
+def load(qtbot: Any, view: RequestView, event_id: str) -> None:
+    with qtbot.waitSignal(view.loaded, timeout=20000):
+        view.show_request(event_id)
+
+
+def test_compare_with_previous_turn_marks_first_difference(qtbot: Any, view: RequestView, store: Any) -> None:
+    eid = second_narrator_turn(store)
+    load(qtbot, view, eid)
+    assert not view.tabs.isTabVisible(view._compare_tab)
+    with qtbot.waitSignal(view.compared, timeout=20000):
+        view.compare_prev_action.trigger()
+    assert view.tabs.currentWidget() is view.compare_view
+    cmp = view.comparison
+    assert cmp.left.row["eventId"] == views.previous_turn_request(store, eid)
+    fd = cmp.first_difference
+    assert fd is not None
+    table = view.compare_view.table
+    current = table.currentItem()
+    assert table.indexOfTopLevelItem(current) == fd.row_index
+    assert "first difference" in current.text(5)
+    assert fd.path in view.compare_view.summary.text().replace("&gt;", ">").replace("&lt;", "<")
+
+
+def test_compare_view_highlights_differing_character(qtbot: Any, store: Any) -> None:
+    eid = second_narrator_turn(store)
+    a = views.request_detail(store, views.previous_turn_request(store, eid), exact=False)
+    b = views.request_detail(store, eid, exact=False)
+    cmp = compare_details(a, b)
+    changed = next(i for i, r in enumerate(cmp.rows) if r.first_diff_offset is not None)
+    cv = CompareView()
+    qtbot.addWidget(cv)
+    cv.set_comparison(cmp)
+    cv.table.setCurrentItem(cv.table.topLevelItem(changed))
+    row = cmp.rows[changed]
+    for pane, text in ((cv.left_pane, row.left_text), (cv.right_pane, row.right_text)):
+        assert pane.text() == text
+        sels = pane.editor.extraSelections()
+        assert len(sels) == 1
+        assert sels[0].format.background().color() == QColor(MARK_COLOUR)
+        marked = sels[0].cursor.selectedText()
+        if row.first_diff_offset < len(text):
+            assert marked == text[row.first_diff_offset]
+    # Equal rows keep the base background; others are tinted.
+    for i, r in enumerate(cmp.rows):
+        tinted = cv.table.topLevelItem(i).background(0).style() != Qt.BrushStyle.NoBrush
+        assert tinted == (r.status != EQUAL)
+
+
+def test_compare_with_picked_request(qtbot: Any, view: RequestView, store: Any) -> None:
+    eid = second_narrator_turn(store)
+    load(qtbot, view, eid)
+    offered: list[list[dict[str, Any]]] = []
+
+    def pick(rows: list[dict[str, Any]], runtime: str | None) -> str:
+        offered.append(rows)
+        assert runtime == "narrator/main"
+        return next(r["eventId"] for r in rows if r["runtimeId"] == "guide/main")
+
+    view.pick_request = pick
+    with qtbot.waitSignal(view.compared, timeout=20000):
+        view.compare_with_action.trigger()
+    assert offered and all(r["eventId"] != eid for r in offered[0])
+    assert view.comparison.left.row["runtimeId"] == "guide/main"
+    assert view.compare_view.table.topLevelItemCount() == len(view.comparison.rows)
+
+
+def test_compare_with_previous_on_first_turn_says_so(qtbot: Any, view: RequestView, store: Any) -> None:
+    first = views.request_rows(store)[0]["eventId"]
+    load(qtbot, view, first)
+    view.compare_prev_action.trigger()
+    qtbot.waitUntil(lambda: view.message.isVisible(), timeout=20000)
+    assert "earlier turn" in view.message.text()
+    assert not view.tabs.isTabVisible(view._compare_tab)

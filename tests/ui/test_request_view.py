@@ -1,0 +1,232 @@
+"""The request view: loading, anatomy trees, text pane chips and highlighting, provider attempts,
+copy and export, keyboard find, stale results, errors."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QGuiApplication
+
+from inspector import views
+from inspector.covel import markers
+from inspector.highlight import SENTINEL_CHIP
+from inspector.store import open_store
+from ui.request_view import RequestPickerDialog, RequestView
+from ui.workers import TaskManager
+
+
+@pytest.fixture
+def store(covel_db: Path) -> Iterator[Any]:
+    with open_store(covel_db) as s:
+        yield s
+
+
+@pytest.fixture
+def view(qtbot: Any, store: Any) -> Iterator[RequestView]:
+    tasks = TaskManager()
+    v = RequestView(tasks, lambda: store)
+    qtbot.addWidget(v)
+    v.resize(1000, 800)
+    v.show()
+    yield v
+    tasks.shutdown()
+
+
+def anthropic_narrator(store: Any) -> str:
+    return next(r["eventId"] for r in views.request_rows(store)
+                if r["protocol"] == "anthropic-messages-v1" and r["runtimeId"] == "narrator/main")
+
+
+def load(qtbot: Any, view: RequestView, event_id: str) -> None:
+    with qtbot.waitSignal(view.loaded, timeout=20000):
+        view.show_request(event_id)
+
+
+def labels(model: Any) -> list[str]:
+    out: list[str] = []
+    model.find(lambda n: out.append(n.label) or False)
+    return out
+
+
+def test_selection_fills_the_three_trees(qtbot: Any, view: RequestView, store: Any) -> None:
+    view.show_request(anthropic_narrator(store))
+    qtbot.waitUntil(lambda: view.history_section.model.rowCount() > 0, timeout=20000)
+    stack = view.stack_section.model
+    assert stack.find(lambda n: n.is_breakpoint).isValid()
+    bp = stack.find(lambda n: n.is_breakpoint)
+    assert "cache breakpoint" in bp.data()
+    assert "<runtime-inputs>" in labels(view.context_section.model)
+    assert "current input" in labels(view.history_section.model)
+    assert view.title.text().startswith("narrator/main")
+    assert "claude" in view.facts.text()
+
+
+def test_selecting_a_row_shows_its_text(qtbot: Any, view: RequestView, store: Any) -> None:
+    load(qtbot, view, anthropic_narrator(store))
+    tree = view.context_section.tree
+    idx = view.context_section.model.find(lambda n: n.label == "<runtime-inputs>")
+    tree.setCurrentIndex(idx)
+    assert view.text_pane.text().startswith("<runtime-inputs>")
+    assert "<runtime-inputs>" in view.text_pane.caption.text()
+    # Only one tree holds a selection at a time.
+    assert not view.stack_section.tree.selectionModel().hasSelection()
+
+
+def test_sentinel_chip_is_visible_and_copy_keeps_the_sentinel(qtbot: Any, view: RequestView, store: Any) -> None:
+    load(qtbot, view, anthropic_narrator(store))
+    assert view.select_node(lambda n: n.kind == "system-prompt")
+    shown = view.text_pane.shown_text()
+    assert SENTINEL_CHIP in shown
+    assert "\ue000" not in shown
+    editor = view.text_pane.editor
+    editor.selectAll()
+    editor.copy()
+    assert markers.CACHE_SENTINEL in QGuiApplication.clipboard().text()
+    # The kernel messages carry the raw sentinel; the pane shows it as a chip too.
+    assert SENTINEL_CHIP in view.kernel_pane.shown_text()
+
+
+def test_highlighter_applies_formats(qtbot: Any, view: RequestView, store: Any) -> None:
+    load(qtbot, view, anthropic_narrator(store))
+    view.select_node(lambda n: n.kind == "system-prompt")
+    doc = view.text_pane.editor.document()
+    block = doc.begin()
+    seen: dict[str, Any] = {}
+    while block.isValid():
+        for fr in block.layout().formats():
+            fmt = fr.format
+            seen[block.text()[fr.start:fr.start + fr.length]] = (fmt.background().color().name(), fmt.fontWeight())
+        block = block.next()
+    chip_bg, _weight = seen[SENTINEL_CHIP]
+    assert chip_bg == view.text_pane.highlighter.format_for("sentinel").background().color().name()
+    assert seen["[RUNTIME]"][1] > 400
+    assert any(t.startswith("<world-lore>") for t in seen)
+
+
+def test_provider_tabs_match_transport_attempts(qtbot: Any, view: RequestView, store: Any, covel_db: Path) -> None:
+    with sqlite3.connect(covel_db) as conn:
+        eid = conn.execute("select id from trace_events where type = 'llm.calling' and payload like ?",
+                           ('%"bodyRef"%',)).fetchone()[0]
+    load(qtbot, view, eid)
+    detail = view.detail
+    assert len(detail.attempts) == 2
+    assert view.provider_tabs.count() == len(detail.attempts)
+    first, second = view.provider_panes
+    assert "429" in view.provider_tabs.tabText(0)
+    assert "retry reason" in first.caption.text()
+    assert "bodyRef" in second.caption.text()
+    assert "complete body" in second.caption.text()
+    assert second.text().startswith("{\n  ")
+
+
+def test_response_and_raw_event_tabs(qtbot: Any, view: RequestView, store: Any) -> None:
+    eid = anthropic_narrator(store)
+    load(qtbot, view, eid)
+    assert view.detail.response["text"] in view.response_pane.text()
+    assert f'"id": "{eid}"' in view.raw_pane.text()
+
+
+def test_copy_markdown_json_and_body(qtbot: Any, view: RequestView, store: Any) -> None:
+    load(qtbot, view, anthropic_narrator(store))
+    clipboard = QGuiApplication.clipboard()
+    view.setFocus()
+    qtbot.keyClick(view, Qt.Key.Key_C, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
+    assert clipboard.text().startswith("# Request ")
+    assert SENTINEL_CHIP in clipboard.text()
+    view.copy_json_action.trigger()
+    assert clipboard.text().lstrip().startswith("{")
+    assert '"anatomy"' in clipboard.text()
+    view.copy_body_action.trigger()
+    assert '"messages"' in clipboard.text()
+
+
+def test_export_writes_file(qtbot: Any, view: RequestView, store: Any, tmp_path: Path) -> None:
+    load(qtbot, view, anthropic_narrator(store))
+    target = tmp_path / "anatomy.md"
+    view.save_path = lambda _title, _default, _filters: str(target)
+    assert view.export("markdown") == target
+    assert target.read_text(encoding="utf-8").startswith("# Request ")
+    body = view.export_to("provider", tmp_path / "body.json")
+    assert body is not None and '"model"' in body.read_text(encoding="utf-8")
+    assert view.export_to("json", tmp_path / "missing" / "x.json") is None
+    assert "Cannot write" in view.message.text()
+
+
+def test_ctrl_f_opens_find_in_the_text_pane(qtbot: Any, view: RequestView, store: Any) -> None:
+    load(qtbot, view, anthropic_narrator(store))
+    view.select_node(lambda n: n.kind == "system-prompt")
+    editor = view.text_pane.editor
+    editor.setFocus()
+    qtbot.keyClick(editor, Qt.Key.Key_F, Qt.KeyboardModifier.ControlModifier)
+    assert view.text_pane.find_bar.isVisible()
+    qtbot.keyClicks(view.text_pane.find_edit, "RUNTIME")
+    first = editor.textCursor().selectionStart()
+    assert editor.textCursor().selectedText() == "RUNTIME"
+    qtbot.keyClick(view.text_pane.find_edit, Qt.Key.Key_Return)
+    assert editor.textCursor().selectionStart() > first
+    qtbot.keyClick(view.text_pane.find_edit, Qt.Key.Key_Return, Qt.KeyboardModifier.ShiftModifier)
+    assert editor.textCursor().selectionStart() == first
+    qtbot.keyClick(view.text_pane.find_edit, Qt.Key.Key_Escape)
+    assert not view.text_pane.find_bar.isVisible()
+    # From a tree, Ctrl+F also finds in the text being read.
+    view.stack_section.tree.setFocus()
+    qtbot.keyClick(view.stack_section.tree, Qt.Key.Key_F, Qt.KeyboardModifier.ControlModifier)
+    assert view.text_pane.find_bar.isVisible()
+
+
+def test_wrap_toggle(qtbot: Any, view: RequestView) -> None:
+    pane = view.kernel_pane
+    assert not pane.wrap_box.isChecked()
+    pane.wrap_box.setChecked(True)
+    assert pane.editor.lineWrapMode() == pane.editor.LineWrapMode.WidgetWidth
+
+
+def test_stale_result_is_dropped(qtbot: Any, view: RequestView, store: Any) -> None:
+    rows = views.request_rows(store)
+    first, second = rows[0]["eventId"], anthropic_narrator(store)
+    view.show_request(first)
+    with qtbot.waitSignal(view.loaded, timeout=20000) as blocker:
+        view.show_request(second)
+    assert blocker.args == [second]
+    qtbot.wait(200)
+    assert view.detail.row["eventId"] == second
+
+
+def test_unknown_id_and_no_store_show_inline_errors(qtbot: Any, view: RequestView) -> None:
+    with qtbot.waitSignal(view.loadFailed, timeout=10000):
+        view.show_request("no-such-event")
+    assert view.message.isVisible() and "not a model request" in view.message.text()
+    assert not view.copy_button.isEnabled()
+    empty = RequestView(view.tasks, lambda: None)
+    qtbot.addWidget(empty)
+    empty.show_request("x")
+    assert "No database" in empty.message.text()
+
+
+def test_failure_in_background_is_shown_inline(qtbot: Any, view: RequestView, monkeypatch: pytest.MonkeyPatch) -> None:
+    def boom(*_a: Any, **_k: Any) -> None:
+        raise RuntimeError("disk on fire")
+
+    monkeypatch.setattr(views, "request_detail", boom)
+    with qtbot.waitSignal(view.loadFailed, timeout=10000):
+        view.show_request("whatever")
+    assert "disk on fire" in view.message.text()
+
+
+def test_picker_dialog_lists_session_requests(qtbot: Any, store: Any) -> None:
+    eid = anthropic_narrator(store)
+    rows = views.compare_candidates(store, eid)
+    dialog = RequestPickerDialog(rows, "narrator/main")
+    qtbot.addWidget(dialog)
+    assert dialog.list.topLevelItemCount() == len(rows)
+    picked = dialog.selected_id()
+    assert next(r for r in rows if r["eventId"] == picked)["runtimeId"] == "narrator/main"
+    dialog.filter.setText("guide/main")
+    visible = [dialog.list.topLevelItem(i) for i in range(dialog.list.topLevelItemCount())
+               if not dialog.list.topLevelItem(i).isHidden()]
+    assert visible and all(i.text(1) == "guide/main" for i in visible)

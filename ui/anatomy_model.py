@@ -1,0 +1,203 @@
+"""Tree models over :class:`inspector.views.DetailNode` trees, and the share-bar delegate.
+
+Columns: label, role, recognised by, exact tokens, estimate, share. A cache breakpoint is a row
+of its own, drawn as a full-width marker so the cache boundary reads as a line between parts.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QAbstractItemModel, QModelIndex, QPersistentModelIndex, QRect, QSize, Qt
+from PySide6.QtGui import QColor, QFont, QPainter, QPalette
+from PySide6.QtWidgets import QStyle, QStyledItemDelegate, QStyleOptionViewItem
+
+from inspector.views import DetailNode
+
+
+def _tr(text: str) -> str:
+    from PySide6.QtCore import QCoreApplication
+
+    return QCoreApplication.translate("AnatomyModel", text)
+
+
+COL_LABEL, COL_ROLE, COL_RECOGNISED, COL_EXACT, COL_ESTIMATE, COL_SHARE = range(6)
+NodeRole = Qt.ItemDataRole.UserRole + 1
+ShareRole = Qt.ItemDataRole.UserRole + 2
+BREAKPOINT_COLOUR = QColor("#d9480f")
+
+
+class _Item:
+    __slots__ = ("node", "parent", "row", "children")
+
+    def __init__(self, node: DetailNode | None, parent: _Item | None, row: int) -> None:
+        self.node = node
+        self.parent = parent
+        self.row = row
+        self.children: list[_Item] = []
+        if node is not None:
+            self.children = [_Item(c, self, i) for i, c in enumerate(node.children)]
+
+
+class AnatomyTreeModel(QAbstractItemModel):
+    """Read-only model of a forest of DetailNodes. ``exact_counted`` False hides exact counts
+    (they were not computed) instead of showing zeros."""
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self._root = _Item(None, None, 0)
+        self.exact_counted = True
+
+    def set_roots(self, roots: list[DetailNode], *, exact_counted: bool = True) -> None:
+        self.beginResetModel()
+        self._root = _Item(None, None, 0)
+        self._root.children = [_Item(n, self._root, i) for i, n in enumerate(roots)]
+        self.exact_counted = exact_counted
+        self.endResetModel()
+
+    def clear(self) -> None:
+        self.set_roots([])
+
+    # ------------------------------------------------------------------ structure
+
+    def _item(self, index: QModelIndex | QPersistentModelIndex) -> _Item:
+        return index.internalPointer() if index.isValid() else self._root
+
+    def index(self, row: int, column: int, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> QModelIndex:
+        item = self._item(parent)
+        if 0 <= row < len(item.children) and 0 <= column < 6:
+            return self.createIndex(row, column, item.children[row])
+        return QModelIndex()
+
+    def parent(self, index: QModelIndex | QPersistentModelIndex = QModelIndex()) -> QModelIndex:  # type: ignore[override]
+        if not index.isValid():
+            return QModelIndex()
+        item: _Item = index.internalPointer()
+        up = item.parent
+        if up is None or up is self._root:
+            return QModelIndex()
+        return self.createIndex(up.row, 0, up)
+
+    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: N802
+        if parent.isValid() and parent.column() != 0:
+            return 0
+        return len(self._item(parent).children)
+
+    def columnCount(self, _parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: N802
+        return 6
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:  # noqa: N802
+        if orientation != Qt.Orientation.Horizontal:
+            return None
+        if role == Qt.ItemDataRole.DisplayRole:
+            return [_tr("Part"), _tr("Role"), _tr("Recognised by"), _tr("Tokens"), _tr("Estimate"),
+                    _tr("Share")][section]
+        if role == Qt.ItemDataRole.TextAlignmentRole and section in (COL_EXACT, COL_ESTIMATE):
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return [
+                _tr("The part of the request, as Covel assembled it"),
+                _tr("Message role"),
+                _tr("How the part was recognised: sentinel, marker, position, structure or guess"),
+                _tr("Exact tokens with the model's tokenizer (or its closest proxy)"),
+                _tr("Covel's own estimate (characters / 4, CJK characters one each)"),
+                _tr("Share of the whole request's exact tokens"),
+            ][section]
+        return None
+
+    def node(self, index: QModelIndex) -> DetailNode | None:
+        return self._item(index).node if index.isValid() else None
+
+    def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid():
+            return None
+        node: DetailNode = index.internalPointer().node
+        col = index.column()
+        if role == NodeRole:
+            return node
+        if role == ShareRole:
+            return node.share
+        if node.is_breakpoint:
+            if role == Qt.ItemDataRole.DisplayRole:
+                return _tr("── cache breakpoint ──") if col == COL_LABEL else (node.recognised_by if col == COL_RECOGNISED else "")
+            if role == Qt.ItemDataRole.ForegroundRole:
+                return BREAKPOINT_COLOUR
+            if role == Qt.ItemDataRole.FontRole:
+                f = QFont()
+                f.setBold(True)
+                return f
+            if role == Qt.ItemDataRole.ToolTipRole:
+                return _tr("The provider caches the request up to this point ({label})").format(label=node.label)
+            return None
+        if role == Qt.ItemDataRole.DisplayRole:
+            if col == COL_LABEL:
+                return node.label
+            if col == COL_ROLE:
+                return node.role or ""
+            if col == COL_RECOGNISED:
+                return node.recognised_by
+            if col == COL_EXACT:
+                return f"{node.exact:,}" if self.exact_counted else "–"
+            if col == COL_ESTIMATE:
+                return f"{node.estimate:,}"
+            if col == COL_SHARE:
+                return f"{node.share * 100:.1f}%"
+        if role == Qt.ItemDataRole.TextAlignmentRole and col in (COL_EXACT, COL_ESTIMATE):
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        if role == Qt.ItemDataRole.ToolTipRole and col == COL_LABEL:
+            return node.label
+        if role == Qt.ItemDataRole.ForegroundRole and col == COL_RECOGNISED and node.recognised_by == "guess":
+            return QColor("#b7791f")
+        return None
+
+    def find(self, predicate) -> QModelIndex:
+        """The first index (column 0, depth first) whose node satisfies ``predicate``."""
+        stack = list(reversed(self._root.children))
+        while stack:
+            item = stack.pop()
+            if predicate(item.node):
+                return self.createIndex(item.row, 0, item)
+            stack.extend(reversed(item.children))
+        return QModelIndex()
+
+
+class ShareBarDelegate(QStyledItemDelegate):
+    """Paints the share column as a bar proportional to the part's share, with the percentage."""
+
+    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: QModelIndex) -> None:
+        share = index.data(ShareRole)
+        node = index.data(NodeRole)
+        if share is None or (node is not None and node.is_breakpoint):
+            super().paint(painter, option, index)
+            return
+        opt = QStyleOptionViewItem(option)
+        self.initStyleOption(opt, index)
+        widget = opt.widget
+        style = widget.style() if widget is not None else None
+        text = opt.text
+        opt.text = ""
+        if style is not None:
+            style.drawControl(QStyle.ControlElement.CE_ItemViewItem, opt, painter, widget)
+        pal: QPalette = opt.palette
+        r = opt.rect.adjusted(3, 3, -3, -3)
+        # Percentage on the left, bar on the right: text drawn over a bar is unreadable when the
+        # bar is long and clipped when the column is narrow.
+        text_w = opt.fontMetrics.horizontalAdvance("100.0%") + 4
+        painter.save()
+        painter.setPen(pal.color(QPalette.ColorRole.HighlightedText if opt.state & QStyle.StateFlag.State_Selected
+                                 else QPalette.ColorRole.Text))
+        painter.drawText(QRect(r.left(), r.top(), text_w, r.height()),
+                         int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter), text)
+        track_rect = QRect(r.left() + text_w + 4, r.top() + 2, max(0, r.width() - text_w - 4), r.height() - 4)
+        track = QColor(pal.color(QPalette.ColorRole.Mid))
+        track.setAlpha(80)
+        painter.fillRect(track_rect, track)
+        bar = QColor(pal.color(QPalette.ColorRole.Highlight))
+        width = round(track_rect.width() * min(1.0, max(0.0, float(share))))
+        if share > 0:
+            painter.fillRect(QRect(track_rect.left(), track_rect.top(), max(1, width), track_rect.height()), bar)
+        painter.restore()
+
+    def sizeHint(self, option: QStyleOptionViewItem, index: QModelIndex) -> QSize:  # noqa: N802
+        hint = super().sizeHint(option, index)
+        return QSize(max(hint.width(), 120), hint.height())

@@ -1,0 +1,764 @@
+"""Everything about one model request: header facts, the anatomy trees with the selected part's
+text, the kernel messages, each provider body, the response and the raw trace row; copying,
+exporting and comparing.
+
+All computing (the anatomy with exact tokens, renderings, comparisons) happens in ``inspector``;
+this module only schedules it on the TaskManager and shows the results.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QEvent, QEventLoop, QItemSelectionModel, QModelIndex, Qt, QTimer, Signal
+from PySide6.QtGui import QAction, QFont, QGuiApplication, QKeyEvent, QKeySequence
+from PySide6.QtWidgets import (
+    QAbstractItemView, QDialog, QDialogButtonBox, QFileDialog, QHBoxLayout, QHeaderView, QLabel, QLineEdit,
+    QMenu, QSizePolicy, QSplitter, QTabWidget, QToolButton, QTreeView, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget,
+)
+
+from inspector import views
+from inspector.compare import Comparison, compare_details
+from inspector.export import (
+    anatomy_json, anatomy_markdown, attempt_body_json, attempt_facts, kernel_messages_json, node_text,
+    provider_body_json, raw_event_json, response_text, write_atomic,
+)
+from inspector.views import DetailNode, RequestDetail
+
+from .anatomy_model import COL_ESTIMATE, COL_EXACT, COL_LABEL, COL_RECOGNISED, COL_ROLE, COL_SHARE, \
+    AnatomyTreeModel, NodeRole, ShareBarDelegate
+from .compare_view import CompareView
+from .text_pane import TextPane
+from .workers import Job, TaskManager
+
+
+def _tr(text: str) -> str:
+    from PySide6.QtCore import QCoreApplication
+
+    return QCoreApplication.translate("RequestView", text)
+
+
+def _num(value: Any) -> str:
+    return f"{value:,}" if isinstance(value, int) and not isinstance(value, bool) else "–"
+
+
+class _Section(QWidget):
+    """A titled anatomy tree."""
+
+    def __init__(self, title: str, parent: QWidget) -> None:
+        super().__init__(parent)
+        self.title = QLabel(title, self)
+        self.title.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        font = QFont(self.title.font())
+        font.setBold(True)
+        self.title.setFont(font)
+        self.model = AnatomyTreeModel(self)
+        self.tree = QTreeView(self)
+        self.tree.setModel(self.model)
+        self.tree.setUniformRowHeights(True)
+        self.tree.setAlternatingRowColors(True)
+        self.tree.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.tree.setItemDelegateForColumn(COL_SHARE, ShareBarDelegate(self.tree))
+        self.tree.setIndentation(14)
+        header = self.tree.header()
+        header.setStretchLastSection(False)
+        header.setSectionResizeMode(COL_LABEL, QHeaderView.ResizeMode.Stretch)
+        for col, width in ((COL_ROLE, 64), (COL_RECOGNISED, 86), (COL_EXACT, 64), (COL_ESTIMATE, 64),
+                           (COL_SHARE, 130)):
+            header.setSectionResizeMode(col, QHeaderView.ResizeMode.Interactive)
+            self.tree.setColumnWidth(col, width)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 2, 0, 0)
+        layout.setSpacing(2)
+        layout.addWidget(self.title)
+        layout.addWidget(self.tree, 1)
+
+    def set_roots(self, roots: list[DetailNode], exact_counted: bool, summary: str) -> None:
+        self.model.set_roots(roots, exact_counted=exact_counted)
+        self.tree.expandAll()
+        self.title.setText(summary)
+
+
+class RequestPickerDialog(QDialog):
+    """Pick another request of the same session (rows from :func:`views.compare_candidates`)."""
+
+    def __init__(self, rows: list[dict[str, Any]], runtime_id: str | None, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(_tr("Compare with…"))
+        self.resize(820, 480)
+        self.filter = QLineEdit(self)
+        self.filter.setPlaceholderText(_tr("Filter by runtime, model or id"))
+        self.filter.setClearButtonEnabled(True)
+        self.list = QTreeWidget(self)
+        self.list.setRootIsDecorated(False)
+        self.list.setUniformRowHeights(True)
+        self.list.setHeaderLabels([_tr("Turn"), _tr("Runtime"), _tr("Step"), _tr("Attempt"), _tr("Model"),
+                                   _tr("Input tokens"), _tr("Request id")])
+        for col, width in enumerate((50, 230, 45, 60, 150, 90)):
+            self.list.setColumnWidth(col, width)
+        preselect: QTreeWidgetItem | None = None
+        for row in rows:
+            turn = row.get("turnNumber")
+            item = QTreeWidgetItem([
+                "" if turn is None else str(turn), row.get("runtimeId") or "", str(row.get("step")),
+                str(row.get("attempt")), row.get("model") or "", _num(row.get("inputTokens")), row["eventId"],
+            ])
+            item.setData(0, Qt.ItemDataRole.UserRole, row["eventId"])
+            self.list.addTopLevelItem(item)
+            if row.get("runtimeId") == runtime_id:
+                preselect = item  # the latest earlier-or-later call of the same runtime
+        if preselect is not None:
+            self.list.setCurrentItem(preselect)
+            self.list.scrollToItem(preselect)
+        self.list.itemDoubleClicked.connect(lambda _i, _c: self.accept())
+        self.filter.textChanged.connect(self._filter)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.filter)
+        layout.addWidget(self.list, 1)
+        layout.addWidget(buttons)
+
+    def _filter(self, text: str) -> None:
+        needle = text.strip().lower()
+        for i in range(self.list.topLevelItemCount()):
+            item = self.list.topLevelItem(i)
+            hay = " ".join(item.text(c) for c in range(item.columnCount())).lower()
+            item.setHidden(bool(needle) and needle not in hay)
+
+    def selected_id(self) -> str | None:
+        item = self.list.currentItem()
+        return None if item is None or item.isHidden() else item.data(0, Qt.ItemDataRole.UserRole)
+
+
+class RequestView(QWidget):
+    """Signals: ``loaded(str)`` after a request is shown, ``loadFailed(str)`` with the message shown
+    inline, ``compared()`` after a comparison is shown.
+
+    ``store_getter`` returns the window's current store (or None); it is read when work starts,
+    and the job holds the store as its resource so replacing the store never closes it mid-read.
+    """
+
+    loaded = Signal(str)
+    loadFailed = Signal(str)
+    compared = Signal()
+
+    def __init__(self, tasks: TaskManager, store_getter: Callable[[], Any], parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.tasks = tasks
+        self._store = store_getter
+        self.event_id: str | None = None
+        self.detail: RequestDetail | None = None
+        self.comparison: Comparison | None = None
+        self._job: Job | None = None
+        self._compare_job: Job | None = None
+        self._selecting = False
+        # Picker dialogs are created through this hook so tests can answer them.
+        self.pick_request: Callable[[list[dict[str, Any]], str | None], str | None] = self._pick_request
+        self.save_path: Callable[[str, str, str], str | None] = self._save_path
+
+        self._build_header()
+        self._build_tabs()
+        self._build_actions()
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 2, 0, 0)
+        layout.setSpacing(3)
+        layout.addLayout(self._header_layout)
+        layout.addWidget(self.message)
+        layout.addWidget(self.tabs, 1)
+        self._set_enabled(False)
+
+    # ------------------------------------------------------------------ construction
+
+    def _build_header(self) -> None:
+        self.title = QLabel(self)
+        self.title.setObjectName("requestTitle")
+        font = QFont(self.title.font())
+        font.setBold(True)
+        font.setPointSizeF(font.pointSizeF() * 1.15)
+        self.title.setFont(font)
+        self.title.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        # Long runtime ids and event ids must not force the window wider than the user made it.
+        self.title.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.facts = QLabel(self)
+        self.facts.setObjectName("requestFacts")
+        self.facts.setTextFormat(Qt.TextFormat.RichText)
+        self.facts.setWordWrap(True)
+        self.facts.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.message = QLabel(self)
+        self.message.setObjectName("requestMessage")
+        self.message.setWordWrap(True)
+        self.message.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.message.hide()
+
+        def tool(text: str, tip: str) -> QToolButton:
+            b = QToolButton(self)
+            b.setText(text)
+            b.setToolTip(tip)
+            b.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+            b.setAutoRaise(True)
+            return b
+
+        self.copy_button = tool(_tr("Copy"), _tr("Copy the anatomy or the provider body"))
+        self.copy_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        self.export_button = tool(_tr("Export"), _tr("Save the anatomy or the provider body to a file"))
+        self.export_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        self.compare_button = tool(_tr("Compare"), _tr("Compare this request with another one, part by part"))
+        self.compare_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        buttons = QHBoxLayout()
+        buttons.setSpacing(2)
+        for b in (self.copy_button, self.export_button, self.compare_button):
+            buttons.addWidget(b)
+        text_col = QVBoxLayout()
+        text_col.setSpacing(1)
+        text_col.addWidget(self.title)
+        text_col.addWidget(self.facts)
+        self._header_layout = QHBoxLayout()
+        self._header_layout.addLayout(text_col, 1)
+        self._header_layout.addLayout(buttons)
+        self._header_layout.setAlignment(buttons, Qt.AlignmentFlag.AlignTop)
+
+    def _build_tabs(self) -> None:
+        self.tabs = QTabWidget(self)
+        self.tabs.setDocumentMode(True)
+
+        anatomy = QWidget(self)
+        self.stack_section = _Section(_tr("Segment stack"), anatomy)
+        self.context_section = _Section(_tr("Turn context"), anatomy)
+        self.history_section = _Section(_tr("History bags"), anatomy)
+        self.sections = (self.stack_section, self.context_section, self.history_section)
+        for section in self.sections:
+            section.tree.selectionModel().currentChanged.connect(partial(self._node_selected, section))
+        self.trees_splitter = trees = QSplitter(Qt.Orientation.Vertical, anatomy)
+        trees.setChildrenCollapsible(False)
+        for section in self.sections:
+            trees.addWidget(section)
+        trees.setStretchFactor(0, 5)
+        trees.setStretchFactor(1, 2)
+        trees.setStretchFactor(2, 3)
+        self.text_pane = TextPane(anatomy)
+        self.anatomy_splitter = QSplitter(Qt.Orientation.Vertical, anatomy)
+        self.anatomy_splitter.setChildrenCollapsible(False)
+        self.anatomy_splitter.addWidget(trees)
+        self.anatomy_splitter.addWidget(self.text_pane)
+        self.anatomy_splitter.setStretchFactor(0, 3)
+        self.anatomy_splitter.setStretchFactor(1, 2)
+        lay = QVBoxLayout(anatomy)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.addWidget(self.anatomy_splitter)
+        self.tabs.addTab(anatomy, _tr("Anatomy"))
+
+        self.kernel_pane = TextPane(self, wrap=False)
+        self.tabs.addTab(self.kernel_pane, _tr("Kernel messages"))
+
+        self.provider_tabs = QTabWidget(self)
+        self.provider_tabs.setDocumentMode(True)
+        self.provider_panes: list[TextPane] = []
+        self.tabs.addTab(self.provider_tabs, _tr("Provider body"))
+
+        self.response_pane = TextPane(self)
+        self.tabs.addTab(self.response_pane, _tr("Response"))
+        self.raw_pane = TextPane(self, wrap=False)
+        self.tabs.addTab(self.raw_pane, _tr("Raw event"))
+
+        self.compare_view = CompareView(self)
+        self._compare_tab = self.tabs.addTab(self.compare_view, _tr("Compare"))
+        # Shown once a comparison exists; an empty compare page would only be a placeholder.
+        self.tabs.setTabVisible(self._compare_tab, False)
+
+    def _build_actions(self) -> None:
+        def action(text: str, slot: Callable[[], None], key: str | None = None) -> QAction:
+            a = QAction(text, self)
+            if key:
+                a.setShortcut(QKeySequence(key))
+                a.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+            a.triggered.connect(slot)
+            self.addAction(a)
+            return a
+
+        self.copy_md_action = action(_tr("Copy Anatomy as &Markdown"), self.copy_markdown, "Ctrl+Shift+C")
+        self.copy_json_action = action(_tr("Copy Anatomy as &JSON"), self.copy_json, "Ctrl+Shift+J")
+        self.copy_body_action = action(_tr("Copy &Provider Body"), self.copy_provider_body)
+        self.export_md_action = action(_tr("Anatomy as &Markdown…"), lambda: self.export("markdown"))
+        self.export_json_action = action(_tr("Anatomy as &JSON…"), lambda: self.export("json"))
+        self.export_body_action = action(_tr("&Provider Body…"), lambda: self.export("provider"))
+        self.compare_prev_action = action(_tr("Compare with &Previous Turn"), self.compare_with_previous)
+        self.compare_with_action = action(_tr("Compare &with…"), self.choose_comparison)
+        for button, acts in ((self.copy_button, (self.copy_md_action, self.copy_json_action, self.copy_body_action)),
+                             (self.export_button, (self.export_md_action, self.export_json_action,
+                                                   self.export_body_action)),
+                             (self.compare_button, (self.compare_prev_action, self.compare_with_action))):
+            menu = QMenu(button)
+            for a in acts:
+                menu.addAction(a)
+            button.setMenu(menu)
+
+    def _set_enabled(self, on: bool) -> None:
+        for w in (self.copy_button, self.export_button, self.compare_button):
+            w.setEnabled(on)
+        for a in (self.copy_md_action, self.copy_json_action, self.copy_body_action, self.export_md_action,
+                  self.export_json_action, self.export_body_action, self.compare_prev_action,
+                  self.compare_with_action):
+            a.setEnabled(on)
+        if on and self.detail is not None and not self.detail.attempts:
+            self.copy_body_action.setEnabled(False)
+            self.export_body_action.setEnabled(False)
+
+    # ------------------------------------------------------------------ loading
+
+    def show_request(self, event_id: str) -> None:
+        """Load and show ``event_id`` in the background; a result for a request the user has
+        already left is dropped."""
+        self.event_id = event_id
+        if self._job is not None:
+            self._job.cancel()
+            self._job = None
+        store = self._store()
+        if store is None:
+            self._show_error(_tr("No database is open."))
+            return
+        self.title.setText(_tr("Loading request {id}…").format(id=event_id))
+        self.facts.clear()
+        self.message.hide()
+        self._set_enabled(False)
+
+        def work(_job: Job) -> RequestDetail | None:
+            return views.request_detail(store, event_id)
+
+        self._job = self.tasks.run(work, partial(self._loaded, event_id), partial(self._failed, event_id),
+                                   resource=store)
+
+    def _loaded(self, event_id: str, detail: RequestDetail | None) -> None:
+        if event_id != self.event_id:
+            return
+        self._job = None
+        if detail is None:
+            self._show_error(_tr("{id} is not a model request in this database.").format(id=event_id))
+            return
+        self.detail = detail
+        self._fill(detail)
+        self._set_enabled(True)
+        self.loaded.emit(event_id)
+
+    def _failed(self, event_id: str, exc: BaseException) -> None:
+        if event_id != self.event_id:
+            return
+        self._job = None
+        self._show_error(_tr("Cannot read request {id}: {error}").format(id=event_id, error=exc))
+
+    def _show_error(self, text: str) -> None:
+        self.detail = None
+        self.title.setText(_tr("Request not shown"))
+        self.facts.clear()
+        self.message.setText(text)
+        self.message.setStyleSheet("color: #c0392b;")
+        self.message.show()
+        for section in self.sections:
+            section.model.clear()
+        for pane in (self.text_pane, self.kernel_pane, self.response_pane, self.raw_pane):
+            pane.set_content("")
+        self._clear_provider_tabs()
+        self._set_enabled(False)
+        self.loadFailed.emit(text)
+
+    def wait_until_loaded(self, timeout_ms: int = 60_000) -> bool:
+        """Block (running a local event loop) until the pending load finishes; True if a request
+        is shown afterwards."""
+        if self._job is not None:
+            loop = QEventLoop()
+            self.loaded.connect(loop.quit)
+            self.loadFailed.connect(loop.quit)
+            QTimer.singleShot(timeout_ms, loop.quit)
+            if self._job is not None:
+                loop.exec()
+            self.loaded.disconnect(loop.quit)
+            self.loadFailed.disconnect(loop.quit)
+        return self.detail is not None
+
+    # ------------------------------------------------------------------ filling
+
+    def _fill(self, d: RequestDetail) -> None:
+        row = d.row
+        self.message.hide()
+        self.title.setText(" · ".join(x for x in (
+            row.get("runtimeId") or _tr("(no runtime)"),
+            _tr("step {step} · attempt {attempt}").format(step=row.get("step"), attempt=row.get("attempt")),
+            row.get("eventId"),
+        ) if x))
+        view = d.request.protocol if d.request.source == "provider" else _tr("kernel messages")
+        tokens = (_tr("<b>{exact}</b> tokens ({encoding}, {provenance})").format(
+            exact=_num(d.total_exact), encoding=d.encoding, provenance=d.encoding_provenance)
+            if d.exact_counted else _tr("<b>{est}</b> estimated tokens").format(est=_num(d.total_estimate)))
+        facts = [
+            _tr("turn {turn}").format(turn=(row.get("turnId") or "")[:8]),
+            f"<b>{_esc(row.get('model') or '?')}</b> · {_esc(row.get('provider') or '?')}",
+            _esc(view or "?"),
+            tokens,
+            _tr("reported input {input} · cached {cached} · cache write {write} · output {output}").format(
+                input=_num(row.get("inputTokens")), cached=_num(row.get("cachedTokens")),
+                write=_num(row.get("cacheWriteTokens")), output=_num(row.get("outputTokens"))),
+        ]
+        if row.get("transportAttempts", 0) > 1:
+            facts.append(_tr("{n} transport attempts").format(n=row["transportAttempts"]))
+        problems = list(d.request.problems)
+        text = " &nbsp;│&nbsp; ".join(facts)
+        if problems:
+            text += "<br><span style='color:#c0392b'>" + "<br>".join(_esc(p) for p in problems) + "</span>"
+        self.facts.setText(text)
+
+        stack_roots = [r for r in (d.tools, d.segment_stack) if r is not None]
+        self.stack_section.set_roots(stack_roots, d.exact_counted, self._summary(_tr("Segment stack"), stack_roots, d))
+        tc = d.turn_context
+        self.context_section.set_roots([tc] if tc else [], d.exact_counted,
+                                       self._summary(_tr("Turn context"), [tc] if tc else [], d))
+        self.history_section.set_roots(d.history_bags, d.exact_counted,
+                                       self._summary(_tr("History bags"), d.history_bags, d))
+        self.text_pane.set_content("", caption=_tr("Select a part to see its text"))
+        self._fit_sections()
+        # Start on the system prompt (else the first part) so the pane never sits empty.
+        if not self.select_node(lambda n: n.kind == "system-prompt"):
+            first = self.stack_section.model.index(0, 0)
+            if first.isValid():
+                self.stack_section.tree.setCurrentIndex(first)
+
+        self.kernel_pane.set_content(kernel_messages_json(d), "json",
+                                     _tr("payload.messages and tools as Covel recorded them"))
+        self._fill_provider_tabs(d)
+        resp = response_text(d)
+        self.response_pane.set_content(resp or _tr("No response was recorded for this request."),
+                                       caption=self._response_caption(d))
+        self.raw_pane.set_content(raw_event_json(d), "json", _tr("trace_events row {id}").format(id=row["eventId"]))
+
+    def _fit_sections(self) -> None:
+        """Give each tree the height its rows need (within what is there), so a two-row history
+        does not take as much room as a forty-row segment stack."""
+        outer = sum(self.anatomy_splitter.sizes())
+        if outer <= 0:
+            return
+        wants = []
+        for section in self.sections:
+            rows = _visible_rows(section.model, section.tree)
+            row_h = max(section.tree.sizeHintForRow(0), section.tree.fontMetrics().height() + 4)
+            wants.append(section.title.sizeHint().height() + section.tree.header().sizeHint().height()
+                         + rows * row_h + 10)
+        need = sum(wants)
+        # The text of the selected part is what the user reads; it keeps at least 38%.
+        total = min(need + 4, round(outer * 0.62))
+        self.anatomy_splitter.setSizes([total, outer - total])
+        if need <= total:
+            spare = total - need
+            sizes = [w + (spare if i == 0 else 0) for i, w in enumerate(wants)]
+        else:
+            floor = 70
+            sizes = [max(floor, round(w * total / need)) for w in wants]
+        self.trees_splitter.setSizes(sizes)
+
+    def _summary(self, title: str, roots: list[DetailNode], d: RequestDetail) -> str:
+        total = sum(r.exact for r in roots) if d.exact_counted else sum(r.estimate for r in roots)
+        share = sum(r.share for r in roots)
+        if not roots:
+            return _tr("{title} — none").format(title=title)
+        return _tr("{title} — {tokens} tokens, {share}").format(title=title, tokens=_num(total),
+                                                               share=f"{share * 100:.1f}%")
+
+    def _response_caption(self, d: RequestDetail) -> str:
+        resp = d.response or {}
+        return _tr("finish: {finish} · {ms} ms").format(finish=resp.get("finishReason") or "–",
+                                                        ms=_num(resp.get("durationMs")))
+
+    def _clear_provider_tabs(self) -> None:
+        while self.provider_tabs.count():
+            w = self.provider_tabs.widget(0)
+            self.provider_tabs.removeTab(0)
+            w.deleteLater()
+        self.provider_panes = []
+
+    def _fill_provider_tabs(self, d: RequestDetail) -> None:
+        self._clear_provider_tabs()
+        if not d.attempts:
+            pane = TextPane(self.provider_tabs, wrap=False)
+            pane.set_content("", "json", _tr("No provider body was recorded; the anatomy uses the kernel messages."))
+            self.provider_tabs.addTab(pane, _tr("none"))
+            return
+        for attempt in d.attempts:
+            f = attempt_facts(attempt)
+            pane = TextPane(self.provider_tabs, wrap=False)
+            pane.set_content(attempt_body_json(attempt) if attempt.body is not None else "", "json",
+                             self._attempt_caption(f))
+            self.provider_panes.append(pane)
+            title = _tr("Attempt {n}").format(n=(f["transportAttempt"] if f["transportAttempt"] is not None
+                                                 else f["index"]) + 1)
+            if f["statusCode"] is not None:
+                title += f" · {f['statusCode']}"
+            self.provider_tabs.addTab(pane, title)
+        self.provider_tabs.setCurrentIndex(len(d.attempts) - 1)
+
+    def _attempt_caption(self, f: dict[str, Any]) -> str:
+        if f["completeness"] == "complete":
+            parts = [_tr("complete body")]
+        elif f["completeness"] == "partial":
+            parts = [_tr("partial body: {n} omitted fields").format(n=f["omittedFields"])]
+        else:
+            parts = [_tr("completeness not recorded")]
+        parts.append(_tr("status {code}").format(code=f["statusCode"] if f["statusCode"] is not None else "–"))
+        if f["retryReason"]:
+            parts.append(_tr("retry reason: {reason}").format(reason=f["retryReason"]))
+        if f["bodyRef"] is not None:
+            parts.append(_tr("bodyRef → attempt {n} (body resolved from it)").format(n=f["bodyRef"] + 1))
+        if f["bodyError"]:
+            parts.append(_tr("body error: {error}").format(error=f["bodyError"]))
+        if f["failed"]:
+            parts.append(_tr("failed"))
+        return " · ".join(parts)
+
+    # ------------------------------------------------------------------ anatomy selection
+
+    def _node_selected(self, section: _Section, current: QModelIndex, _previous: QModelIndex) -> None:
+        if self._selecting or not current.isValid():
+            return
+        self._selecting = True
+        try:
+            for other in self.sections:
+                if other is not section:
+                    other.tree.selectionModel().clearSelection()
+                    other.tree.selectionModel().setCurrentIndex(QModelIndex(), QItemSelectionModel.SelectionFlag.NoUpdate)
+        finally:
+            self._selecting = False
+        node: DetailNode | None = current.data(NodeRole)
+        if node is None:
+            return
+        self.show_node(node)
+
+    def show_node(self, node: DetailNode) -> None:
+        if node.is_breakpoint:
+            caption = _tr("Cache breakpoint ({label}): the provider caches everything before it").format(label=node.label)
+        else:
+            count = _tr("{exact} tokens").format(exact=_num(node.exact)) if self.detail and self.detail.exact_counted \
+                else _tr("{est} estimated tokens").format(est=_num(node.estimate))
+            caption = " · ".join(x for x in (node.label, node.role or "", count,
+                                             _tr("recognised by {how}").format(how=node.recognised_by)) if x)
+        self.text_pane.set_content(node_text(node), "prompt", caption)
+
+    def select_node(self, predicate: Callable[[DetailNode], bool]) -> bool:
+        """Select the first node (in the three trees, in order) satisfying ``predicate``."""
+        for section in self.sections:
+            idx = section.model.find(predicate)
+            if idx.isValid():
+                section.tree.setCurrentIndex(idx)
+                section.tree.scrollTo(idx)
+                return True
+        return False
+
+    # ------------------------------------------------------------------ keyboard
+
+    def event(self, e: QEvent) -> bool:  # noqa: N802 - Qt override
+        # Ctrl+F inside the request view finds in the text being read, not in the navigator.
+        if e.type() == QEvent.Type.ShortcutOverride and isinstance(e, QKeyEvent) \
+                and e.matches(QKeySequence.StandardKey.Find):
+            e.accept()
+            return True
+        return super().event(e)
+
+    def keyPressEvent(self, e: QKeyEvent) -> None:  # noqa: N802 - Qt override
+        if e.matches(QKeySequence.StandardKey.Find):
+            self.current_pane().open_find()
+            return
+        super().keyPressEvent(e)
+
+    def current_pane(self) -> TextPane:
+        page = self.tabs.currentWidget()
+        if page is self.provider_tabs and self.provider_tabs.currentWidget() is not None:
+            return self.provider_tabs.currentWidget()  # type: ignore[return-value]
+        if isinstance(page, TextPane):
+            return page
+        if page is self.compare_view:
+            return self.compare_view.right_pane
+        return self.text_pane
+
+    # ------------------------------------------------------------------ copy / export
+
+    def _clipboard(self, text: str, what: str) -> None:
+        QGuiApplication.clipboard().setText(text)
+        self._notice(_tr("Copied {what} to the clipboard").format(what=what))
+
+    def copy_markdown(self) -> None:
+        if self.detail is not None:
+            self._clipboard(anatomy_markdown(self.detail), _tr("the anatomy as Markdown"))
+
+    def copy_json(self) -> None:
+        if self.detail is not None:
+            self._clipboard(anatomy_json(self.detail), _tr("the anatomy as JSON"))
+
+    def copy_provider_body(self) -> None:
+        if self.detail is None or not self.detail.attempts:
+            return
+        index = self.provider_tabs.currentIndex() if self.tabs.currentWidget() is self.provider_tabs else None
+        if index is None or index < 0:
+            index = len(self.detail.attempts) - 1
+        self._clipboard(provider_body_json(self.detail, index), _tr("the provider body"))
+
+    def _notice(self, text: str) -> None:
+        window = self.window()
+        bar = getattr(window, "statusBar", None)
+        if callable(bar):
+            bar().showMessage(text, 4000)
+
+    def export(self, kind: str) -> Path | None:
+        """Ask for a file name and write the anatomy (``markdown``/``json``) or the provider body."""
+        if self.detail is None:
+            return None
+        short = self.detail.row["eventId"][:8]
+        names = {
+            "markdown": (f"request-{short}.md", _tr("Markdown (*.md);;All files (*)")),
+            "json": (f"request-{short}.anatomy.json", _tr("JSON (*.json);;All files (*)")),
+            "provider": (f"request-{short}.body.json", _tr("JSON (*.json);;All files (*)")),
+        }
+        default, filters = names[kind]
+        path = self.save_path(_tr("Export Request"), default, filters)
+        if not path:
+            return None
+        return self.export_to(kind, path)
+
+    def export_to(self, kind: str, path: str | Path) -> Path | None:
+        if self.detail is None:
+            return None
+        d = self.detail
+        text = {"markdown": anatomy_markdown, "json": anatomy_json, "provider": provider_body_json}[kind](d)
+        try:
+            written = write_atomic(path, text)
+        except OSError as exc:
+            self.message.setText(_tr("Cannot write {path}: {error}").format(path=path, error=exc))
+            self.message.setStyleSheet("color: #c0392b;")
+            self.message.show()
+            return None
+        self._notice(_tr("Saved {path}").format(path=written))
+        return written
+
+    def _save_path(self, title: str, default: str, filters: str) -> str | None:
+        name, _f = QFileDialog.getSaveFileName(self, title, default, filters)
+        return name or None
+
+    # ------------------------------------------------------------------ compare
+
+    def compare_with_previous(self) -> None:
+        """Compare with the same runtime's first request of the previous turn (left) — the request
+        whose cached prefix this one could have reused."""
+        if self.detail is None:
+            return
+        store = self._store()
+        current = self.detail
+        event_id = current.row["eventId"]
+
+        def work(_job: Job) -> Comparison | str:
+            prev = views.previous_turn_request(store, event_id)
+            if prev is None:
+                return _tr("This runtime did not run in an earlier turn of the session.")
+            left = views.request_detail(store, prev)
+            if left is None:
+                return _tr("The previous request cannot be read.")
+            return compare_details(left, current)
+
+        self._run_compare(work, store)
+
+    def choose_comparison(self) -> None:
+        """List the session's other requests, then compare the chosen one (left) with this one."""
+        if self.detail is None:
+            return
+        store = self._store()
+        event_id = self.detail.row["eventId"]
+        runtime = self.detail.row.get("runtimeId")
+
+        def chosen(rows: list[dict[str, Any]]) -> None:
+            if event_id != self.event_id:
+                return
+            other = self.pick_request(rows, runtime)
+            if other:
+                self.compare_with(other)
+
+        self.tasks.run(lambda _job: views.compare_candidates(store, event_id), chosen,
+                       lambda exc: self._compare_failed(str(exc)), resource=store)
+
+    def _pick_request(self, rows: list[dict[str, Any]], runtime_id: str | None) -> str | None:
+        dialog = RequestPickerDialog(rows, runtime_id, self)
+        try:
+            return dialog.selected_id() if dialog.exec() == QDialog.DialogCode.Accepted else None
+        finally:
+            dialog.deleteLater()
+
+    def compare_with(self, other_id: str) -> None:
+        if self.detail is None:
+            return
+        store = self._store()
+        current = self.detail
+
+        def work(_job: Job) -> Comparison | str:
+            left = views.request_detail(store, other_id)
+            if left is None:
+                return _tr("{id} is not a model request in this database.").format(id=other_id)
+            return compare_details(left, current)
+
+        self._run_compare(work, store)
+
+    def _run_compare(self, work: Callable[[Job], Comparison | str], store: Any) -> None:
+        if self._compare_job is not None:
+            self._compare_job.cancel()
+        event_id = self.event_id
+        self._notice(_tr("Comparing…"))
+
+        def done(result: Comparison | str) -> None:
+            self._compare_job = None
+            if event_id != self.event_id:
+                return
+            if isinstance(result, str):
+                self._compare_failed(result)
+                return
+            self.comparison = result
+            self.compare_view.set_comparison(result)
+            self.tabs.setTabVisible(self._compare_tab, True)
+            self.tabs.setCurrentWidget(self.compare_view)
+            self.compared.emit()
+
+        self._compare_job = self.tasks.run(work, done, lambda exc: self._compare_failed(str(exc)), resource=store)
+
+    def _compare_failed(self, text: str) -> None:
+        self._compare_job = None
+        self.message.setText(text)
+        self.message.setStyleSheet("")
+        self.message.show()
+
+
+def _esc(text: str) -> str:
+    return str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def _visible_rows(model: AnatomyTreeModel, tree: QTreeView) -> int:
+    count = 0
+    stack = [QModelIndex()]
+    while stack:
+        parent = stack.pop()
+        for row in range(model.rowCount(parent)):
+            idx = model.index(row, 0, parent)
+            count += 1
+            if tree.isExpanded(idx):
+                stack.append(idx)
+    return count
+
+
+def attach_request_view(window: Any, *, screenshot: bool = False) -> RequestView:
+    """Create the request view for ``window`` (a MainWindow) and embed it.
+
+    With ``screenshot`` the view holds the window's reveal until the selected request is drawn:
+    the screenshot is grabbed right after the navigator reports the selection, and a view still
+    loading in the background would be captured empty. The load itself stays on the worker
+    thread; only the GUI waits, in a local event loop.
+    """
+    view = RequestView(window.tasks, lambda: window.store, window)
+    window.set_request_view(view)
+    if screenshot:
+        # Connected before the launcher connects its own handler, so this runs first.
+        window.navigator.revealFinished.connect(lambda _complete: view.wait_until_loaded())
+    return view

@@ -1,0 +1,233 @@
+"""A read-only, highlighted text view with a find bar and a word-wrap toggle.
+
+Cache sentinels are invisible private-use characters on the wire; the pane shows each as a
+visible chip (``⟦cache breakpoint⟧``) and copying gives back the recorded text, sentinel included.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QEvent, QMimeData, Qt, Signal
+from PySide6.QtGui import QColor, QFont, QFontDatabase, QKeyEvent, QKeySequence, QTextCursor, QTextDocument
+from PySide6.QtWidgets import (
+    QCheckBox, QHBoxLayout, QLabel, QLineEdit, QPlainTextEdit, QSizePolicy, QTextEdit, QToolButton, QVBoxLayout, QWidget,
+)
+
+from inspector.highlight import DisplayText, display_text
+
+from .highlighter import PromptHighlighter
+
+
+def _tr(text: str) -> str:
+    from PySide6.QtCore import QCoreApplication
+
+    return QCoreApplication.translate("TextPane", text)
+
+
+class _Editor(QPlainTextEdit):
+    findRequested = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.display: DisplayText = display_text("")
+
+    def event(self, e: QEvent) -> bool:  # noqa: N802 - Qt override
+        # Take Ctrl+F before the window's own Find action (which searches the navigator) when
+        # the focus is in this text: the user means "find in what I am reading".
+        if e.type() == QEvent.Type.ShortcutOverride and isinstance(e, QKeyEvent) \
+                and e.matches(QKeySequence.StandardKey.Find):
+            e.accept()
+            return True
+        return super().event(e)
+
+    def keyPressEvent(self, e: QKeyEvent) -> None:  # noqa: N802 - Qt override
+        if e.matches(QKeySequence.StandardKey.Find):
+            self.findRequested.emit()
+            return
+        super().keyPressEvent(e)
+
+    def createMimeDataFromSelection(self) -> QMimeData:  # noqa: N802 - Qt override
+        cursor = self.textCursor()
+        shown = self.display.display
+        start = _py_index(shown, cursor.selectionStart())
+        end = _py_index(shown, cursor.selectionEnd())
+        mime = QMimeData()
+        mime.setText(self.display.source_slice(start, end))
+        return mime
+
+
+class TextPane(QWidget):
+    """``set_content(text, language)``; ``text()`` is the recorded text, ``shown_text()`` what is on
+    screen. ``language``: ``prompt`` or ``json``."""
+
+    def __init__(self, parent: QWidget | None = None, *, wrap: bool = True) -> None:
+        super().__init__(parent)
+        self.editor = _Editor(self)
+        self.editor.setReadOnly(True)
+        self.editor.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse
+                                            | Qt.TextInteractionFlag.TextSelectableByKeyboard)
+        font = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
+        font.setStyleHint(QFont.StyleHint.Monospace)
+        self.editor.setFont(font)
+        self.editor.setTabStopDistance(self.editor.fontMetrics().horizontalAdvance(" ") * 4)
+        self.highlighter = PromptHighlighter(self.editor.document(), self.palette())
+        self.editor.findRequested.connect(self.open_find)
+
+        self.caption = QLabel(self)
+        self.caption.setObjectName("paneCaption")
+        self.caption.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.caption.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.wrap_box = QCheckBox(_tr("Wrap"), self)
+        self.wrap_box.setToolTip(_tr("Wrap long lines"))
+        self.wrap_box.toggled.connect(self.set_wrap)
+        top = QHBoxLayout()
+        top.setContentsMargins(2, 0, 2, 0)
+        top.addWidget(self.caption, 1)
+        top.addWidget(self.wrap_box)
+
+        self.find_bar = QWidget(self)
+        self.find_edit = QLineEdit(self.find_bar)
+        self.find_edit.setPlaceholderText(_tr("Find in text (Enter: next, Shift+Enter: previous)"))
+        self.find_edit.setClearButtonEnabled(True)
+        self.find_status = QLabel(self.find_bar)
+        prev_btn = QToolButton(self.find_bar)
+        prev_btn.setText("▲")
+        prev_btn.setToolTip(_tr("Previous match"))
+        prev_btn.clicked.connect(lambda: self.find_next(backward=True))
+        next_btn = QToolButton(self.find_bar)
+        next_btn.setText("▼")
+        next_btn.setToolTip(_tr("Next match"))
+        next_btn.clicked.connect(lambda: self.find_next())
+        close_btn = QToolButton(self.find_bar)
+        close_btn.setText("✕")
+        close_btn.setToolTip(_tr("Close (Esc)"))
+        close_btn.clicked.connect(self.close_find)
+        fb = QHBoxLayout(self.find_bar)
+        fb.setContentsMargins(2, 2, 2, 2)
+        fb.addWidget(self.find_edit, 1)
+        fb.addWidget(self.find_status)
+        fb.addWidget(prev_btn)
+        fb.addWidget(next_btn)
+        fb.addWidget(close_btn)
+        self.find_bar.hide()
+        self.find_edit.installEventFilter(self)
+        self.find_edit.textChanged.connect(lambda _t: self._find_from_start())
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(2)
+        layout.addLayout(top)
+        layout.addWidget(self.editor, 1)
+        layout.addWidget(self.find_bar)
+        self.wrap_box.setChecked(wrap)
+        self.set_wrap(wrap)
+
+    # ------------------------------------------------------------------ content
+
+    def set_content(self, text: str, language: str = "prompt", caption: str = "") -> None:
+        self.editor.display = display_text(text)
+        self.highlighter.language = language
+        self.editor.setPlainText(self.editor.display.display)
+        self.caption.setText(caption)
+        self.caption.setVisible(bool(caption))
+        self.editor.setExtraSelections([])
+        if self.find_bar.isVisible() and self.find_edit.text():
+            self._find_from_start()
+
+    def text(self) -> str:
+        return self.editor.display.source
+
+    def shown_text(self) -> str:
+        return self.editor.toPlainText()
+
+    def mark(self, source_offset: int, colour: QColor) -> None:
+        """Highlight the character at ``source_offset`` of the recorded text (a first difference)
+        and scroll to it; an offset at the end marks the end of the text."""
+        at = self.editor.display.source_to_display(source_offset)
+        doc_len = len(self.shown_text())
+        cursor = QTextCursor(self.editor.document())
+        cursor.setPosition(_qt_pos(self.shown_text(), min(at, doc_len)))
+        if at < doc_len:
+            cursor.setPosition(_qt_pos(self.shown_text(), at + 1), QTextCursor.MoveMode.KeepAnchor)
+        sel = QTextEdit.ExtraSelection()
+        sel.cursor = cursor
+        sel.format.setBackground(colour)
+        sel.format.setForeground(QColor("#ffffff"))
+        self.editor.setExtraSelections([sel])
+        plain = QTextCursor(cursor)
+        plain.clearSelection()
+        self.editor.setTextCursor(plain)
+        self.editor.centerCursor()
+
+    def set_wrap(self, on: bool) -> None:
+        self.editor.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth if on
+                                    else QPlainTextEdit.LineWrapMode.NoWrap)
+        if self.wrap_box.isChecked() != on:
+            self.wrap_box.setChecked(on)
+
+    def changeEvent(self, e: QEvent) -> None:  # noqa: N802 - Qt override
+        if e.type() == QEvent.Type.PaletteChange:
+            self.highlighter.set_palette(self.palette())
+        super().changeEvent(e)
+
+    # ------------------------------------------------------------------ find
+
+    def open_find(self) -> None:
+        self.find_bar.show()
+        selected = self.editor.textCursor().selectedText()
+        if selected and "\u2029" not in selected:
+            self.find_edit.setText(selected)
+        self.find_edit.setFocus()
+        self.find_edit.selectAll()
+
+    def close_find(self) -> None:
+        self.find_bar.hide()
+        self.find_status.clear()
+        self.editor.setFocus()
+
+    def _find_from_start(self) -> None:
+        cursor = self.editor.textCursor()
+        cursor.setPosition(cursor.selectionStart())
+        self.editor.setTextCursor(cursor)
+        self.find_next()
+
+    def find_next(self, backward: bool = False) -> bool:
+        needle = self.find_edit.text()
+        if not needle:
+            self.find_status.clear()
+            return False
+        flags = QTextDocument.FindFlag.FindBackward if backward else QTextDocument.FindFlag(0)
+        found = self.editor.find(needle, flags)
+        if not found:
+            # Wrap around, like every editor's find bar.
+            cursor = self.editor.textCursor()
+            cursor.movePosition(QTextCursor.MoveOperation.End if backward else QTextCursor.MoveOperation.Start)
+            self.editor.setTextCursor(cursor)
+            found = self.editor.find(needle, flags)
+        self.find_status.setText("" if found else _tr("No match"))
+        return found
+
+    def eventFilter(self, obj, e: QEvent) -> bool:  # noqa: N802 - Qt override
+        if obj is self.find_edit and e.type() == QEvent.Type.KeyPress and isinstance(e, QKeyEvent):
+            if e.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
+                self.find_next(backward=bool(e.modifiers() & Qt.KeyboardModifier.ShiftModifier))
+                return True
+            if e.key() == Qt.Key.Key_Escape:
+                self.close_find()
+                return True
+        return super().eventFilter(obj, e)
+
+
+def _qt_pos(text: str, index: int) -> int:
+    """UTF-16 position of Python index ``index`` in ``text`` (astral characters count twice)."""
+    head = text[:index]
+    return index + sum(1 for ch in head if ord(ch) >= 0x10000)
+
+
+def _py_index(text: str, pos: int) -> int:
+    """Python index of UTF-16 position ``pos`` in ``text``."""
+    units = 0
+    for i, ch in enumerate(text):
+        if units >= pos:
+            return i
+        units += 2 if ord(ch) >= 0x10000 else 1
+    return len(text)
