@@ -475,6 +475,8 @@ def request_detail(store: Store, event_id: str, *, exact: bool = True, view: str
     request = kernel if view == "kernel" or (view == "provider" and preferred.source != "provider") else preferred
     if event.payload_error:
         request.problems.insert(0, f"payload of {event.id}: {event.payload_error}")
+    if request is not kernel:
+        _split_at_kernel_sentinels(request, kernel)
     anatomy = label_request(request, runtime_body=_runtime_body_from_kernel(kernel))
     model = row.get("model") or request.model
     choice = encoding_for_model(model if isinstance(model, str) else None)
@@ -491,6 +493,39 @@ def request_detail(store: Store, event_id: str, *, exact: bool = True, view: str
         response = call.response.payload
     return RequestDetail(row, request, kernel, attempts, anatomy, roots, choice.encoding, choice.provenance,
                          total_exact, total_estimate, exact, payload, raw_event, response)
+
+
+def _split_at_kernel_sentinels(request, kernel) -> None:
+    """Cut the provider body's system prompt where the kernel copy has cache sentinels.
+
+    Every wire but Anthropic's strips the sentinels, so the provider view alone cannot show
+    where Covel's stable parts end. The stripped text is exactly the kernel pieces laid end to
+    end, so when it matches, the provider block is split at the same places and the anatomy
+    recognises its parts by sentinel, as in the kernel view.
+    """
+    from dataclasses import replace
+
+    from .wire.model import SRC_KERNEL_SENTINEL, CacheBreakpoint
+
+    pieces = [b for b in kernel.system if b.source == SRC_KERNEL_SENTINEL]
+    if len(pieces) < 2 or not request.system:
+        return
+    first = request.system[0]
+    if first.source == SRC_KERNEL_SENTINEL or first.text != "".join(p.text for p in pieces):
+        return
+    offset = first.origin_offset
+    split = []
+    for piece in pieces:
+        split.append(replace(first, text=piece.text, breakpoint_after=piece.breakpoint_after,
+                             cache_control=False, source=SRC_KERNEL_SENTINEL, origin_offset=offset))
+        offset += len(piece.text)
+    shift = len(split) - 1
+    request.system[0:1] = split
+    request.cache_breakpoints = [
+        replace(bp, index=bp.index + shift) if bp.where == "system" and bp.index > 0 else bp
+        for bp in request.cache_breakpoints
+        if not (bp.where == "system" and bp.index == 0)
+    ] + [CacheBreakpoint("system", i, origin="sentinel") for i, b in enumerate(split) if b.breakpoint_after]
 
 
 def _runtime_body_from_kernel(kernel) -> str | None:

@@ -1,0 +1,68 @@
+"""The numbers the CLI and the app share, computed over the demo database."""
+
+import pytest
+
+from inspector import views
+from inspector.demo import generate_demo
+from inspector.store import open_store
+from inspector.wire.model import SRC_KERNEL_SENTINEL
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory):
+    path = tmp_path_factory.mktemp("views") / "covel.db"
+    generate_demo(path)
+    with open_store(path) as opened:
+        yield opened
+
+
+def _narrator_request(store, session):
+    return [r for r in views.request_rows(store, session_id=session) if r["runtimeId"] == "narrator/main"][2]
+
+
+@pytest.mark.parametrize("session", ["demo-lantern-deepseek", "demo-lantern-openai", "demo-lantern-gemini"])
+def test_stripped_wires_get_breakpoints_from_the_kernel_copy(store, session):
+    row = _narrator_request(store, session)
+    detail = views.request_detail(store, row["eventId"], exact=False)
+    assert detail.request.source == "provider"
+    prompt = detail.segment_stack
+    kinds = [c.kind for c in prompt.children]
+    assert kinds[:3] == ["preamble", "cache-breakpoint", "runtime-body"]
+    assert kinds.count("cache-breakpoint") == sum(b.breakpoint_after for b in detail.kernel.system)
+    assert next(c for c in prompt.children if c.kind == "runtime-body").recognised_by == "sentinel"
+    # The pieces are the provider's own text, cut where the kernel had its sentinels.
+    pieces = [b for b in detail.request.system if b.source == SRC_KERNEL_SENTINEL]
+    kernel_pieces = [b for b in detail.kernel.system if b.source == SRC_KERNEL_SENTINEL]
+    assert [p.text for p in pieces] == [p.text for p in kernel_pieces]
+    offsets = [p.origin_offset for p in pieces]
+    assert offsets == sorted(offsets) and offsets[0] == 0
+
+
+def test_anthropic_blocks_are_left_as_sent(store):
+    row = _narrator_request(store, "demo-lantern-claude")
+    detail = views.request_detail(store, row["eventId"], exact=False)
+    assert detail.request.protocol == "anthropic-messages-v1"
+    assert all(b.source != SRC_KERNEL_SENTINEL for b in detail.request.system)
+    assert any(c.kind == "cache-breakpoint" for c in detail.segment_stack.children)
+
+
+def test_token_shares_sum_to_one(store):
+    row = _narrator_request(store, "demo-lantern-deepseek")
+    detail = views.request_detail(store, row["eventId"])
+    assert detail.total_exact == sum(r.exact for r in detail.roots) > 0
+    assert sum(r.share for r in detail.roots) == pytest.approx(1.0)
+    assert detail.turn_context is not None
+    assert any(n.bag == "current-input" for n in detail.history_bags)
+
+
+def test_kernel_view_keeps_the_sentinels(store):
+    row = _narrator_request(store, "demo-lantern-openai")
+    detail = views.request_detail(store, row["eventId"], exact=False, view="kernel")
+    assert detail.request.source == "kernel"
+    assert any(c.kind == "cache-breakpoint" for c in detail.segment_stack.children)
+
+
+def test_unknown_and_non_request_events(store):
+    assert views.request_detail(store, "no-such-id") is None
+    other = store.events("demo-lantern-deepseek", types=["turn.started"])[0]
+    assert views.request_detail(store, other.id) is None
