@@ -281,15 +281,75 @@ class NavigatorModel(QAbstractItemModel):
             resource=store,
         )
 
+    def fully_loaded(self) -> bool:
+        """True when every session and every turn has its children (or failed to get them)."""
+        return all(session.state in (LOADED, FAILED)
+                   and all(turn.state in (LOADED, FAILED) for turn in session.children)
+                   for session in self._root.children)
+
     def load_everything(self) -> None:
-        """Fetch every level of every session (needed before filtering the whole store)."""
+        """Fetch every level of every session (needed before filtering the whole store).
+
+        A session whose turns are listed but not opened gets all its runtimes in one read
+        (``views.session_runtime_groups``), attached in batches so the GUI never stalls."""
         self._load_all = True
         for session in self._root.children:
             if session.state == IDLE:
                 self.fetch(session)
             elif session.state == LOADED:
-                for turn in session.children:
-                    self.fetch(turn)
+                self._fetch_session_runtimes(session)
+
+    def _fetch_session_runtimes(self, session: Node) -> None:
+        idle = [turn for turn in session.children if turn.state == IDLE]
+        if not idle or self._store is None:
+            return
+        for turn in idle:
+            turn.state = LOADING
+        store, generation, sid = self._store, self._generation, session.key
+        self._set_loading(self._loading + 1)
+
+        def failed(exc: BaseException) -> None:
+            if generation != self._generation:
+                return
+            for turn in idle:
+                if turn.state == LOADING:
+                    turn.state = IDLE
+            self._fetch_failed(generation, session, exc)
+            session.state = LOADED
+
+        self._tasks.run(lambda _job: views.session_runtime_groups(store, sid),
+                        lambda groups: self._attach_batches(generation, session, idle, groups),
+                        failed, resource=store)
+
+    ATTACH_BATCH = 64
+
+    def _attach_batches(self, generation: int, session: Node, turns: list[Node],
+                        groups: dict[str, list[dict[str, Any]]]) -> None:
+        """Insert the runtimes of ``turns`` a batch at a time, yielding to the event loop between."""
+        if generation != self._generation:
+            return
+        batch, rest = turns[:self.ATTACH_BATCH], turns[self.ATTACH_BATCH:]
+        for turn in batch:
+            if turn.state != LOADING:
+                continue
+            holder = Node("holder", None, {}, None)
+            self._attach_runtimes(holder, groups.get(turn.key, []))
+            turn.state = LOADED
+            if holder.children:
+                self.beginInsertRows(self.index_of(turn), 0, len(holder.children) - 1)
+                for child in holder.children:
+                    child.parent = turn
+                    turn.add(child)
+                self.endInsertRows()
+            else:
+                idx = self.index_of(turn)
+                self.dataChanged.emit(idx, idx.siblingAtColumn(COL_DURATION))
+            self.loaded.emit(turn)
+        if rest:
+            QTimer.singleShot(0, lambda: self._attach_batches(generation, session, rest, groups))
+        else:
+            self._set_loading(self._loading - 1)
+            self.loaded.emit(session)
 
     def _set_loading(self, value: int) -> None:
         self._loading = value
@@ -326,8 +386,7 @@ class NavigatorModel(QAbstractItemModel):
             self.dataChanged.emit(idx, idx.siblingAtColumn(COL_DURATION))
         self.loaded.emit(node)
         if self._load_all and node.kind == SESSION:
-            for turn in node.children:
-                self.fetch(turn)
+            self._fetch_session_runtimes(node)
 
     @staticmethod
     def _attach_runtimes(turn: Node, groups: list[dict[str, Any]]) -> None:
@@ -613,9 +672,13 @@ class Navigator(QWidget):
         header.setStretchLastSection(False)
         header.setSectionResizeMode(COL_NAME, QHeaderView.ResizeMode.Interactive)
         header.setSectionResizeMode(COL_DETAIL, QHeaderView.ResizeMode.Stretch)
+        # Fixed-width number columns sized from the font, not ResizeToContents: that measures
+        # every row of the tree on each expand and scroll (a 1,000-turn session stalled the GUI
+        # for seconds per expanded turn).
         for col in (COL_TOKENS, COL_CACHED, COL_DURATION):
-            header.setSectionResizeMode(col, QHeaderView.ResizeMode.ResizeToContents)
+            header.setSectionResizeMode(col, QHeaderView.ResizeMode.Interactive)
         header.resizeSection(COL_NAME, 240)
+        self._size_number_columns()
 
         bar = QHBoxLayout()
         bar.setContentsMargins(0, 0, 0, 0)
@@ -650,9 +713,26 @@ class Navigator(QWidget):
         self.tree.selectionModel().currentRowChanged.connect(self._current_changed)
         self.model.loaded.connect(self._on_loaded)
         self.model.loadFailed.connect(self.failed)
+        self._filter_pending = False
         self.model.loadingChanged.connect(lambda _n: self._emit_busy())
+        self.model.loadingChanged.connect(lambda n: self._finish_pending_filter() if n == 0 else None)
         self.proxy.rowsInserted.connect(self._rows_inserted)
         self.setFocusProxy(self.tree)
+
+    def _size_number_columns(self) -> None:
+        metrics = self.tree.fontMetrics()
+        header = self.tree.header()
+        pad = 2 * self.tree.style().pixelMetric(self.tree.style().PixelMetric.PM_FocusFrameHMargin) + 16
+        for col, sample in ((COL_TOKENS, format_number(9_999_999)), (COL_CACHED, format_number(9_999_999)),
+                            (COL_DURATION, format_duration(3_599_000))):
+            title = self.model.headerData(col, Qt.Orientation.Horizontal) or ""
+            width = max(metrics.horizontalAdvance(sample), header.fontMetrics().horizontalAdvance(title) + 12)
+            header.resizeSection(col, width + pad)
+
+    def changeEvent(self, event: Any) -> None:  # noqa: N802 - Qt override
+        super().changeEvent(event)
+        if event.type() in (event.Type.FontChange, event.Type.LanguageChange, event.Type.StyleChange):
+            self._size_number_columns()
 
     # ------------------------------------------------------------------ public API
 
@@ -789,11 +869,33 @@ class Navigator(QWidget):
 
     def _apply_filter(self) -> None:
         matches = self._matches if self.search.text() else None
-        self.proxy.set_criteria(runtime=self.runtime_box.currentData(), model=self.model_box.currentData(),
-                                matches=matches)
-        if self.proxy.active:
+        runtime, model = self.runtime_box.currentData(), self.model_box.currentData()
+        wanted = runtime is not None or model is not None or matches is not None
+        if wanted and not self.model.fully_loaded():
+            # Load the whole tree first, unfiltered, and filter once it is all there: a filtering
+            # proxy re-examines its hidden ancestors on every insert, which made a search over a
+            # 1,000-turn session stall the GUI for minutes.
+            self._filter_pending = True
+            self.proxy.set_criteria()
             self.model.load_everything()
+            if self.model.loading == 0:
+                self._finish_pending_filter()
+            return
+        self._filter_pending = False
+        self.proxy.set_criteria(runtime=runtime, model=model, matches=matches)
+        if self.proxy.active:
             self._expand_timer.start()
+
+    def _finish_pending_filter(self) -> None:
+        if self._filter_pending and self.model.loading == 0:
+            self._filter_pending = False
+            if self.model.fully_loaded():
+                self._apply_filter()
+            else:  # a level failed to load: filter what is there
+                self.proxy.set_criteria(runtime=self.runtime_box.currentData(),
+                                        model=self.model_box.currentData(),
+                                        matches=self._matches if self.search.text() else None)
+                self._expand_timer.start()
 
     def _rows_inserted(self, *_args: Any) -> None:
         if self.proxy.active:

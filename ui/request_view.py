@@ -386,7 +386,9 @@ class RequestView(QWidget):
         self.message.hide()
         self.title.setText(" · ".join(x for x in (
             row.get("runtimeId") or _tr("(no runtime)"),
-            _tr("step {step} · attempt {attempt}").format(step=row.get("step"), attempt=row.get("attempt")),
+            # One-based, as the navigator counts them ("Step 1" is tool-loop step 0).
+            _tr("step {step} · attempt {attempt}").format(step=_one_based(row.get("step")),
+                                                          attempt=_one_based(row.get("attempt"))),
             row.get("eventId"),
         ) if x))
         view = d.request.protocol if d.request.source == "provider" else _tr("kernel messages")
@@ -729,6 +731,10 @@ class RequestView(QWidget):
         self.message.setText(text)
         self.message.setStyleSheet("")
         self.message.show()
+
+
+def _one_based(value: Any) -> Any:
+    return value + 1 if isinstance(value, int) and not isinstance(value, bool) else "?"
 
 
 def _esc(text: str) -> str:

@@ -159,7 +159,8 @@ def _drop(win: MainWindow, path: Path) -> tuple[bool, bool]:
     mime = QMimeData()
     mime.setUrls([QUrl.fromLocalFile(str(path))])
     centre = QPointF(win.rect().center())
-    enter = QDragEnterEvent(centre, Qt.DropAction.CopyAction, mime,
+    # QDragEnterEvent takes a QPoint (PySide6 ≤ 6.11) or a QPointF (6.12); a QPoint works for both.
+    enter = QDragEnterEvent(win.rect().center(), Qt.DropAction.CopyAction, mime,
                             Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier)
     QApplication.sendEvent(win, enter)
     drop = QDropEvent(centre, Qt.DropAction.CopyAction, mime,
@@ -179,7 +180,7 @@ def test_drop_a_file_to_open_it(qtbot: Any, window: MainWindow, covel_db: Path) 
 def test_drag_without_files_is_refused(window: MainWindow) -> None:
     mime = QMimeData()
     mime.setText("hello")
-    enter = QDragEnterEvent(QPointF(window.rect().center()), Qt.DropAction.CopyAction, mime,
+    enter = QDragEnterEvent(window.rect().center(), Qt.DropAction.CopyAction, mime,
                             Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier)
     QApplication.sendEvent(window, enter)
     assert not enter.isAccepted()

@@ -12,7 +12,7 @@ from PySide6.QtCore import QModelIndex, Qt
 from inspector import views
 from inspector.store import Store, open_store
 from ui import navigator as nav
-from ui.navigator import Navigator
+from ui.navigator import Navigator, NavigatorModel
 from ui.workers import TaskManager
 
 
@@ -197,3 +197,25 @@ def test_keyboard_navigation_expands_and_selects(qtbot: Any, navigator: Navigato
     qtbot.keyClick(tree, Qt.Key.Key_Left)
     qtbot.keyClick(tree, Qt.Key.Key_Left)
     assert navigator.current_path() == [(nav.SESSION, sid)]
+
+
+def test_filter_after_sessions_are_opened_loads_runtimes_in_one_read_then_filters(
+        qtbot: Any, navigator: Navigator, store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Open every session's turn list first (as a user scrolling the tree would), then filter:
+    # the runtimes come from one read per session, and the proxy filters only once all is loaded.
+    model = navigator.model
+    for session in model.root.children:
+        model.fetch(session)
+    qtbot.waitUntil(lambda: model.loading == 0, timeout=10000)
+    per_turn: list[str] = []
+    original = views.turn_runtime_groups
+    monkeypatch.setattr(views, "turn_runtime_groups",
+                        lambda *a, **k: per_turn.append(a[2]) or original(*a, **k))
+    monkeypatch.setattr(NavigatorModel, "ATTACH_BATCH", 2)  # several event-loop turns
+    runtime = sorted({r["runtimeId"] for r in views.request_rows(store) if r["runtimeId"]})[0]
+    expected = {r["eventId"] for r in views.request_rows(store) if r["runtimeId"] == runtime}
+    qtbot.waitUntil(lambda: navigator.runtime_box.findData(runtime) >= 0, timeout=10000)
+    navigator.runtime_box.setCurrentIndex(navigator.runtime_box.findData(runtime))
+    qtbot.waitUntil(lambda: set(visible_requests(navigator.proxy)) == expected, timeout=10000)
+    assert model.fully_loaded()
+    assert per_turn == []  # one read per session, none per turn

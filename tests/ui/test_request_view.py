@@ -230,3 +230,10 @@ def test_picker_dialog_lists_session_requests(qtbot: Any, store: Any) -> None:
     visible = [dialog.list.topLevelItem(i) for i in range(dialog.list.topLevelItemCount())
                if not dialog.list.topLevelItem(i).isHidden()]
     assert visible and all(i.text(1) == "guide/main" for i in visible)
+
+
+def test_title_counts_steps_and_attempts_from_one_like_the_navigator(qtbot: Any, view: RequestView,
+                                                                     store: Any) -> None:
+    row = next(r for r in views.request_rows(store) if r["step"] == 0 and r["attempt"] == 0)
+    load(qtbot, view, row["eventId"])
+    assert "step 1 · attempt 1" in view.title.text()
