@@ -64,7 +64,8 @@ def cmd_prefix(args: argparse.Namespace) -> int:
 
             extended = ExtendedPrefix()
         entries = prefix.build_report(
-            store.iter_llm_calling_rows(args.session),
+            # As in the original, an empty --session value means every session.
+            store.iter_llm_calling_rows(args.session or None),
             warn=_warn,
             on_pair=extended.on_pair if extended else None,
         )

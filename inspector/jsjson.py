@@ -55,9 +55,10 @@ _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 # Anything in compact stdlib output that JSON.stringify would write differently: an exponent or
 # an integral float ("1.0"), an integer-like key (JS puts those first), a long digit run (an
 # integer past 2**53 loses precision in JS), NaN/Infinity, a lone surrogate. A false positive
-# only costs the exact slow path.
+# only costs the exact slow path. A number starts after ":", "," or "[", or at the very start:
+# a tool or message that is a bare number is stringified on its own.
 _SUSPECT = re.compile(
-    r'(?<=[:,\[])(?:-?[0-9]+(?:\.0(?=[,\]}])|(?:\.[0-9]+)?[eE])|-?[0-9]{16}|NaN|-?Infinity)'
+    r'(?:\A|(?<=[:,\[]))(?:-?[0-9]+(?:\.0(?=[,\]}]|\Z)|(?:\.[0-9]+)?[eE])|-?[0-9]{16}|NaN|-?Infinity)'
     r'|[{,]"(?:0|[1-9][0-9]*)":|[\ud800-\udfff]'
 )
 _ARRAY_INDEX = re.compile(r"(?:0|[1-9][0-9]{0,9})")

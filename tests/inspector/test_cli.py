@@ -171,3 +171,10 @@ def test_python_m_inspector_help_works(capfdbinary):
     assert exc.value.code == 0
     out, _ = capfdbinary.readouterr()
     assert b"prefix" in out and b"sessions" in out
+
+
+def test_prefix_empty_session_means_every_session(demo_db, capfdbinary):
+    # Covel's script treats `--session ""` as no filter (an empty string is falsy in JavaScript).
+    _, everything, _ = run(capfdbinary, "prefix", demo_db, "--json")
+    code, empty, _ = run(capfdbinary, "prefix", demo_db, "--json", "--session", "")
+    assert code == 0 and empty == everything
