@@ -78,7 +78,12 @@ def js_parse(data: str | bytes | bytearray | memoryview) -> Any:
         if isinstance(data, (bytes, bytearray, memoryview)):
             data = bytes(data).decode("utf-8", "surrogatepass")
         # json.loads accepts NaN/Infinity literals; JSON.parse does not.
-        return json.loads(data, parse_constant=_reject_constant, parse_int=_parse_int)
+        try:
+            return json.loads(data, parse_constant=_reject_constant, parse_int=_parse_int)
+        except RecursionError:
+            # Past orjson's 1024 levels the stdlib recurses on the C stack; JavaScript has no such
+            # limit, but a row nested this deep is not a real request: report it, don't crash.
+            raise ValueError("nested deeper than the JSON parser allows") from None
 
 
 def _reject_constant(name: str) -> Any:

@@ -162,15 +162,19 @@ def _code_points(text: str) -> np.ndarray:
     return np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
 
 
+def _covel_cjk_mask(cps: np.ndarray) -> np.ndarray:
+    """The code points Covel's estimator counts as one token each: U+2E80–9FFF, U+AC00–D7AF,
+    U+F900–FAFF (prompt-prefix-report's estimateTokens)."""
+    return ((cps >= 0x2E80) & (cps <= 0x9FFF)) | ((cps >= 0xAC00) & (cps <= 0xD7AF)) | (
+        (cps >= 0xF900) & (cps <= 0xFAFF)
+    )
+
+
 def cjk_count(text: str) -> int:
     """Code points in the ranges Covel's estimator counts as one token each (prompt-prefix-report)."""
     if text.isascii():
         return 0
-    cps = _code_points(text)
-    mask = ((cps >= 0x2E80) & (cps <= 0x9FFF)) | ((cps >= 0xAC00) & (cps <= 0xD7AF)) | (
-        (cps >= 0xF900) & (cps <= 0xFAFF)
-    )
-    return int(np.count_nonzero(mask))
+    return int(np.count_nonzero(_covel_cjk_mask(_code_points(text))))
 
 
 def cjk_counts(texts: list[str]) -> list[int]:
@@ -180,11 +184,7 @@ def cjk_counts(texts: list[str]) -> list[int]:
     joined = "".join(texts)
     if joined.isascii():
         return [0] * len(texts)
-    cps = _code_points(joined)
-    mask = ((cps >= 0x2E80) & (cps <= 0x9FFF)) | ((cps >= 0xAC00) & (cps <= 0xD7AF)) | (
-        (cps >= 0xF900) & (cps <= 0xFAFF)
-    )
-    running = np.concatenate(([0], np.cumsum(mask, dtype=np.int64)))
+    running = np.concatenate(([0], np.cumsum(_covel_cjk_mask(_code_points(joined)), dtype=np.int64)))
     ends = np.cumsum([len(t) for t in texts])
     starts = ends - np.fromiter((len(t) for t in texts), dtype=np.int64, count=len(texts))
     return (running[ends] - running[starts]).tolist()

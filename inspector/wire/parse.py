@@ -43,8 +43,6 @@ from inspector.wire.protocols import (
     OPENAI_RESPONSES,
 )
 
-KNOWN_PROTOCOLS = (OPENAI_CHAT, OPENAI_RESPONSES, ANTHROPIC_MESSAGES, GOOGLE_GENERATIVE_AI)
-
 _IMAGE_OMITTED = re.compile(markers.IMAGE_OMITTED_PATTERN)
 _OPEN = markers.SYSTEM_INSTRUCTION_OPEN
 _CLOSE = markers.SYSTEM_INSTRUCTION_CLOSE
@@ -788,7 +786,7 @@ _BACKWARD_ONLY = "bodyRef must point backwards to an entry with a body"
 def _has_own_body(entry: Any) -> bool:
     return (
         isinstance(entry, dict)
-        and entry.get("schemaVersion") in (None, 1)
+        and _int(entry.get("schemaVersion")) in (None, 1)
         and isinstance(entry.get("body"), dict)
     )
 
