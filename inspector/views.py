@@ -104,12 +104,12 @@ def request_rows(store: Store, session_id: str | None = None, turn_id: str | Non
 
 # --- navigator support (desktop app): runtime groups, totals, locations, prompt search ----------
 
-_RUNTIME_END_TYPES = ("runtime.started", "runtime.completed", "runtime.failed", "runtime.skipped")
-
-
 def _runtime_groups_from(store: Store, session_id: str, turn_id: str | None) -> dict[str, list[dict[str, Any]]]:
+    from .turn_model import LIFECYCLE_TYPES, RuntimeLifecycle
+
     calls = store.llm_calls(session_id, turn_id=turn_id)
-    events = store.events(session_id, turn_id, _RUNTIME_END_TYPES)
+    events = store.events(session_id, turn_id, LIFECYCLE_TYPES)
+    lifecycles: dict[tuple[str, str | None], RuntimeLifecycle] = {}
     by_turn: dict[str, dict[str | None, dict[str, Any]]] = {}
 
     def group(tid: str, rid: str | None, plugin: str | None) -> dict[str, Any]:
@@ -128,27 +128,9 @@ def _runtime_groups_from(store: Store, session_id: str, turn_id: str | None) -> 
     # through its calls (its started row was pruned or never written).
     for ev in events:
         g = group(ev.turn_id, ev.runtime_id, ev.plugin_id)
-        payload = ev.payload
-        if ev.type == "runtime.started":
-            stage = payload.get("stage")
-            if isinstance(stage, str) and g["stage"] is None:
-                g["stage"] = stage
-            if g["status"] is None:
-                g["status"] = "started"
-        elif ev.type == "runtime.completed":
-            status = payload.get("status")
-            g["status"] = status if isinstance(status, str) and status else "completed"
-            duration = payload.get("durationMs")
-            if isinstance(duration, (int, float)) and not isinstance(duration, bool):
-                g["durationMs"] = duration
-        elif ev.type == "runtime.failed":
-            g["status"] = "failed"
-            error = payload.get("error")
-            if isinstance(error, dict):
-                error = error.get("message")
-            g["error"] = error if isinstance(error, str) else None
-        else:
-            g["status"] = "skipped"
+        life = lifecycles.setdefault((ev.turn_id, ev.runtime_id), RuntimeLifecycle())
+        life.apply(ev)
+        g["stage"], g["status"], g["durationMs"], g["error"] = life.stage, life.status, life.duration_ms, life.error
     for call in calls:
         g = group(call.turn_id, call.runtime_id, call.plugin_id)
         if g["stage"] is None and call.stage is not None:
@@ -176,8 +158,9 @@ def turn_runtime_groups(store: Store, session_id: str, turn_id: str) -> list[dic
     """The runtimes of one turn in trace order, each with its ``request_row`` rows.
 
     Each group: ``runtimeId``, ``pluginId``, ``stage`` (from ``runtime.started``), ``status``
-    (``runtime.completed``'s status, ``failed``, ``skipped``, ``started`` when no terminal event
-    was written, None when only calls are known), ``durationMs``, ``error``, ``requests``,
+    (``runtime.completed``'s status, ``failed``, ``skipped``, ``deferred``, ``started`` when no
+    terminal event was written, None when only calls are known; the rule is
+    :class:`inspector.turn_model.RuntimeLifecycle`), ``durationMs``, ``error``, ``requests``,
     ``requestCount`` and the summed ``inputTokens`` / ``cachedTokens`` (None when no call reported
     usage).
     """
@@ -475,6 +458,8 @@ def request_detail(store: Store, event_id: str, *, exact: bool = True, view: str
     request = kernel if view == "kernel" or (view == "provider" and preferred.source != "provider") else preferred
     if event.payload_error:
         request.problems.insert(0, f"payload of {event.id}: {event.payload_error}")
+    # Say why a transport attempt's body cannot be shown (a bodyRef pointing nowhere, say).
+    request.problems.extend(f"providerRequests[{a.index}]: {a.body_error}" for a in attempts if a.body_error)
     if request is not kernel:
         _split_at_kernel_sentinels(request, kernel)
     anatomy = label_request(request, runtime_body=_runtime_body_from_kernel(kernel))
@@ -586,3 +571,23 @@ def compare_candidates(store: Store, event_id: str) -> list[dict[str, Any]]:
         row["turnNumber"] = numbers.get(row["turnId"])
         rows.append(row)
     return rows
+
+
+def first_node(roots: list[DetailNode], predicate) -> DetailNode | None:
+    """The first node (depth first, in ``roots`` order) satisfying ``predicate``, or None."""
+    stack = list(reversed(roots))
+    while stack:
+        node = stack.pop()
+        if predicate(node):
+            return node
+        stack.extend(reversed(node.children))
+    return None
+
+
+def initial_detail_node(detail: RequestDetail) -> DetailNode | None:
+    """The part a request view opens on: the system prompt, else the first part of the segment
+    stack (the trees are tools + segment stack, turn context, history bags, in that order)."""
+    stack = [r for r in (detail.tools, detail.segment_stack) if r is not None]
+    tc = detail.turn_context
+    ordered = stack + ([tc] if tc else []) + list(detail.history_bags)
+    return first_node(ordered, lambda n: n.kind == "system-prompt") or (stack[0] if stack else None)

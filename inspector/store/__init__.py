@@ -11,16 +11,20 @@ from .errors import (
     StoreNotFoundError,
     StoreOpenError,
 )
-from .reader import DEFAULT_BUSY_TIMEOUT, Store, open_store
+from .reader import DEFAULT_BUSY_TIMEOUT, Store, open_store, pair_llm_calls
 from .records import (
     LlmCall,
     SessionInfo,
     SessionSummary,
+    SuspensionRecord,
     TokenUsage,
+    ToolCallRecord,
     TraceEvent,
     TurnInfo,
     TurnMessage,
+    TurnResult,
     parse_json_object,
+    parse_json_value,
 )
 
 __all__ = [
@@ -36,10 +40,15 @@ __all__ = [
     "StoreLockedError",
     "StoreNotFoundError",
     "StoreOpenError",
+    "SuspensionRecord",
     "TokenUsage",
+    "ToolCallRecord",
     "TraceEvent",
     "TurnInfo",
     "TurnMessage",
+    "TurnResult",
     "open_store",
+    "pair_llm_calls",
     "parse_json_object",
+    "parse_json_value",
 ]

@@ -38,20 +38,24 @@ from .records import (
     LlmCall,
     SessionInfo,
     SessionSummary,
+    SuspensionRecord,
+    ToolCallRecord,
     TraceEvent,
     TurnInfo,
     TurnMessage,
+    TurnResult,
     parse_json_object,
 )
 
-__all__ = ["Store", "open_store", "DEFAULT_BUSY_TIMEOUT"]
+__all__ = ["Store", "open_store", "pair_llm_calls", "DEFAULT_BUSY_TIMEOUT"]
 
 DEFAULT_BUSY_TIMEOUT = 2.0
 SQLITE_HEADER = b"SQLite format 3\x00"
 _SCHEME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*://")
 
 # Tables whose columns drive query building. Anything else in the file is ignored.
-_TABLES = ("sessions", "worlds", "trace_events", "turn_results", "turn_messages", "session_summaries")
+_TABLES = ("sessions", "worlds", "trace_events", "turn_results", "turn_messages", "session_summaries",
+           "tool_calls", "suspensions")
 
 # sqlite3 error names (Python 3.11+ exposes them) that mean "could not open read-only", which for
 # a WAL file in a read-only directory is the -shm that cannot be created.
@@ -270,6 +274,75 @@ class _Tables:
 
     def __getitem__(self, table: str) -> sa.TableClause:
         return self.objects[table]
+
+
+def pair_llm_calls(events: Iterable[TraceEvent]) -> list[LlmCall]:
+    """Pair ``llm.calling`` with ``llm.responded`` events given in canonical order.
+
+    Pairing (spec §2.2): per (turn, runtimeId), walking in write order, an attempt-0 calling
+    starts a new tool-loop step; a response binds to the latest unanswered calling with the same
+    attempt. ``runtime.started`` rows among ``events`` give each call its stage; events of any
+    other type are ignored, so a whole turn's events can be passed as they are.
+    """
+    stages: dict[tuple[str, str | None], str] = {}
+    groups: dict[tuple[str, str | None], list[Any]] = {}
+    entries: list[list[Any]] = []
+    for ev in events:
+        etype = ev.type
+        if etype == "runtime.started":
+            stage = ev.payload.get("stage")
+            key = (ev.turn_id, ev.runtime_id)
+            if isinstance(stage, str) and key not in stages:
+                stages[key] = stage
+        elif etype == "llm.calling":
+            key = (ev.turn_id, ev.runtime_id)
+            attempt = ev.attempt or 0
+            group = groups.setdefault(key, [-1, []])
+            # A group whose first surviving calling is a retry (earlier rows pruned) still
+            # needs a step to live in.
+            if attempt == 0 or group[0] < 0:
+                group[0] += 1
+            entry = [ev, None, attempt, group[0]]
+            group[1].append(entry)
+            entries.append(entry)
+        elif etype == "llm.responded":
+            group = groups.get((ev.turn_id, ev.runtime_id))
+            if group is None:
+                continue
+            attempt = ev.attempt or 0
+            for entry in reversed(group[1]):
+                if entry[1] is None and entry[2] == attempt:
+                    entry[1] = ev
+                    break
+
+    calls: list[LlmCall] = []
+    for calling, response, attempt, step in entries:
+        rid = calling.runtime_id
+        payload = calling.payload
+        provider = payload.get("provider")
+        if not isinstance(provider, str):
+            provider = None
+            requests = payload.get("providerRequests")
+            if isinstance(requests, list):
+                for request in requests:
+                    if isinstance(request, dict) and isinstance(request.get("provider"), str):
+                        provider = request["provider"]
+                        break
+        model = payload.get("model")
+        started = payload.get("startedAt")
+        calls.append(LlmCall(
+            calling=calling,
+            response=response,
+            runtime_id=rid,
+            plugin_id=calling.plugin_id,
+            attempt=attempt,
+            step=step,
+            stage=stages.get((calling.turn_id, rid)),
+            model=model if isinstance(model, str) else None,
+            provider=provider,
+            started_at=started if isinstance(started, str) else calling.created_at,
+        ))
+    return calls
 
 
 # Rows that name their runtime in a small payload (covel-db.md §2.1).
@@ -668,9 +741,21 @@ class Store:
         if types is not None:
             type_list = [types] if isinstance(types, str) else list(types)
             stmt = stmt.where(te.c.type.in_(type_list))
-        stmt = stmt.order_by(*self._order("trace_events"))
+        if turn_id is None:
+            stmt = stmt.order_by(*self._order("trace_events"))
+            with self._connect() as conn:
+                return [self._event_from_row(row) for row in conn.execute(stmt)]
+        # With an ORDER BY, SQLite walks the session's (created_at, seq) index and reads every row
+        # of the session to find one turn's (25 ms on a 1,000-turn session); unordered it takes
+        # the (session_id, turn_id) index. Sorting a turn's rows here gives the same order:
+        # comparing str code points equals comparing the UTF-8 bytes, and NULL sorts first.
         with self._connect() as conn:
-            return [self._event_from_row(row) for row in conn.execute(stmt)]
+            events = [self._event_from_row(row) for row in conn.execute(stmt)]
+        if self.has_seq:
+            events.sort(key=lambda e: (e.created_at or "", -1 if e.seq is None else e.seq, e.id))
+        else:
+            events.sort(key=lambda e: (e.created_at or "", e.id))
+        return events
 
     def event(self, event_id: str) -> TraceEvent | None:
         te = self._tables["trace_events"]
@@ -683,71 +768,12 @@ class Store:
 
     def llm_calls(self, session_id: str, turn_id: str | None = None,
                   runtime_id: str | None = None) -> list[LlmCall]:
-        """``llm.calling`` events paired with their responses, in write order of the calls.
-
-        Pairing (spec §2.2): per (turn, runtimeId), walking in write order, an attempt-0 calling
-        starts a new tool-loop step; a response binds to the latest unanswered calling with the
-        same attempt.
-        """
+        """``llm.calling`` events paired with their responses, in write order of the calls
+        (see :func:`pair_llm_calls`)."""
         events = self.events(session_id, turn_id, ("llm.calling", "llm.responded", "runtime.started"))
-        stages: dict[tuple[str, str | None], str] = {}
-        groups: dict[tuple[str, str | None], list[Any]] = {}
-        entries: list[list[Any]] = []
-        for ev in events:
-            key = (ev.turn_id, ev.runtime_id)
-            if ev.type == "runtime.started":
-                stage = ev.payload.get("stage")
-                if isinstance(stage, str) and key not in stages:
-                    stages[key] = stage
-            elif ev.type == "llm.calling":
-                attempt = ev.attempt or 0
-                group = groups.setdefault(key, [-1, []])
-                # A group whose first surviving calling is a retry (earlier rows pruned) still
-                # needs a step to live in.
-                if attempt == 0 or group[0] < 0:
-                    group[0] += 1
-                entry = [ev, None, attempt, group[0]]
-                group[1].append(entry)
-                entries.append(entry)
-            else:
-                group = groups.get(key)
-                if group is None:
-                    continue
-                attempt = ev.attempt or 0
-                for entry in reversed(group[1]):
-                    if entry[1] is None and entry[2] == attempt:
-                        entry[1] = ev
-                        break
-
-        calls: list[LlmCall] = []
-        for calling, response, attempt, step in entries:
-            rid = calling.runtime_id
-            if runtime_id is not None and rid != runtime_id:
-                continue
-            payload = calling.payload
-            provider = payload.get("provider")
-            if not isinstance(provider, str):
-                provider = None
-                requests = payload.get("providerRequests")
-                if isinstance(requests, list):
-                    for request in requests:
-                        if isinstance(request, dict) and isinstance(request.get("provider"), str):
-                            provider = request["provider"]
-                            break
-            model = payload.get("model")
-            started = payload.get("startedAt")
-            calls.append(LlmCall(
-                calling=calling,
-                response=response,
-                runtime_id=rid,
-                plugin_id=calling.plugin_id,
-                attempt=attempt,
-                step=step,
-                stage=stages.get((calling.turn_id, rid)),
-                model=model if isinstance(model, str) else None,
-                provider=provider,
-                started_at=started if isinstance(started, str) else calling.created_at,
-            ))
+        calls = pair_llm_calls(events)
+        if runtime_id is not None:
+            calls = [call for call in calls if call.runtime_id == runtime_id]
         return calls
 
     def iter_llm_calling_rows(
@@ -914,3 +940,133 @@ class Store:
                 created_at=r.get("created_at"),
             ))
         return summaries
+
+    # ----------------------------------------------------------------- executions
+
+    def session_of_turn(self, turn_id: str) -> str | None:
+        """The session an execution id belongs to (from ``turn_results``, else ``trace_events``), or
+        None when no row names it."""
+        t = self._tables
+        with self._connect() as conn:
+            if t.has("turn_results"):
+                tr = t["turn_results"]
+                found = conn.execute(
+                    sa.select(tr.c.session_id).where(tr.c.turn_id == turn_id).limit(1)
+                ).scalar()
+                if found is not None:
+                    return found
+            te = t["trace_events"]
+            # trace_events is indexed on (session_id, turn_id) only: probing each session keeps
+            # the lookup on that index instead of scanning every payload page of the table.
+            sessions = sa.select(te.c.session_id).distinct().subquery()
+            inner = te.alias("probe")
+            stmt = (sa.select(sessions.c.session_id)
+                    .where(sa.exists().where(inner.c.session_id == sessions.c.session_id,
+                                             inner.c.turn_id == turn_id))
+                    .limit(1))
+            return conn.execute(stmt).scalar()
+
+    def turn_results(self, session_id: str, turn_ids: Iterable[str] | None = None) -> list[TurnResult]:
+        """``turn_results`` rows of a session (optionally only some executions) in canonical order.
+
+        An execution can have several rows (the pending row is re-written on commit); all are
+        returned, the last one of a turn is its current state.
+        """
+        t = self._tables
+        if not t.has("turn_results"):
+            return []
+        tr = t["turn_results"]
+        names = ["id", "session_id", "turn_id", "origin", "parent_turn_id", "commit_status", "duration_ms",
+                 "created_at", "seq", "runtime_results", "retry_scope", "audit_result"]
+        cols = [tr.c[name] for name in names if t.has("turn_results", name)]
+        stmt = sa.select(*cols).where(tr.c.session_id == session_id)
+        if turn_ids is not None:
+            wanted = [turn_ids] if isinstance(turn_ids, str) else list(turn_ids)
+            if not wanted:
+                return []
+            stmt = stmt.where(tr.c.turn_id.in_(wanted))
+        stmt = stmt.order_by(*self._order("turn_results"))
+        with self._connect() as conn:
+            rows = [dict(row._mapping) for row in conn.execute(stmt)]
+        return [
+            TurnResult(
+                id=r["id"],
+                session_id=r["session_id"],
+                turn_id=r["turn_id"],
+                origin=r.get("origin"),
+                parent_turn_id=r.get("parent_turn_id"),
+                commit_status=r.get("commit_status"),
+                duration_ms=r.get("duration_ms"),
+                created_at=r.get("created_at"),
+                seq=r.get("seq"),
+                raw_runtime_results=r.get("runtime_results"),
+                raw_retry_scope=r.get("retry_scope"),
+                raw_audit_result=r.get("audit_result"),
+            )
+            for r in rows
+        ]
+
+    def tool_calls(self, session_id: str, turn_id: str | None = None) -> list[ToolCallRecord]:
+        """``tool_calls`` rows of a session (optionally one execution), ordered by created_at, id."""
+        t = self._tables
+        if not t.has("tool_calls"):
+            return []
+        tc = t["tool_calls"]
+        names = ["id", "session_id", "turn_id", "tool_name", "plugin_id", "runtime_id", "input", "output",
+                 "duration_ms", "approval_status", "created_at"]
+        cols = [tc.c[name] for name in names if t.has("tool_calls", name)]
+        stmt = sa.select(*cols).where(tc.c.session_id == session_id)
+        if turn_id is not None:
+            stmt = stmt.where(tc.c.turn_id == turn_id)
+        keys = [self._text_key(tc.c.created_at)] if t.has("tool_calls", "created_at") else []
+        stmt = stmt.order_by(*keys, self._text_key(tc.c.id))
+        with self._connect() as conn:
+            rows = [dict(row._mapping) for row in conn.execute(stmt)]
+        return [
+            ToolCallRecord(
+                id=r["id"],
+                session_id=r["session_id"],
+                turn_id=r.get("turn_id"),
+                tool_name=r.get("tool_name"),
+                plugin_id=r.get("plugin_id"),
+                runtime_id=r.get("runtime_id"),
+                raw_input=r.get("input"),
+                raw_output=r.get("output"),
+                duration_ms=r.get("duration_ms"),
+                approval_status=r.get("approval_status"),
+                created_at=r.get("created_at"),
+            )
+            for r in rows
+        ]
+
+    def suspensions(self, session_id: str, turn_id: str | None = None) -> list[SuspensionRecord]:
+        """``suspensions`` rows of a session (optionally one execution), ordered by created_at, id."""
+        t = self._tables
+        if not t.has("suspensions"):
+            return []
+        su = t["suspensions"]
+        names = ["id", "session_id", "turn_id", "runtime_id", "plugin_id", "reason", "resume_schema",
+                 "pending_continuation", "created_at", "resolved_at"]
+        cols = [su.c[name] for name in names if t.has("suspensions", name)]
+        stmt = sa.select(*cols).where(su.c.session_id == session_id)
+        if turn_id is not None:
+            stmt = stmt.where(su.c.turn_id == turn_id)
+        keys = [self._text_key(su.c.created_at)] if t.has("suspensions", "created_at") else []
+        stmt = stmt.order_by(*keys, self._text_key(su.c.id))
+        with self._connect() as conn:
+            rows = [dict(row._mapping) for row in conn.execute(stmt)]
+        return [
+            SuspensionRecord(
+                id=r["id"],
+                session_id=r["session_id"],
+                turn_id=r.get("turn_id"),
+                runtime_id=r.get("runtime_id"),
+                plugin_id=r.get("plugin_id"),
+                reason=r.get("reason"),
+                raw_resume_schema=r.get("resume_schema"),
+                raw_pending_continuation=r.get("pending_continuation"),
+                created_at=r.get("created_at"),
+                resolved_at=r.get("resolved_at"),
+            )
+            for r in rows
+        ]

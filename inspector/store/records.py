@@ -6,21 +6,25 @@ store holds many multi-megabyte ``llm.calling`` payloads and most views only nee
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from typing import Any
 
-import orjson
+
+from ..jsjson import js_parse
 
 __all__ = [
     "LlmCall",
     "SessionInfo",
     "SessionSummary",
+    "SuspensionRecord",
     "TokenUsage",
+    "ToolCallRecord",
     "TraceEvent",
     "TurnInfo",
     "TurnMessage",
+    "TurnResult",
     "parse_json_object",
+    "parse_json_value",
 ]
 
 RawJson = bytes | str | None
@@ -41,14 +45,8 @@ def _kind(value: Any) -> str:
 
 
 def _loads(raw: bytes | str) -> Any:
-    try:
-        return orjson.loads(raw)
-    except orjson.JSONDecodeError:
-        # orjson rejects a few inputs the stdlib accepts (NaN/Infinity literals that JavaScript
-        # never writes, but hand-edited rows might; lone surrogates in str input).
-        if isinstance(raw, bytes):
-            raw = raw.decode("utf-8")
-        return json.loads(raw)
+    # One JSON reading rule for the whole core: JavaScript's, with its fallbacks and limits.
+    return js_parse(raw)
 
 
 def parse_json_object(raw: RawJson, *, merge_data: bool = False) -> tuple[dict[str, Any], str | None]:
@@ -78,6 +76,21 @@ def parse_json_object(raw: RawJson, *, merge_data: bool = False) -> tuple[dict[s
         if isinstance(nested, dict):
             value = {**nested, **value}
     return value, None
+
+
+def parse_json_value(raw: RawJson) -> tuple[Any, str | None]:
+    """Parse a JSON column of any shape; never raises. Returns ``(value, None)`` or
+    ``(None, reason)``; SQL NULL gives ``(None, None)``."""
+    if raw is None:
+        return None, None
+    if isinstance(raw, memoryview):
+        raw = bytes(raw)
+    if isinstance(raw, (dict, list)):
+        return raw, None
+    try:
+        return _loads(raw), None
+    except (ValueError, UnicodeDecodeError) as exc:
+        return None, f"not valid JSON ({len(raw)} bytes): {exc}"
 
 
 def _str_or_none(value: Any) -> str | None:
@@ -283,3 +296,114 @@ class TurnInfo:
     llm_call_count: int
     runtime_ids: tuple[str, ...]
     has_result: bool
+
+
+@dataclass(slots=True, frozen=True)
+class TurnResult:
+    """One ``turn_results`` row. JSON columns are parsed on first access.
+
+    ``origin`` is the column as stored (None when NULL or absent: older rows mean ``player``).
+    """
+
+    id: str
+    session_id: str
+    turn_id: str
+    origin: str | None
+    parent_turn_id: str | None
+    commit_status: str | None
+    duration_ms: int | None
+    created_at: str | None
+    seq: int | None
+    raw_runtime_results: RawJson = field(repr=False)
+    raw_retry_scope: RawJson = field(repr=False)
+    raw_audit_result: RawJson = field(repr=False)
+    _results: tuple[dict[str, Any], ...] | None = field(default=None, init=False, repr=False, compare=False)
+    _results_error: str | None = field(default=None, init=False, repr=False, compare=False)
+
+    def _parse_results(self) -> tuple[dict[str, Any], ...]:
+        cached = self._results
+        if cached is None:
+            value, error = parse_json_value(self.raw_runtime_results)
+            if error is None and value is not None and not isinstance(value, list):
+                error = f"runtime_results is a JSON {_kind(value)}, not an array"
+            items = value if isinstance(value, list) else []
+            cached = tuple(item for item in items if isinstance(item, dict))
+            if error is None and len(cached) != len(items):
+                error = f"{len(items) - len(cached)} runtime_results entries are not objects"
+            object.__setattr__(self, "_results", cached)
+            object.__setattr__(self, "_results_error", error)
+        return cached
+
+    @property
+    def runtime_results(self) -> tuple[dict[str, Any], ...]:
+        """The RuntimeResult objects (entries that are not objects are left out)."""
+        return self._parse_results()
+
+    @property
+    def runtime_results_error(self) -> str | None:
+        self._parse_results()
+        return self._results_error
+
+    @property
+    def retry_scope(self) -> dict[str, Any] | None:
+        """``{sourceTurnId, runtimeIds, sourceCommitted, sourceFailedRuntimeIds}`` or None."""
+        if self.raw_retry_scope is None:
+            return None
+        value, error = parse_json_object(self.raw_retry_scope)
+        return value if error is None else None
+
+    @property
+    def audit_result(self) -> dict[str, Any] | None:
+        if self.raw_audit_result is None:
+            return None
+        value, error = parse_json_object(self.raw_audit_result)
+        return value if error is None else None
+
+
+@dataclass(slots=True, frozen=True)
+class ToolCallRecord:
+    """One ``tool_calls`` row (approved, executed calls only; rejected ones are trace-only)."""
+
+    id: str
+    session_id: str
+    turn_id: str
+    tool_name: str | None
+    plugin_id: str | None
+    runtime_id: str | None
+    raw_input: RawJson = field(repr=False)
+    raw_output: RawJson = field(repr=False)
+    duration_ms: int | None
+    approval_status: str | None
+    created_at: str | None
+
+    @property
+    def input(self) -> Any:
+        """The input decoded from JSON, or the stored text when it is not JSON."""
+        value, error = parse_json_value(self.raw_input)
+        return self.raw_input if error is not None else value
+
+    @property
+    def output(self) -> Any:
+        value, error = parse_json_value(self.raw_output)
+        return self.raw_output if error is not None else value
+
+
+@dataclass(slots=True, frozen=True)
+class SuspensionRecord:
+    """One ``suspensions`` row; ``resolved_at`` is None while the turn waits for its resume."""
+
+    id: str
+    session_id: str
+    turn_id: str
+    runtime_id: str | None
+    plugin_id: str | None
+    reason: str | None
+    raw_resume_schema: RawJson = field(repr=False)
+    raw_pending_continuation: RawJson = field(repr=False)
+    created_at: str | None
+    resolved_at: str | None
+
+    @property
+    def resume_schema(self) -> Any:
+        value, error = parse_json_value(self.raw_resume_schema)
+        return self.raw_resume_schema if error is not None else value

@@ -246,10 +246,18 @@ def test_payload_is_parsed_once(make_db) -> None:
     assert ev.payload is ev.payload
 
 
-def test_parse_json_object_accepts_nan_via_stdlib_fallback() -> None:
+def test_parse_json_object_reads_json_as_javascript_does() -> None:
+    # JSON.parse refuses NaN, so Covel could not have read such a row either: say so.
     value, error = parse_json_object('{"a": NaN}')
-    assert error is None and value["a"] != value["a"]
+    assert value == {} and error is not None and "NaN" in error
     assert parse_json_object({"already": "decoded"}) == ({"already": "decoded"}, None)
+
+
+def test_parse_json_object_reports_nesting_too_deep_instead_of_crashing() -> None:
+    deep = '{"a":' + "[" * 1030 + "]" * 1030 + "}"
+    value, error = parse_json_object(deep)
+    assert value == {} and "nested deeper" in error
+    assert parse_json_object('{"a":' + "[" * 900 + "]" * 900 + "}")[1] is None
 
 
 # ------------------------------------------------------------------ llm calls
@@ -508,3 +516,135 @@ def test_postgresql_sql_is_dialect_neutral(make_db, build_sample) -> None:
     assert "CAST(trace_events.payload AS TEXT)" in sql
     assert "jsonb_typeof" in sql and "->>" in sql
     assert 'trace_events.id COLLATE "C"' in sql
+
+
+# ------------------------------------------------------------------ executions, tools, suspensions
+
+_EXTRA_TABLES = """
+CREATE TABLE tool_calls (
+  id TEXT PRIMARY KEY, session_id TEXT NOT NULL, turn_id TEXT NOT NULL, tool_name TEXT NOT NULL,
+  plugin_id TEXT NOT NULL, runtime_id TEXT NOT NULL, input TEXT, output TEXT, duration_ms INTEGER NOT NULL,
+  approval_status TEXT NOT NULL, created_at TEXT NOT NULL
+);
+CREATE TABLE suspensions (
+  id TEXT PRIMARY KEY, session_id TEXT NOT NULL, turn_id TEXT NOT NULL, runtime_id TEXT NOT NULL,
+  plugin_id TEXT NOT NULL, reason TEXT NOT NULL, resume_schema TEXT NOT NULL, pending_continuation TEXT NOT NULL,
+  created_at TEXT NOT NULL, resolved_at TEXT
+);
+"""
+
+
+def test_session_of_turn_from_results_then_trace(make_db, build_sample) -> None:
+    db = make_db()
+    build_sample(db)
+    with _open(db) as store:
+        assert store.session_of_turn("t4") == "s1"  # result row only
+        assert store.session_of_turn("t3") is None  # never written
+        assert store.session_of_turn("c1") == "s1"  # trace only
+        assert store.session_of_turn("u1") == "s2"
+        assert store.session_of_turn("nope") is None
+
+
+def test_session_of_turn_without_results_table(make_db) -> None:
+    db = make_db(schema="old")
+    db.conn.execute("DROP TABLE turn_results")
+    db.event("s9", "t9", "turn.started", {"runtimeCount": 0}, at=1)
+    with _open(db) as store:
+        assert store.session_of_turn("t9") == "s9"
+        assert store.turn_results("s9") == []
+
+
+def test_turn_results_rows_and_lazy_json(make_db) -> None:
+    db = make_db()
+    db.session("s")
+    db.result("s", "t1", at=5, status="pending")
+    db.conn.execute(
+        "UPDATE turn_results SET runtime_results = ? WHERE turn_id = 't1'",
+        (json.dumps([{"runtimeId": "a/x", "status": "success"}, "junk"]),))
+    db.result("s", "t1", at=9, status="committed",
+              retry_scope={"sourceTurnId": "t0", "runtimeIds": ["a/x"], "sourceCommitted": True,
+                           "sourceFailedRuntimeIds": []})
+    db.result("s", "t2", at=7, origin="manual")
+    db.conn.execute("UPDATE turn_results SET runtime_results = '{bad' WHERE turn_id = 't2'")
+    with _open(db) as store:
+        rows = store.turn_results("s")
+        only = store.turn_results("s", ["t1"])
+        assert store.turn_results("s", []) == []
+    assert [(r.turn_id, r.commit_status) for r in rows] == [("t1", "pending"), ("t2", "committed"),
+                                                            ("t1", "committed")]
+    pending, bad, committed = rows
+    assert [r.id for r in only] == [pending.id, committed.id]
+    assert pending.runtime_results == ({"runtimeId": "a/x", "status": "success"},)
+    assert pending.runtime_results_error == "1 runtime_results entries are not objects"
+    assert pending.retry_scope is None and committed.retry_scope["sourceTurnId"] == "t0"
+    assert bad.runtime_results == () and "not valid JSON" in (bad.runtime_results_error or "")
+    assert bad.origin == "manual" and committed.origin == "player"
+    assert committed.runtime_results == () and committed.runtime_results_error is None
+    assert committed.audit_result is None and committed.seq == 0
+
+
+def test_tool_calls_and_suspensions(make_db) -> None:
+    db = make_db()
+    db.conn.executescript(_EXTRA_TABLES)
+    db.conn.execute("INSERT INTO tool_calls VALUES ('tc2','s','t','upsert','p','p/r','{\"a\":1}','not json',4,"
+                    "'auto-approved','2026-10-06T08:00:00.009Z')")
+    db.conn.execute("INSERT INTO tool_calls VALUES ('tc1','s','t','get','p','p/r',NULL,'[1]',2,"
+                    "'auto-approved','2026-10-06T08:00:00.005Z')")
+    db.conn.execute("INSERT INTO tool_calls VALUES ('tc3','s','other','get','p','p/r',NULL,NULL,2,"
+                    "'auto-approved','2026-10-06T08:00:00.001Z')")
+    db.conn.execute("INSERT INTO suspensions VALUES ('su1','s','t','p/r','p','needs a choice','{\"type\":\"object\"}',"
+                    "'{\"pending\":[]}','2026-10-06T08:00:00.010Z',NULL)")
+    with _open(db) as store:
+        tools = store.tool_calls("s", "t")
+        everything = store.tool_calls("s")
+        (suspension,) = store.suspensions("s", "t")
+        assert store.suspensions("s", "other") == []
+    assert [t.id for t in tools] == ["tc1", "tc2"] and len(everything) == 3
+    first, second = tools
+    assert first.input is None and first.output == [1]
+    assert second.input == {"a": 1} and second.output == "not json"  # kept as stored
+    assert (second.tool_name, second.runtime_id, second.duration_ms, second.approval_status) == (
+        "upsert", "p/r", 4, "auto-approved")
+    assert suspension.resume_schema == {"type": "object"} and suspension.resolved_at is None
+    assert (suspension.runtime_id, suspension.reason) == ("p/r", "needs a choice")
+
+
+def test_missing_tool_and_suspension_tables_read_as_empty(make_db, build_sample) -> None:
+    db = make_db()
+    build_sample(db)
+    with _open(db) as store:
+        assert store.tool_calls("s1") == [] and store.suspensions("s1") == []
+
+
+def test_pair_llm_calls_ignores_other_types(make_db) -> None:
+    from inspector.store import pair_llm_calls
+
+    db = make_db()
+    db.session("s")
+    db.event("s", "t", "runtime.started", {"runtimeId": "a/x", "stage": "narrative"}, at=1)
+    db.calling("s", "t", "a/x", at=2)
+    db.event("s", "t", "tool.completed", {"runtimeId": "a/x", "attempt": 0}, at=3)
+    db.responded("s", "t", "a/x", at=4)
+    with _open(db) as store:
+        events = store.events("s", "t")
+        assert [c.id for c in pair_llm_calls(events)] == [c.id for c in store.llm_calls("s", "t")]
+    (call,) = pair_llm_calls(events)
+    assert call.response is not None and call.response.type == "llm.responded" and call.stage == "narrative"
+
+
+@pytest.mark.parametrize("schema", ["new", "old"])
+def test_one_turn_is_read_in_canonical_order(make_db, schema: str) -> None:
+    db = make_db(schema=schema)
+    db.session("s")
+    db.event("s", "t", "a", {}, at=5, eid="zz")
+    db.event("s", "t", "b", {}, at=5, eid="aa")
+    db.event("s", "other", "x", {}, at=5, eid="bb")
+    db.event("s", "t", "c", {}, at=4, eid="mm")
+    db.event("s", "t", "d", {}, at=6, eid="ab")
+    with _open(db) as store:
+        whole = [e.id for e in store.events("s") if e.turn_id == "t"]
+        one = [e.id for e in store.events("s", "t")]
+        typed = [e.id for e in store.events("s", "t", ["a", "b"])]
+    assert one == whole
+    assert one == (["mm", "zz", "aa", "ab"] if schema == "new" else ["mm", "aa", "zz", "ab"])
+    assert typed == [i for i in one if i in ("zz", "aa")]
