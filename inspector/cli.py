@@ -15,7 +15,7 @@ from typing import Any
 
 from .jsjson import js_stringify
 
-SUBCOMMANDS = ("prefix", "sessions", "turns", "requests", "show", "demo")
+SUBCOMMANDS = ("prefix", "sessions", "turns", "requests", "show", "demo", "cache", "turn")
 
 
 class CliError(Exception):
@@ -155,6 +155,21 @@ def cmd_show(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_turn(args: argparse.Namespace) -> int:
+    from .turn_model import TurnNotFoundError, build_turn
+
+    with _open(args.db) as store:
+        session_id = store.session_of_turn(args.turn_id)
+        if session_id is None:
+            raise CliError(f"no turn {args.turn_id!r} in {args.db}")
+        try:
+            turn = build_turn(store, session_id, args.turn_id)
+        except TurnNotFoundError as exc:
+            raise CliError(str(exc)) from None
+    _write(_dump_json(turn.to_json()) if args.json else turn.to_text())
+    return 0
+
+
 def cmd_demo(args: argparse.Namespace) -> int:
     from .demo import generate_demo
 
@@ -165,6 +180,51 @@ def cmd_demo(args: argparse.Namespace) -> int:
     else:
         _write(f"wrote {summary.path}: {summary.sessions} sessions, {summary.turns} turns, "
                f"{summary.llm_calls} model requests, {summary.bytes:,} bytes\n")
+    return 0
+
+
+# --- cache -----------------------------------------------------------------------------------
+
+def cmd_cache(args: argparse.Namespace) -> int:
+    from . import cache_report
+    from .cache_analysis import analyse_session
+    from .cache_rules import RulesError, load_rules
+
+    try:
+        rules = load_rules(args.rules)
+    except RulesError as exc:
+        raise CliError(str(exc)) from None
+    with _open(args.db) as store:
+        for note in store.schema_notes:
+            _warn(note)
+        if args.session is not None:
+            known = {s.id for s in store.sessions()}
+            if args.session not in known:
+                raise CliError(f"no session {args.session!r} in {args.db}")
+            session_ids = [args.session]
+        else:
+            session_ids = [s.id for s in store.sessions()]
+        analyses = [analyse_session(store, sid, rules=rules, runtime_id=args.runtime, warn=_warn)
+                    for sid in session_ids]
+    if args.html is not None:
+        page = cache_report.report_html(analyses, source=f"{args.db} · rules: "
+                                        + ", ".join(str(p) for p in rules.paths))
+        try:
+            with open(args.html, "w", encoding="utf-8") as fh:
+                fh.write(page)
+        except OSError as exc:
+            raise CliError(f"cannot write {args.html}: {exc.strerror}") from None
+        if not (args.json or args.csv):
+            pairs = sum(len(a.pairs) for a in analyses)
+            findings = sum(len(a.findings) for a in analyses)
+            _write(f"wrote {args.html}: {len(analyses)} sessions, {pairs} requests, {findings} findings\n")
+            return 0
+    if args.json:
+        _write(cache_report.findings_json(analyses) if args.findings else cache_report.pairs_json(analyses))
+    elif args.csv:
+        _write(cache_report.findings_csv(analyses) if args.findings else cache_report.pairs_csv(analyses))
+    else:
+        _write(cache_report.report_text(analyses))
     return 0
 
 
@@ -213,6 +273,26 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true")
     p.add_argument("--no-exact", action="store_true", help="skip exact tiktoken counts (estimates only)")
     p.set_defaults(func=cmd_show)
+
+    p = sub.add_parser("turn", help="step through one turn: stages, parallel groups, runtimes, model calls, tools")
+    p.add_argument("db", metavar="DB")
+    p.add_argument("turn_id", metavar="TURN_ID", help="execution id (turn_results.turn_id / trace_events.turn_id)")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_turn)
+
+    p = sub.add_parser("cache", help="prompt-cache analysis: where each request stops repeating the last one, "
+                       "why, and what the provider will cache")
+    p.add_argument("db", metavar="DB", help="covel.db path or database URL")
+    p.add_argument("--session", metavar="ID", help="only this session")
+    p.add_argument("--runtime", metavar="ID", help="only this runtime")
+    p.add_argument("--rules", metavar="FILE",
+                   help="provider rules to merge over the shipped table (default: $PROMPT_INSPECTOR_RULES)")
+    fmt = p.add_mutually_exclusive_group()
+    fmt.add_argument("--json", action="store_true", help="print the pairs as a JSON list")
+    fmt.add_argument("--csv", action="store_true", help="print the pairs as CSV")
+    p.add_argument("--findings", action="store_true", help="with --json or --csv: print the layout findings instead")
+    p.add_argument("--html", metavar="FILE", help="write a self-contained HTML report with charts")
+    p.set_defaults(func=cmd_cache)
 
     p = sub.add_parser("demo", help="write the built-in demo covel.db")
     p.add_argument("path", metavar="PATH")

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .anatomy import Anatomy, label_request
+from .anatomy import Anatomy, AnatomyNode, label_request
 from .jsjson import js_stringify, utf16_to_index
 from .prefix import Pair, Request, RequestPart, RuntimeEntry, report_json
 from .tokens import count_exact, encoding_for_model
@@ -21,12 +21,101 @@ def _request(payload: Any) -> NormalisedRequest:
     return request_for(payload if isinstance(payload, dict) else {})[0]
 
 
-def _common_prefix(a: str, b: str) -> int:
+def common_prefix(a: str, b: str) -> int:
+    """Leading code points ``a`` and ``b`` share (Python indices, what anatomy offsets are)."""
     limit = min(len(a), len(b))
-    i = 0
-    while i < limit and a[i] == b[i]:
-        i += 1
-    return i
+    lo, hi = 0, limit
+    # Binary search on slice equality runs in C; long equal texts are the common case.
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if a[lo:mid] == b[lo:mid]:
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
+
+# --- naming a difference as an anatomy path ------------------------------------------------
+#
+# Shared by ``prefix --extended`` and the cache analysis (``inspector.cache_analysis``), so a
+# difference has one name whichever report shows it.
+
+
+def tool_path(anatomy: Anatomy, index: int) -> list[AnatomyNode]:
+    tools = next((n for n in anatomy.roots if n.kind == "tools"), None)
+    if tools is None or index >= len(tools.children):
+        return []
+    return [tools, tools.children[index]]
+
+
+def system_path(anatomy: Anatomy, request: NormalisedRequest, cut: int) -> list[AnatomyNode]:
+    """Path at ``cut`` in a system *string* (it may have been split into several blocks)."""
+    for i, block in enumerate(request.system):
+        if block.origin_offset <= cut <= block.origin_offset + len(block.text):
+            return anatomy.path_at(("system", i), cut - block.origin_offset)
+    return []
+
+
+def system_origin_path(anatomy: Anatomy, request: NormalisedRequest, sources: tuple[str, ...],
+                       origin_index: int | None, cut: int) -> list[AnatomyNode]:
+    """Path at ``cut`` in the recorded system text that ``sources`` + ``origin_index`` name (a
+    leading system message, a Gemini ``systemInstruction`` part, a Responses ``instructions``)."""
+    for i, block in enumerate(request.system):
+        if block.source not in sources or block.origin_index != origin_index:
+            continue
+        if block.origin_offset <= cut <= block.origin_offset + len(block.text):
+            return anatomy.path_at(("system", i), cut - block.origin_offset)
+    return []
+
+
+def system_block_path(anatomy: Anatomy, current: NormalisedRequest, previous: NormalisedRequest,
+                      index: int) -> list[AnatomyNode]:
+    """Path at the change in Anthropic ``system`` block ``index`` (its own text, not its JSON)."""
+    for i, block in enumerate(current.system):
+        if block.origin_index == index:
+            before = next((b.text for b in previous.system if b.origin_index == index), "")
+            return anatomy.path_at(("system", i), common_prefix(before, block.text))
+    return []
+
+
+def message_path(anatomy: Anatomy, current: NormalisedRequest, previous: NormalisedRequest,
+                 index: int, cut: int) -> list[AnatomyNode]:
+    """Path at the change in recorded message ``index``: at ``cut`` when its content is one string,
+    else where its normalised text first differs from the previous request's."""
+    positions = [pos for pos, m in enumerate(current.messages) if m.index == index]
+    if not positions:
+        return []
+    content = None
+    raw = current.messages[positions[0]].raw
+    if isinstance(raw, dict):
+        content = raw.get("content")
+    if isinstance(content, str) and len(positions) == 1:
+        return anatomy.path_at(("message", positions[0]), cut)
+    # Structured content (or a Gemini content split into several messages): compare texts.
+    before = [m for m in previous.messages if m.index == index]
+    for n, pos in enumerate(positions):
+        now_text = current.messages[pos].text
+        was_text = before[n].text if n < len(before) else ""
+        if now_text != was_text or n == len(positions) - 1:
+            return anatomy.path_at(("message", pos), common_prefix(was_text, now_text))
+    return []
+
+
+def name_difference(previous_payload: Any, payload: Any, part: RequestPart, cut: int) -> str:
+    """The anatomy path of a prefix-report part at code point ``cut``; the part's own label when
+    no anatomy node holds it."""
+    current = _request(payload)
+    anatomy = label_request(current)
+    if part.kind == "tool":
+        path = tool_path(anatomy, part.index)
+    elif part.kind in ("system", "instructions"):
+        path = system_path(anatomy, current, cut)
+    elif part.kind == "system-block":
+        path = system_block_path(anatomy, current, _request(previous_payload), part.index)
+    else:
+        path = message_path(anatomy, current, _request(previous_payload), part.index, cut)
+    return Anatomy.path_label(path) if path else part.label
 
 
 class ExtendedPrefix:
@@ -47,7 +136,7 @@ class ExtendedPrefix:
             part = request.part(pair.position)
             cut = utf16_to_index(part.text, pair.offset)
             shared_exact = sum(counts[: pair.position]) + count_exact(part.text[:cut], encoding.encoding)
-            anatomy_label = self._name_difference(previous_payload, payload, part, cut)
+            anatomy_label = name_difference(previous_payload, payload, part, cut)
         self.extra[id(pair)] = {
             "turnId": pair.turn_id,
             "previousTurnId": pair.previous_turn_id,
@@ -59,66 +148,6 @@ class ExtendedPrefix:
             "sharedExactTokens": shared_exact,
             "firstDifferencePart": anatomy_label,
         }
-
-    def _name_difference(self, previous_payload: Any, payload: Any, part: RequestPart, cut: int) -> str:
-        current = _request(payload)
-        anatomy = label_request(current)
-        if part.kind == "tool":
-            path = self._tool_path(anatomy, part.index)
-        elif part.kind in ("system", "instructions"):
-            path = self._system_path(anatomy, current, cut)
-        elif part.kind == "system-block":
-            previous = _request(previous_payload)
-            path = self._system_block_path(anatomy, current, previous, part.index)
-        else:
-            previous = _request(previous_payload)
-            path = self._message_path(anatomy, current, previous, part, cut)
-        return Anatomy.path_label(path) if path else part.label
-
-    @staticmethod
-    def _tool_path(anatomy: Anatomy, index: int):
-        tools = next((n for n in anatomy.roots if n.kind == "tools"), None)
-        if tools is None or index >= len(tools.children):
-            return []
-        return [tools, tools.children[index]]
-
-    @staticmethod
-    def _system_path(anatomy: Anatomy, request: NormalisedRequest, cut: int):
-        # A system string may have been split into several blocks; find the one holding the cut.
-        for i, block in enumerate(request.system):
-            if block.origin_offset <= cut <= block.origin_offset + len(block.text):
-                return anatomy.path_at(("system", i), cut - block.origin_offset)
-        return []
-
-    @staticmethod
-    def _system_block_path(anatomy: Anatomy, current: NormalisedRequest, previous: NormalisedRequest, index: int):
-        # The part text is the block's JSON; locate the change in the block's own text instead.
-        for i, block in enumerate(current.system):
-            if block.origin_index == index:
-                before = next((b.text for b in previous.system if b.origin_index == index), "")
-                return anatomy.path_at(("system", i), _common_prefix(before, block.text))
-        return []
-
-    @staticmethod
-    def _message_path(anatomy: Anatomy, current: NormalisedRequest, previous: NormalisedRequest,
-                      part: RequestPart, cut: int):
-        positions = [pos for pos, m in enumerate(current.messages) if m.index == part.index]
-        if not positions:
-            return []
-        content = None
-        raw = current.messages[positions[0]].raw
-        if isinstance(raw, dict):
-            content = raw.get("content")
-        if isinstance(content, str) and len(positions) == 1:
-            return anatomy.path_at(("message", positions[0]), cut)
-        # Structured content (or a Gemini content split into several messages): compare texts.
-        before = [m for m in previous.messages if m.index == part.index]
-        for n, pos in enumerate(positions):
-            now_text = current.messages[pos].text
-            was_text = before[n].text if n < len(before) else ""
-            if now_text != was_text or n == len(positions) - 1:
-                return anatomy.path_at(("message", pos), _common_prefix(was_text, now_text))
-        return []
 
     # -- output ---------------------------------------------------------------------------
 
@@ -148,4 +177,14 @@ class ExtendedPrefix:
         return "\n".join(lines) + "\n"
 
 
-__all__ = ["ExtendedPrefix", "report_json"]
+__all__ = [
+    "ExtendedPrefix",
+    "common_prefix",
+    "message_path",
+    "name_difference",
+    "report_json",
+    "system_block_path",
+    "system_origin_path",
+    "system_path",
+    "tool_path",
+]

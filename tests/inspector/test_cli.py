@@ -178,3 +178,35 @@ def test_prefix_empty_session_means_every_session(demo_db, capfdbinary):
     _, everything, _ = run(capfdbinary, "prefix", demo_db, "--json")
     code, empty, _ = run(capfdbinary, "prefix", demo_db, "--json", "--session", "")
     assert code == 0 and empty == everything
+
+
+def test_prefix_skips_a_row_nested_too_deep(tmp_path, demo_db, capfdbinary):
+    broken = tmp_path / "deep.db"
+    broken.write_bytes(demo_db.read_bytes())
+    con = sqlite3.connect(broken)
+    victim = con.execute("SELECT id FROM trace_events WHERE type='llm.calling' ORDER BY created_at LIMIT 1").fetchone()[0]
+    con.execute("UPDATE trace_events SET payload=? WHERE id=?", ('{"a":' + "[" * 5000 + "]" * 5000 + "}", victim))
+    con.commit()
+    con.close()
+    code, out, err = run(capfdbinary, "prefix", broken, "--json")
+    assert code == 0 and json.loads(out)
+    assert victim in err and "nested deeper" in err
+    code, out, _ = run(capfdbinary, "requests", broken, "--json")
+    assert code == 0 and any(r["eventId"] == victim for r in json.loads(out))
+
+
+def test_show_names_transport_attempts_whose_body_cannot_be_resolved(tmp_path, demo_db, capfdbinary):
+    broken = tmp_path / "refs.db"
+    broken.write_bytes(demo_db.read_bytes())
+    con = sqlite3.connect(broken)
+    victim, raw = con.execute("SELECT id, payload FROM trace_events WHERE type='llm.calling' LIMIT 1").fetchone()
+    payload = json.loads(raw)
+    payload["providerRequests"] = [{"schemaVersion": 2, "bodyRef": 0}, {"schemaVersion": 2, "bodyRef": 7}]
+    con.execute("UPDATE trace_events SET payload=? WHERE id=?", (json.dumps(payload, ensure_ascii=False), victim))
+    con.commit()
+    con.close()
+    code, out, _ = run(capfdbinary, "show", broken, victim, "--json", "--no-exact")
+    detail = json.loads(out)
+    assert code == 0 and detail["view"] == "kernel"
+    assert any(p.startswith("providerRequests[0]:") for p in detail["problems"])
+    assert any(p.startswith("providerRequests[1]:") and "7" in p for p in detail["problems"])

@@ -1,0 +1,410 @@
+"""Provider prompt-caching rules as data: load ``resources/provider_rules.toml``, merge a user's
+override file over it, validate, and resolve the rules for one (provider, protocol, model).
+
+The analysis never holds a provider number of its own: minimum lengths, steps, breakpoint
+limits, TTLs, multipliers, prices and the tokenizer all come from a :class:`CacheRules` built
+here, and each carries the family and model pattern it came from so a report can say why.
+
+Override order: the shipped table, then the file named by ``--rules`` or, when that is not
+given, by the environment variable ``PROMPT_INSPECTOR_RULES``. Family keys in the user file
+replace the shipped ones; the user's ``models`` entries are tried before the shipped ones.
+"""
+
+from __future__ import annotations
+
+import difflib
+import fnmatch
+import os
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from resources import resource_path
+
+from .tokens import ENCODING_HASHES
+
+ENV_VAR = "PROMPT_INSPECTOR_RULES"
+DEFAULT_RULES_PATH = resource_path("provider_rules.toml")
+SCHEMA_VERSION = 1
+
+MODES = ("automatic", "explicit")
+GRANULARITIES = ("step", "units", "exact", "breakpoints")
+
+
+class RulesError(ValueError):
+    """A rules file that cannot be used; the message names the file and the key."""
+
+
+# key -> (kind, description) ; kinds: str, strs, int, num, mode, granularity, tokenizer, ttl_map, num_map
+_FAMILY_KEYS: dict[str, str] = {
+    "description": "str",
+    "providers": "strs",
+    "protocols": "strs",
+    "mode": "mode",
+    "min_cacheable_tokens": "int",
+    "granularity": "granularity",
+    "step_tokens": "pos_int",
+    "unit_tokens": "pos_int",
+    "max_breakpoints": "pos_int",
+    "lookback_blocks": "int",
+    "ttl_seconds": "pos_num",
+    "ttl_options": "pos_num_map",
+    "extended_ttl_seconds": "pos_num",
+    "read_multiplier": "num",
+    "write_multiplier": "num",
+    "write_multipliers": "num_map",
+    "input_price_per_mtok": "num",
+    "tokenizer": "tokenizer",
+    "image_tokens": "int",
+    "sources": "strs",
+    "notes": "str",
+}
+# Keys a model entry may not set: they choose the family, which is already chosen.
+_FAMILY_ONLY = frozenset({"providers", "protocols", "description"})
+_MODEL_KEYS = {"match": "patterns", **{k: v for k, v in _FAMILY_KEYS.items() if k not in _FAMILY_ONLY}}
+_TOP_KEYS = {"schema", "default_family", "families"}
+
+_EXPECTED = {
+    "str": "a string",
+    "strs": "a list of strings",
+    "patterns": "a non-empty list of glob patterns",
+    "int": "a whole number, 0 or more",
+    "pos_int": "a whole number, 1 or more",
+    "num": "a number, 0 or more",
+    "pos_num": "a number above 0",
+    "mode": f"one of {', '.join(MODES)}",
+    "granularity": f"one of {', '.join(GRANULARITIES)}",
+    "tokenizer": f"one of {', '.join(ENCODING_HASHES)}",
+    "num_map": "a table of names to numbers, 0 or more",
+    "pos_num_map": "a table of names to numbers above 0",
+}
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _valid(kind: str, value: Any) -> bool:
+    if kind == "str":
+        return isinstance(value, str)
+    if kind == "strs":
+        return isinstance(value, list) and all(isinstance(v, str) for v in value)
+    if kind == "patterns":
+        return isinstance(value, list) and bool(value) and all(isinstance(v, str) and v for v in value)
+    if kind == "int":
+        return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+    if kind == "pos_int":
+        return isinstance(value, int) and not isinstance(value, bool) and value >= 1
+    if kind == "num":
+        return _is_number(value) and value >= 0
+    if kind == "pos_num":
+        return _is_number(value) and value > 0
+    if kind == "mode":
+        return value in MODES
+    if kind == "granularity":
+        return value in GRANULARITIES
+    if kind == "tokenizer":
+        return value in ENCODING_HASHES
+    if kind in ("num_map", "pos_num_map"):
+        positive = kind == "pos_num_map"
+        return isinstance(value, dict) and all(
+            isinstance(k, str) and _is_number(v) and (v > 0 if positive else v >= 0) for k, v in value.items()
+        )
+    raise AssertionError(kind)
+
+
+def _unknown_key(where: str, key: str, allowed: Mapping[str, Any] | set[str]) -> str:
+    close = difflib.get_close_matches(key, list(allowed), n=1)
+    hint = f"; did you mean {close[0]!r}?" if close else ""
+    return f"{where}{key}: unknown key{hint}"
+
+
+def _check_table(table: Any, where: str, allowed: Mapping[str, str], errors: list[str]) -> None:
+    if not isinstance(table, dict):
+        errors.append(f"{where.rstrip('.')}: expected a table")
+        return
+    for key, value in table.items():
+        if key == "models" and allowed is _FAMILY_KEYS:
+            continue
+        kind = allowed.get(key)
+        if kind is None:
+            errors.append(_unknown_key(where, key, allowed))
+        elif not _valid(kind, value):
+            errors.append(f"{where}{key}: expected {_EXPECTED[kind]}, got {value!r}")
+
+
+def _check_document(doc: Any, errors: list[str]) -> None:
+    """Shape and value checks of one file (shipped or user), before merging."""
+    for key in doc:
+        if key not in _TOP_KEYS:
+            errors.append(_unknown_key("", key, _TOP_KEYS))
+    if "schema" in doc and doc["schema"] != SCHEMA_VERSION:
+        errors.append(f"schema: this version reads schema {SCHEMA_VERSION}, the file says {doc['schema']!r}")
+    if "default_family" in doc and not isinstance(doc["default_family"], str):
+        errors.append(f"default_family: expected a string, got {doc['default_family']!r}")
+    families = doc.get("families", {})
+    if not isinstance(families, dict):
+        errors.append("families: expected a table of families")
+        return
+    for name, family in families.items():
+        where = f"families.{name}."
+        _check_table(family, where, _FAMILY_KEYS, errors)
+        if not isinstance(family, dict):
+            continue
+        models = family.get("models", [])
+        if not isinstance(models, list):
+            errors.append(f"{where}models: expected an array of tables ([[families.{name}.models]])")
+            continue
+        for i, model in enumerate(models):
+            mwhere = f"{where}models[{i}]."
+            _check_table(model, mwhere, _MODEL_KEYS, errors)
+            if isinstance(model, dict) and "match" not in model:
+                errors.append(f"{mwhere}match: missing (a list of glob patterns on the model id)")
+
+
+def _merge(base: dict, user: dict) -> dict:
+    merged = {k: v for k, v in base.items() if k != "families"}
+    for key in ("schema", "default_family"):
+        if key in user:
+            merged[key] = user[key]
+    families = {name: dict(fam) for name, fam in base.get("families", {}).items()}
+    for name, fam in user.get("families", {}).items():
+        target = families.setdefault(name, {})
+        for key, value in fam.items():
+            if key == "models":
+                # The user's entries first: the first matching pattern wins.
+                target["models"] = list(value) + list(target.get("models", []))
+            elif isinstance(value, dict) and isinstance(target.get(key), dict):
+                target[key] = {**target[key], **value}
+            else:
+                target[key] = value
+    merged["families"] = families
+    return merged
+
+
+def _required(family: dict, name: str, errors: list[str], where: str) -> None:
+    """Keys the analysis needs once everything is merged."""
+    need = ["mode", "min_cacheable_tokens", "granularity", "ttl_seconds", "read_multiplier",
+            "write_multiplier", "tokenizer", "image_tokens"]
+    for key in need:
+        if key not in family:
+            errors.append(f"{where}{key}: missing (needed by every family)")
+    granularity = family.get("granularity")
+    if granularity == "step" and "step_tokens" not in family:
+        errors.append(f"{where}step_tokens: missing (needed by granularity \"step\")")
+    mode = family.get("mode")
+    if mode == "explicit":
+        for key in ("max_breakpoints", "lookback_blocks"):
+            if key not in family:
+                errors.append(f"{where}{key}: missing (needed by mode \"explicit\")")
+        if granularity is not None and granularity != "breakpoints":
+            errors.append(f"{where}granularity: mode \"explicit\" needs granularity \"breakpoints\", got {granularity!r}")
+    elif mode == "automatic" and granularity == "breakpoints":
+        errors.append(f"{where}granularity: \"breakpoints\" needs mode \"explicit\"")
+
+
+@dataclass(frozen=True, slots=True)
+class CacheRules:
+    """The rules in force for one model, every value traceable to the table."""
+
+    family: str
+    model_pattern: str | None  # the ``match`` pattern that chose the model entry, if any
+    mode: str
+    min_cacheable_tokens: int
+    granularity: str
+    step_tokens: int | None
+    unit_tokens: int | None
+    max_breakpoints: int | None
+    lookback_blocks: int | None
+    ttl_seconds: float
+    ttl_options: Mapping[str, float]
+    extended_ttl_seconds: float | None
+    read_multiplier: float
+    write_multiplier: float
+    write_multipliers: Mapping[str, float]
+    input_price_per_mtok: float | None
+    tokenizer: str
+    image_tokens: int
+
+    @property
+    def source(self) -> str:
+        """Where the values came from, for reports: ``family`` or ``family/pattern``."""
+        return self.family if self.model_pattern is None else f"{self.family}/{self.model_pattern}"
+
+    def ttl_for(self, option: str | None) -> float:
+        """TTL of an explicit breakpoint whose ``cache_control.ttl`` is ``option``."""
+        if option is not None and option in self.ttl_options:
+            return float(self.ttl_options[option])
+        return float(self.ttl_seconds)
+
+    def write_multiplier_for(self, option: str | None) -> float:
+        if option is not None and option in self.write_multipliers:
+            return float(self.write_multipliers[option])
+        return float(self.write_multiplier)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "source": self.source,
+            "mode": self.mode,
+            "minCacheableTokens": self.min_cacheable_tokens,
+            "granularity": self.granularity,
+            "stepTokens": self.step_tokens,
+            "unitTokens": self.unit_tokens,
+            "maxBreakpoints": self.max_breakpoints,
+            "lookbackBlocks": self.lookback_blocks,
+            "ttlSeconds": int(self.ttl_seconds) if float(self.ttl_seconds).is_integer() else self.ttl_seconds,
+            "readMultiplier": self.read_multiplier,
+            "writeMultiplier": self.write_multiplier,
+            "inputPricePerMTok": self.input_price_per_mtok,
+            "tokenizer": self.tokenizer,
+        }
+
+
+def normalise_model(model: str | None) -> str:
+    """The model id as patterns see it: lower case, without an OpenRouter-style ``vendor/``."""
+    name = (model or "").strip().lower()
+    return name.rsplit("/", 1)[1] if "/" in name else name
+
+
+@dataclass(slots=True)
+class RuleSet:
+    """A validated, merged rules table. Resolution results are memoised (a session asks for the
+    same few models thousands of times)."""
+
+    default_family: str
+    families: dict[str, dict[str, Any]]
+    paths: tuple[Path, ...]
+    _memo: dict[tuple[str, str, str], CacheRules] = field(default_factory=dict, repr=False)
+
+    def family_for(self, provider: str | None, protocol: str | None) -> str:
+        wanted = (provider or "").strip().lower()
+        if wanted:
+            for name, fam in self.families.items():
+                if wanted in (p.lower() for p in fam.get("providers", ())):
+                    return name
+        if protocol:
+            for name, fam in self.families.items():
+                if protocol in fam.get("protocols", ()):
+                    return name
+        return self.default_family
+
+    def resolve(self, provider: str | None, protocol: str | None, model: str | None) -> CacheRules:
+        key = ((provider or "").lower(), protocol or "", model or "")
+        found = self._memo.get(key)
+        if found is not None:
+            return found
+        family_name = self.family_for(provider, protocol)
+        family = self.families[family_name]
+        values = {k: v for k, v in family.items() if k not in ("models",) and k not in _FAMILY_ONLY}
+        pattern = None
+        name = normalise_model(model)
+        for entry in family.get("models", ()):
+            hit = next((p for p in entry["match"] if fnmatch.fnmatchcase(name, p.lower())), None)
+            if hit is not None:
+                pattern = hit
+                values.update({k: v for k, v in entry.items() if k != "match"})
+                break
+        rules = CacheRules(
+            family=family_name,
+            model_pattern=pattern,
+            mode=values["mode"],
+            min_cacheable_tokens=int(values["min_cacheable_tokens"]),
+            granularity=values["granularity"],
+            step_tokens=values.get("step_tokens"),
+            unit_tokens=values.get("unit_tokens"),
+            max_breakpoints=values.get("max_breakpoints"),
+            lookback_blocks=values.get("lookback_blocks"),
+            ttl_seconds=float(values["ttl_seconds"]),
+            ttl_options=dict(values.get("ttl_options", {})),
+            extended_ttl_seconds=values.get("extended_ttl_seconds"),
+            read_multiplier=float(values["read_multiplier"]),
+            write_multiplier=float(values["write_multiplier"]),
+            write_multipliers=dict(values.get("write_multipliers", {})),
+            input_price_per_mtok=values.get("input_price_per_mtok"),
+            tokenizer=values["tokenizer"],
+            image_tokens=int(values["image_tokens"]),
+        )
+        self._memo[key] = rules
+        return rules
+
+
+def _read(path: Path) -> dict:
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise RulesError(f"{path}: no such rules file") from None
+    except OSError as exc:
+        raise RulesError(f"{path}: cannot be read: {exc.strerror}") from None
+    try:
+        return tomllib.loads(data.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        raise RulesError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise RulesError(f"{path}: not valid TOML: {exc}") from None
+
+
+def _fail(path: Path, errors: list[str]) -> RulesError:
+    shown = errors[:12]
+    more = f"\n  … and {len(errors) - len(shown)} more" if len(errors) > len(shown) else ""
+    return RulesError(f"{path}: invalid rules:\n  " + "\n  ".join(shown) + more)
+
+
+def load_rules(user_path: str | os.PathLike[str] | None = None, *, env: Mapping[str, str] | None = None,
+               base_path: str | os.PathLike[str] | None = None) -> RuleSet:
+    """The shipped table with the user's file merged over it.
+
+    ``user_path`` (``--rules``) wins over ``$PROMPT_INSPECTOR_RULES``; an empty variable counts as
+    unset. Raises :class:`RulesError` naming the file and every offending key.
+    """
+    base = Path(base_path) if base_path is not None else DEFAULT_RULES_PATH
+    doc = _read(base)
+    errors: list[str] = []
+    _check_document(doc, errors)
+    if errors:
+        raise _fail(base, errors)
+    paths = [base]
+    environ = os.environ if env is None else env
+    chosen = user_path if user_path is not None else (environ.get(ENV_VAR) or None)
+    last = base
+    if chosen is not None:
+        user_file = Path(chosen).expanduser()
+        user = _read(user_file)
+        _check_document(user, errors)
+        if errors:
+            raise _fail(user_file, errors)
+        doc = _merge(doc, user)
+        paths.append(user_file)
+        last = user_file
+    families = doc.get("families", {})
+    if not families:
+        raise _fail(last, ["families: no family defined"])
+    for name, family in families.items():
+        before = len(errors)
+        _required(family, name, errors, f"families.{name}.")
+        if len(errors) > before:
+            # A family-level gap would repeat for every model entry; report it once.
+            continue
+        for i, model in enumerate(family.get("models", ())):
+            merged = {**family, **{k: v for k, v in model.items() if k != "match"}}
+            _required(merged, name, errors, f"families.{name}.models[{i}].")
+    default = doc.get("default_family")
+    if default is None:
+        errors.append("default_family: missing")
+    elif default not in families:
+        errors.append(f"default_family: {default!r} is not one of the families ({', '.join(families)})")
+    if errors:
+        raise _fail(last, errors)
+    return RuleSet(default_family=default, families=families, paths=tuple(paths))
+
+
+_default: RuleSet | None = None
+
+
+def default_rules() -> RuleSet:
+    """The shipped table alone (no user file), loaded once."""
+    global _default
+    if _default is None:
+        _default = load_rules(env={})
+    return _default
