@@ -317,7 +317,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--typical", type=int, default=4, help="typical requests timed beside the largest")
     parser.add_argument("--scroll-seconds", type=float, default=6.0)
-    parser.add_argument("--search", default="灯岭镇的守夜人", help="free text to search for")
+    parser.add_argument("--search", default="character-upsert",
+                        help="free text to search for (the default occurs in every tool-loop request)")
     parser.add_argument("--profile", metavar="OUT.prof", help="cProfile the GUI thread into this file")
     args = parser.parse_args(argv)
     if not args.db.is_file():

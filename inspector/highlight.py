@@ -209,3 +209,58 @@ def display_text(text: str) -> DisplayText:
         dpos += len(SENTINEL_CHIP)
         pos = i + len(sentinel)
     return DisplayText(text, "".join(parts), chips)
+
+
+# --- prepared text for a view: display text, a cap on what is laid out, per-line spans -----------
+
+# Laying out and highlighting megabytes of pretty-printed JSON takes the GUI thread seconds; a view
+# shows this many characters first and the rest on request.
+SHOW_LIMIT = 200_000
+
+
+@dataclass(slots=True)
+class PreparedText:
+    """What a text view needs, computed off the GUI thread: ``display`` (chips and the way back),
+    ``shown`` (``display.display`` or its first lines when longer than the limit) and ``lines``,
+    the UTF-16 spans of each ``\\n``-separated line of ``shown`` (None: not computed)."""
+
+    display: DisplayText
+    shown: str
+    language: str
+    lines: list[list[tuple[int, int, str]]] | None
+
+    @property
+    def truncated(self) -> bool:
+        return len(self.shown) < len(self.display.display)
+
+
+def line_spans(text: str, language: str = "prompt", *, should_stop=None,
+               slice_s: float = 0.002) -> list[list[tuple[int, int, str]]] | None:
+    """:func:`spans_utf16` of every line of ``text`` (the Qt highlighter's blocks), lexed line by
+    line exactly as the highlighter would. Meant for a worker thread: it yields the GIL every
+    ``slice_s`` so the GUI thread is never starved, and returns None when ``should_stop()``."""
+    import time
+
+    out: list[list[tuple[int, int, str]]] = []
+    clock = time.perf_counter
+    mark = clock()
+    for line in text.split("\n"):
+        out.append(spans_utf16(line, language) if line else [])
+        if clock() - mark > slice_s:
+            time.sleep(0)  # let a waiting GUI thread take the GIL
+            if should_stop is not None and should_stop():
+                return None
+            mark = clock()
+    return out
+
+
+def prepare_text(text: str, language: str = "prompt", *, limit: int | None = SHOW_LIMIT,
+                 highlight: bool = True, should_stop=None) -> PreparedText:
+    """Display text, cut at a line end after ``limit`` characters (None: never), with spans."""
+    display = display_text(text)
+    shown = display.display
+    if limit is not None and len(shown) > limit:
+        cut = shown.rfind("\n", 0, limit)
+        shown = shown[:cut if cut > limit // 2 else limit]
+    lines = line_spans(shown, language, should_stop=should_stop) if highlight else None
+    return PreparedText(display, shown, language, lines)

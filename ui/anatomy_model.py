@@ -21,6 +21,18 @@ def _tr(text: str) -> str:
     return QCoreApplication.translate("AnatomyModel", text)
 
 
+def recognised_label(how: str) -> str:
+    """The shown (translated) name of how a part was recognised; unknown values as recorded."""
+    names = {
+        "position": _tr("position"),
+        "marker": _tr("marker"),
+        "structure": _tr("structure"),
+        "sentinel": _tr("sentinel"),
+        "guess": _tr("guess"),
+    }
+    return names.get(how, how)
+
+
 COL_LABEL, COL_ROLE, COL_RECOGNISED, COL_EXACT, COL_ESTIMATE, COL_SHARE = range(6)
 NodeRole = Qt.ItemDataRole.UserRole + 1
 ShareRole = Qt.ItemDataRole.UserRole + 2
@@ -119,7 +131,7 @@ class AnatomyTreeModel(QAbstractItemModel):
             return node.share
         if node.is_breakpoint:
             if role == Qt.ItemDataRole.DisplayRole:
-                return _tr("── cache breakpoint ──") if col == COL_LABEL else (node.recognised_by if col == COL_RECOGNISED else "")
+                return _tr("── cache breakpoint ──") if col == COL_LABEL else (recognised_label(node.recognised_by) if col == COL_RECOGNISED else "")
             if role == Qt.ItemDataRole.ForegroundRole:
                 return BREAKPOINT_COLOUR
             if role == Qt.ItemDataRole.FontRole:
@@ -135,7 +147,7 @@ class AnatomyTreeModel(QAbstractItemModel):
             if col == COL_ROLE:
                 return node.role or ""
             if col == COL_RECOGNISED:
-                return node.recognised_by
+                return recognised_label(node.recognised_by)
             if col == COL_EXACT:
                 return f"{node.exact:,}" if self.exact_counted else "–"
             if col == COL_ESTIMATE:

@@ -49,12 +49,21 @@ def formats_for(palette: QPalette) -> dict[str, QTextCharFormat]:
 
 
 class PromptHighlighter(QSyntaxHighlighter):
-    """Highlights each block (line) on its own; ``language`` is ``prompt`` or ``json``."""
+    """Highlights each block (line) on its own; ``language`` is ``prompt`` or ``json``.
+
+    With :meth:`set_lines` (spans of every line, computed off the GUI thread by
+    :func:`inspector.highlight.line_spans`) ``highlightBlock`` only looks the block's spans up;
+    without, it lexes the block itself."""
 
     def __init__(self, document: QTextDocument, palette: QPalette, language: str = "prompt") -> None:
         super().__init__(document)
         self.language = language
         self._formats = formats_for(palette)
+        self._lines: list[list[tuple[int, int, str]]] | None = None
+
+    def set_lines(self, lines: list[list[tuple[int, int, str]]] | None) -> None:
+        """Precomputed spans per block for the next text; None: lex each block when highlighted."""
+        self._lines = lines
 
     def set_language(self, language: str) -> None:
         if language != self.language:
@@ -69,7 +78,16 @@ class PromptHighlighter(QSyntaxHighlighter):
         return self._formats.get(key)
 
     def highlightBlock(self, text: str) -> None:  # noqa: N802 - Qt override
-        for start, end, key in spans_utf16(text, self.language):
-            fmt = self._formats.get(key)
+        lines = self._lines
+        if lines is not None:
+            number = self.currentBlock().blockNumber()
+            runs = lines[number] if number < len(lines) else ()
+        else:
+            runs = spans_utf16(text, self.language)
+        formats = self._formats
+        for start, end, key in runs:
+            if key == "text":
+                continue
+            fmt = formats.get(key)
             if fmt is not None:
                 self.setFormat(start, end - start, fmt)

@@ -39,7 +39,7 @@ from inspector.store import open_store
 from . import navigator as nav
 from .navigator import Navigator, format_duration, format_number, format_time
 from .settings import Settings
-from .workers import Job, TaskManager
+from .workers import Job, TaskManager, freeze_heap
 
 APP_NAME = "Prompt Inspector"
 
@@ -474,6 +474,7 @@ class MainWindow(QMainWindow):
         self.store = store
         self.path = path
         self.navigator.set_store(store, sessions)
+        freeze_heap()  # the store and the session rows live until the next open
         self.tasks.retire(old)
         self.settings.add_recent(path)
         self._fill_recent_menu()

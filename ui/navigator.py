@@ -17,6 +17,7 @@ from PySide6.QtCore import (
     QAbstractItemModel,
     QCoreApplication,
     QDateTime,
+    QItemSelectionModel,
     QModelIndex,
     QObject,
     QSortFilterProxyModel,
@@ -38,7 +39,7 @@ from PySide6.QtWidgets import (
 
 from inspector import views
 
-from .workers import Job, TaskManager
+from .workers import Job, TaskManager, freeze_heap
 
 CONTEXT = "Navigator"
 
@@ -60,7 +61,7 @@ Path = list[tuple[str, Any]]
 
 
 class Node:
-    __slots__ = ("kind", "key", "data", "parent", "row", "children", "state")
+    __slots__ = ("kind", "key", "data", "parent", "row", "children", "state", "cells")
 
     def __init__(self, kind: str, key: Any, data: dict[str, Any], parent: Node | None) -> None:
         self.kind = kind
@@ -70,6 +71,9 @@ class Node:
         self.row = 0
         self.children: list[Node] = []
         self.state = LOADED if kind in (RUNTIME, REQUEST) else IDLE
+        # (display texts of the five columns, tooltip, status) built once on first paint:
+        # data() is called thousands of times per scroll step and must be a lookup.
+        self.cells: tuple[tuple[str, ...], None, str | None] | None = None
 
     def add(self, child: Node) -> None:
         child.row = len(self.children)
@@ -165,6 +169,17 @@ def _status_of(node: Node) -> str | None:
     return None
 
 
+def _break_cycles(root: Node) -> None:
+    """Unlink a dropped tree (children ↔ parent are reference cycles) so reference counting
+    frees it: it may be frozen out of the garbage collector (``freeze_heap``)."""
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        stack.extend(node.children)
+        node.children = []
+        node.parent = None
+
+
 # ---------------------------------------------------------------------------------- model
 
 class NavigatorModel(QAbstractItemModel):
@@ -208,6 +223,7 @@ class NavigatorModel(QAbstractItemModel):
         self.beginResetModel()
         self._generation += 1
         self._store = store
+        _break_cycles(self._root)
         self._root = Node("root", None, {}, None)
         self._root.state = LOADED
         self._load_all = False
@@ -278,7 +294,7 @@ class NavigatorModel(QAbstractItemModel):
             work,
             lambda rows: self._fetched(generation, node, rows),
             lambda exc: self._fetch_failed(generation, node, exc),
-            resource=store,
+            resource=store, pause_gc="freeze",
         )
 
     def fully_loaded(self) -> bool:
@@ -319,7 +335,7 @@ class NavigatorModel(QAbstractItemModel):
 
         self._tasks.run(lambda _job: views.session_runtime_groups(store, sid),
                         lambda groups: self._attach_batches(generation, session, idle, groups),
-                        failed, resource=store)
+                        failed, resource=store, pause_gc="freeze")
 
     ATTACH_BATCH = 64
 
@@ -348,6 +364,7 @@ class NavigatorModel(QAbstractItemModel):
         if rest:
             QTimer.singleShot(0, lambda: self._attach_batches(generation, session, rest, groups))
         else:
+            freeze_heap()
             self._set_loading(self._loading - 1)
             self.loaded.emit(session)
 
@@ -384,6 +401,7 @@ class NavigatorModel(QAbstractItemModel):
             # hasChildren promised rows; let the view drop the expand arrow.
             idx = self.index_of(node)
             self.dataChanged.emit(idx, idx.siblingAtColumn(COL_DURATION))
+        freeze_heap()  # these rows stay for as long as the store is open
         self.loaded.emit(node)
         if self._load_all and node.kind == SESSION:
             self._fetch_session_runtimes(node)
@@ -409,9 +427,10 @@ class NavigatorModel(QAbstractItemModel):
     # ------------------------------------------------------------------ QAbstractItemModel
 
     def index(self, row: int, column: int, parent: QModelIndex = QModelIndex()) -> QModelIndex:
-        node = self.node(parent)
-        if 0 <= row < len(node.children) and 0 <= column < 5:
-            return self.createIndex(row, column, node.children[row])
+        node = parent.internalPointer() if parent.isValid() else self._root
+        children = node.children
+        if 0 <= row < len(children) and 0 <= column < 5:
+            return self.createIndex(row, column, children[row])
         return QModelIndex()
 
     def parent(self, index: QModelIndex | None = None) -> Any:  # type: ignore[override]
@@ -457,7 +476,7 @@ class NavigatorModel(QAbstractItemModel):
     def flags(self, index: QModelIndex) -> Qt.ItemFlag:
         if not index.isValid():
             return Qt.ItemFlag.NoItemFlags
-        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+        return _ROW_FLAGS
 
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if orientation != Qt.Orientation.Horizontal:
@@ -477,35 +496,36 @@ class NavigatorModel(QAbstractItemModel):
         return None
 
     def data(self, index: QModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid():
+        node: Node | None = index.internalPointer()
+        if node is None:
             return None
-        node: Node = index.internalPointer()
-        col = index.column()
-        if role == Qt.ItemDataRole.DisplayRole:
-            return self._display(node, col)
-        if role == Qt.ItemDataRole.ToolTipRole:
-            return self._tooltip(node)
-        if role == Qt.ItemDataRole.TextAlignmentRole and col >= COL_TOKENS:
-            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        if role == Qt.ItemDataRole.DecorationRole and col == COL_NAME:
-            status = _status_of(node)
-            if status is None:
-                return None
+        handler = _ROLE_HANDLERS.get(role)
+        if handler is None:
+            return None
+        cells = node.cells
+        if cells is None:
+            cells = node.cells = self._cells(node)
+        return handler(self, node, cells, index.column())
+
+    def _cells(self, node: Node) -> tuple[tuple[str, ...], None, str | None]:
+        # The tooltip (a full date to format) is only built when asked for, on hover.
+        return tuple(self._display(node, col) for col in range(5)), None, _status_of(node)
+
+    def _icon(self, status: str) -> QIcon:
+        icon = self._icons.get(status)
+        if icon is None:
             # Unknown statuses still get a (neutral) dot so names stay aligned.
-            colour = _STATUS_COLOURS.get(status, _STATUS_COLOURS["skipped"])
-            icon = self._icons.get(status)  # type: ignore[arg-type]
-            if icon is None:
-                icon = self._icons[status] = _dot(colour)  # type: ignore[index]
-            return icon
-        if role == Qt.ItemDataRole.ForegroundRole and col == COL_DETAIL:
-            return QPalette().color(QPalette.ColorRole.PlaceholderText)
-        if role == KindRole:
-            return node.kind
-        if role == KeyRole:
-            return node.key
-        if role == RowRole:
-            return node.data
-        return None
+            icon = self._icons[status] = _dot(_STATUS_COLOURS.get(status, _STATUS_COLOURS["skipped"]))
+        return icon
+
+    def invalidate_texts(self) -> None:
+        """Forget the cached cell texts (after a language change); they are rebuilt when painted."""
+        stack = list(self._root.children)
+        while stack:
+            node = stack.pop()
+            node.cells = None
+            stack.extend(node.children)
+        self.layoutChanged.emit()
 
     def _display(self, node: Node, col: int) -> str:
         d = node.data
@@ -575,6 +595,29 @@ class NavigatorModel(QAbstractItemModel):
         return _tr("Request event {id}").format(id=d["eventId"])
 
 
+_ROW_FLAGS = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+_RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+_DIM: list[QColor] = []
+
+
+def _dim_colour() -> QColor:
+    if not _DIM:
+        _DIM.append(QPalette().color(QPalette.ColorRole.PlaceholderText))
+    return _DIM[0]
+
+
+_ROLE_HANDLERS: dict[int, Any] = {
+    Qt.ItemDataRole.DisplayRole: lambda m, n, c, col: c[0][col] if 0 <= col < 5 else None,
+    Qt.ItemDataRole.ToolTipRole: lambda m, n, c, col: m._tooltip(n),
+    Qt.ItemDataRole.TextAlignmentRole: lambda m, n, c, col: _RIGHT if col >= COL_TOKENS else None,
+    Qt.ItemDataRole.DecorationRole: lambda m, n, c, col: m._icon(c[2]) if col == COL_NAME and c[2] is not None else None,
+    Qt.ItemDataRole.ForegroundRole: lambda m, n, c, col: _dim_colour() if col == COL_DETAIL else None,
+    KindRole: lambda m, n, c, col: n.kind,
+    KeyRole: lambda m, n, c, col: n.key,
+    RowRole: lambda m, n, c, col: n.data,
+}
+
+
 # ---------------------------------------------------------------------------------- filter
 
 class NavigatorFilter(QSortFilterProxyModel):
@@ -617,6 +660,35 @@ class NavigatorFilter(QSortFilterProxyModel):
         return True
 
 
+class ShownModel:
+    """The unfiltered tree's stand-in for the filter: the same mapping API, identity mapping."""
+
+    active = False
+
+    def __init__(self, model: NavigatorModel) -> None:
+        self._model = model
+
+    def sourceModel(self) -> NavigatorModel:  # noqa: N802 - Qt naming
+        return self._model
+
+    @staticmethod
+    def mapFromSource(index: QModelIndex) -> QModelIndex:  # noqa: N802 - Qt naming
+        return QModelIndex(index)
+
+    @staticmethod
+    def mapToSource(index: QModelIndex) -> QModelIndex:  # noqa: N802 - Qt naming
+        return QModelIndex(index)
+
+    def index(self, row: int, column: int = 0, parent: QModelIndex = QModelIndex()) -> QModelIndex:
+        return self._model.index(row, column, parent)
+
+    def rowCount(self, parent: QModelIndex = QModelIndex()) -> int:  # noqa: N802 - Qt naming
+        return self._model.rowCount(parent)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._model, name)
+
+
 # ---------------------------------------------------------------------------------- widget
 
 class Navigator(QWidget):
@@ -638,8 +710,11 @@ class Navigator(QWidget):
         super().__init__(parent)
         self._tasks = tasks
         self.model = NavigatorModel(tasks, self)
-        self.proxy = NavigatorFilter(self)
-        self.proxy.setSourceModel(self.model)
+        # The filter sits between the model and the tree only while a filter is active: without
+        # one it would only double the Python calls of every paint (see ``proxy``).
+        self.filter = NavigatorFilter(self)
+        self.filter.setSourceModel(self.model)
+        self._unfiltered = ShownModel(self.model)
 
         self.search = QLineEdit(self)
         self.search.setObjectName("navigatorSearch")
@@ -660,7 +735,7 @@ class Navigator(QWidget):
 
         self.tree = QTreeView(self)
         self.tree.setObjectName("navigatorTree")
-        self.tree.setModel(self.proxy)
+        self.tree.setModel(self.model)
         self.tree.setUniformRowHeights(True)
         self.tree.setAlternatingRowColors(True)
         self.tree.setAllColumnsShowFocus(True)
@@ -716,8 +791,45 @@ class Navigator(QWidget):
         self._filter_pending = False
         self.model.loadingChanged.connect(lambda _n: self._emit_busy())
         self.model.loadingChanged.connect(lambda n: self._finish_pending_filter() if n == 0 else None)
-        self.proxy.rowsInserted.connect(self._rows_inserted)
+        self.filter.rowsInserted.connect(self._rows_inserted)
         self.setFocusProxy(self.tree)
+
+    @property
+    def proxy(self) -> NavigatorFilter | ShownModel:
+        """The model the tree shows, with ``mapFromSource``/``mapToSource`` between it and
+        ``model``: the filter while one is active, else the model itself (identity mapping)."""
+        return self.filter if self.tree.model() is self.filter else self._unfiltered
+
+    def _set_criteria(self, **criteria: Any) -> None:
+        self.filter.set_criteria(**criteria)
+        self._show_model(self.filter if self.filter.active else self.model)
+
+    def _show_model(self, model: QAbstractItemModel) -> None:
+        """Put ``model`` (the filter or the model) under the tree, keeping the current row."""
+        tree = self.tree
+        if tree.model() is model:
+            return
+        current = self.model.node(self.proxy.mapToSource(tree.currentIndex())) \
+            if tree.currentIndex().isValid() else None
+        old_selection = tree.selectionModel()
+        old_selection.currentRowChanged.disconnect(self._current_changed)
+        tree.setModel(model)
+        old_selection.deleteLater()
+        if model is self.model:
+            # Drop the filter's mappings: nothing reads them until the next filter.
+            self.filter.invalidate()
+        if current is not None and current is not self.model.root:
+            index = self.proxy.mapFromSource(self.model.index_of(current))
+            if index.isValid():
+                parent = index.parent()
+                while parent.isValid():
+                    tree.expand(parent)
+                    parent = parent.parent()
+                tree.selectionModel().setCurrentIndex(
+                    index, QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows)
+                tree.scrollTo(index, QAbstractItemView.ScrollHint.PositionAtCenter)
+        # Connected after the current row is restored: the selection did not change for the user.
+        tree.selectionModel().currentRowChanged.connect(self._current_changed)
 
     def _size_number_columns(self) -> None:
         metrics = self.tree.fontMetrics()
@@ -733,6 +845,10 @@ class Navigator(QWidget):
         super().changeEvent(event)
         if event.type() in (event.Type.FontChange, event.Type.LanguageChange, event.Type.StyleChange):
             self._size_number_columns()
+        if event.type() == event.Type.LanguageChange:
+            self.model.invalidate_texts()
+        if event.type() == event.Type.PaletteChange:
+            _DIM.clear()
 
     # ------------------------------------------------------------------ public API
 
@@ -876,14 +992,14 @@ class Navigator(QWidget):
             # proxy re-examines its hidden ancestors on every insert, which made a search over a
             # 1,000-turn session stall the GUI for minutes.
             self._filter_pending = True
-            self.proxy.set_criteria()
+            self._set_criteria()
             self.model.load_everything()
             if self.model.loading == 0:
                 self._finish_pending_filter()
             return
         self._filter_pending = False
-        self.proxy.set_criteria(runtime=runtime, model=model, matches=matches)
-        if self.proxy.active:
+        self._set_criteria(runtime=runtime, model=model, matches=matches)
+        if self.filter.active:
             self._expand_timer.start()
 
     def _finish_pending_filter(self) -> None:
@@ -892,17 +1008,17 @@ class Navigator(QWidget):
             if self.model.fully_loaded():
                 self._apply_filter()
             else:  # a level failed to load: filter what is there
-                self.proxy.set_criteria(runtime=self.runtime_box.currentData(),
+                self._set_criteria(runtime=self.runtime_box.currentData(),
                                         model=self.model_box.currentData(),
                                         matches=self._matches if self.search.text() else None)
                 self._expand_timer.start()
 
     def _rows_inserted(self, *_args: Any) -> None:
-        if self.proxy.active:
+        if self.filter.active:
             self._expand_timer.start()
 
     def _expand_matches(self) -> None:
-        if self.proxy.active:
+        if self.filter.active:
             self.tree.expandAll()
 
     # ------------------------------------------------------------------ selection

@@ -26,10 +26,11 @@ from inspector.export import (
     anatomy_json, anatomy_markdown, attempt_body_json, attempt_facts, kernel_messages_json, node_text,
     provider_body_json, raw_event_json, response_text, write_atomic,
 )
+from inspector.highlight import PreparedText, prepare_text
 from inspector.views import DetailNode, RequestDetail
 
 from .anatomy_model import COL_ESTIMATE, COL_EXACT, COL_LABEL, COL_RECOGNISED, COL_ROLE, COL_SHARE, \
-    AnatomyTreeModel, NodeRole, ShareBarDelegate
+    AnatomyTreeModel, NodeRole, ShareBarDelegate, recognised_label
 from .compare_view import CompareView
 from .text_pane import TextPane
 from .workers import Job, TaskManager
@@ -155,7 +156,17 @@ class RequestView(QWidget):
         self.detail: RequestDetail | None = None
         self.comparison: Comparison | None = None
         self._job: Job | None = None
+        self._running: Job | None = None  # the load executing, even if its result will be dropped
+        self._queued = False  # self.event_id still has to be loaded
+        self._load_timer = QTimer(self)
+        self._load_timer.setSingleShot(True)
+        self._load_timer.setInterval(0)
+        self._load_timer.timeout.connect(self._start_queued)
         self._compare_job: Job | None = None
+        self._pane_jobs: dict[int, Job] = {}
+        self._node_job: Job | None = None
+        # Texts prepared in the background (display text + highlight spans), by node identity.
+        self._prepared_nodes: dict[int, PreparedText] = {}
         self._selecting = False
         # Picker dialogs are created through this hook so tests can answer them.
         self.pick_request: Callable[[list[dict[str, Any]], str | None], str | None] = self._pick_request
@@ -182,8 +193,10 @@ class RequestView(QWidget):
         font.setPointSizeF(font.pointSizeF() * 1.15)
         self.title.setFont(font)
         self.title.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        # Long runtime ids and event ids must not force the window wider than the user made it.
+        # Long runtime ids and event ids must not force the window wider than the user made it;
+        # the title wraps between its parts instead of running under the buttons.
         self.title.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.title.setWordWrap(True)
         self.facts = QLabel(self)
         self.facts.setObjectName("requestFacts")
         self.facts.setTextFormat(Qt.TextFormat.RichText)
@@ -269,6 +282,8 @@ class RequestView(QWidget):
         self._compare_tab = self.tabs.addTab(self.compare_view, _tr("Compare"))
         # Shown once a comparison exists; an empty compare page would only be a placeholder.
         self.tabs.setTabVisible(self._compare_tab, False)
+        self.tabs.currentChanged.connect(self._prepare_visible)
+        self.provider_tabs.currentChanged.connect(self._prepare_visible)
 
     def _build_actions(self) -> None:
         def action(text: str, slot: Callable[[], None], key: str | None = None) -> QAction:
@@ -321,25 +336,80 @@ class RequestView(QWidget):
         if store is None:
             self._show_error(_tr("No database is open."))
             return
+        self._cancel_text_jobs()
         self.title.setText(_tr("Loading request {id}…").format(id=event_id))
         self.facts.clear()
         self.message.hide()
         self._set_enabled(False)
+        # The load starts on the next turn of the event loop, after the view is painted: a
+        # worker running Python makes every Python call of a paint (each data() of a tree) wait
+        # for the GIL, so a paint during the load stalls the GUI for as long as the load runs.
+        # A load cannot be interrupted either: walking the tree with the arrow keys would pile up
+        # loads. So at most one runs; the newest request starts when it ends (_load_settled).
+        self._queued = True
+        if self._running is None:
+            self._load_timer.start()
 
-        def work(_job: Job) -> RequestDetail | None:
-            return views.request_detail(store, event_id)
+    def _start_queued(self) -> None:
+        if not self._queued or self._running is not None or self.event_id is None:
+            return
+        self._queued = False
+        store = self._store()
+        if store is None:
+            self._show_error(_tr("No database is open."))
+            return
+        self._start_load(self.event_id, store)
 
-        self._job = self.tasks.run(work, partial(self._loaded, event_id), partial(self._failed, event_id),
-                                   resource=store)
+    def _start_load(self, event_id: str, store: Any) -> None:
 
-    def _loaded(self, event_id: str, detail: RequestDetail | None) -> None:
+        def work(job: Job) -> tuple[RequestDetail, dict[int, PreparedText]] | None:
+            # Everything slow happens here: the anatomy with exact tokens, and the text (display
+            # and highlight spans) of the part the view opens on. The other tabs are prepared
+            # when first shown.
+            try:
+                detail = views.request_detail(store, event_id)
+            except Exception:
+                if job.cancelled:
+                    return None  # dropped anyway; a result lets the queued load start
+                raise
+            if detail is None or job.cancelled:
+                return None
+            first = views.initial_detail_node(detail)
+            prepared = {}
+            if first is not None:
+                prepared[id(first)] = prepare_text(node_text(first), "prompt", should_stop=lambda: job.cancelled)
+            return detail, prepared
+
+        def settle(job_result: Any) -> None:
+            self._load_settled()
+
+        def loaded(result: Any) -> None:
+            self._load_settled()
+            self._loaded(event_id, result)
+
+        def failed(exc: BaseException) -> None:
+            self._load_settled()
+            self._failed(event_id, exc)
+
+        self._running = self._job = self.tasks.run(work, loaded, failed, resource=store, on_discard=settle,
+                                                   pause_gc=True)
+
+    def _load_settled(self) -> None:
+        """The running load ended (shown, failed or dropped): start the newest queued one."""
+        self._running = None
+        if self._queued:
+            self._load_timer.start()
+
+    def _loaded(self, event_id: str, result: tuple[RequestDetail, dict[int, PreparedText]] | None) -> None:
         if event_id != self.event_id:
             return
         self._job = None
-        if detail is None:
+        if result is None:
             self._show_error(_tr("{id} is not a model request in this database.").format(id=event_id))
             return
+        detail, prepared = result
         self.detail = detail
+        self._prepared_nodes = prepared
         self._fill(detail)
         self._set_enabled(True)
         self.loaded.emit(event_id)
@@ -368,12 +438,12 @@ class RequestView(QWidget):
     def wait_until_loaded(self, timeout_ms: int = 60_000) -> bool:
         """Block (running a local event loop) until the pending load finishes; True if a request
         is shown afterwards."""
-        if self._job is not None:
+        if self._job is not None or self._queued:
             loop = QEventLoop()
             self.loaded.connect(loop.quit)
             self.loadFailed.connect(loop.quit)
             QTimer.singleShot(timeout_ms, loop.quit)
-            if self._job is not None:
+            if self._job is not None or self._queued:
                 loop.exec()
             self.loaded.disconnect(loop.quit)
             self.loadFailed.disconnect(loop.quit)
@@ -427,13 +497,56 @@ class RequestView(QWidget):
             if first.isValid():
                 self.stack_section.tree.setCurrentIndex(first)
 
-        self.kernel_pane.set_content(kernel_messages_json(d), "json",
-                                     _tr("payload.messages and tools as Covel recorded them"))
+        # The other tabs hold megabytes of pretty-printed JSON for a large request: each is
+        # rendered and highlighted in the background when first shown (_prepare_visible).
+        self.kernel_pane.defer(partial(kernel_messages_json, d), "json",
+                               _tr("payload.messages and tools as Covel recorded them"))
         self._fill_provider_tabs(d)
-        resp = response_text(d)
-        self.response_pane.set_content(resp or _tr("No response was recorded for this request."),
-                                       caption=self._response_caption(d))
-        self.raw_pane.set_content(raw_event_json(d), "json", _tr("trace_events row {id}").format(id=row["eventId"]))
+        no_response = _tr("No response was recorded for this request.")
+        self.response_pane.defer(lambda: response_text(d) or no_response, "prompt", self._response_caption(d))
+        self.raw_pane.defer(partial(raw_event_json, d), "json", _tr("trace_events row {id}").format(id=row["eventId"]))
+        self._prepare_visible()
+
+    # ------------------------------------------------------------------ deferred texts
+
+    def _cancel_text_jobs(self) -> None:
+        for job in self._pane_jobs.values():
+            job.cancel()
+        self._pane_jobs.clear()
+        if self._node_job is not None:
+            self._node_job.cancel()
+            self._node_job = None
+        self._prepared_nodes = {}
+
+    def _prepare_visible(self, *_args: Any) -> None:
+        """Prepare the text of the pane on screen in the background if it is still deferred."""
+        page = self.tabs.currentWidget()
+        if page is self.provider_tabs:
+            pane = self.provider_tabs.currentWidget()
+        elif page is self.kernel_pane or page is self.response_pane or page is self.raw_pane:
+            pane = page
+        else:
+            return
+        if not isinstance(pane, TextPane) or pane.pending is None or id(pane) in self._pane_jobs:
+            return
+        pending = pane.pending
+        make_text, language, caption = pending
+        store = self._store()
+
+        def work(job: Job) -> PreparedText:
+            return prepare_text(make_text(), language, should_stop=lambda: job.cancelled)
+
+        def done(prepared: PreparedText) -> None:
+            self._pane_jobs.pop(id(pane), None)
+            if pane.pending is pending:  # not replaced meanwhile (nor read synchronously)
+                pane.set_prepared(prepared, caption)
+
+        def failed(exc: BaseException) -> None:
+            self._pane_jobs.pop(id(pane), None)
+            if pane.pending is pending:
+                pane.set_content(_tr("Cannot show this text: {error}").format(error=exc), "prompt", caption)
+
+        self._pane_jobs[id(pane)] = self.tasks.run(work, done, failed, resource=store)
 
     def _fit_sections(self) -> None:
         """Give each tree the height its rows need (within what is there), so a two-row history
@@ -489,8 +602,10 @@ class RequestView(QWidget):
         for attempt in d.attempts:
             f = attempt_facts(attempt)
             pane = TextPane(self.provider_tabs, wrap=False)
-            pane.set_content(attempt_body_json(attempt) if attempt.body is not None else "", "json",
-                             self._attempt_caption(f))
+            if attempt.body is not None:
+                pane.defer(partial(attempt_body_json, attempt), "json", self._attempt_caption(f))
+            else:
+                pane.set_content("", "json", self._attempt_caption(f))
             self.provider_panes.append(pane)
             title = _tr("Attempt {n}").format(n=(f["transportAttempt"] if f["transportAttempt"] is not None
                                                  else f["index"]) + 1)
@@ -542,8 +657,32 @@ class RequestView(QWidget):
             count = _tr("{exact} tokens").format(exact=_num(node.exact)) if self.detail and self.detail.exact_counted \
                 else _tr("{est} estimated tokens").format(est=_num(node.estimate))
             caption = " · ".join(x for x in (node.label, node.role or "", count,
-                                             _tr("recognised by {how}").format(how=node.recognised_by)) if x)
-        self.text_pane.set_content(node_text(node), "prompt", caption)
+                                             _tr("recognised by {how}").format(how=recognised_label(node.recognised_by))) if x)
+        prepared = self._prepared_nodes.get(id(node))
+        if prepared is not None:
+            self.text_pane.set_prepared(prepared, caption)
+            return
+        if self._node_job is not None:
+            self._node_job.cancel()
+            self._node_job = None
+        text = node_text(node)
+        if len(text) <= _SYNC_TEXT or self.detail is None:
+            self.text_pane.set_content(text, "prompt", caption)
+            return
+        # A long part: lex it in the background, show it when ready (unless another part was
+        # selected meanwhile).
+        self.text_pane.set_prepared(prepare_text("", "prompt"), caption)
+        detail = self.detail
+
+        def done(result: PreparedText) -> None:
+            self._node_job = None
+            if self.detail is detail:
+                self._prepared_nodes[id(node)] = result
+                self.text_pane.set_prepared(result, caption)
+
+        self._node_job = self.tasks.run(
+            lambda job: prepare_text(text, "prompt", should_stop=lambda: job.cancelled), done,
+            lambda exc: self._compare_failed(str(exc)), resource=self._store())
 
     def select_node(self, predicate: Callable[[DetailNode], bool]) -> bool:
         """Select the first node (in the three trees, in order) satisfying ``predicate``."""
@@ -731,6 +870,10 @@ class RequestView(QWidget):
         self.message.setText(text)
         self.message.setStyleSheet("")
         self.message.show()
+
+
+# Texts up to this long are lexed on the GUI thread when a part is selected (a few ms).
+_SYNC_TEXT = 20_000
 
 
 def _one_based(value: Any) -> Any:

@@ -6,13 +6,15 @@ visible chip (``⟦cache breakpoint⟧``) and copying gives back the recorded te
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from PySide6.QtCore import QEvent, QMimeData, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QFontDatabase, QKeyEvent, QKeySequence, QTextCursor, QTextDocument
 from PySide6.QtWidgets import (
     QCheckBox, QHBoxLayout, QLabel, QLineEdit, QPlainTextEdit, QSizePolicy, QTextEdit, QToolButton, QVBoxLayout, QWidget,
 )
 
-from inspector.highlight import DisplayText, display_text
+from inspector.highlight import DisplayText, PreparedText, display_text, prepare_text
 
 from .highlighter import PromptHighlighter
 
@@ -81,8 +83,17 @@ class TextPane(QWidget):
         self.wrap_box.toggled.connect(self.set_wrap)
         top = QHBoxLayout()
         top.setContentsMargins(2, 0, 2, 0)
+        self.show_all_button = QToolButton(self)
+        self.show_all_button.setAutoRaise(True)
+        self.show_all_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+        self.show_all_button.clicked.connect(self.show_all)
+        self.show_all_button.hide()
         top.addWidget(self.caption, 1)
+        top.addWidget(self.show_all_button)
         top.addWidget(self.wrap_box)
+        self._prepared: PreparedText | None = None
+        # A deferred text: (make_text, language, caption); filled when first needed.
+        self._pending: tuple[Callable[[], str], str, str] | None = None
 
         self.find_bar = QWidget(self)
         self.find_edit = QLineEdit(self.find_bar)
@@ -124,19 +135,72 @@ class TextPane(QWidget):
     # ------------------------------------------------------------------ content
 
     def set_content(self, text: str, language: str = "prompt", caption: str = "") -> None:
-        self.editor.display = display_text(text)
-        self.highlighter.language = language
-        self.editor.setPlainText(self.editor.display.display)
+        """Show ``text`` now (display text and spans computed here: fine for short texts; long ones
+        should be prepared off the GUI thread and given to :meth:`set_prepared`)."""
+        self.set_prepared(prepare_text(text, language), caption)
+
+    def defer(self, make_text: Callable[[], str], language: str = "prompt", caption: str = "") -> None:
+        """Show ``caption`` now and the text later: whoever shows the pane prepares
+        ``make_text()`` in the background (:meth:`pending`, :meth:`set_prepared`); reading the
+        text before that computes it here."""
+        self._pending = (make_text, language, caption)
+        self._apply(PreparedText(display_text(""), "", language, []), caption)
+
+    @property
+    def pending(self) -> tuple[Callable[[], str], str, str] | None:
+        return self._pending
+
+    def materialize(self) -> None:
+        """Fill a deferred text now, on this thread."""
+        if self._pending is not None:
+            make_text, language, caption = self._pending
+            self.set_content(make_text(), language, caption)
+
+    def set_prepared(self, prepared: PreparedText, caption: str = "") -> None:
+        self._pending = None
+        self._apply(prepared, caption)
+
+    def _apply(self, prepared: PreparedText, caption: str) -> None:
+        self._prepared = prepared
+        self.editor.display = prepared.display
+        self.highlighter.language = prepared.language
+        shown = prepared.shown
+        lines = prepared.lines
+        if lines is not None and any(ch in shown for ch in ("\r", "\u2029", "\u2028")):
+            lines = None  # Qt would split blocks elsewhere than at "\n": lex per block instead
+        self.highlighter.set_lines(lines)
+        self.editor.setPlainText(shown)
         self.caption.setText(caption)
         self.caption.setVisible(bool(caption))
+        if prepared.truncated:
+            size = len(prepared.display.display)
+            self.show_all_button.setText(_tr("Show all ({size:,} characters)").format(size=size))
+            self.show_all_button.setToolTip(_tr("Only the first {n:,} characters are shown; show the whole text")
+                                            .format(n=len(shown)))
+        self.show_all_button.setVisible(prepared.truncated)
         self.editor.setExtraSelections([])
         if self.find_bar.isVisible() and self.find_edit.text():
             self._find_from_start()
 
+    @property
+    def truncated(self) -> bool:
+        return self._prepared is not None and self._prepared.truncated
+
+    def show_all(self) -> None:
+        """Show the whole text; lines past the first part stay unhighlighted."""
+        prepared = self._prepared
+        if prepared is None or not prepared.truncated:
+            return
+        caption = self.caption.text()
+        self._apply(PreparedText(prepared.display, prepared.display.display, prepared.language,
+                                 prepared.lines), caption)
+
     def text(self) -> str:
+        self.materialize()
         return self.editor.display.source
 
     def shown_text(self) -> str:
+        self.materialize()
         return self.editor.toPlainText()
 
     def mark(self, source_offset: int, colour: QColor) -> None:
@@ -172,6 +236,7 @@ class TextPane(QWidget):
     # ------------------------------------------------------------------ find
 
     def open_find(self) -> None:
+        self.materialize()
         self.find_bar.show()
         selected = self.editor.textCursor().selectedText()
         if selected and "\u2029" not in selected:

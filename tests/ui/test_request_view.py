@@ -237,3 +237,30 @@ def test_title_counts_steps_and_attempts_from_one_like_the_navigator(qtbot: Any,
     row = next(r for r in views.request_rows(store) if r["step"] == 0 and r["attempt"] == 0)
     load(qtbot, view, row["eventId"])
     assert "step 1 · attempt 1" in view.title.text()
+
+
+def test_other_tabs_are_filled_in_the_background_when_shown(qtbot: Any, view: RequestView, store: Any) -> None:
+    eid = anthropic_narrator(store)
+    load(qtbot, view, eid)
+    # Only the anatomy is built on selection; the raw event waits until its tab is shown.
+    assert view.raw_pane.pending is not None
+    view.tabs.setCurrentWidget(view.raw_pane)
+    qtbot.waitUntil(lambda: view.raw_pane.pending is None, timeout=20000)
+    assert f'"id": "{eid}"' in view.raw_pane.editor.toPlainText()
+
+
+def test_long_text_shows_its_beginning_until_show_all(qtbot: Any) -> None:
+    from inspector.highlight import SHOW_LIMIT
+    from ui.text_pane import TextPane
+
+    pane = TextPane()
+    qtbot.addWidget(pane)
+    line = '{"key": "value", "n": 1}\n'
+    text = line * (SHOW_LIMIT // len(line) + 100)
+    pane.set_content(text, "json")
+    assert pane.truncated and not pane.show_all_button.isHidden()
+    assert len(pane.editor.toPlainText()) <= SHOW_LIMIT
+    assert pane.text() == text  # copying and exporting still get the whole text
+    pane.show_all()
+    assert not pane.truncated and pane.show_all_button.isHidden()
+    assert pane.editor.toPlainText() == text
