@@ -103,10 +103,12 @@ def run_app(argv: Sequence[str]) -> int:
     from PySide6.QtCore import QEventLoop, QTimer
     from PySide6.QtWidgets import QApplication
 
+    from .cache_dock import install_cache_view
     from .i18n import install_translators
     from .main_window import MainWindow
     from .request_view import attach_request_view
     from .theme import apply_theme
+    from .turn_dock import install_turn_view
 
     app = QApplication.instance()
     owns_app = app is None
@@ -125,6 +127,8 @@ def run_app(argv: Sequence[str]) -> int:
     exit_loop = app.exit if loop is None else loop.exit
     window = MainWindow(remember_layout=not args.screenshot)
     attach_request_view(window, screenshot=bool(args.screenshot))
+    install_turn_view(window)
+    install_cache_view(window)
     if args.size:
         window.resize(*args.size)
     elif owns_app and window.settings.geometry("geometry") is None:

@@ -2,6 +2,85 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN" sourcelanguage="en">
   <context>
+    <name>AnatomyModel</name>
+    <message>
+      <source>position</source>
+      <translation>位置</translation>
+    </message>
+    <message>
+      <source>marker</source>
+      <translation>标记</translation>
+    </message>
+    <message>
+      <source>structure</source>
+      <translation>结构</translation>
+    </message>
+    <message>
+      <source>sentinel</source>
+      <translation>哨兵</translation>
+    </message>
+    <message>
+      <source>guess</source>
+      <translation>推测</translation>
+    </message>
+    <message>
+      <source>Part</source>
+      <translation>部分</translation>
+    </message>
+    <message>
+      <source>Role</source>
+      <translation>角色</translation>
+    </message>
+    <message>
+      <source>Recognised by</source>
+      <translation>识别依据</translation>
+    </message>
+    <message>
+      <source>Tokens</source>
+      <translation>Token</translation>
+    </message>
+    <message>
+      <source>Estimate</source>
+      <translation>估算</translation>
+    </message>
+    <message>
+      <source>Share</source>
+      <translation>占比</translation>
+    </message>
+    <message>
+      <source>The part of the request, as Covel assembled it</source>
+      <translation>请求的组成部分，按 Covel 的组装方式划分</translation>
+    </message>
+    <message>
+      <source>Message role</source>
+      <translation>消息角色</translation>
+    </message>
+    <message>
+      <source>How the part was recognised: sentinel, marker, position, structure or guess</source>
+      <translation>该部分的识别方式：哨兵、标记、位置、结构或推测</translation>
+    </message>
+    <message>
+      <source>Exact tokens with the model's tokenizer (or its closest proxy)</source>
+      <translation>用模型的分词器（或最接近的替代）计算的精确 token 数</translation>
+    </message>
+    <message>
+      <source>Covel's own estimate (characters / 4, CJK characters one each)</source>
+      <translation>Covel 自己的估算（字符数 / 4，每个中日韩字符计 1）</translation>
+    </message>
+    <message>
+      <source>Share of the whole request's exact tokens</source>
+      <translation>占整个请求精确 token 数的比例</translation>
+    </message>
+    <message>
+      <source>── cache breakpoint ──</source>
+      <translation>── 缓存断点 ──</translation>
+    </message>
+    <message>
+      <source>The provider caches the request up to this point ({label})</source>
+      <translation>服务商会缓存到此处为止的请求（{label}）</translation>
+    </message>
+  </context>
+  <context>
     <name>App</name>
     <message>
       <source>Preparing the demo database…</source>
@@ -10,6 +89,401 @@
     <message>
       <source>Cannot open the demo</source>
       <translation>无法打开演示数据库</translation>
+    </message>
+  </context>
+  <context>
+    <name>CacheDock</name>
+    <message>
+      <source>Cache Analysis</source>
+      <translation>缓存分析</translation>
+    </message>
+    <message>
+      <source>&amp;Cache Analysis</source>
+      <translation>缓存分析(&amp;C)</translation>
+    </message>
+    <message>
+      <source>Show where each request's cached prefix ends, per runtime and turn</source>
+      <translation>按运行时和回合显示每个请求的缓存前缀在哪里结束</translation>
+    </message>
+  </context>
+  <context>
+    <name>CacheView</name>
+    <message>
+      <source>(no runtime)</source>
+      <translation>（无运行时）</translation>
+    </message>
+    <message>
+      <source>first request of the turn</source>
+      <translation>回合的首个请求</translation>
+    </message>
+    <message>
+      <source>{n} h</source>
+      <translation>{n} 小时</translation>
+    </message>
+    <message>
+      <source>tool-loop step {step}</source>
+      <translation>工具循环第 {step} 步</translation>
+    </message>
+    <message>
+      <source>Cell colour: share of the request's tokens in the prefix shared with the earlier request (grey: the runtime's first request)</source>
+      <translation>单元格颜色：请求中与上一个请求共享前缀的令牌占比（灰色：该运行时的首个请求）</translation>
+    </message>
+    <message>
+      <source>Tokens over turns</source>
+      <translation>各回合的令牌数</translation>
+    </message>
+    <message>
+      <source>Total: the request's tokens; Shared: the prefix shared with the earlier request; Predicted/Reported: cached tokens by the provider's rules / as the response recorded them</source>
+      <translation>总计：请求的令牌数；共享：与上一个请求共享的前缀；预测/报告：按服务商规则预测的缓存令牌 / 响应记录的缓存令牌</translation>
+    </message>
+    <message>
+      <source>Total</source>
+      <translation>总计</translation>
+    </message>
+    <message>
+      <source>Shared</source>
+      <translation>共享</translation>
+    </message>
+    <message>
+      <source>Predicted</source>
+      <translation>预测</translation>
+    </message>
+    <message>
+      <source>Reported</source>
+      <translation>报告</translation>
+    </message>
+    <message>
+      <source>Turn</source>
+      <translation>回合</translation>
+    </message>
+    <message>
+      <source>The text around the first difference, as the analysis compared it (40 characters before, 80 after)</source>
+      <translation>分析所比较的首个差异处的上下文（前 40 个字符，后 80 个字符）</translation>
+    </message>
+    <message>
+      <source>Open earlier request</source>
+      <translation>打开上一个请求</translation>
+    </message>
+    <message>
+      <source>Show the earlier request of this pair in the request view</source>
+      <translation>在请求视图中显示这一对中较早的请求</translation>
+    </message>
+    <message>
+      <source>Open request</source>
+      <translation>打开请求</translation>
+    </message>
+    <message>
+      <source>Show this request in the request view</source>
+      <translation>在请求视图中显示此请求</translation>
+    </message>
+    <message>
+      <source>Go to difference</source>
+      <translation>转到差异处</translation>
+    </message>
+    <message>
+      <source>Select the part where the cached prefix ends and mark the character</source>
+      <translation>选中缓存前缀结束的部分并标出该字符</translation>
+    </message>
+    <message>
+      <source>Select a cell of the table to compare its request with the earlier one.</source>
+      <translation>选择表格中的单元格，将其请求与上一个请求比较。</translation>
+    </message>
+    <message>
+      <source>Tool-loop steps</source>
+      <translation>工具循环步骤</translation>
+    </message>
+    <message>
+      <source>Also show a row per tool-loop step and retry, compared with the call before it</source>
+      <translation>同时为每个工具循环步骤和重试显示一行，与其前一次调用比较</translation>
+    </message>
+    <message>
+      <source>Session</source>
+      <translation>会话</translation>
+    </message>
+    <message>
+      <source>Shared prefix as % of the request's tokens; double-click to open the request</source>
+      <translation>共享前缀占请求令牌的百分比；双击打开请求</translation>
+    </message>
+    <message>
+      <source>{n} s</source>
+      <translation>{n} 秒</translation>
+    </message>
+    <message>
+      <source>{n} min</source>
+      <translation>{n} 分钟</translation>
+    </message>
+    <message>
+      <source>&lt;b&gt;{runtime}&lt;/b&gt; · {kind}</source>
+      <translation>&lt;b&gt;{runtime}&lt;/b&gt; · {kind}</translation>
+    </message>
+    <message>
+      <source>Shared prefix: {shared} of {total} tokens ({pct})</source>
+      <translation>共享前缀：{total} 个令牌中的 {shared} 个（{pct}）</translation>
+    </message>
+    <message>
+      <source>Cached tokens: predicted {predicted}, reported {reported}</source>
+      <translation>缓存令牌：预测 {predicted}，报告 {reported}</translation>
+    </message>
+    <message>
+      <source>Gap since the earlier request: {gap} (cache lifetime {ttl})</source>
+      <translation>距上一个请求：{gap}（缓存有效期 {ttl}）</translation>
+    </message>
+    <message>
+      <source>Reason: &lt;b&gt;{reason}&lt;/b&gt; — {detail}</source>
+      <translation>原因：&lt;b&gt;{reason}&lt;/b&gt; — {detail}</translation>
+    </message>
+    <message>
+      <source>First difference: {part} at character {offset}</source>
+      <translation>首个差异：{part}，第 {offset} 个字符</translation>
+    </message>
+    <message>
+      <source>tool-loop step {step}, attempt {attempt}</source>
+      <translation>工具循环第 {step} 步，第 {attempt} 次尝试</translation>
+    </message>
+    <message>
+      <source>&lt;b&gt;{runtime}&lt;/b&gt; · {kind} · {reason}</source>
+      <translation>&lt;b&gt;{runtime}&lt;/b&gt; · {kind} · {reason}</translation>
+    </message>
+    <message>
+      <source>shared {shared} of {total} tokens ({pct}) · cached: predicted {predicted}, reported {reported} · gap {gap} (lifetime {ttl})</source>
+      <translation>共享 {total} 个令牌中的 {shared} 个（{pct}）· 缓存：预测 {predicted}，报告 {reported} · 间隔 {gap}（有效期 {ttl}）</translation>
+    </message>
+    <message>
+      <source>First difference: &lt;b&gt;{part}&lt;/b&gt; at character {offset} — {detail}</source>
+      <translation>首个差异：&lt;b&gt;{part}&lt;/b&gt;，第 {offset} 个字符 — {detail}</translation>
+    </message>
+    <message>
+      <source>Turn-volatile text in the system prompt</source>
+      <translation>系统提示词中含每回合变化的文本</translation>
+    </message>
+    <message>
+      <source>Too many cache breakpoints</source>
+      <translation>缓存断点过多</translation>
+    </message>
+    <message>
+      <source>Breakpoint on volatile content</source>
+      <translation>断点位于易变内容上</translation>
+    </message>
+    <message>
+      <source>Data blocks last</source>
+      <translation>数据块位于末尾</translation>
+    </message>
+    <message>
+      <source>Sliding history window</source>
+      <translation>滑动的历史窗口</translation>
+    </message>
+    <message>
+      <source>Moving history insertion</source>
+      <translation>移动的历史插入</translation>
+    </message>
+    <message>
+      <source>Layout check</source>
+      <translation>布局检查</translation>
+    </message>
+    <message>
+      <source>Runtime</source>
+      <translation>运行时</translation>
+    </message>
+    <message>
+      <source>Part</source>
+      <translation>部分</translation>
+    </message>
+    <message>
+      <source>Turns</source>
+      <translation>回合</translation>
+    </message>
+    <message>
+      <source>Layout checks run when the analysis of the session is complete.</source>
+      <translation>会话分析完成后运行布局检查。</translation>
+    </message>
+    <message>
+      <source>No database is open.</source>
+      <translation>没有打开的数据库。</translation>
+    </message>
+    <message>
+      <source>Pick a session to analyse its prompt cache.</source>
+      <translation>选择一个会话以分析其提示词缓存。</translation>
+    </message>
+    <message>
+      <source>↳ step {step}</source>
+      <translation>↳ 第 {step} 步</translation>
+    </message>
+    <message>
+      <source>Tokens over turns · {runtime}</source>
+      <translation>各回合的令牌数 · {runtime}</translation>
+    </message>
+    <message>
+      <source>One of the two requests is no longer in the database.</source>
+      <translation>两个请求之一已不在数据库中。</translation>
+    </message>
+    <message>
+      <source>this</source>
+      <translation>本次</translation>
+    </message>
+    <message>
+      <source>Aligning the two requests…</source>
+      <translation>正在对齐两个请求…</translation>
+    </message>
+    <message>
+      <source>No layout problems found in this session.</source>
+      <translation>此会话未发现布局问题。</translation>
+    </message>
+    <message>
+      <source>Select a finding for its explanation; it selects the first turn it concerns.</source>
+      <translation>选择一条发现查看说明；会同时选中它涉及的第一个回合。</translation>
+    </message>
+    <message>
+      <source>The analysis failed: {error}</source>
+      <translation>分析失败：{error}</translation>
+    </message>
+    <message>
+      <source>{n} requests</source>
+      <translation>{n} 个请求</translation>
+    </message>
+    <message>
+      <source>analysing…</source>
+      <translation>正在分析…</translation>
+    </message>
+    <message>
+      <source>Turn {number}
+{id}</source>
+      <translation>第 {number} 回合
+{id}</translation>
+    </message>
+    <message>
+      <source>Cannot compare the two requests: {error}</source>
+      <translation>无法比较这两个请求：{error}</translation>
+    </message>
+    <message>
+      <source>Earlier: the request ended before this point</source>
+      <translation>上次：请求在此之前已结束</translation>
+    </message>
+    <message>
+      <source>earlier</source>
+      <translation>上次</translation>
+    </message>
+    <message>
+      <source>(ended here)</source>
+      <translation>（在此结束）</translation>
+    </message>
+    <message>
+      <source>Aligned parts: {equal} equal, {changed} changed, {added} added, {removed} removed</source>
+      <translation>对齐的部分：{equal} 个相同，{changed} 个已更改，{added} 个新增，{removed} 个移除</translation>
+    </message>
+    <message>
+      <source>e.g. {part}: “{was}” → “{now}”</source>
+      <translation>例如 {part}：“{was}” → “{now}”</translation>
+    </message>
+    <message>
+      <source>shared {pct} of {total} tokens</source>
+      <translation>{total} 个令牌中共享 {pct}</translation>
+    </message>
+    <message>
+      <source>cached: predicted {predicted}, reported {reported}</source>
+      <translation>缓存：预测 {predicted}，报告 {reported}</translation>
+    </message>
+    <message>
+      <source>analysed in {s}</source>
+      <translation>分析用时 {s}</translation>
+    </message>
+    <message>
+      <source> · attempt {n}</source>
+      <translation> · 第 {n} 次尝试</translation>
+    </message>
+    <message>
+      <source>Earlier: {path}</source>
+      <translation>上次：{path}</translation>
+    </message>
+    <message>
+      <source>{n} model requests</source>
+      <translation>{n} 个模型请求</translation>
+    </message>
+    <message>
+      <source>This request: {path}</source>
+      <translation>本次请求：{path}</translation>
+    </message>
+    <message>
+      <source>This request: {path} (as hashed)</source>
+      <translation>本次请求：{path}（按哈希内容）</translation>
+    </message>
+  </context>
+  <context>
+    <name>CompareView</name>
+    <message>
+      <source>equal</source>
+      <translation>相同</translation>
+    </message>
+    <message>
+      <source>changed</source>
+      <translation>已修改</translation>
+    </message>
+    <message>
+      <source>added</source>
+      <translation>新增</translation>
+    </message>
+    <message>
+      <source>removed</source>
+      <translation>移除</translation>
+    </message>
+    <message>
+      <source>Section</source>
+      <translation>区域</translation>
+    </message>
+    <message>
+      <source>Part</source>
+      <translation>部分</translation>
+    </message>
+    <message>
+      <source>Status</source>
+      <translation>状态</translation>
+    </message>
+    <message>
+      <source>Left tokens</source>
+      <translation>左侧 token</translation>
+    </message>
+    <message>
+      <source>Right tokens</source>
+      <translation>右侧 token</translation>
+    </message>
+    <message>
+      <source>First difference</source>
+      <translation>首个差异</translation>
+    </message>
+    <message>
+      <source>The two requests are identical part by part.</source>
+      <translation>两个请求逐部分完全相同。</translation>
+    </message>
+    <message>
+      <source>&lt;b&gt;Left&lt;/b&gt; {left} · &lt;b&gt;Right&lt;/b&gt; {right}</source>
+      <translation>&lt;b&gt;左&lt;/b&gt; {left} · &lt;b&gt;右&lt;/b&gt; {right}</translation>
+    </message>
+    <message>
+      <source>{equal} equal, {changed} changed, {added} added, {removed} removed parts</source>
+      <translation>{equal} 个相同、{changed} 个修改、{added} 个新增、{removed} 个移除的部分</translation>
+    </message>
+    <message>
+      <source>char {n}</source>
+      <translation>第 {n} 个字符</translation>
+    </message>
+    <message>
+      <source>first difference</source>
+      <translation>首个差异</translation>
+    </message>
+    <message>
+      <source>First difference: &lt;b&gt;{path}&lt;/b&gt; at character {offset}</source>
+      <translation>首个差异：&lt;b&gt;{path}&lt;/b&gt;，第 {offset} 个字符</translation>
+    </message>
+    <message>
+      <source>Left: {path}</source>
+      <translation>左：{path}</translation>
+    </message>
+    <message>
+      <source>Right: {path}</source>
+      <translation>右：{path}</translation>
+    </message>
+    <message>
+      <source>(absent)</source>
+      <translation>（不存在）</translation>
     </message>
   </context>
   <context>
@@ -534,145 +1008,11 @@
     </message>
   </context>
   <context>
-    <name>AnatomyModel</name>
-    <message>
-      <source>Part</source>
-      <translation>部分</translation>
-    </message>
-    <message>
-      <source>Role</source>
-      <translation>角色</translation>
-    </message>
-    <message>
-      <source>Recognised by</source>
-      <translation>识别依据</translation>
-    </message>
-    <message>
-      <source>Tokens</source>
-      <translation>Token</translation>
-    </message>
-    <message>
-      <source>Estimate</source>
-      <translation>估算</translation>
-    </message>
-    <message>
-      <source>Share</source>
-      <translation>占比</translation>
-    </message>
-    <message>
-      <source>The part of the request, as Covel assembled it</source>
-      <translation>请求的组成部分，按 Covel 的组装方式划分</translation>
-    </message>
-    <message>
-      <source>Message role</source>
-      <translation>消息角色</translation>
-    </message>
-    <message>
-      <source>How the part was recognised: sentinel, marker, position, structure or guess</source>
-      <translation>该部分的识别方式：哨兵、标记、位置、结构或推测</translation>
-    </message>
-    <message>
-      <source>Exact tokens with the model's tokenizer (or its closest proxy)</source>
-      <translation>用模型的分词器（或最接近的替代）计算的精确 token 数</translation>
-    </message>
-    <message>
-      <source>Covel's own estimate (characters / 4, CJK characters one each)</source>
-      <translation>Covel 自己的估算（字符数 / 4，每个中日韩字符计 1）</translation>
-    </message>
-    <message>
-      <source>Share of the whole request's exact tokens</source>
-      <translation>占整个请求精确 token 数的比例</translation>
-    </message>
-    <message>
-      <source>── cache breakpoint ──</source>
-      <translation>── 缓存断点 ──</translation>
-    </message>
-    <message>
-      <source>The provider caches the request up to this point ({label})</source>
-      <translation>服务商会缓存到此处为止的请求（{label}）</translation>
-    </message>
-  </context>
-  <context>
-    <name>CompareView</name>
-    <message>
-      <source>equal</source>
-      <translation>相同</translation>
-    </message>
-    <message>
-      <source>changed</source>
-      <translation>已修改</translation>
-    </message>
-    <message>
-      <source>added</source>
-      <translation>新增</translation>
-    </message>
-    <message>
-      <source>removed</source>
-      <translation>移除</translation>
-    </message>
-    <message>
-      <source>Section</source>
-      <translation>区域</translation>
-    </message>
-    <message>
-      <source>Part</source>
-      <translation>部分</translation>
-    </message>
-    <message>
-      <source>Status</source>
-      <translation>状态</translation>
-    </message>
-    <message>
-      <source>Left tokens</source>
-      <translation>左侧 token</translation>
-    </message>
-    <message>
-      <source>Right tokens</source>
-      <translation>右侧 token</translation>
-    </message>
-    <message>
-      <source>First difference</source>
-      <translation>首个差异</translation>
-    </message>
-    <message>
-      <source>The two requests are identical part by part.</source>
-      <translation>两个请求逐部分完全相同。</translation>
-    </message>
-    <message>
-      <source>&lt;b&gt;Left&lt;/b&gt; {left} · &lt;b&gt;Right&lt;/b&gt; {right}</source>
-      <translation>&lt;b&gt;左&lt;/b&gt; {left} · &lt;b&gt;右&lt;/b&gt; {right}</translation>
-    </message>
-    <message>
-      <source>{equal} equal, {changed} changed, {added} added, {removed} removed parts</source>
-      <translation>{equal} 个相同、{changed} 个修改、{added} 个新增、{removed} 个移除的部分</translation>
-    </message>
-    <message>
-      <source>char {n}</source>
-      <translation>第 {n} 个字符</translation>
-    </message>
-    <message>
-      <source>first difference</source>
-      <translation>首个差异</translation>
-    </message>
-    <message>
-      <source>First difference: &lt;b&gt;{path}&lt;/b&gt; at character {offset}</source>
-      <translation>首个差异：&lt;b&gt;{path}&lt;/b&gt;，第 {offset} 个字符</translation>
-    </message>
-    <message>
-      <source>Left: {path}</source>
-      <translation>左：{path}</translation>
-    </message>
-    <message>
-      <source>Right: {path}</source>
-      <translation>右：{path}</translation>
-    </message>
-    <message>
-      <source>(absent)</source>
-      <translation>（不存在）</translation>
-    </message>
-  </context>
-  <context>
     <name>RequestView</name>
+    <message>
+      <source>No response was recorded for this request.</source>
+      <translation>此请求没有记录响应。</translation>
+    </message>
     <message>
       <source>Compare with…</source>
       <translation>与…比较</translation>
@@ -830,10 +1170,6 @@
       <translation>选择一个部分以查看其文本</translation>
     </message>
     <message>
-      <source>No response was recorded for this request.</source>
-      <translation>此请求没有记录响应。</translation>
-    </message>
-    <message>
       <source>{title} — {tokens} tokens, {share}</source>
       <translation>{title} — {tokens} 个 token，{share}</translation>
     </message>
@@ -966,6 +1302,10 @@
       <translation>估算 {est} 个 token</translation>
     </message>
     <message>
+      <source>Cannot show this text: {error}</source>
+      <translation>无法显示此文本：{error}</translation>
+    </message>
+    <message>
       <source>partial body: {n} omitted fields</source>
       <translation>不完整的请求体：省略了 {n} 个字段</translation>
     </message>
@@ -1015,6 +1355,520 @@
     <message>
       <source>No match</source>
       <translation>无匹配</translation>
+    </message>
+    <message>
+      <source>Show all ({size:,} characters)</source>
+      <translation>显示全部（{size:,} 个字符）</translation>
+    </message>
+    <message>
+      <source>Only the first {n:,} characters are shown; show the whole text</source>
+      <translation>仅显示前 {n:,} 个字符；点击显示全文</translation>
+    </message>
+  </context>
+  <context>
+    <name>TurnDock</name>
+    <message>
+      <source>&amp;View</source>
+      <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+      <source>Turn &amp;Stepper</source>
+      <translation>回合步进器(&amp;S)</translation>
+    </message>
+    <message>
+      <source>Step through the selected turn event by event</source>
+      <translation>逐个事件地步进查看所选回合</translation>
+    </message>
+    <message>
+      <source>Step Through Selected &amp;Turns</source>
+      <translation>步进查看所选回合(&amp;T)</translation>
+    </message>
+    <message>
+      <source>Selecting a turn in the navigator opens it in the turn stepper</source>
+      <translation>在导航器中选择回合时，在回合步进器中打开它</translation>
+    </message>
+  </context>
+  <context>
+    <name>TurnView</name>
+    <message>
+      <source>sent</source>
+      <translation>已发送</translation>
+    </message>
+    <message>
+      <source>current</source>
+      <translation>当前</translation>
+    </message>
+    <message>
+      <source>compacted</source>
+      <translation>已压缩</translation>
+    </message>
+    <message>
+      <source>outside window</source>
+      <translation>窗口之外</translation>
+    </message>
+    <message>
+      <source>pruned</source>
+      <translation>已裁剪</translation>
+    </message>
+    <message>
+      <source>not sent</source>
+      <translation>未发送</translation>
+    </message>
+    <message>
+      <source>— Text —</source>
+      <translation>— 文本 —</translation>
+    </message>
+    <message>
+      <source>— Input —</source>
+      <translation>— 输入 —</translation>
+    </message>
+    <message>
+      <source>— This row —</source>
+      <translation>— 本行 —</translation>
+    </message>
+    <message>
+      <source>stage</source>
+      <translation>阶段</translation>
+    </message>
+    <message>
+      <source>(no runtime id)</source>
+      <translation>（无运行时 ID）</translation>
+    </message>
+    <message>
+      <source>Plugin</source>
+      <translation>插件</translation>
+    </message>
+    <message>
+      <source>Stage</source>
+      <translation>阶段</translation>
+    </message>
+    <message>
+      <source>Status</source>
+      <translation>状态</translation>
+    </message>
+    <message>
+      <source>Parallel group</source>
+      <translation>并行组</translation>
+    </message>
+    <message>
+      <source>Start</source>
+      <translation>开始</translation>
+    </message>
+    <message>
+      <source>End</source>
+      <translation>结束</translation>
+    </message>
+    <message>
+      <source>Duration</source>
+      <translation>耗时</translation>
+    </message>
+    <message>
+      <source>Model calls</source>
+      <translation>模型调用</translation>
+    </message>
+    <message>
+      <source>Tool calls</source>
+      <translation>工具调用</translation>
+    </message>
+    <message>
+      <source>Error</source>
+      <translation>错误</translation>
+    </message>
+    <message>
+      <source>Reason</source>
+      <translation>原因</translation>
+    </message>
+    <message>
+      <source>Step</source>
+      <translation>步骤</translation>
+    </message>
+    <message>
+      <source>Attempt</source>
+      <translation>尝试</translation>
+    </message>
+    <message>
+      <source>Model</source>
+      <translation>模型</translation>
+    </message>
+    <message>
+      <source>Provider</source>
+      <translation>提供方</translation>
+    </message>
+    <message>
+      <source>Queue wait</source>
+      <translation>排队等待</translation>
+    </message>
+    <message>
+      <source>Input tokens</source>
+      <translation>输入 token</translation>
+    </message>
+    <message>
+      <source>Cached tokens</source>
+      <translation>缓存 token</translation>
+    </message>
+    <message>
+      <source>Output tokens</source>
+      <translation>输出 token</translation>
+    </message>
+    <message>
+      <source>Finish reason</source>
+      <translation>结束原因</translation>
+    </message>
+    <message>
+      <source>Tools requested</source>
+      <translation>请求的工具</translation>
+    </message>
+    <message>
+      <source>Approval</source>
+      <translation>审批</translation>
+    </message>
+    <message>
+      <source>Input</source>
+      <translation>输入</translation>
+    </message>
+    <message>
+      <source>Output</source>
+      <translation>输出</translation>
+    </message>
+    <message>
+      <source>No turn selected</source>
+      <translation>未选择回合</translation>
+    </message>
+    <message>
+      <source>First event (Home)</source>
+      <translation>第一个事件（Home）</translation>
+    </message>
+    <message>
+      <source>Previous stage (Shift+Left or [)</source>
+      <translation>上一阶段（Shift+← 或 [）</translation>
+    </message>
+    <message>
+      <source>Previous event (Left or K)</source>
+      <translation>上一个事件（← 或 K）</translation>
+    </message>
+    <message>
+      <source>Play / pause (Space)</source>
+      <translation>播放 / 暂停（空格）</translation>
+    </message>
+    <message>
+      <source>Next event (Right or J)</source>
+      <translation>下一个事件（→ 或 J）</translation>
+    </message>
+    <message>
+      <source>Next stage (Shift+Right or ])</source>
+      <translation>下一阶段（Shift+→ 或 ]）</translation>
+    </message>
+    <message>
+      <source>Last event (End)</source>
+      <translation>最后一个事件（End）</translation>
+    </message>
+    <message>
+      <source>Play speed: a multiple of the recorded timing (long waits shortened to 1.5 s), or a fixed pace per event</source>
+      <translation>播放速度：按记录时间的倍数（长时间等待缩短为 1.5 秒），或每个事件固定间隔</translation>
+    </message>
+    <message>
+      <source>Step through the turn with ← →, or click the timeline.</source>
+      <translation>用 ← → 步进查看回合，或点击时间线。</translation>
+    </message>
+    <message>
+      <source>Next Event</source>
+      <translation>下一个事件</translation>
+    </message>
+    <message>
+      <source>Previous Event</source>
+      <translation>上一个事件</translation>
+    </message>
+    <message>
+      <source>Next Stage</source>
+      <translation>下一阶段</translation>
+    </message>
+    <message>
+      <source>Previous Stage</source>
+      <translation>上一阶段</translation>
+    </message>
+    <message>
+      <source>Play / Pause</source>
+      <translation>播放 / 暂停</translation>
+    </message>
+    <message>
+      <source>First Event</source>
+      <translation>第一个事件</translation>
+    </message>
+    <message>
+      <source>Last Event</source>
+      <translation>最后一个事件</translation>
+    </message>
+    <message>
+      <source>No turn shown</source>
+      <translation>未显示回合</translation>
+    </message>
+    <message>
+      <source>turn</source>
+      <translation>回合</translation>
+    </message>
+    <message>
+      <source>Loading the history this call saw…</source>
+      <translation>正在加载此调用看到的历史…</translation>
+    </message>
+    <message>
+      <source>(no text)</source>
+      <translation>（无文本）</translation>
+    </message>
+    <message>
+      <source>— Tool calls —</source>
+      <translation>— 工具调用 —</translation>
+    </message>
+    <message>
+      <source>(none recorded)</source>
+      <translation>（未记录）</translation>
+    </message>
+    <message>
+      <source>— Output —</source>
+      <translation>— 输出 —</translation>
+    </message>
+    <message>
+      <source>— Error —</source>
+      <translation>— 错误 —</translation>
+    </message>
+    <message>
+      <source>No turn loaded</source>
+      <translation>未加载回合</translation>
+    </message>
+    <message>
+      <source>no times recorded</source>
+      <translation>未记录时间</translation>
+    </message>
+    <message>
+      <source>success</source>
+      <translation>成功</translation>
+    </message>
+    <message>
+      <source>failed</source>
+      <translation>失败</translation>
+    </message>
+    <message>
+      <source>skipped</source>
+      <translation>跳过</translation>
+    </message>
+    <message>
+      <source>deferred</source>
+      <translation>推迟</translation>
+    </message>
+    <message>
+      <source>suspended</source>
+      <translation>挂起</translation>
+    </message>
+    <message>
+      <source>running</source>
+      <translation>运行中</translation>
+    </message>
+    <message>
+      <source>model call (step·attempt)</source>
+      <translation>模型调用（步骤·尝试）</translation>
+    </message>
+    <message>
+      <source>tool call</source>
+      <translation>工具调用</translation>
+    </message>
+    <message>
+      <source>none (after stages)</source>
+      <translation>无（阶段之后）</translation>
+    </message>
+    <message>
+      <source>Model call</source>
+      <translation>模型调用</translation>
+    </message>
+    <message>
+      <source>Tool call</source>
+      <translation>工具调用</translation>
+    </message>
+    <message>
+      <source>State</source>
+      <translation>状态</translation>
+    </message>
+    <message>
+      <source>#</source>
+      <translation>#</translation>
+    </message>
+    <message>
+      <source>Turn</source>
+      <translation>回合</translation>
+    </message>
+    <message>
+      <source>Role</source>
+      <translation>角色</translation>
+    </message>
+    <message>
+      <source>Content</source>
+      <translation>内容</translation>
+    </message>
+    <message>
+      <source>No database is open.</source>
+      <translation>没有打开数据库。</translation>
+    </message>
+    <message>
+      <source>after stages</source>
+      <translation>阶段之后</translation>
+    </message>
+    <message>
+      <source>unknown event type</source>
+      <translation>未知事件类型</translation>
+    </message>
+    <message>
+      <source>History this call saw: {counts}</source>
+      <translation>此调用看到的历史：{counts}</translation>
+    </message>
+    <message>
+      <source>{n} failed</source>
+      <translation>{n} 个失败</translation>
+    </message>
+    <message>
+      <source>{n} skipped</source>
+      <translation>{n} 个跳过</translation>
+    </message>
+    <message>
+      <source>{n} deferred</source>
+      <translation>{n} 个推迟</translation>
+    </message>
+    <message>
+      <source>{n} suspended</source>
+      <translation>{n} 个挂起</translation>
+    </message>
+    <message>
+      <source>{calls} calls · input {input} (cached {cached}) · output {output}</source>
+      <translation>{calls} 次调用 · 输入 {input}（缓存 {cached}）· 输出 {output}</translation>
+    </message>
+    <message>
+      <source>Finish reason: {reason} · duration {duration}</source>
+      <translation>结束原因：{reason} · 耗时 {duration}</translation>
+    </message>
+    <message>
+      <source>no response</source>
+      <translation>无响应</translation>
+    </message>
+    <message>
+      <source>Loading turn {id}…</source>
+      <translation>正在加载回合 {id}…</translation>
+    </message>
+    <message>
+      <source>event {i} of {n} · {offset} · {where}</source>
+      <translation>第 {i} / {n} 个事件 · {offset} · {where}</translation>
+    </message>
+    <message>
+      <source>no journal rows</source>
+      <translation>无日志行</translation>
+    </message>
+    <message>
+      <source>{n} ran</source>
+      <translation>{n} 个运行</translation>
+    </message>
+    <message>
+      <source>{n} succeeded</source>
+      <translation>{n} 个成功</translation>
+    </message>
+    <message>
+      <source>${usd} input at list price</source>
+      <translation>按标价计输入 ${usd}</translation>
+    </message>
+    <message>
+      <source>Usage: input {input} (cached {cached}, cache write {write}) · output {output}</source>
+      <translation>用量：输入 {input}（缓存 {cached}，缓存写入 {write}）· 输出 {output}</translation>
+    </message>
+    <message>
+      <source>Error: {error}</source>
+      <translation>错误：{error}</translation>
+    </message>
+    <message>
+      <source>Asked for by step {n}</source>
+      <translation>由第 {n} 步请求</translation>
+    </message>
+    <message>
+      <source>{n} ms per event</source>
+      <translation>每个事件 {n} 毫秒</translation>
+    </message>
+    <message>
+      <source>Cannot show turn {id}: {reason}</source>
+      <translation>无法显示回合 {id}：{reason}</translation>
+    </message>
+    <message>
+      <source>retry of {id}</source>
+      <translation>重试自 {id}</translation>
+    </message>
+    <message>
+      <source>{n} events · not started</source>
+      <translation>{n} 个事件 · 未开始</translation>
+    </message>
+    <message>
+      <source>window of {n} turns</source>
+      <translation>{n} 个回合的窗口</translation>
+    </message>
+    <message>
+      <source>{n} summaries sent</source>
+      <translation>已发送 {n} 条摘要</translation>
+    </message>
+    <message>
+      <source>What this turn did</source>
+      <translation>本回合做了什么</translation>
+    </message>
+    <message>
+      <source>Runtimes</source>
+      <translation>运行时</translation>
+    </message>
+    <message>
+      <source>{n} retried</source>
+      <translation>{n} 次重试</translation>
+    </message>
+    <message>
+      <source>Tokens</source>
+      <translation>Token</translation>
+    </message>
+    <message>
+      <source>Turn {id}</source>
+      <translation>回合 {id}</translation>
+    </message>
+    <message>
+      <source>No history: {reason}</source>
+      <translation>无历史：{reason}</translation>
+    </message>
+    <message>
+      <source>{n} calls without a price</source>
+      <translation>{n} 次调用无价格</translation>
+    </message>
+    <message>
+      <source>Cost</source>
+      <translation>费用</translation>
+    </message>
+    <message>
+      <source>no price known for these models</source>
+      <translation>这些模型没有已知价格</translation>
+    </message>
+    <message>
+      <source>Tool effects</source>
+      <translation>工具效果</translation>
+    </message>
+    <message>
+      <source>Player</source>
+      <translation>玩家</translation>
+    </message>
+    <message>
+      <source>Story</source>
+      <translation>故事</translation>
+    </message>
+    <message>
+      <source>this turn wrote no story</source>
+      <translation>本回合没有写入故事</translation>
+    </message>
+    <message>
+      <source>Retry</source>
+      <translation>重试</translation>
+    </message>
+    <message>
+      <source>re-ran {ids}</source>
+      <translation>重新运行 {ids}</translation>
+    </message>
+    <message>
+      <source>{n} results reused</source>
+      <translation>复用了 {n} 个结果</translation>
     </message>
   </context>
 </TS>

@@ -114,9 +114,19 @@ def write_ts(pairs: list[tuple[str, str]], translations: dict[tuple[str, str], s
     path.write_text('<?xml version="1.0" encoding="utf-8"?>\n<!DOCTYPE TS>\n' + body + "\n", encoding="utf-8")
 
 
+def _lrelease() -> str:
+    # The binary PySide6 ships is preferred over the pyside6-lrelease wrapper script: a wrapper
+    # left behind by another PySide6 release fails before it compiles anything.
+    import PySide6
+
+    bundled = Path(list(PySide6.__path__)[0]).resolve() / ("lrelease.exe" if sys.platform == "win32" else "lrelease")
+    if bundled.exists():
+        return str(bundled)
+    return shutil.which("pyside6-lrelease") or str(Path(sys.executable).with_name("pyside6-lrelease"))
+
+
 def compile_qm(ts: Path = TS_FILE, qm: Path = QM_FILE) -> None:
-    tool = shutil.which("pyside6-lrelease") or str(Path(sys.executable).with_name("pyside6-lrelease"))
-    subprocess.run([tool, "-silent", str(ts), "-qm", str(qm)], check=True)
+    subprocess.run([_lrelease(), "-silent", str(ts), "-qm", str(qm)], check=True)
 
 
 def main() -> int:

@@ -1,0 +1,273 @@
+"""The cache analysis views: table, pair view, chart, findings, click-through, cancellation."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PySide6.QtCore import Qt
+
+from inspector.cache_analysis import analyse_session
+from inspector.demo import generate_demo
+from inspector.store import open_store
+from ui import navigator as nav
+from ui.cache_dock import install_cache_view
+from ui.cache_view import CacheView, py_index, share_colour, utf16_offset
+from ui.compare_view import MARK_COLOUR
+from ui.main_window import MainWindow
+from ui.settings import Settings
+
+CLAUDE = "demo-lantern-claude"
+DEEPSEEK = "demo-lantern-deepseek"
+
+
+@pytest.fixture(scope="module")
+def demo_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("cache") / "d.db"
+    generate_demo(path)
+    return path
+
+
+@pytest.fixture(scope="module")
+def expected(demo_db: Path) -> dict[str, Any]:
+    with open_store(demo_db) as store:
+        return {sid: analyse_session(store, sid) for sid in (CLAUDE, DEEPSEEK)}
+
+
+@pytest.fixture
+def window(qtbot: Any, isolated_settings: Path, demo_db: Path) -> Iterator[MainWindow]:
+    w = MainWindow(settings=Settings(), remember_layout=False)
+    qtbot.addWidget(w)
+    w.resize(1400, 900)
+    install_cache_view(w)
+    w.show()
+    with qtbot.waitSignal(w.openFinished, timeout=30000):
+        w.open_database(demo_db)
+    qtbot.waitUntil(lambda: w.cache_view.sessions_loaded, timeout=10000)
+    yield w
+    w.shutdown()
+
+
+def analyse(qtbot: Any, view: CacheView, session_id: str) -> None:
+    with qtbot.waitSignal(view.finished, timeout=30000, check_params_cb=lambda sid: sid == session_id):
+        view.open_session(session_id)
+
+
+def key(pair: Any) -> tuple:
+    return (pair.event_id, pair.previous_event_id, pair.kind)
+
+
+def test_the_table_fills_progressively_and_holds_every_pair(qtbot: Any, window: MainWindow,
+                                                            expected: dict[str, Any], monkeypatch: Any) -> None:
+    import ui.cache_view as cv
+
+    view = window.cache_view
+    monkeypatch.setattr(cv, "BATCH_SECONDS", 0.0)  # one batch per pair: progress is observable
+    batches: list[int] = []
+    rows_seen: list[int] = []
+    view.pairsAdded.connect(lambda n: (batches.append(n), rows_seen.append(view.model.rowCount())))
+    analyse(qtbot, view, DEEPSEEK)
+    want = expected[DEEPSEEK].pairs
+    assert len(batches) > 1 and sum(batches) == len(want)
+    assert rows_seen[0] < rows_seen[-1]  # runtimes appeared while it ran
+    assert [key(p) for p in view.model.pairs] == [key(p) for p in want]
+    # Columns are the session's turns by number; each turn pair sits in its runtime's row.
+    with open_store(window.path) as store:
+        turns = [(t.number, t.turn_id) for t in store.turns(DEEPSEEK)]
+    assert view.model.turns == turns
+    runtimes = list(dict.fromkeys(p.runtime_id for p in want))
+    assert [view.model.row_key(r)[0] for r in range(view.model.rowCount())] == runtimes
+    for pair in (p for p in want if p.kind == "turn"):
+        row = runtimes.index(pair.runtime_id)
+        col = [t for _n, t in turns].index(pair.turn_id)
+        shown = view.model.index(row, col)
+        assert view.model.pair_at(shown).event_id == pair.event_id
+        assert view.model.headerData(col, Qt.Orientation.Horizontal) == str(turns[col][0])
+    assert "analysed in" in view.status.text()
+
+
+def test_cells_are_coloured_by_shared_share(qtbot: Any, window: MainWindow) -> None:
+    view = window.cache_view
+    analyse(qtbot, view, DEEPSEEK)
+    model = view.model
+    shares = []
+    for r in range(model.rowCount()):
+        for c in range(model.columnCount()):
+            index = model.index(r, c)
+            pair = model.pair_at(index)
+            if pair is None or pair.reason == "cold-start":
+                continue
+            share = pair.shared_tokens / pair.total_tokens
+            assert model.data(index) == f"{share * 100:.0f}"
+            assert model.data(index, Qt.ItemDataRole.BackgroundRole).color() == share_colour(share, model.dark)
+            assert "Reason:" in model.data(index, Qt.ItemDataRole.ToolTipRole)
+            shares.append((share, model.data(index, Qt.ItemDataRole.BackgroundRole).color().hueF()))
+    shares.sort()
+    low, high = shares[0], shares[-1]
+    assert high[0] > low[0] + 0.3 and high[1] > low[1]  # greener as more is shared
+
+
+def test_tool_loop_steps_toggle_adds_rows(qtbot: Any, window: MainWindow, expected: dict[str, Any]) -> None:
+    view = window.cache_view
+    analyse(qtbot, view, CLAUDE)
+    before = view.model.rowCount()
+    view.steps_box.setChecked(True)
+    loops = [p for p in expected[CLAUDE].pairs if p.kind == "tool-loop"]
+    assert loops
+    assert view.model.rowCount() == before + len({(p.runtime_id, p.step, p.attempt) for p in loops})
+    for pair in loops:
+        assert view.model.pair_at(view.model.index_of(pair)).event_id == pair.event_id
+
+
+def _marked_offset(pane: Any) -> int:
+    sels = pane.editor.extraSelections()
+    assert len(sels) == 1 and sels[0].format.background().color() == MARK_COLOUR
+    shown = pane.shown_text()
+    display_index = py_index(shown, sels[0].cursor.selectionStart())
+    return pane.editor.display.display_to_source(display_index)
+
+
+def test_a_cell_opens_the_pair_with_the_divergence_at_the_cores_offset(qtbot: Any, window: MainWindow) -> None:
+    view = window.cache_view
+    analyse(qtbot, view, CLAUDE)
+    # History pairs whose differing part is one whole message: the aligned part is the part the
+    # analysis compared, so its offset must be hit exactly.
+    pairs = [p for p in view.model.pairs if p.kind == "turn" and p.region == "history" and p.now]
+    assert pairs
+    checked = 0
+    for pair in pairs[:4]:
+        index = view.model.index_of(pair)
+        with qtbot.waitSignal(view.pair_view.loaded, timeout=30000):
+            view.table.setCurrentIndex(index)
+        pv = view.pair_view
+        d = pv.divergence
+        assert d is not None and d.right_row is not None
+        row = pv.comparison.rows[d.right_row]
+        assert pv.compare.table.currentItem() is pv.compare.table.topLevelItem(d.right_row)
+        text = row.right_text
+        assert pv.compare.right_pane.text() == text
+        marked = _marked_offset(pv.compare.right_pane)
+        assert marked == d.right_offset
+        # The surrounding text is the analysis's excerpt, around the same character.
+        k = d.context_index
+        assert text[d.right_offset - k:d.right_offset - k + len(pair.now)] == pair.now[:len(text) - d.right_offset + k]
+        if d.exact:
+            assert utf16_offset(text, marked) == pair.offset
+            checked += 1
+        assert pair.first_difference.split(" › ")[0] in pv.header.text()
+    assert checked >= 1
+
+
+def test_pair_view_finds_a_divergence_inside_a_finer_anatomy_part(qtbot: Any, window: MainWindow) -> None:
+    view = window.cache_view
+    analyse(qtbot, view, DEEPSEEK)
+    pair = next(p for p in view.model.pairs if p.reason == "system-changed" and p.runtime_id == "narrator/main")
+    with qtbot.waitSignal(view.pair_view.loaded, timeout=30000):
+        view.select_pair(pair)
+    d = view.pair_view.divergence
+    text = view.pair_view.comparison.rows[d.right_row].right_text
+    k = d.context_index
+    assert text[d.right_offset] == pair.now[k]
+    start = max(0, d.right_offset - k)  # the part may begin inside the excerpt
+    assert text[start:d.right_offset] == pair.now[k - (d.right_offset - start):k]
+    assert not d.exact  # the analysis compared the whole system text, the anatomy cuts it finer
+    assert _marked_offset(view.pair_view.compare.right_pane) == d.right_offset
+
+
+def test_chart_shows_shared_total_predicted_and_reported(qtbot: Any, window: MainWindow,
+                                                         expected: dict[str, Any]) -> None:
+    view = window.cache_view
+    analyse(qtbot, view, DEEPSEEK)
+    runtime = "narrator/main"
+    row = [view.model.row_key(r)[0] for r in range(view.model.rowCount())].index(runtime)
+    col = next(c for c in range(view.model.columnCount()) if view.model.pair_at(view.model.index(row, c)))
+    view.table.setCurrentIndex(view.model.index(row, col))
+    chart = view.chart
+    assert chart.runtime == runtime
+    assert len(chart.chart().series()) == 4
+    numbers = {t: n for n, t in view.model.turns}
+    turn_pairs = [p for p in expected[DEEPSEEK].pairs if p.runtime_id == runtime and p.kind == "turn"]
+
+    def points(series: Any) -> list[tuple[float, float]]:
+        return [(pt.x(), pt.y()) for pt in series.points()]
+
+    assert points(chart.total) == [(numbers[p.turn_id], p.total_tokens) for p in turn_pairs]
+    assert points(chart.shared) == [(numbers[p.turn_id], p.shared_tokens) for p in turn_pairs]
+    assert points(chart.predicted) == [(numbers[p.turn_id], p.predicted_cached_tokens) for p in turn_pairs]
+    assert points(chart.reported) == [(numbers[p.turn_id], p.reported_cached_tokens) for p in turn_pairs
+                                      if p.reported_cached_tokens is not None]
+
+
+def test_open_request_selects_it_in_the_navigator(qtbot: Any, window: MainWindow) -> None:
+    view = window.cache_view
+    analyse(qtbot, view, CLAUDE)
+    pair = next(p for p in view.model.pairs if p.kind == "turn" and p.previous_event_id)
+    with qtbot.waitSignal(view.pair_view.loaded, timeout=30000):
+        view.select_pair(pair)
+    with qtbot.waitSignal(window.navigator.revealFinished, timeout=30000) as blocker:
+        view.pair_view.open_current.click()
+    assert blocker.args == [True]
+    assert window.navigator.current_path()[-1] == (nav.REQUEST, pair.event_id)
+    with qtbot.waitSignal(window.navigator.revealFinished, timeout=30000):
+        view.pair_view.open_previous.click()
+    assert window.navigator.current_path()[-1] == (nav.REQUEST, pair.previous_event_id)
+    # Double-clicking a cell opens its request too.
+    other = next(p for p in view.model.pairs if p.kind == "turn" and p.event_id != pair.event_id)
+    with qtbot.waitSignal(window.navigator.revealFinished, timeout=30000):
+        view.table.doubleClicked.emit(view.model.index_of(other))
+    assert window.navigator.current_path()[-1] == (nav.REQUEST, other.event_id)
+
+
+def test_findings_are_listed_with_their_part(qtbot: Any, window: MainWindow, expected: dict[str, Any]) -> None:
+    view = window.cache_view
+    analyse(qtbot, view, CLAUDE)
+    want = expected[CLAUDE].findings
+    tree = view.findings.tree
+    assert want and tree.topLevelItemCount() == len(want)
+    for i, f in enumerate(want):
+        item = tree.topLevelItem(i)
+        assert item.text(2) == f.part
+        assert item.text(3) == f"{f.count}/{f.out_of}"
+        assert item.toolTip(0) == f.message
+    # Selecting a finding selects the first turn it concerns.
+    target = next(i for i, f in enumerate(want) if f.turn_ids)
+    tree.setCurrentItem(tree.topLevelItem(target))
+    assert view.findings.message.text().startswith(want[target].message)
+    current = view.model.pair_at(view.table.currentIndex())
+    assert current is not None and current.turn_id == want[target].turn_ids[0]
+    assert current.runtime_id == want[target].runtime_id
+
+
+def test_switching_session_cancels_the_running_analysis(qtbot: Any, window: MainWindow,
+                                                         expected: dict[str, Any]) -> None:
+    view = window.cache_view
+    finished: list[str] = []
+    view.finished.connect(finished.append)
+    view.open_session(DEEPSEEK)
+    first = view.job
+    assert first is not None
+    analyse(qtbot, view, CLAUDE)
+    assert first.cancelled and first in view.cancelled_jobs
+    assert finished == [CLAUDE]
+    qtbot.waitUntil(lambda: window.tasks.pending == 0, timeout=30000)
+    assert finished == [CLAUDE]
+    assert {p.session_id for p in view.model.pairs} == {CLAUDE}
+    assert len(view.model.pairs) == len(expected[CLAUDE].pairs)
+    # Back to the first session: analysed again (it never finished), and then kept.
+    analyse(qtbot, view, DEEPSEEK)
+    assert len(view.model.pairs) == len(expected[DEEPSEEK].pairs)
+    analyse(qtbot, view, CLAUDE)
+    assert view.job is None  # the finished analysis was reused, nothing ran
+
+
+def test_the_view_menu_action_opens_the_navigator_session(qtbot: Any, window: MainWindow) -> None:
+    with qtbot.waitSignal(window.navigator.revealFinished, timeout=30000):
+        window.navigator.reveal([(nav.SESSION, CLAUDE)])
+    assert window.cache_action.shortcut().toString() == "Ctrl+2"
+    with qtbot.waitSignal(window.cache_view.finished, timeout=30000) as blocker:
+        window.cache_action.trigger()
+    assert blocker.args == [CLAUDE]
+    assert window.cache_dock.isVisible()
+    assert window.cache_view.session_box.currentData() == CLAUDE

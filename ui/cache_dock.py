@@ -1,0 +1,79 @@
+"""Puts the cache analysis (:class:`ui.cache_view.CacheView`) into the main window without the
+window knowing about it: a dock at the bottom, shown and hidden by View → Cache Analysis (Ctrl+2).
+
+The dock spans the window's width because the table is wide and short (a row per runtime, a
+column per turn), and it stays beside the request view so a cell's request can be opened without
+losing the table. Opening it analyses the session selected in the navigator (else the first).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QCoreApplication, Qt, QTimer
+from PySide6.QtGui import QKeySequence
+from PySide6.QtWidgets import QDockWidget, QMenu
+
+from . import navigator as nav
+from .cache_view import CacheView
+
+
+def _tr(text: str) -> str:
+    return QCoreApplication.translate("CacheDock", text)
+
+
+def _view_menu(window: Any) -> QMenu | None:
+    # Found through an action the window puts in its View menu, so a translated title does not
+    # matter.
+    for action in window.menuBar().actions():
+        menu = action.menu()
+        if menu is not None and window.overview_action in menu.actions():
+            return menu
+    return None
+
+
+def _navigator_session(window: Any) -> str | None:
+    path = window.navigator.current_path()
+    return path[0][1] if path and path[0][0] == nav.SESSION else None
+
+
+def install_cache_view(window: Any) -> CacheView:
+    """Add the cache analysis dock and its View-menu action to ``window`` (a
+    :class:`ui.main_window.MainWindow`); returns the view. Sets ``window.cache_view``,
+    ``window.cache_dock`` and ``window.cache_action``."""
+    view = CacheView(window.tasks, lambda: window.store, window.navigator.select_request)
+    dock = QDockWidget(_tr("Cache Analysis"), window)
+    dock.setObjectName("cacheAnalysisDock")
+    dock.setWidget(view)
+    dock.setAllowedAreas(Qt.DockWidgetArea.BottomDockWidgetArea | Qt.DockWidgetArea.TopDockWidgetArea
+                         | Qt.DockWidgetArea.RightDockWidgetArea)
+    window.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, dock)
+    dock.hide()
+
+    action = dock.toggleViewAction()
+    action.setText(_tr("&Cache Analysis"))
+    action.setShortcut(QKeySequence("Ctrl+2"))
+    action.setStatusTip(_tr("Show where each request's cached prefix ends, per runtime and turn"))
+    menu = _view_menu(window)
+    if menu is not None:
+        menu.addAction(action)
+    else:
+        window.addAction(action)
+
+    def shown(visible: bool) -> None:
+        if not visible or view.session_id is not None or window.store is None:
+            return
+        # Give the dock a useful share of the window the first time it opens (after the dock
+        # layout has settled; resizing while it is being shown is overridden).
+        QTimer.singleShot(0, lambda: window.resizeDocks([dock], [int(window.height() * 0.64)],
+                                                        Qt.Orientation.Vertical))
+        view.request_session(_navigator_session(window))
+
+    dock.visibilityChanged.connect(shown)
+    window.storeOpened.connect(view.set_store)
+    if window.store is not None:
+        view.set_store(window.store)
+    window.cache_view = view
+    window.cache_dock = dock
+    window.cache_action = action
+    return view
