@@ -60,6 +60,9 @@ COL_NAME, COL_DETAIL, COL_TOKENS, COL_CACHED, COL_DURATION = range(5)
 Path = list[tuple[str, Any]]
 
 
+# How many matching turns a filter opens by itself (see Navigator._expand_matches).
+MAX_EXPANDED_MATCH_TURNS = 50
+
 class Node:
     __slots__ = ("kind", "key", "data", "parent", "row", "children", "state", "cells")
 
@@ -1018,8 +1021,31 @@ class Navigator(QWidget):
             self._expand_timer.start()
 
     def _expand_matches(self) -> None:
-        if self.filter.active:
-            self.tree.expandAll()
+        """Open the filtered tree far enough to show matches, but only the first turns of it.
+
+        expandAll() on a filter matching thousands of requests froze the window for half a
+        minute (every expansion re-runs the recursive filter through Python); nobody reads past
+        the first screens of matches, and the rest stay one click away.
+        """
+        if not self.filter.active:
+            return
+        proxy, tree = self.proxy, self.tree
+        budget = MAX_EXPANDED_MATCH_TURNS
+        tree.setUpdatesEnabled(False)
+        try:
+            for s in range(proxy.rowCount()):
+                session = proxy.index(s, 0)
+                tree.expand(session)
+                for t in range(proxy.rowCount(session)):
+                    if budget == 0:
+                        break
+                    turn = proxy.index(t, 0, session)
+                    tree.expand(turn)
+                    for r in range(proxy.rowCount(turn)):
+                        tree.expand(proxy.index(r, 0, turn))
+                    budget -= 1
+        finally:
+            tree.setUpdatesEnabled(True)
 
     # ------------------------------------------------------------------ selection
 

@@ -219,3 +219,26 @@ def test_filter_after_sessions_are_opened_loads_runtimes_in_one_read_then_filter
     qtbot.waitUntil(lambda: set(visible_requests(navigator.proxy)) == expected, timeout=10000)
     assert model.fully_loaded()
     assert per_turn == []  # one read per session, none per turn
+
+
+def test_a_broad_filter_opens_only_the_first_matching_turns(qtbot: Any, navigator: Navigator, store: Store,
+                                                            monkeypatch: Any) -> None:
+    # Expanding every match of a broad search froze the window for half a minute on a large store.
+    monkeypatch.setattr(nav, "MAX_EXPANDED_MATCH_TURNS", 2)
+    qtbot.waitUntil(lambda: navigator.runtime_box.count() > 1)
+    runtime = views.request_facets(store)["runtimes"][0]
+    navigator.runtime_box.setCurrentIndex(navigator.runtime_box.findData(runtime))
+    tree = navigator.tree
+
+    def sessions_open() -> bool:
+        proxy = navigator.proxy
+        return (navigator.busy == 0 and tree.model() is navigator.filter and proxy.rowCount() > 0
+                and all(tree.isExpanded(proxy.index(i, 0)) for i in range(proxy.rowCount())))
+
+    qtbot.waitUntil(sessions_open, timeout=10000)
+    qtbot.waitUntil(lambda: not navigator._expand_timer.isActive(), timeout=5000)
+    proxy = navigator.proxy
+    turns = [proxy.index(t, 0, proxy.index(s, 0)) for s in range(proxy.rowCount())
+             for t in range(proxy.rowCount(proxy.index(s, 0)))]
+    assert len(turns) > 2
+    assert sum(tree.isExpanded(t) for t in turns) == 2
