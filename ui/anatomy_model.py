@@ -37,13 +37,15 @@ COL_LABEL, COL_ROLE, COL_RECOGNISED, COL_EXACT, COL_ESTIMATE, COL_SHARE = range(
 NodeRole = Qt.ItemDataRole.UserRole + 1
 ShareRole = Qt.ItemDataRole.UserRole + 2
 BREAKPOINT_COLOUR = QColor("#d9480f")
+GUESS_COLOUR = QColor("#b7791f")
 
 
 class _Item:
-    __slots__ = ("node", "parent", "row", "children")
+    __slots__ = ("node", "parent", "row", "children", "cells")
 
     def __init__(self, node: DetailNode | None, parent: _Item | None, row: int) -> None:
         self.node = node
+        self.cells: dict[int, tuple[Any, ...]] | None = None
         self.parent = parent
         self.row = row
         self.children: list[_Item] = []
@@ -121,46 +123,52 @@ class AnatomyTreeModel(QAbstractItemModel):
         return self._item(index).node if index.isValid() else None
 
     def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid():
+        # A paint asks for a dozen roles of every visible cell, each a Python call that waits for
+        # the GIL while a worker runs Python: answer from a per-row table built once.
+        item: _Item | None = index.internalPointer()
+        if item is None or item.node is None:
             return None
-        node: DetailNode = index.internalPointer().node
-        col = index.column()
-        if role == NodeRole:
-            return node
-        if role == ShareRole:
-            return node.share
+        cells = item.cells
+        if cells is None:
+            cells = item.cells = self._cells(item.node)
+        values = cells.get(role)
+        return None if values is None else values[index.column()]
+
+    def _cells(self, node: DetailNode) -> dict[int, tuple[Any, ...]]:
+        """Every role this model answers for ``node``, as role → one value per column."""
+        none6 = (None,) * 6
+        cells: dict[int, tuple[Any, ...]] = {
+            int(NodeRole): (node,) * 6,
+            int(ShareRole): (node.share,) * 6,
+        }
         if node.is_breakpoint:
-            if role == Qt.ItemDataRole.DisplayRole:
-                return _tr("── cache breakpoint ──") if col == COL_LABEL else (recognised_label(node.recognised_by) if col == COL_RECOGNISED else "")
-            if role == Qt.ItemDataRole.ForegroundRole:
-                return BREAKPOINT_COLOUR
-            if role == Qt.ItemDataRole.FontRole:
-                f = QFont()
-                f.setBold(True)
-                return f
-            if role == Qt.ItemDataRole.ToolTipRole:
-                return _tr("The provider caches the request up to this point ({label})").format(label=node.label)
-            return None
-        if role == Qt.ItemDataRole.DisplayRole:
-            if col == COL_LABEL:
-                return node.label
-            if col == COL_ROLE:
-                return node.role or ""
-            if col == COL_RECOGNISED:
-                return recognised_label(node.recognised_by)
-            if col == COL_EXACT:
-                return f"{node.exact:,}" if self.exact_counted else "–"
-            if col == COL_ESTIMATE:
-                return f"{node.estimate:,}"
-            if col == COL_SHARE:
-                return f"{node.share * 100:.1f}%"
-        if role == Qt.ItemDataRole.TextAlignmentRole and col in (COL_EXACT, COL_ESTIMATE):
-            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        if role == Qt.ItemDataRole.ToolTipRole and col == COL_LABEL:
-            return node.label
-        if role == Qt.ItemDataRole.ForegroundRole and col == COL_RECOGNISED and node.recognised_by == "guess":
-            return QColor("#b7791f")
-        return None
+            bold = QFont()
+            bold.setBold(True)
+            cells[int(Qt.ItemDataRole.DisplayRole)] = (
+                _tr("── cache breakpoint ──"), "", recognised_label(node.recognised_by), "", "", "")
+            cells[int(Qt.ItemDataRole.ForegroundRole)] = (BREAKPOINT_COLOUR,) * 6
+            cells[int(Qt.ItemDataRole.FontRole)] = (bold,) * 6
+            cells[int(Qt.ItemDataRole.ToolTipRole)] = (
+                _tr("The provider caches the request up to this point ({label})").format(label=node.label),) * 6
+            return cells
+        cells[int(Qt.ItemDataRole.DisplayRole)] = (
+            node.label,
+            node.role or "",
+            recognised_label(node.recognised_by),
+            f"{node.exact:,}" if self.exact_counted else "–",
+            f"{node.estimate:,}",
+            f"{node.share * 100:.1f}%",
+        )
+        right = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        cells[int(Qt.ItemDataRole.TextAlignmentRole)] = (None, None, None, right, right, None)
+        tip = list(none6)
+        tip[COL_LABEL] = node.label
+        cells[int(Qt.ItemDataRole.ToolTipRole)] = tuple(tip)
+        if node.recognised_by == "guess":
+            fg = list(none6)
+            fg[COL_RECOGNISED] = GUESS_COLOUR
+            cells[int(Qt.ItemDataRole.ForegroundRole)] = tuple(fg)
+        return cells
 
     def find(self, predicate) -> QModelIndex:
         """The first index (column 0, depth first) whose node satisfies ``predicate``."""

@@ -277,6 +277,7 @@ class MainWindow(QMainWindow):
     def __init__(self, *, tasks: TaskManager | None = None, settings: Settings | None = None,
                  remember_layout: bool = True, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        self._warm_tokenizer()
         # Screenshots must not depend on (or change) the user's saved window layout.
         self._remember_layout = remember_layout
         self.tasks = tasks if tasks is not None else TaskManager(self)
@@ -497,6 +498,21 @@ class MainWindow(QMainWindow):
             self.navigator.reveal(keep)
         self.storeOpened.emit(store)
         self.openFinished.emit(True)
+
+    @staticmethod
+    def _warm_tokenizer() -> None:
+        """Build the default tokenizer before the window is shown.
+
+        tiktoken's constructor is one long native call that holds the GIL for about a quarter
+        second; done later, in a worker, it stalls whatever the window is drawing at that moment.
+        It is built once per process. A tokenizer that cannot be loaded is not an error here: the
+        request view reports it when it counts."""
+        from inspector.tokens import DEFAULT_ENCODING, TokenizerDataError, get_encoding
+
+        try:
+            get_encoding(DEFAULT_ENCODING)
+        except TokenizerDataError:
+            return
 
     def _open_failed(self, path: Path, exc: BaseException) -> None:
         self._open_job = None
