@@ -293,6 +293,8 @@ def bench_search(window, text: str) -> tuple[list[float], float, int]:
     start = time.perf_counter()
     navigator.search.setText(text)  # as if typed (keyClicks cannot type CJK)
     spin(navigator._search_timer.interval() + 20)
+    # The search starts when its debounce timer fires; "not busy" before that means nothing.
+    wait_until(lambda: not navigator._search_timer.isActive(), timeout_s=60)
     wait_until(lambda: navigator.busy == 0 and window.tasks.pending == 0 and not navigator._expand_timer.isActive(),
                timeout_s=600)
     next_turn_of_loop()
