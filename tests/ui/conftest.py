@@ -53,3 +53,27 @@ def isolated_settings(qapp: Any, tmp_path: Path) -> Iterator[Path]:
     yield tmp_path / "settings"
     app.setOrganizationName(old_org)
     app.setApplicationName(old_app)
+
+
+@pytest.fixture
+def store(covel_db: Path) -> Iterator[Any]:
+    """The demo store, open read-only for one test."""
+    from inspector.store import open_store
+
+    with open_store(covel_db) as opened:
+        yield opened
+
+
+@pytest.fixture
+def view(qtbot: Any, store: Any) -> Iterator[Any]:
+    """A shown RequestView over ``store``, with its own task manager."""
+    from ui.request_view import RequestView
+    from ui.workers import TaskManager
+
+    tasks = TaskManager()
+    widget = RequestView(tasks, lambda: store)
+    qtbot.addWidget(widget)
+    widget.resize(1000, 800)
+    widget.show()
+    yield widget
+    tasks.shutdown()

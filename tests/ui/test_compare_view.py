@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -12,27 +10,8 @@ from PySide6.QtGui import QColor
 
 from inspector import views
 from inspector.compare import EQUAL, compare_details
-from inspector.store import open_store
 from ui.compare_view import MARK_COLOUR, CompareView
 from ui.request_view import RequestView
-from ui.workers import TaskManager
-
-
-@pytest.fixture
-def store(covel_db: Path) -> Iterator[Any]:
-    with open_store(covel_db) as s:
-        yield s
-
-
-@pytest.fixture
-def view(qtbot: Any, store: Any) -> Iterator[RequestView]:
-    tasks = TaskManager()
-    v = RequestView(tasks, lambda: store)
-    qtbot.addWidget(v)
-    v.resize(1000, 800)
-    v.show()
-    yield v
-    tasks.shutdown()
 
 
 def second_narrator_turn(store: Any) -> str:

@@ -4,7 +4,6 @@ copy and export, keyboard find, stale results, errors."""
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -15,26 +14,7 @@ from PySide6.QtGui import QGuiApplication
 from inspector import views
 from inspector.covel import markers
 from inspector.highlight import SENTINEL_CHIP
-from inspector.store import open_store
 from ui.request_view import RequestPickerDialog, RequestView
-from ui.workers import TaskManager
-
-
-@pytest.fixture
-def store(covel_db: Path) -> Iterator[Any]:
-    with open_store(covel_db) as s:
-        yield s
-
-
-@pytest.fixture
-def view(qtbot: Any, store: Any) -> Iterator[RequestView]:
-    tasks = TaskManager()
-    v = RequestView(tasks, lambda: store)
-    qtbot.addWidget(v)
-    v.resize(1000, 800)
-    v.show()
-    yield v
-    tasks.shutdown()
 
 
 def anthropic_narrator(store: Any) -> str:
