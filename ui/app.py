@@ -62,13 +62,14 @@ def demo_path() -> Path:
 
 
 def ensure_demo(path: Path) -> Path:
-    """Generate the demo database at ``path`` unless it is already there. Runs off the GUI thread."""
-    if path.is_file() and path.stat().st_size > 0:
-        return path
+    """Generate the demo database at ``path`` unless this release's edition of it is already
+    there (an older release's copy is replaced). Runs off the GUI thread."""
     try:
-        from inspector.demo import generate_demo  # type: ignore[attr-defined]
+        from inspector.demo import DEMO_FORMAT, demo_format, generate_demo
     except ImportError as exc:
         raise RuntimeError(f"the built-in demo is not available in this installation ({exc})") from None
+    if path.is_file() and demo_format(path) == DEMO_FORMAT:
+        return path
     path.parent.mkdir(parents=True, exist_ok=True)
     generate_demo(path, overwrite=True)
     return path

@@ -46,11 +46,14 @@ from inspector.wire.serialise import omit_image_data, project_body, prompt_cache
 from . import world as W
 from .schema import columns_of, render_ddl
 
-__all__ = ["DemoSummary", "generate_demo", "DEMO_APPLICATION_ID", "is_demo_file"]
+__all__ = ["DemoSummary", "generate_demo", "DEMO_APPLICATION_ID", "DEMO_FORMAT", "demo_format", "is_demo_file"]
 
 # SQLite header field "application id" = b"CovD": lets a later run recognise its own output and
 # overwrite it, while refusing to clobber a real save. Covel itself leaves this field at 0.
 DEMO_APPLICATION_ID = 0x436F7644
+# SQLite header field "user version": which edition of this generator wrote the file, so the app
+# can replace a cached demo that an older release wrote. Raise it whenever the output changes.
+DEMO_FORMAT = 1
 
 _EPOCH = datetime(2026, 11, 2, 11, 30, 0, tzinfo=timezone.utc)
 
@@ -1047,6 +1050,15 @@ def is_demo_file(path: str | os.PathLike[str]) -> bool:
     return struct.unpack(">I", header[68:72])[0] == DEMO_APPLICATION_ID
 
 
+def demo_format(path: str | os.PathLike[str]) -> int | None:
+    """The generator edition that wrote ``path`` (``DEMO_FORMAT`` then), or None for any other file."""
+    if not is_demo_file(path):
+        return None
+    with open(path, "rb") as fh:
+        header = fh.read(64)
+    return struct.unpack(">I", header[60:64])[0]
+
+
 def _write_world(out: _Writer) -> None:
     out.add("worlds", id=W.WORLD_ID, name=W.WORLD_NAME, description=W.WORLD_DESCRIPTION, lore=W.WORLD_LORE,
             tags=js_stringify(W.WORLD_TAGS), locale="zh-CN",
@@ -1118,6 +1130,7 @@ def generate_demo(
             conn.execute("PRAGMA journal_mode = OFF")
             conn.execute("PRAGMA synchronous = OFF")
             conn.execute(f"PRAGMA application_id = {DEMO_APPLICATION_ID}")
+            conn.execute(f"PRAGMA user_version = {DEMO_FORMAT}")
             conn.executescript(render_ddl())
             conn.execute("BEGIN")
             rng = random.Random(seed)

@@ -372,3 +372,15 @@ def test_argument_checks(tmp_path):
     with pytest.raises(ValueError):
         generate_demo(tmp_path / "x.db", sessions=0)
     assert not (tmp_path / "x.db").exists()
+
+
+def test_demo_format_is_stamped_and_read_back(tmp_path):
+    from inspector.demo import DEMO_FORMAT, demo_format
+
+    path = tmp_path / "d.db"
+    generate_demo(path, turns=2)
+    assert demo_format(path) == DEMO_FORMAT
+    other = tmp_path / "other.db"
+    other.write_bytes(b"not a database")
+    assert demo_format(other) is None
+

@@ -274,12 +274,13 @@ def test_demo_is_generated_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch)
     import inspector.demo
 
     calls: list[Path] = []
+    real_generate = inspector.demo.generate_demo
 
-    def fake_generate(path: Path, **kwargs: Any) -> None:
+    def small_generate(path: Path, **kwargs: Any) -> None:
         calls.append(Path(path))
-        build_sample_store(Path(path), turns=1)
+        real_generate(path, turns=1, overwrite=True)
 
-    monkeypatch.setattr(inspector.demo, "generate_demo", fake_generate, raising=False)
+    monkeypatch.setattr(inspector.demo, "generate_demo", small_generate)
     target = tmp_path / "prompt-inspector" / "demo.db"
     assert app_module.ensure_demo(target) == target
     assert app_module.ensure_demo(target) == target
@@ -319,3 +320,23 @@ def test_every_ui_string_has_a_chinese_translation() -> None:
     translations = read_ts()
     missing = [(ctx, text) for ctx, text in extract() if not translations.get((ctx, text))]
     assert missing == []
+
+
+def test_a_stale_cached_demo_is_regenerated(tmp_path):
+    import sqlite3
+
+    from inspector.demo import DEMO_FORMAT, demo_format
+    from inspector.demo import generate_demo
+    from ui.app import ensure_demo
+
+    path = tmp_path / "demo.db"
+    generate_demo(path, turns=2)
+    con = sqlite3.connect(path)
+    con.execute(f"PRAGMA user_version = {DEMO_FORMAT + 100}")  # as an older or newer release left it
+    con.commit()
+    con.close()
+    ensure_demo(path)
+    assert demo_format(path) == DEMO_FORMAT
+    before = path.stat().st_mtime_ns
+    ensure_demo(path)  # current edition: left alone
+    assert path.stat().st_mtime_ns == before
