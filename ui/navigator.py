@@ -3,14 +3,15 @@
 ``NavigatorModel`` is a lazily filled ``QAbstractItemModel`` in the qutebrowser category→row
 shape, one level deeper: a node keeps its parent in ``internalPointer`` and children arrive via
 ``canFetchMore``/``fetchMore``, read on the task manager's pool. ``NavigatorFilter`` does the
-runtime / model / prompt-text filtering with recursive filtering, so a matching request keeps its
-turn and session visible. ``Navigator`` is the widget: filter bar, tree, and the signals the rest
-of the window listens to.
+runtime / model / prompt-text filtering from the set of matching requests and their ancestors
+(computed once, in Python), so a matching request keeps its turn and session visible.
+``Navigator`` is the widget: filter bar, tree, and the signals the rest of the window listens to.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import time
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from PySide6.QtCore import (
@@ -20,6 +21,7 @@ from PySide6.QtCore import (
     QItemSelectionModel,
     QModelIndex,
     QObject,
+    QPersistentModelIndex,
     QSortFilterProxyModel,
     Qt,
     QTimer,
@@ -447,6 +449,17 @@ class NavigatorModel(QAbstractItemModel):
             return QModelIndex()
         return self.createIndex(up.row, 0, up)
 
+    def sibling(self, row: int, column: int, idx: QModelIndex) -> QModelIndex:
+        # The tree asks for the sibling of every painted cell; Qt's default is index(parent()),
+        # two Python calls where one will do.
+        node: Node | None = idx.internalPointer() if idx.isValid() else None
+        if node is None or node.parent is None:
+            return QModelIndex()
+        children = node.parent.children
+        if 0 <= row < len(children) and 0 <= column < 5:
+            return self.createIndex(row, column, children[row])
+        return QModelIndex()
+
     def rowCount(self, parent: QModelIndex = QModelIndex()) -> int:
         if parent.isValid() and parent.column() != 0:
             return 0
@@ -624,41 +637,53 @@ _ROLE_HANDLERS: dict[int, Any] = {
 # ---------------------------------------------------------------------------------- filter
 
 class NavigatorFilter(QSortFilterProxyModel):
-    """Keeps requests that match every active criterion, plus their ancestors."""
+    """Keeps requests that match every active criterion, plus their ancestors.
+
+    A filter is only applied once the whole tree is loaded, so the accepted nodes (matches and
+    their ancestors) are computed once, in one Python pass over the tree, and ``filterAcceptsRow``
+    is a set lookup. Qt's recursive filtering asked Python for ``filterAcceptsRow``, ``index()``
+    and ``parent()`` hundreds of thousands of times for a broad search (a quarter-second stall).
+    Rows inserted while a filter is active (a level that failed to load and was opened later)
+    recompute the set and re-filter.
+    """
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self.setRecursiveFilteringEnabled(True)
+        self.setRecursiveFilteringEnabled(False)
         self.setAutoAcceptChildRows(False)
         self._runtime: str | None = None
         self._model: str | None = None
         self._matches: set[str] | None = None
+        self._accepted: set[Node] = set()
+        self._root: Node | None = None  # the model root ``_accepted`` was computed for
+        self._source: NavigatorModel | None = None
 
     @property
     def active(self) -> bool:
         return self._runtime is not None or self._model is not None or self._matches is not None
+
+    def setSourceModel(self, model: QAbstractItemModel) -> None:  # noqa: N802 - Qt override
+        super().setSourceModel(model)
+        self._source = model if isinstance(model, NavigatorModel) else None
+        if self._source is not None:
+            model.rowsInserted.connect(self._source_rows_inserted)
 
     def set_criteria(self, *, runtime: str | None = None, model: str | None = None,
                      matches: set[str] | None = None) -> None:
         """``matches`` is the set of request ids the prompt search found, or None for no search."""
         self.beginFilterChange()
         self._runtime, self._model, self._matches = runtime, model, matches
+        self._compute_accepted()
         self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
 
     def clear_criteria(self) -> None:
         """No criteria, and no mappings: for when the filter is not shown."""
         self._runtime = self._model = self._matches = None
+        self._accepted = set()
+        self._root = None
         self.invalidate()
 
-    def filterAcceptsRow(self, source_row: int, source_parent: QModelIndex) -> bool:
-        if not self.active:
-            return True
-        source = self.sourceModel()
-        index = source.index(source_row, 0, source_parent)
-        node: Node = index.internalPointer()
-        if node.kind != REQUEST:
-            return False
-        d = node.data
+    def _request_matches(self, d: dict[str, Any]) -> bool:
         if self._runtime is not None and d.get("runtimeId") != self._runtime:
             return False
         if self._model is not None and d.get("model") != self._model:
@@ -666,6 +691,56 @@ class NavigatorFilter(QSortFilterProxyModel):
         if self._matches is not None and d.get("eventId") not in self._matches:
             return False
         return True
+
+    def _compute_accepted(self) -> None:
+        """The nodes to show: matching requests and every ancestor of one."""
+        accepted: set[Node] = set()
+        root = self._source.root if self._source is not None else None
+        self._root = root
+        if root is not None and self.active:
+            stack = list(root.children)
+            matches = self._request_matches
+            add = accepted.add
+            while stack:
+                node = stack.pop()
+                if node.kind == REQUEST:
+                    if node not in accepted and matches(node.data):
+                        up: Node | None = node
+                        while up is not None and up is not root and up not in accepted:
+                            add(up)
+                            up = up.parent
+                else:
+                    stack.extend(node.children)
+        self._accepted = accepted
+
+    def _source_rows_inserted(self, *_args: Any) -> None:
+        if self.active:
+            self.set_criteria(runtime=self._runtime, model=self._model, matches=self._matches)
+
+    def hasChildren(self, parent: QModelIndex = QModelIndex()) -> bool:  # noqa: N802 - Qt override
+        # An accepted node other than a request is accepted because it has an accepted child:
+        # answering that from the set spares Qt building the filter's mapping of every row the
+        # tree lays out (several Python calls per row) just to draw expand arrows.
+        if not self.active or self._source is None or self._root is not self._source.root:
+            return super().hasChildren(parent)
+        if not parent.isValid():
+            return bool(self._accepted)
+        if parent.column() != 0:
+            return False
+        node: Node | None = self.mapToSource(parent).internalPointer()
+        return node is not None and node.kind != REQUEST and node in self._accepted
+
+    def filterAcceptsRow(self, source_row: int, source_parent: QModelIndex) -> bool:  # noqa: N802
+        if not self.active:
+            return True
+        source = self._source
+        if source is None:
+            return False
+        if self._root is not source.root:  # the model was reset under the filter
+            self._compute_accepted()
+        parent = source_parent.internalPointer() if source_parent.isValid() else self._root
+        children = parent.children
+        return 0 <= source_row < len(children) and children[source_row] in self._accepted
 
 
 class ShownModel:
@@ -786,6 +861,7 @@ class Navigator(QWidget):
         self._expand_timer.setSingleShot(True)
         self._expand_timer.setInterval(50)
         self._expand_timer.timeout.connect(self._expand_matches)
+        self._expand_plan: Iterator[bool] | None = None
         self._reveal_target: Path | None = None
         self._reveal_select = True
         self._facets_job: Job | None = None
@@ -1015,7 +1091,7 @@ class Navigator(QWidget):
         self._filter_pending = False
         self._set_criteria(runtime=runtime, model=model, matches=matches)
         if self.filter.active:
-            self._expand_timer.start()
+            self._schedule_expand()
 
     def _finish_pending_filter(self) -> None:
         if self._filter_pending and self.model.loading == 0:
@@ -1026,38 +1102,74 @@ class Navigator(QWidget):
                 self._set_criteria(runtime=self.runtime_box.currentData(),
                                         model=self.model_box.currentData(),
                                         matches=self._matches if self.search.text() else None)
-                self._expand_timer.start()
+                self._schedule_expand()
 
     def _rows_inserted(self, *_args: Any) -> None:
         if self.filter.active:
-            self._expand_timer.start()
+            self._schedule_expand()
+
+    def _schedule_expand(self) -> None:
+        """(Re)start opening the filtered tree from the top, once the filter has settled."""
+        self._expand_plan = None
+        self._expand_timer.setInterval(50)
+        self._expand_timer.start()
+
+    # Time one step of _expand_matches may take before it yields to the event loop.
+    EXPAND_STEP_MS = 12
 
     def _expand_matches(self) -> None:
         """Open the filtered tree far enough to show matches, but only the first turns of it.
 
         expandAll() on a filter matching thousands of requests froze the window for half a
-        minute (every expansion re-runs the recursive filter through Python); nobody reads past
-        the first screens of matches, and the rest stay one click away.
+        minute (every expansion lays out rows through Python); nobody reads past the first
+        screens of matches, and the rest stay one click away. The expansions run a few
+        milliseconds at a time, the expand timer staying active until they are all done.
         """
         if not self.filter.active:
+            self._expand_plan = None
             return
-        proxy, tree = self.proxy, self.tree
-        budget = MAX_EXPANDED_MATCH_TURNS
+        if self._expand_plan is None:
+            self._expand_plan = self._expansions()
+        tree = self.tree
+        deadline = time.perf_counter() + self.EXPAND_STEP_MS / 1000
+        done = False
         tree.setUpdatesEnabled(False)
         try:
-            for s in range(proxy.rowCount()):
-                session = proxy.index(s, 0)
-                tree.expand(session)
-                for t in range(proxy.rowCount(session)):
-                    if budget == 0:
-                        break
-                    turn = proxy.index(t, 0, session)
-                    tree.expand(turn)
-                    for r in range(proxy.rowCount(turn)):
-                        tree.expand(proxy.index(r, 0, turn))
-                    budget -= 1
+            while time.perf_counter() < deadline:
+                if next(self._expand_plan, None) is None:
+                    done = True
+                    break
         finally:
             tree.setUpdatesEnabled(True)
+        if done:
+            self._expand_plan = None
+            self._expand_timer.setInterval(50)
+        else:
+            self._expand_timer.setInterval(0)
+            self._expand_timer.start()
+
+    def _expansions(self) -> Iterator[bool]:
+        """Expand sessions, then the first matching turns with their runtimes, one per step."""
+        proxy, tree = self.proxy, self.tree
+        budget = MAX_EXPANDED_MATCH_TURNS
+        sessions = [QPersistentModelIndex(proxy.index(s, 0)) for s in range(proxy.rowCount())]
+        for session in sessions:
+            if session.isValid():
+                tree.expand(QModelIndex(session))
+                yield True
+        for session in sessions:
+            if not session.isValid():
+                continue
+            parent = QModelIndex(session)
+            for t in range(proxy.rowCount(parent)):
+                if budget == 0:
+                    return
+                turn = proxy.index(t, 0, parent)
+                tree.expand(turn)
+                for r in range(proxy.rowCount(turn)):
+                    tree.expand(proxy.index(r, 0, turn))
+                budget -= 1
+                yield True
 
     # ------------------------------------------------------------------ selection
 
