@@ -1006,22 +1006,29 @@ class Store:
             for r in rows
         ]
 
+    def _session_table_rows(self, table: str, names: list[str], session_id: str,
+                            turn_id: str | None) -> list[dict[str, Any]]:
+        """Rows of an optional session-scoped table as dicts, ordered by ``created_at, id``.
+
+        Covel has no migrations: the table or some of ``names`` may be missing in an older file,
+        so only the columns that exist are read (absent ones come back as missing keys)."""
+        t = self._tables
+        if not t.has(table):
+            return []
+        tb = t[table]
+        stmt = sa.select(*[tb.c[name] for name in names if t.has(table, name)]).where(tb.c.session_id == session_id)
+        if turn_id is not None:
+            stmt = stmt.where(tb.c.turn_id == turn_id)
+        keys = [self._text_key(tb.c.created_at)] if t.has(table, "created_at") else []
+        stmt = stmt.order_by(*keys, self._text_key(tb.c.id))
+        with self._connect() as conn:
+            return [dict(row._mapping) for row in conn.execute(stmt)]
+
     def tool_calls(self, session_id: str, turn_id: str | None = None) -> list[ToolCallRecord]:
         """``tool_calls`` rows of a session (optionally one execution), ordered by created_at, id."""
-        t = self._tables
-        if not t.has("tool_calls"):
-            return []
-        tc = t["tool_calls"]
-        names = ["id", "session_id", "turn_id", "tool_name", "plugin_id", "runtime_id", "input", "output",
-                 "duration_ms", "approval_status", "created_at"]
-        cols = [tc.c[name] for name in names if t.has("tool_calls", name)]
-        stmt = sa.select(*cols).where(tc.c.session_id == session_id)
-        if turn_id is not None:
-            stmt = stmt.where(tc.c.turn_id == turn_id)
-        keys = [self._text_key(tc.c.created_at)] if t.has("tool_calls", "created_at") else []
-        stmt = stmt.order_by(*keys, self._text_key(tc.c.id))
-        with self._connect() as conn:
-            rows = [dict(row._mapping) for row in conn.execute(stmt)]
+        rows = self._session_table_rows(
+            "tool_calls", ["id", "session_id", "turn_id", "tool_name", "plugin_id", "runtime_id", "input",
+                           "output", "duration_ms", "approval_status", "created_at"], session_id, turn_id)
         return [
             ToolCallRecord(
                 id=r["id"],
@@ -1041,20 +1048,9 @@ class Store:
 
     def suspensions(self, session_id: str, turn_id: str | None = None) -> list[SuspensionRecord]:
         """``suspensions`` rows of a session (optionally one execution), ordered by created_at, id."""
-        t = self._tables
-        if not t.has("suspensions"):
-            return []
-        su = t["suspensions"]
-        names = ["id", "session_id", "turn_id", "runtime_id", "plugin_id", "reason", "resume_schema",
-                 "pending_continuation", "created_at", "resolved_at"]
-        cols = [su.c[name] for name in names if t.has("suspensions", name)]
-        stmt = sa.select(*cols).where(su.c.session_id == session_id)
-        if turn_id is not None:
-            stmt = stmt.where(su.c.turn_id == turn_id)
-        keys = [self._text_key(su.c.created_at)] if t.has("suspensions", "created_at") else []
-        stmt = stmt.order_by(*keys, self._text_key(su.c.id))
-        with self._connect() as conn:
-            rows = [dict(row._mapping) for row in conn.execute(stmt)]
+        rows = self._session_table_rows(
+            "suspensions", ["id", "session_id", "turn_id", "runtime_id", "plugin_id", "reason", "resume_schema",
+                            "pending_continuation", "created_at", "resolved_at"], session_id, turn_id)
         return [
             SuspensionRecord(
                 id=r["id"],
