@@ -249,14 +249,23 @@ def _fold_leading_system(
 # --- kernel -----------------------------------------------------------------------------------
 
 
-def _kernel_parts(content: Any, problems: list[str], where: str) -> list[Part]:
+def _simple_content(content: Any, problems: list[str], where: str, noun: str) -> list[Part] | None:
+    """The parts of a content that is not a list (None, a string, or malformed), or None when it is
+    a list the caller must read block by block. Every wire shares these three cases."""
     if content is None:
         return []
     if isinstance(content, str):
         return [_text_part(content, content)]
     if not isinstance(content, list):
-        problems.append(f"{where}.content is neither text nor a list of parts")
+        problems.append(f"{where}.content is neither text nor a list of {noun}")
         return [_other(content)]
+    return None
+
+
+def _kernel_parts(content: Any, problems: list[str], where: str) -> list[Part]:
+    simple = _simple_content(content, problems, where, "parts")
+    if simple is not None:
+        return simple
     parts: list[Part] = []
     for block in content:
         if not isinstance(block, dict):
@@ -333,13 +342,9 @@ def from_kernel(payload: Any) -> NormalisedRequest:
 
 
 def _chat_parts(content: Any, problems: list[str], where: str) -> list[Part]:
-    if content is None:
-        return []
-    if isinstance(content, str):
-        return [_text_part(content, content)]
-    if not isinstance(content, list):
-        problems.append(f"{where}.content is neither text nor a list of parts")
-        return [_other(content)]
+    simple = _simple_content(content, problems, where, "parts")
+    if simple is not None:
+        return simple
     parts: list[Part] = []
     for block in content:
         if isinstance(block, str):
@@ -510,13 +515,9 @@ def _anthropic_image(block: dict) -> Part:
 
 
 def _anthropic_parts(content: Any, problems: list[str], where: str) -> list[Part]:
-    if content is None:
-        return []
-    if isinstance(content, str):
-        return [_text_part(content, content)]
-    if not isinstance(content, list):
-        problems.append(f"{where}.content is neither text nor a list of blocks")
-        return [_other(content)]
+    simple = _simple_content(content, problems, where, "blocks")
+    if simple is not None:
+        return simple
     parts: list[Part] = []
     for block in content:
         if not isinstance(block, dict):
