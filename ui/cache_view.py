@@ -35,6 +35,7 @@ from PySide6.QtWidgets import (
     QStyle, QStyledItemDelegate, QStyleOptionViewItem, QTableView, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget,
 )
 
+from inspector.jsjson import utf16_to_index
 from inspector import views
 from inspector.cache_analysis import CacheAnalysis, CachePair, Finding, SessionCacheAnalyser
 from inspector.compare import Comparison, Row, compare_details
@@ -113,23 +114,6 @@ class Divergence:
     context_index: int
 
 
-def py_index(text: str, units: int) -> int:
-    """The Python index of UTF-16 offset ``units`` in ``text`` (the analysis counts UTF-16 units,
-    as providers and JavaScript do; astral characters count twice)."""
-    if text.isascii() or all(ord(ch) < 0x10000 for ch in text[:units]):
-        return min(units, len(text))
-    seen = 0
-    for i, ch in enumerate(text):
-        if seen >= units:
-            return i
-        seen += 2 if ord(ch) >= 0x10000 else 1
-    return len(text)
-
-
-def utf16_offset(text: str, index: int) -> int:
-    return index + sum(1 for ch in text[:index] if ord(ch) >= 0x10000)
-
-
 def common_prefix(a: str, b: str) -> int:
     n = min(len(a), len(b))
     i = 0
@@ -193,7 +177,7 @@ def locate(rows: list[Row], side: str, context: str, k: int, name: str, offset_u
     # same part the offset lands on the excerpt as it is.
     for i, text, _path in named + others:
         if text:
-            p = py_index(text, offset_units)
+            p = utf16_to_index(text, offset_units)
             if _window_agrees(text, p, context, k, _MIN_AGREEMENT) and (p < len(text) or k >= len(context)):
                 return i, p, True
     for i, text, _path in named + others:

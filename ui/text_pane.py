@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (
     QCheckBox, QHBoxLayout, QLabel, QLineEdit, QPlainTextEdit, QSizePolicy, QTextEdit, QToolButton, QVBoxLayout, QWidget,
 )
 
+from inspector.jsjson import utf16_len, utf16_to_index
 from inspector.highlight import DisplayText, PreparedText, display_text, prepare_text
 
 from .highlighter import PromptHighlighter
@@ -50,8 +51,8 @@ class _Editor(QPlainTextEdit):
     def createMimeDataFromSelection(self) -> QMimeData:  # noqa: N802 - Qt override
         cursor = self.textCursor()
         shown = self.display.display
-        start = _py_index(shown, cursor.selectionStart())
-        end = _py_index(shown, cursor.selectionEnd())
+        start = utf16_to_index(shown, cursor.selectionStart())
+        end = utf16_to_index(shown, cursor.selectionEnd())
         mime = QMimeData()
         mime.setText(self.display.source_slice(start, end))
         return mime
@@ -209,9 +210,9 @@ class TextPane(QWidget):
         at = self.editor.display.source_to_display(source_offset)
         doc_len = len(self.shown_text())
         cursor = QTextCursor(self.editor.document())
-        cursor.setPosition(_qt_pos(self.shown_text(), min(at, doc_len)))
+        cursor.setPosition(utf16_len(self.shown_text()[:min(at, doc_len)]))
         if at < doc_len:
-            cursor.setPosition(_qt_pos(self.shown_text(), at + 1), QTextCursor.MoveMode.KeepAnchor)
+            cursor.setPosition(utf16_len(self.shown_text()[: at + 1]), QTextCursor.MoveMode.KeepAnchor)
         sel = QTextEdit.ExtraSelection()
         sel.cursor = cursor
         sel.format.setBackground(colour)
@@ -282,17 +283,3 @@ class TextPane(QWidget):
         return super().eventFilter(obj, e)
 
 
-def _qt_pos(text: str, index: int) -> int:
-    """UTF-16 position of Python index ``index`` in ``text`` (astral characters count twice)."""
-    head = text[:index]
-    return index + sum(1 for ch in head if ord(ch) >= 0x10000)
-
-
-def _py_index(text: str, pos: int) -> int:
-    """Python index of UTF-16 position ``pos`` in ``text``."""
-    units = 0
-    for i, ch in enumerate(text):
-        if units >= pos:
-            return i
-        units += 2 if ord(ch) >= 0x10000 else 1
-    return len(text)

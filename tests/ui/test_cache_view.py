@@ -14,7 +14,8 @@ from inspector.demo import generate_demo
 from inspector.store import open_store
 from ui import navigator as nav
 from ui.cache_dock import install_cache_view
-from ui.cache_view import CacheView, py_index, share_colour, utf16_offset
+from inspector.jsjson import utf16_len, utf16_to_index
+from ui.cache_view import CacheView, share_colour
 from ui.compare_view import MARK_COLOUR
 from ui.main_window import MainWindow
 from ui.settings import Settings
@@ -125,7 +126,7 @@ def _marked_offset(pane: Any) -> int:
     sels = pane.editor.extraSelections()
     assert len(sels) == 1 and sels[0].format.background().color() == MARK_COLOUR
     shown = pane.shown_text()
-    display_index = py_index(shown, sels[0].cursor.selectionStart())
+    display_index = utf16_to_index(shown, sels[0].cursor.selectionStart())
     return pane.editor.display.display_to_source(display_index)
 
 
@@ -154,7 +155,7 @@ def test_a_cell_opens_the_pair_with_the_divergence_at_the_cores_offset(qtbot: An
         k = d.context_index
         assert text[d.right_offset - k:d.right_offset - k + len(pair.now)] == pair.now[:len(text) - d.right_offset + k]
         if d.exact:
-            assert utf16_offset(text, marked) == pair.offset
+            assert utf16_len(text[:marked]) == pair.offset
             checked += 1
         assert pair.first_difference.split(" › ")[0] in pv.header.text()
     assert checked >= 1
