@@ -15,7 +15,21 @@ from typing import Any
 
 from .jsjson import js_stringify
 
-SUBCOMMANDS = ("prefix", "sessions", "turns", "requests", "show", "demo", "cache", "turn")
+_CORE_SUBCOMMANDS = ("prefix", "sessions", "turns", "requests", "show", "demo", "cache", "turn")
+
+# Engines other than Covel's store bring their own subcommands. Each module named here exposes
+# `COMMANDS` (the subcommand names) and `register(subparsers, error_type)`, which adds them; a
+# command that fails raises `error_type` (this module's CliError) with the message to print.
+_COMMAND_MODULES: tuple[str, ...] = ()
+
+
+def _command_modules() -> list[Any]:
+    import importlib
+    return [importlib.import_module(name) for name in _COMMAND_MODULES]
+
+
+SUBCOMMANDS = _CORE_SUBCOMMANDS + tuple(
+    name for module in _command_modules() for name in module.COMMANDS)
 
 
 class CliError(Exception):
@@ -301,6 +315,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--force", action="store_true", help="overwrite an existing file")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_demo)
+
+    for module in _command_modules():
+        module.register(sub, CliError)
     return parser
 
 
