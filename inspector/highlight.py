@@ -26,6 +26,8 @@ CacheControl = Token.Prompt.CacheControl
 # What a sentinel looks like on screen: brackets no prompt uses, so the chip cannot be confused
 # with recorded text, and the lexer can find it again after the substitution.
 SENTINEL_CHIP = "⟦cache breakpoint⟧"
+# A view may show the chip in its own language; any short text in these brackets is a chip.
+_CHIP_RE = "⟦[^⟦⟧\n]{1,60}⟧"
 
 _SENTINEL_RE = "\ue000COVEL_CACHE_BREAK\ue000"
 assert _SENTINEL_RE == markers.CACHE_SENTINEL
@@ -45,7 +47,7 @@ class PromptLexer(RegexLexer):
     tokens = {
         "root": [
             (_SENTINEL_RE, CacheSentinel),
-            (SENTINEL_CHIP, CacheSentinel),
+            (_CHIP_RE, CacheSentinel),
             (r"^(?:%s)(?=\s|$)" % _PREFIXES, Keyword),
             (r"%s|%s" % (_SI_OPEN, _SI_CLOSE), SystemInstruction),
             # A tag line whose body is JSON: the tag, the JSON (delegated), the closing tag.
@@ -149,7 +151,8 @@ def spans_utf16(text: str, language: str = "prompt") -> list[tuple[int, int, str
 
 @dataclass(slots=True)
 class DisplayText:
-    """Text as shown (sentinels replaced by :data:`SENTINEL_CHIP`) with the way back.
+    """Text as shown (sentinels replaced by ``chip``, :data:`SENTINEL_CHIP` unless a view chose
+    another) with the way back.
 
     ``chips`` holds ``(display_start, source_start)`` for each chip, in order.
     """
@@ -157,6 +160,7 @@ class DisplayText:
     source: str
     display: str
     chips: list[tuple[int, int]]
+    chip: str = SENTINEL_CHIP
 
     def display_to_source(self, offset: int) -> int:
         """Source offset of a display offset; an offset inside a chip maps to the sentinel start."""
@@ -164,9 +168,9 @@ class DisplayText:
         if i < 0:
             return offset
         d, s = self.chips[i]
-        if offset < d + len(SENTINEL_CHIP):
+        if offset < d + len(self.chip):
             return s
-        return s + len(markers.CACHE_SENTINEL) + (offset - d - len(SENTINEL_CHIP))
+        return s + len(markers.CACHE_SENTINEL) + (offset - d - len(self.chip))
 
     def source_to_display(self, offset: int) -> int:
         delta = 0
@@ -175,7 +179,7 @@ class DisplayText:
                 break
             if offset < s + len(markers.CACHE_SENTINEL):
                 return d
-            delta = d + len(SENTINEL_CHIP) - (s + len(markers.CACHE_SENTINEL))
+            delta = d + len(self.chip) - (s + len(markers.CACHE_SENTINEL))
         return offset + delta
 
     def source_slice(self, start: int, end: int) -> str:
@@ -188,10 +192,10 @@ class DisplayText:
         return self.source[s:e]
 
     def _in_chip(self, offset: int) -> bool:
-        return any(d <= offset < d + len(SENTINEL_CHIP) for d, _s in self.chips)
+        return any(d <= offset < d + len(self.chip) for d, _s in self.chips)
 
 
-def display_text(text: str) -> DisplayText:
+def display_text(text: str, chip: str = SENTINEL_CHIP) -> DisplayText:
     chips: list[tuple[int, int]] = []
     parts: list[str] = []
     pos = 0
@@ -205,10 +209,10 @@ def display_text(text: str) -> DisplayText:
         parts.append(text[pos:i])
         dpos += i - pos
         chips.append((dpos, i))
-        parts.append(SENTINEL_CHIP)
-        dpos += len(SENTINEL_CHIP)
+        parts.append(chip)
+        dpos += len(chip)
         pos = i + len(sentinel)
-    return DisplayText(text, "".join(parts), chips)
+    return DisplayText(text, "".join(parts), chips, chip)
 
 
 # --- prepared text for a view: display text, a cap on what is laid out, per-line spans -----------
@@ -255,9 +259,10 @@ def line_spans(text: str, language: str = "prompt", *, should_stop=None,
 
 
 def prepare_text(text: str, language: str = "prompt", *, limit: int | None = SHOW_LIMIT,
-                 highlight: bool = True, should_stop=None) -> PreparedText:
-    """Display text, cut at a line end after ``limit`` characters (None: never), with spans."""
-    display = display_text(text)
+                 highlight: bool = True, should_stop=None, chip: str = SENTINEL_CHIP) -> PreparedText:
+    """Display text, cut at a line end after ``limit`` characters (None: never), with spans.
+    ``chip`` is what a sentinel shows as (it must match the lexer's chip pattern)."""
+    display = display_text(text, chip)
     shown = display.display
     if limit is not None and len(shown) > limit:
         cut = shown.rfind("\n", 0, limit)

@@ -14,6 +14,8 @@ from PySide6.QtWidgets import QStyle, QStyledItemDelegate, QStyleOptionViewItem
 
 from inspector.views import DetailNode
 
+from .part_names import part_label
+
 
 def _tr(text: str) -> str:
     from PySide6.QtCore import QCoreApplication
@@ -149,10 +151,11 @@ class AnatomyTreeModel(QAbstractItemModel):
             cells[int(Qt.ItemDataRole.ForegroundRole)] = (BREAKPOINT_COLOUR,) * 6
             cells[int(Qt.ItemDataRole.FontRole)] = (bold,) * 6
             cells[int(Qt.ItemDataRole.ToolTipRole)] = (
-                _tr("The provider caches the request up to this point ({label})").format(label=node.label),) * 6
+                _tr("The provider caches the request up to this point ({label})").format(label=part_label(node.label)),) * 6
             return cells
+        shown_label = part_label(node.label)
         cells[int(Qt.ItemDataRole.DisplayRole)] = (
-            node.label,
+            shown_label,
             node.role or "",
             recognised_label(node.recognised_by),
             f"{node.exact:,}" if self.exact_counted else "–",
@@ -162,7 +165,7 @@ class AnatomyTreeModel(QAbstractItemModel):
         right = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         cells[int(Qt.ItemDataRole.TextAlignmentRole)] = (None, None, None, right, right, None)
         tip = list(none6)
-        tip[COL_LABEL] = node.label
+        tip[COL_LABEL] = shown_label
         cells[int(Qt.ItemDataRole.ToolTipRole)] = tuple(tip)
         if node.recognised_by == "guess":
             fg = list(none6)

@@ -41,6 +41,7 @@ from inspector.cache_analysis import CacheAnalysis, CachePair, Finding, SessionC
 from inspector.compare import Comparison, Row, compare_details
 
 from .compare_view import MARK_COLOUR, CompareView
+from .part_names import part_label
 from .workers import Job, TaskManager
 
 
@@ -396,7 +397,7 @@ def pair_tooltip(pair: CachePair) -> str:
         _tr("Reason: <b>{reason}</b> — {detail}").format(reason=html.escape(pair.reason),
                                                          detail=html.escape(pair.reason_detail)),
         _tr("First difference: {part} at character {offset}").format(
-            part=html.escape(pair.first_difference), offset=f"{pair.offset:,}"),
+            part=html.escape(part_label(pair.first_difference)), offset=f"{pair.offset:,}"),
     ]
     return "<br>".join(lines)
 
@@ -744,7 +745,7 @@ class PairView(QWidget):
             predicted=_num(pair.predicted_cached_tokens), reported=_num(pair.reported_cached_tokens),
             gap=format_seconds(pair.gap_seconds), ttl=format_seconds(pair.ttl_seconds))
         where = _tr("First difference: <b>{part}</b> at character {offset} — {detail}").format(
-            part=html.escape(pair.first_difference), offset=f"{pair.offset:,}", detail=html.escape(pair.reason_detail))
+            part=html.escape(part_label(pair.first_difference)), offset=f"{pair.offset:,}", detail=html.escape(pair.reason_detail))
         lines = [title, facts, where]
         if comparison is not None:
             counts = comparison.counts()
@@ -825,7 +826,7 @@ class FindingsList(QWidget):
         self.findings = list(findings)
         self.tree.clear()
         for i, f in enumerate(self.findings):
-            item = QTreeWidgetItem([finding_title(f.kind), _runtime_name(f.runtime_id), f.part,
+            item = QTreeWidgetItem([finding_title(f.kind), _runtime_name(f.runtime_id), part_label(f.part),
                                     f"{f.count}/{f.out_of}"])
             item.setData(0, Qt.ItemDataRole.UserRole, i)
             item.setToolTip(0, f.message)

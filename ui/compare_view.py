@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (
 
 from inspector.compare import ADDED, CHANGED, EQUAL, REMOVED, Comparison
 
+from .part_names import part_label
 from .text_pane import TextPane
 
 
@@ -87,7 +88,7 @@ class CompareView(QWidget):
             if first is not None and i == first.row_index:
                 offset = ("◀ " + _tr("first difference") + (f" · {offset}" if offset else ""))
             item = QTreeWidgetItem([
-                row.section, row.label, _status_text(row.status),
+                part_label(row.section), part_label(row.label), _status_text(row.status),
                 "" if row.left is None else f"{row.left.exact:,}",
                 "" if row.right is None else f"{row.right.exact:,}",
                 offset,

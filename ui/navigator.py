@@ -41,6 +41,7 @@ from PySide6.QtWidgets import (
 
 from inspector import views
 
+from .part_names import value_label
 from .workers import Job, TaskManager, freeze_heap
 
 CONTEXT = "Navigator"
@@ -555,14 +556,15 @@ class NavigatorModel(QAbstractItemModel):
                 parts = [d.get("world") or "", _count(turns, _tr("{n} turn"), _tr("{n} turns")),
                          _count(calls, _tr("{n} request"), _tr("{n} requests"))]
                 if d.get("phase"):
-                    parts.append(str(d["phase"]))
+                    parts.append(value_label(str(d["phase"])))
                 return " · ".join(p for p in parts if p)
             return ""
         if node.kind == TURN:
             if col == COL_NAME:
                 return _tr("Turn {number}").format(number=d.get("number"))
             if col == COL_DETAIL:
-                parts = [d.get("origin") or _tr("no result"), d.get("commitStatus") or "",
+                parts = [value_label(d["origin"]) if d.get("origin") else _tr("no result"),
+                         value_label(d.get("commitStatus") or ""),
                          format_time(d.get("startedAt") or d.get("createdAt"), short=True)]
                 return " · ".join(p for p in parts if p)
             if col == COL_DURATION:
@@ -572,7 +574,7 @@ class NavigatorModel(QAbstractItemModel):
             if col == COL_NAME:
                 return d.get("runtimeId") or _tr("(no runtime id)")
             if col == COL_DETAIL:
-                parts = [d.get("stage") or _tr("no stage"), d.get("status") or ""]
+                parts = [d.get("stage") or _tr("no stage"), value_label(d.get("status") or "")]
                 return " · ".join(p for p in parts if p)
             if col == COL_TOKENS:
                 return format_number(d.get("inputTokens"))

@@ -32,6 +32,7 @@ from inspector.views import DetailNode, RequestDetail
 from .anatomy_model import COL_ESTIMATE, COL_EXACT, COL_LABEL, COL_RECOGNISED, COL_ROLE, COL_SHARE, \
     AnatomyTreeModel, NodeRole, ShareBarDelegate, recognised_label
 from .compare_view import CompareView
+from .part_names import part_label
 from .text_pane import TextPane
 from .workers import Job, TaskManager
 
@@ -361,6 +362,7 @@ class RequestView(QWidget):
         self._start_load(self.event_id, store)
 
     def _start_load(self, event_id: str, store: Any) -> None:
+        chip = self.text_pane.chip
 
         def work(job: Job) -> tuple[RequestDetail, dict[int, PreparedText]] | None:
             # Everything slow happens here: the anatomy with exact tokens, and the text (display
@@ -377,7 +379,8 @@ class RequestView(QWidget):
             first = views.initial_detail_node(detail)
             prepared = {}
             if first is not None:
-                prepared[id(first)] = prepare_text(node_text(first), "prompt", should_stop=lambda: job.cancelled)
+                prepared[id(first)] = prepare_text(node_text(first), "prompt", should_stop=lambda: job.cancelled,
+                                                   chip=chip)
             return detail, prepared
 
         def settle(job_result: Any) -> None:
@@ -533,8 +536,10 @@ class RequestView(QWidget):
         make_text, language, caption = pending
         store = self._store()
 
+        chip = pane.chip
+
         def work(job: Job) -> PreparedText:
-            return prepare_text(make_text(), language, should_stop=lambda: job.cancelled)
+            return prepare_text(make_text(), language, should_stop=lambda: job.cancelled, chip=chip)
 
         def done(prepared: PreparedText) -> None:
             self._pane_jobs.pop(id(pane), None)
@@ -652,11 +657,12 @@ class RequestView(QWidget):
 
     def show_node(self, node: DetailNode) -> None:
         if node.is_breakpoint:
-            caption = _tr("Cache breakpoint ({label}): the provider caches everything before it").format(label=node.label)
+            caption = _tr("Cache breakpoint ({label}): the provider caches everything before it").format(
+                label=part_label(node.label))
         else:
             count = _tr("{exact} tokens").format(exact=_num(node.exact)) if self.detail and self.detail.exact_counted \
                 else _tr("{est} estimated tokens").format(est=_num(node.estimate))
-            caption = " · ".join(x for x in (node.label, node.role or "", count,
+            caption = " · ".join(x for x in (part_label(node.label), node.role or "", count,
                                              _tr("recognised by {how}").format(how=recognised_label(node.recognised_by))) if x)
         prepared = self._prepared_nodes.get(id(node))
         if prepared is not None:
@@ -673,6 +679,7 @@ class RequestView(QWidget):
         # selected meanwhile).
         self.text_pane.set_prepared(prepare_text("", "prompt"), caption)
         detail = self.detail
+        chip = self.text_pane.chip
 
         def done(result: PreparedText) -> None:
             self._node_job = None
@@ -681,7 +688,7 @@ class RequestView(QWidget):
                 self.text_pane.set_prepared(result, caption)
 
         self._node_job = self.tasks.run(
-            lambda job: prepare_text(text, "prompt", should_stop=lambda: job.cancelled), done,
+            lambda job: prepare_text(text, "prompt", should_stop=lambda: job.cancelled, chip=chip), done,
             lambda exc: self._compare_failed(str(exc)), resource=self._store())
 
     def select_node(self, predicate: Callable[[DetailNode], bool]) -> bool:

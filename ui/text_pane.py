@@ -18,6 +18,7 @@ from inspector.jsjson import utf16_len, utf16_to_index
 from inspector.highlight import DisplayText, PreparedText, display_text, prepare_text
 
 from .highlighter import PromptHighlighter
+from .part_names import sentinel_chip
 
 
 def _tr(text: str) -> str:
@@ -74,6 +75,7 @@ class TextPane(QWidget):
         self.editor.setTabStopDistance(self.editor.fontMetrics().horizontalAdvance(" ") * 4)
         self.highlighter = PromptHighlighter(self.editor.document(), self.palette())
         self.editor.findRequested.connect(self.open_find)
+        self.chip = sentinel_chip()
 
         self.caption = QLabel(self)
         self.caption.setObjectName("paneCaption")
@@ -138,7 +140,7 @@ class TextPane(QWidget):
     def set_content(self, text: str, language: str = "prompt", caption: str = "") -> None:
         """Show ``text`` now (display text and spans computed here: fine for short texts; long ones
         should be prepared off the GUI thread and given to :meth:`set_prepared`)."""
-        self.set_prepared(prepare_text(text, language), caption)
+        self.set_prepared(prepare_text(text, language, chip=self.chip), caption)
 
     def defer(self, make_text: Callable[[], str], language: str = "prompt", caption: str = "") -> None:
         """Show ``caption`` now and the text later: whoever shows the pane prepares

@@ -24,6 +24,10 @@
       <translation>推测</translation>
     </message>
     <message>
+      <source>── cache breakpoint ──</source>
+      <translation>── 缓存断点 ──</translation>
+    </message>
+    <message>
       <source>Part</source>
       <translation>部分</translation>
     </message>
@@ -70,10 +74,6 @@
     <message>
       <source>Share of the whole request's exact tokens</source>
       <translation>占整个请求精确 token 数的比例</translation>
-    </message>
-    <message>
-      <source>── cache breakpoint ──</source>
-      <translation>── 缓存断点 ──</translation>
     </message>
     <message>
       <source>The provider caches the request up to this point ({label})</source>
@@ -1005,6 +1005,229 @@
     <message>
       <source>No model request with id {id} in this database.</source>
       <translation>此数据库中没有 ID 为 {id} 的模型请求。</translation>
+    </message>
+  </context>
+  <context>
+    <name>PartNames</name>
+    <message>
+      <source>⟦cache breakpoint⟧</source>
+      <translation>⟦缓存断点⟧</translation>
+    </message>
+    <message>
+      <source>system prompt</source>
+      <translation>系统提示词</translation>
+    </message>
+    <message>
+      <source>preamble</source>
+      <translation>前导</translation>
+    </message>
+    <message>
+      <source>runtime body</source>
+      <translation>运行时正文</translation>
+    </message>
+    <message>
+      <source>stable segments</source>
+      <translation>稳定片段</translation>
+    </message>
+    <message>
+      <source>world info (before plugin)</source>
+      <translation>世界书（插件前）</translation>
+    </message>
+    <message>
+      <source>world info (after plugin)</source>
+      <translation>世界书（插件后）</translation>
+    </message>
+    <message>
+      <source>world info (after plugin; may include before-plugin entries)</source>
+      <translation>世界书（插件后；可能含插件前条目）</translation>
+    </message>
+    <message>
+      <source>session injects</source>
+      <translation>会话注入</translation>
+    </message>
+    <message>
+      <source>turn segments</source>
+      <translation>回合片段</translation>
+    </message>
+    <message>
+      <source>turn context</source>
+      <translation>回合上下文</translation>
+    </message>
+    <message>
+      <source>tools</source>
+      <translation>工具</translation>
+    </message>
+    <message>
+      <source>pre-history</source>
+      <translation>历史前</translation>
+    </message>
+    <message>
+      <source>summaries</source>
+      <translation>摘要</translation>
+    </message>
+    <message>
+      <source>summary note</source>
+      <translation>摘要说明</translation>
+    </message>
+    <message>
+      <source>history</source>
+      <translation>历史</translation>
+    </message>
+    <message>
+      <source>response format</source>
+      <translation>响应格式</translation>
+    </message>
+    <message>
+      <source>pictures</source>
+      <translation>图片</translation>
+    </message>
+    <message>
+      <source>current input</source>
+      <translation>当前输入</translation>
+    </message>
+    <message>
+      <source>current input (blank-input cue)</source>
+      <translation>当前输入（空输入提示）</translation>
+    </message>
+    <message>
+      <source>execution story</source>
+      <translation>本回合叙事</translation>
+    </message>
+    <message>
+      <source>closing cue</source>
+      <translation>收尾提示</translation>
+    </message>
+    <message>
+      <source>post-history (or depth-0 insertions)</source>
+      <translation>历史后（或深度 0 插入）</translation>
+    </message>
+    <message>
+      <source>tool loop</source>
+      <translation>工具循环</translation>
+    </message>
+    <message>
+      <source>leading system message (pre-history or depth insertion)</source>
+      <translation>开头的系统消息（历史前或深度插入）</translation>
+    </message>
+    <message>
+      <source>cache breakpoint (sentinel)</source>
+      <translation>缓存断点（哨兵）</translation>
+    </message>
+    <message>
+      <source>cache breakpoint (cache_control)</source>
+      <translation>缓存断点（cache_control）</translation>
+    </message>
+    <message>
+      <source>continuation opener</source>
+      <translation>续写开头</translation>
+    </message>
+    <message>
+      <source>pruned-history marker</source>
+      <translation>历史裁剪标记</translation>
+    </message>
+    <message>
+      <source>unrecognised text before the runtime body</source>
+      <translation>运行时正文之前无法识别的文本</translation>
+    </message>
+    <message>
+      <source>untagged segment</source>
+      <translation>无标签片段</translation>
+    </message>
+    <message>
+      <source>untagged text</source>
+      <translation>无标签文本</translation>
+    </message>
+    <message>
+      <source>pre-history extension message</source>
+      <translation>历史前扩展消息</translation>
+    </message>
+    <message>
+      <source>depth insertion or late system segment</source>
+      <translation>深度插入或后置系统片段</translation>
+    </message>
+    <message>
+      <source>post-history segment or depth-0 insertion</source>
+      <translation>历史后片段或深度 0 插入</translation>
+    </message>
+    <message>
+      <source>tool calls</source>
+      <translation>工具调用</translation>
+    </message>
+    <message>
+      <source>tool result</source>
+      <translation>工具结果</translation>
+    </message>
+    <message>
+      <source>steering or retry hint</source>
+      <translation>引导或重试提示</translation>
+    </message>
+    <message>
+      <source>setup</source>
+      <translation>设定中</translation>
+    </message>
+    <message>
+      <source>playing</source>
+      <translation>游玩中</translation>
+    </message>
+    <message>
+      <source>player</source>
+      <translation>玩家</translation>
+    </message>
+    <message>
+      <source>manual</source>
+      <translation>手动</translation>
+    </message>
+    <message>
+      <source>follower</source>
+      <translation>跟随</translation>
+    </message>
+    <message>
+      <source>recursive</source>
+      <translation>递归</translation>
+    </message>
+    <message>
+      <source>continuation</source>
+      <translation>续写</translation>
+    </message>
+    <message>
+      <source>pending</source>
+      <translation>待提交</translation>
+    </message>
+    <message>
+      <source>committed</source>
+      <translation>已提交</translation>
+    </message>
+    <message>
+      <source>uncommitted</source>
+      <translation>未提交</translation>
+    </message>
+    <message>
+      <source>failed</source>
+      <translation>失败</translation>
+    </message>
+    <message>
+      <source>success</source>
+      <translation>成功</translation>
+    </message>
+    <message>
+      <source>started</source>
+      <translation>已开始</translation>
+    </message>
+    <message>
+      <source>skipped</source>
+      <translation>已跳过</translation>
+    </message>
+    <message>
+      <source>deferred</source>
+      <translation>已推迟</translation>
+    </message>
+    <message>
+      <source>suspended</source>
+      <translation>已挂起</translation>
+    </message>
+    <message>
+      <source>completed</source>
+      <translation>已完成</translation>
     </message>
   </context>
   <context>

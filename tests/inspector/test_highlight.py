@@ -87,9 +87,20 @@ def test_spans_cover_text_without_overlap(text: str, language: str) -> None:
     assert pos == len(text)
 
 
+def test_a_translated_chip_maps_and_lexes_like_the_english_one() -> None:
+    chip = "⟦缓存断点⟧"
+    source = "ab" + markers.CACHE_SENTINEL + "cd"
+    d = display_text(source, chip)
+    assert d.display == "ab" + chip + "cd"
+    assert d.display_to_source(len("ab" + chip)) == len("ab" + markers.CACHE_SENTINEL)
+    assert d.source_to_display(len(source)) == len(d.display)
+    assert d.source_slice(3, 4) == markers.CACHE_SENTINEL
+    assert keys_of(d.display)[chip] == "sentinel"
+
+
 @settings(max_examples=200, deadline=None)
-@given(st.lists(_alphabet, max_size=30).map("".join))
-def test_display_text_round_trips(text: str) -> None:
-    d = display_text(text)
+@given(st.lists(_alphabet, max_size=30).map("".join), st.sampled_from([SENTINEL_CHIP, "⟦缓存断点⟧", "⟦x⟧"]))
+def test_display_text_round_trips(text: str, chip: str) -> None:
+    d = display_text(text, chip)
     assert d.source_slice(0, len(d.display)) == text
     assert markers.CACHE_SENTINEL not in d.display

@@ -1,0 +1,60 @@
+"""Part labels and the cache-breakpoint chip are shown in the interface's language."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from inspector.highlight import SENTINEL_CHIP
+from ui import i18n
+from ui.part_names import part_label, sentinel_chip, value_label
+
+
+@pytest.fixture
+def chinese(qapp: Any) -> Iterator[None]:
+    assert i18n.install_translators(qapp, "zh_CN") == "zh_CN"
+    try:
+        yield
+    finally:
+        i18n.install_translators(qapp, "en")
+
+
+def test_english_labels_are_shown_as_the_core_wrote_them(qapp: Any) -> None:
+    for label in ("system prompt", "user #3", "system #9 (depth insertion or late system segment)",
+                  "history › assistant #4", "<world-lore>", "[RUNTIME]", "character-get"):
+        assert part_label(label) == label
+    assert sentinel_chip() == SENTINEL_CHIP
+
+
+def test_chinese_labels(chinese: None) -> None:
+    assert part_label("system prompt") == "系统提示词"
+    assert part_label("turn context") == "回合上下文"
+    assert part_label("assistant #7 (execution story)") == "assistant #7 (本回合叙事)"
+    assert part_label("tool #10 (tool result)") == "tool #10 (工具结果)"
+    assert part_label("history › user #3") == "历史 › user #3"
+    assert sentinel_chip() == "⟦缓存断点⟧"
+
+
+def test_text_the_engine_wrote_stays_as_recorded(chinese: None) -> None:
+    for label in ("<world-lore>", "[RUNTIME]", "character-get", "user #0", "assistant #2 (something new)"):
+        assert part_label(label) == label
+
+
+def test_switching_back_to_english_forgets_the_chinese_table(qapp: Any) -> None:
+    i18n.install_translators(qapp, "zh_CN")
+    assert part_label("history") == "历史"
+    i18n.install_translators(qapp, "en")
+    assert part_label("history") == "history"
+
+
+def test_recorded_enumerations(qapp: Any) -> None:
+    assert value_label("committed") == "committed"
+    i18n.install_translators(qapp, "zh_CN")
+    try:
+        assert value_label("committed") == "已提交"
+        assert value_label("success") == "成功"
+        assert value_label("narrative") == "narrative"  # a stage name is Covel's own
+    finally:
+        i18n.install_translators(qapp, "en")

@@ -1,0 +1,135 @@
+"""The shown (translated) names of request parts.
+
+The core labels every part in English (``inspector.anatomy``), and those labels are also data: the
+CLI prints them, the JSON carries them and the compare view matches parts by them. The views
+translate them only when they draw them, here. A label the table does not know (an XML tag such as
+``<world-lore>``, a tool's name, a preamble tag) is shown as recorded, because it is text the
+engine itself wrote.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+
+def _tr(text: str) -> str:
+    from PySide6.QtCore import QCoreApplication
+
+    return QCoreApplication.translate("PartNames", text)
+
+
+@cache
+def _whole_labels() -> dict[str, str]:
+    # Built on first use: QCoreApplication.translate needs the translator installed first.
+    return {
+        "system prompt": _tr("system prompt"),
+        "preamble": _tr("preamble"),
+        "runtime body": _tr("runtime body"),
+        "stable segments": _tr("stable segments"),
+        "world info (before plugin)": _tr("world info (before plugin)"),
+        "world info (after plugin)": _tr("world info (after plugin)"),
+        "world info (after plugin; may include before-plugin entries)":
+            _tr("world info (after plugin; may include before-plugin entries)"),
+        "session injects": _tr("session injects"),
+        "turn segments": _tr("turn segments"),
+        "turn context": _tr("turn context"),
+        "tools": _tr("tools"),
+        "pre-history": _tr("pre-history"),
+        "summaries": _tr("summaries"),
+        "summary note": _tr("summary note"),
+        "history": _tr("history"),
+        "response format": _tr("response format"),
+        "pictures": _tr("pictures"),
+        "current input": _tr("current input"),
+        "current input (blank-input cue)": _tr("current input (blank-input cue)"),
+        "execution story": _tr("execution story"),
+        "closing cue": _tr("closing cue"),
+        "post-history (or depth-0 insertions)": _tr("post-history (or depth-0 insertions)"),
+        "tool loop": _tr("tool loop"),
+        "leading system message (pre-history or depth insertion)":
+            _tr("leading system message (pre-history or depth insertion)"),
+        "cache breakpoint (sentinel)": _tr("cache breakpoint (sentinel)"),
+        "cache breakpoint (cache_control)": _tr("cache breakpoint (cache_control)"),
+        "continuation opener": _tr("continuation opener"),
+        "pruned-history marker": _tr("pruned-history marker"),
+        "unrecognised text before the runtime body": _tr("unrecognised text before the runtime body"),
+        "untagged segment": _tr("untagged segment"),
+        "untagged text": _tr("untagged text"),
+    }
+
+
+@cache
+def _qualifiers() -> dict[str, str]:
+    """What follows ``role #n`` in a message's label."""
+    return {
+        "pre-history extension message": _tr("pre-history extension message"),
+        "depth insertion or late system segment": _tr("depth insertion or late system segment"),
+        "execution story": _tr("execution story"),
+        "post-history segment or depth-0 insertion": _tr("post-history segment or depth-0 insertion"),
+        "tool calls": _tr("tool calls"),
+        "tool result": _tr("tool result"),
+        "steering or retry hint": _tr("steering or retry hint"),
+    }
+
+
+def sentinel_chip() -> str:
+    """What a cache sentinel shows as in a text view (``inspector.highlight`` finds any short text
+    in these brackets again)."""
+    return _tr("⟦cache breakpoint⟧")
+
+
+_MESSAGE_LABEL = re.compile(r"^(\w+ #\d+) \((.+)\)$")
+_PATH_SEPARATOR = " › "
+
+
+def part_label(label: str) -> str:
+    """The shown name of one core label (or of a ``a › b`` path of them)."""
+    if _PATH_SEPARATOR in label:
+        return _PATH_SEPARATOR.join(part_label(piece) for piece in label.split(_PATH_SEPARATOR))
+    whole = _whole_labels().get(label)
+    if whole is not None:
+        return whole
+    m = _MESSAGE_LABEL.match(label)
+    if m is not None:
+        qualifier = _qualifiers().get(m.group(2))
+        if qualifier is not None:
+            return f"{m.group(1)} ({qualifier})"
+    return label
+
+
+@cache
+def _recorded_values() -> dict[str, str]:
+    """Covel's enumerations as the navigator shows them: session phase, turn origin and commit
+    status, runtime status (spec covel-db §2). Stage names stay as Covel spells them."""
+    return {
+        "setup": _tr("setup"),
+        "playing": _tr("playing"),
+        "player": _tr("player"),
+        "manual": _tr("manual"),
+        "follower": _tr("follower"),
+        "recursive": _tr("recursive"),
+        "continuation": _tr("continuation"),
+        "pending": _tr("pending"),
+        "committed": _tr("committed"),
+        "uncommitted": _tr("uncommitted"),
+        "failed": _tr("failed"),
+        "success": _tr("success"),
+        "started": _tr("started"),
+        "skipped": _tr("skipped"),
+        "deferred": _tr("deferred"),
+        "suspended": _tr("suspended"),
+        "completed": _tr("completed"),
+    }
+
+
+def value_label(value: str) -> str:
+    """The shown name of a recorded enumeration value; an unknown one as recorded."""
+    return _recorded_values().get(value, value)
+
+
+def clear_cache() -> None:
+    """Forget the translated tables (after the application's translator changes)."""
+    _whole_labels.cache_clear()
+    _qualifiers.cache_clear()
+    _recorded_values.cache_clear()
