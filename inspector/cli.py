@@ -186,7 +186,20 @@ def cmd_turn(args: argparse.Namespace) -> int:
 
 def cmd_demo(args: argparse.Namespace) -> int:
     from .demo import generate_demo
+    from .demo.pg import PgWriteError, generate_demo_pg, is_postgres_url
 
+    if is_postgres_url(args.path):
+        try:
+            pg = generate_demo_pg(args.path, turns=args.turns, scale=args.scale, overwrite=args.force)
+        except PgWriteError as exc:
+            raise CliError(str(exc)) from None
+        if args.json:
+            _write(_dump_json({"url": pg.url, "schema": pg.schema, "sessions": pg.sessions, "turns": pg.turns,
+                               "llmCalls": pg.llm_calls, "rows": pg.rows}))
+        else:
+            _write(f"wrote {pg.url} (schema {pg.schema}): {pg.sessions} sessions, {pg.turns} turns, "
+                   f"{pg.llm_calls} model requests, {pg.rows:,} rows\n")
+        return 0
     summary = generate_demo(args.path, turns=args.turns, scale=args.scale, overwrite=args.force)
     if args.json:
         _write(_dump_json({"path": str(summary.path), "sessions": summary.sessions, "turns": summary.turns,
@@ -308,11 +321,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--html", metavar="FILE", help="write a self-contained HTML report with charts")
     p.set_defaults(func=cmd_cache)
 
-    p = sub.add_parser("demo", help="write the built-in demo covel.db")
-    p.add_argument("path", metavar="PATH")
+    p = sub.add_parser("demo", help="write the built-in demo covel.db (or into PostgreSQL)")
+    p.add_argument("path", metavar="PATH", help="file to write, or a postgresql:// URL to write the store into "
+                   "(the schema its search_path selects)")
     p.add_argument("--turns", type=int, default=12, help="turns in the main session (default 12)")
     p.add_argument("--scale", type=float, default=1.0, help="prose length multiplier (for benchmarks)")
-    p.add_argument("--force", action="store_true", help="overwrite an existing file")
+    p.add_argument("--force", action="store_true", help="overwrite an existing file (or Covel tables)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_demo)
 

@@ -438,7 +438,8 @@ class _SessionSim:
         self.llm_calls = 0
         self.completed_player_turns = 0
         self.memory: list[str] = []
-        self.media: list[tuple[str, int, str]] = []
+        # (sha256, size, created_at, bytes): SQLite keeps a path, PostgreSQL the bytes (covel-db.md §5).
+        self.media: list[tuple[str, int, str, bytes]] = []
 
     # -- static context ------------------------------------------------------------------------
 
@@ -775,7 +776,7 @@ class _SessionSim:
         t0 = self._advance(20_000, 140_000)
         for part in pictures:
             raw = base64.b64decode(part["image"])
-            self.media.append((hashlib.sha256(raw).hexdigest(), len(raw), _iso(t0)))
+            self.media.append((hashlib.sha256(raw).hexdigest(), len(raw), _iso(t0), raw))
         runtimes = _runtimes(self.narrator_body)
         self.out.add("interaction_records", id=self.ids.uuid(), session_id=cfg.session_id, turn_id=turn_id,
                      timestamp=_iso(t0), source="player", channel="chat", type="message",
@@ -1083,7 +1084,7 @@ def _write_session(out: _Writer, sim: _SessionSim) -> None:
 
 
 def _write_media(out: _Writer, sim: _SessionSim) -> None:
-    for digest, size, created in sim.media:
+    for digest, size, created, _raw in sim.media:
         media_id = sim.ids.uuid()
         out.add("media_assets", id=media_id, sha256=digest, mime="image/png", size=size,
                 path=f"media/{digest[:2]}/{digest}.png", meta=js_stringify({"width": 24, "height": 16}),
@@ -1107,6 +1108,16 @@ def generate_demo(
     four, repeats) the session list. An existing file is replaced only if this generator wrote it,
     unless ``overwrite`` is set.
     """
+    _check_arguments(turns, scale, sessions)
+    target = Path(path)
+    if target.exists() and not overwrite and not is_demo_file(target):
+        raise FileExistsError(f"{target} exists and is not a demo database; pass overwrite=True to replace it")
+    built = build_demo_file(target, turns=turns, seed=seed, scale=scale, sessions=sessions)
+    return DemoSummary(target, built.sessions, built.turns, built.llm_calls, target.stat().st_size)
+
+
+def _check_arguments(turns: int, scale: float, sessions: int | None) -> int:
+    """The number of sessions to play, once the arguments are known to be usable."""
     if turns < 1:
         raise ValueError("turns must be at least 1")
     if scale <= 0:
@@ -1114,11 +1125,26 @@ def generate_demo(
     count = 4 if sessions is None else sessions
     if count < 1:
         raise ValueError("sessions must be at least 1")
-    target = Path(path)
-    if target.exists() and not overwrite and not is_demo_file(target):
-        raise FileExistsError(f"{target} exists and is not a demo database; pass overwrite=True to replace it")
+    return count
+
+
+@dataclass(frozen=True)
+class BuiltDemo:
+    sessions: int
+    turns: int
+    llm_calls: int
+    # sha256 -> image bytes of every media_assets row (the SQLite file keeps only their paths).
+    media: dict[str, bytes]
+
+
+def build_demo_file(
+    target: Path, *, turns: int = 12, seed: int = 20261130, scale: float = 1.0, sessions: int | None = None
+) -> BuiltDemo:
+    """Write the demo SQLite file at ``target`` (replacing it atomically, no questions asked)."""
+    count = _check_arguments(turns, scale, sessions)
     target.parent.mkdir(parents=True, exist_ok=True)
 
+    media: dict[str, bytes] = {}
     fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     os.close(fd)
     tmp = Path(tmp_name)
@@ -1148,6 +1174,7 @@ def generate_demo(
                 out.flush()
                 llm_calls += sim.llm_calls
                 played += sim.completed_player_turns
+                media.update((digest, raw) for digest, _size, _created, raw in sim.media)
             conn.execute("COMMIT")
             conn.execute("PRAGMA journal_mode = DELETE")
         finally:
@@ -1156,4 +1183,4 @@ def generate_demo(
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
-    return DemoSummary(target, len(configs), played, llm_calls, target.stat().st_size)
+    return BuiltDemo(len(configs), played, llm_calls, media)

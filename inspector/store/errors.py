@@ -16,7 +16,7 @@ class StoreError(Exception):
 
 
 class StoreNotFoundError(StoreError):
-    """The path does not exist (or is not a regular file)."""
+    """The path does not exist (or is not a regular file), or the server has no such database."""
 
 
 class EmptyDatabaseError(StoreError):
@@ -28,7 +28,8 @@ class NotADatabaseError(StoreError):
 
 
 class NotACovelStoreError(StoreError):
-    """The database opened but has no ``trace_events`` table."""
+    """The database opened but has no ``trace_events`` table (on PostgreSQL: not in the schema the
+    connection's ``search_path`` selects, or that schema does not exist)."""
 
 
 class StoreLockedError(StoreError):
@@ -37,3 +38,11 @@ class StoreLockedError(StoreError):
 
 class StoreOpenError(StoreError):
     """Any other failure to open or query the database."""
+
+
+class StoreConnectionError(StoreOpenError):
+    """A database server could not be reached: refused, unknown host, no socket, timed out."""
+
+
+class StoreAuthenticationError(StoreOpenError):
+    """The database server refused the user name or password given in the URL."""

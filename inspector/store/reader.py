@@ -34,6 +34,7 @@ from .errors import (
     StoreNotFoundError,
     StoreOpenError,
 )
+from . import postgres as pg
 from .records import (
     LlmCall,
     SessionInfo,
@@ -166,26 +167,40 @@ def _sqlite_engine(path: Path, mode: str, busy_timeout: float) -> Engine:
 
 
 def _open_url(url: URL, busy_timeout: float) -> Store:
+    url = pg.normalise_url(url)
     location = url.render_as_string(hide_password=True)
+    postgres = pg.is_postgres(url)
     connect_args: dict[str, Any] = {}
+    engine_args: dict[str, Any] = {}
     if url.get_backend_name() == "sqlite":
         connect_args = {"timeout": busy_timeout, "check_same_thread": False}
+    elif postgres:
+        connect_args = pg.connect_args(url)
+        # A desktop session outlives server restarts; a dead pooled connection is replaced
+        # instead of failing the next view.
+        engine_args["pool_pre_ping"] = True
     try:
-        engine = sa.create_engine(url, connect_args=connect_args)
+        engine = sa.create_engine(url, connect_args=connect_args, **engine_args)
     except (sa_exc.ArgumentError, sa_exc.NoSuchModuleError, ImportError) as exc:
-        raise StoreOpenError(f"cannot open {location}: {exc}", location=location) from exc
+        hint = ""
+        if postgres and not isinstance(exc, sa_exc.ArgumentError):
+            hint = "; the PostgreSQL driver that comes with Prompt Inspector is psycopg: use postgresql://"
+        raise StoreOpenError(f"cannot open {location}: {exc}{hint}", location=location) from exc
     _install_read_only_hooks(engine, busy_timeout)
     try:
         _probe(engine)
     except sa_exc.DBAPIError as exc:
         engine.dispose()
-        raise _translate(exc.orig, location, busy_timeout) from exc
+        raise _translate(exc.orig, location, busy_timeout, url) from exc
+    except StoreError:
+        engine.dispose()
+        raise
     mode = "ro" if url.get_backend_name() != "sqlite" else _sqlite_url_mode(url)
     path = None
     if url.get_backend_name() == "sqlite" and url.database and url.database != ":memory:":
         path = Path(url.database.removeprefix("file:").split("?", 1)[0])
     return Store(engine, path=path, url=location, location=location, read_only_mode=mode,
-                 busy_timeout=busy_timeout, notes=[])
+                 busy_timeout=busy_timeout, notes=[], sa_url=url)
 
 
 def _sqlite_url_mode(url: URL) -> str:
@@ -206,14 +221,10 @@ def _install_read_only_hooks(engine: Engine, busy_timeout: float) -> None:
                 # Belt and braces on top of mode=ro, and the only guard for a plain sqlite URL.
                 cursor.execute("PRAGMA query_only=ON")
                 cursor.execute(f"PRAGMA busy_timeout={int(busy_timeout * 1000)}")
-            elif dialect == "postgresql":
-                cursor.execute("SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY")
         finally:
             cursor.close()
         if dialect == "postgresql":
-            # Session settings made inside a transaction vanish with its rollback (which is
-            # what the pool does on check-in), so make this one stick.
-            dbapi_connection.commit()
+            pg.make_read_only(dbapi_connection)
 
 
 def _probe(engine: Engine) -> None:
@@ -222,6 +233,13 @@ def _probe(engine: Engine) -> None:
     with engine.connect() as conn:
         if engine.dialect.name == "sqlite":
             conn.exec_driver_sql("SELECT count(*) FROM sqlite_master").scalar()
+        elif engine.dialect.name == "postgresql":
+            # The guarantee is checked, not assumed: a URL option or a driver that ignored the
+            # read-only request must not leave a writable session on the team's database.
+            if conn.exec_driver_sql("SHOW transaction_read_only").scalar() != "on":
+                location = engine.url.render_as_string(hide_password=True)
+                raise StoreOpenError(f"{location}: the connection could not be made read-only, so it was "
+                                     "not used", location=location)
         else:
             conn.execute(sa.select(sa.literal(1))).scalar()
 
@@ -236,7 +254,10 @@ def _is_ro_open_failure(orig: BaseException | None) -> bool:
     return any(text in message for text in _RO_RETRY_MESSAGES)
 
 
-def _translate(orig: BaseException | None, location: str, busy_timeout: float) -> StoreError:
+def _translate(orig: BaseException | None, location: str, busy_timeout: float,
+               url: URL | None = None) -> StoreError:
+    if orig is not None and not isinstance(orig, sqlite3.Error):
+        return pg.translate_error(orig, location, url)
     message = str(orig)
     lower = message.lower()
     name = getattr(orig, "sqlite_errorname", "") or ""
@@ -261,10 +282,16 @@ def _iso_ms(value: str | None) -> datetime | None:
 
 
 class _Tables:
-    """Lightweight table objects holding only the columns the database really has."""
+    """Lightweight table objects holding only the columns the database really has.
 
-    def __init__(self, columns: dict[str, list[str]]) -> None:
+    ``types`` (PostgreSQL only) maps each column to its SQL type, so that :meth:`read` can hand
+    every column to the rest of the core the way a ``covel.db`` holds it: JSON as text and
+    timestamps as ISO strings.
+    """
+
+    def __init__(self, columns: dict[str, list[str]], types: dict[str, dict[str, str]] | None = None) -> None:
         self.columns = {name: set(cols) for name, cols in columns.items()}
+        self.types = types or {}
         self.objects = {name: sa.table(name, *(sa.column(c) for c in cols)) for name, cols in columns.items()}
 
     def has(self, table: str, column: str | None = None) -> bool:
@@ -274,6 +301,35 @@ class _Tables:
 
     def __getitem__(self, table: str) -> sa.TableClause:
         return self.objects[table]
+
+    def type_of(self, table: str, column: str) -> str | None:
+        return self.types.get(table, {}).get(column)
+
+    def read(self, table: str, column: str) -> sa.ColumnElement[Any]:
+        """The column as a select-list entry, converted to what SQLite would give (same label)."""
+        col = self.objects[table].c[column]
+        sql_type = self.type_of(table, column)
+        if sql_type is None:
+            return col
+        if pg.is_json_type(sql_type):
+            # jsonb arrives decoded from the driver, and a decoded JSON string would look like
+            # text to the JSON readers; its text form keeps one code path for both backends.
+            return sa.cast(col, sa.Text).label(column)
+        if pg.is_timestamp_type(sql_type):
+            # Covel stores ISO text (covel-db.md §5); a store migrated to timestamp columns is read
+            # back in the same toISOString() shape, so ordering and parsing stay as on SQLite.
+            utc = sa.func.timezone("UTC", col) if "with time zone" in sql_type else col
+            return sa.func.to_char(utc, 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"').label(column)
+        return col
+
+    def sort_key(self, table: str, column: str) -> sa.ColumnElement[Any]:
+        """An ORDER BY key that compares text byte-wise, as Covel's ``@covel/store`` does."""
+        col = self.objects[table].c[column]
+        sql_type = self.type_of(table, column)
+        if sql_type is not None and pg.is_text_type(sql_type):
+            # PostgreSQL's default collation is locale-aware; "C" compares bytes.
+            return col.collate("C")
+        return col
 
 
 def pair_llm_calls(events: Iterable[TraceEvent]) -> list[LlmCall]:
@@ -369,8 +425,10 @@ class Store:
         read_only_mode: str,
         busy_timeout: float,
         notes: list[str],
+        sa_url: URL | None = None,
     ) -> None:
         self._engine = engine
+        self._sa_url = sa_url
         self.path = path
         self.url = url
         self.location = location
@@ -430,11 +488,13 @@ class Store:
             with self._engine.connect() as conn:
                 yield conn
         except sa_exc.DBAPIError as exc:
-            raise _translate(exc.orig, self.location, self.busy_timeout) from exc
+            raise _translate(exc.orig, self.location, self.busy_timeout, self._sa_url) from exc
         except sqlite3.Error as exc:
             raise _translate(exc, self.location, self.busy_timeout) from exc
 
     def _reflect(self, conn: Connection) -> _Tables:
+        if self._dialect == "postgresql":
+            return self._reflect_postgres(conn)
         inspector = sa.inspect(conn)
         names = set(inspector.get_table_names())
         if "trace_events" not in names:
@@ -445,6 +505,24 @@ class Store:
             name: [col["name"] for col in inspector.get_columns(name)] for name in _TABLES if name in names
         }
         return _Tables(columns)
+
+    def _reflect_postgres(self, conn: Connection) -> _Tables:
+        schema, tables = pg.catalogue_columns(conn)
+        if schema is None:
+            raise NotACovelStoreError(
+                f"{self.location}: no schema named in the search_path ({pg.search_path(conn)}) exists in this "
+                "database, so there are no Covel tables to read", location=self.location)
+        if "trace_events" not in tables:
+            if not tables:
+                why = (f"schema {schema!r} has no tables at all. Is this the database Covel uses with "
+                       "STORE_BACKEND=pg, and has Covel started on it once? (Covel creates its tables at start-up; "
+                       "another schema can be chosen with ?options=-csearch_path%3DNAME in the URL.)")
+            else:
+                why = f"schema {schema!r} has no trace_events table: not a Covel store?"
+            raise NotACovelStoreError(f"{self.location}: {why}", location=self.location)
+        wanted = {name: tables[name] for name in _TABLES if name in tables}
+        return _Tables({name: [c for c, _ in cols] for name, cols in wanted.items()},
+                       {name: dict(cols) for name, cols in wanted.items()})
 
     def _check_json1(self, conn: Connection) -> bool:
         if self._dialect != "sqlite":
@@ -487,16 +565,12 @@ class Store:
         if self._dialect == "sqlite" and not self._has_json1:
             notes.append("SQLite lacks JSON functions: runtime ids are read by parsing payloads in Python")
 
-    def _text_key(self, column: sa.ColumnElement[Any]) -> sa.ColumnElement[Any]:
-        # Covel orders ids byte-wise; PostgreSQL's default collation is locale-aware.
-        return column.collate("C") if self._dialect == "postgresql" else column
-
     def _order(self, table: str, *, middle: str | None = "seq") -> list[sa.ColumnElement[Any]]:
-        tc = self._tables[table]
-        keys = [self._text_key(tc.c.created_at)]
-        if middle is not None and self._tables.has(table, middle):
-            keys.append(tc.c[middle])
-        keys.append(self._text_key(tc.c.id))
+        t = self._tables
+        keys = [t.sort_key(table, "created_at")]
+        if middle is not None and t.has(table, middle):
+            keys.append(t[table].c[middle])
+        keys.append(t.sort_key(table, "id"))
         return keys
 
     def _payload_expr(self) -> sa.ColumnElement[Any]:
@@ -511,8 +585,8 @@ class Store:
     def _event_columns(self) -> list[sa.ColumnElement[Any]]:
         tc = self._tables["trace_events"]
         seq = tc.c.seq if self.has_seq else sa.null().label("seq")
-        return [tc.c.id, tc.c.session_id, tc.c.type, tc.c.trace_id, tc.c.turn_id, tc.c.created_at, seq,
-                self._payload_expr()]
+        return [tc.c.id, tc.c.session_id, tc.c.type, tc.c.trace_id, tc.c.turn_id,
+                self._tables.read("trace_events", "created_at"), seq, self._payload_expr()]
 
     def _runtime_id_expr(self) -> sa.ColumnElement[Any] | None:
         payload = self._tables["trace_events"].c.payload
@@ -524,7 +598,15 @@ class Store:
         if self._dialect == "postgresql":
             from sqlalchemy.dialects.postgresql import JSONB
 
-            doc = sa.type_coerce(payload, JSONB)
+            sql_type = self._tables.type_of("trace_events", "payload")
+            if sql_type == "jsonb":
+                doc = sa.type_coerce(payload, JSONB)
+            elif sql_type == "json":
+                doc = sa.cast(payload, JSONB)
+            else:
+                # A text column may hold rows that are not JSON; casting them would fail the
+                # whole listing, so those payloads are parsed in Python instead.
+                return None
             return sa.case(
                 (sa.func.jsonb_typeof(doc) == "object",
                  sa.func.coalesce(doc["runtimeId"].astext, doc["data"]["runtimeId"].astext)),
@@ -585,7 +667,7 @@ class Store:
         se = t["sessions"]
         wanted = ["id", "world_id", "locale", "phase", "status", "completed_player_turns", "turn_count",
                   "created_at", "updated_at"]
-        cols: list[sa.ColumnElement[Any]] = [se.c[name] for name in wanted if t.has("sessions", name)]
+        cols: list[sa.ColumnElement[Any]] = [t.read("sessions", name) for name in wanted if t.has("sessions", name)]
         frm: sa.FromClause = se
         if t.has("worlds", "name") and t.has("worlds", "id") and t.has("sessions", "world_id"):
             wo = t["worlds"]
@@ -628,7 +710,7 @@ class Store:
                 tr = t["turn_results"]
                 wanted = ["turn_id", "created_at", "seq", "origin", "commit_status", "duration_ms",
                           "retry_scope", "parent_turn_id"]
-                cols = [tr.c[name] for name in wanted if t.has("turn_results", name)]
+                cols = [t.read("turn_results", name) for name in wanted if t.has("turn_results", name)]
                 stmt = (sa.select(*cols).where(tr.c.session_id == session_id)
                         .order_by(*self._order("turn_results")))
                 for row in conn.execute(stmt):
@@ -649,7 +731,7 @@ class Store:
             else:
                 extra = self._payload_expr()
             seq = te.c.seq if self.has_seq else sa.null().label("seq")
-            stmt = (sa.select(te.c.turn_id, te.c.type, te.c.trace_id, te.c.created_at, seq, extra)
+            stmt = (sa.select(te.c.turn_id, te.c.type, te.c.trace_id, t.read("trace_events", "created_at"), seq, extra)
                     .where(te.c.session_id == session_id)
                     .order_by(*self._order("trace_events")))
             agg: dict[str, dict[str, Any]] = {}
@@ -872,16 +954,16 @@ class Store:
         tm = t["turn_messages"]
         names = ["id", "session_id", "turn_id", "source_type", "source_plugin_id", "source_runtime_id", "role",
                  "name", "content", "ui", "pending_input", "order", "created_at", "compacted_at_turn_id"]
-        cols = [tm.c[name] for name in names if t.has("turn_messages", name)]
+        cols = [t.read("turn_messages", name) for name in names if t.has("turn_messages", name)]
         stmt = sa.select(*cols).where(tm.c.session_id == session_id)
         if turn_id is not None:
             stmt = stmt.where(tm.c.turn_id == turn_id)
         keys: list[sa.ColumnElement[Any]] = []
         if t.has("turn_messages", "created_at"):
-            keys.append(self._text_key(tm.c.created_at))
+            keys.append(t.sort_key("turn_messages", "created_at"))
         if t.has("turn_messages", "order"):
             keys.append(tm.c["order"])
-        keys.append(self._text_key(tm.c.id))
+        keys.append(t.sort_key("turn_messages", "id"))
         stmt = stmt.order_by(*keys)
         with self._connect() as conn:
             rows = [dict(row._mapping) for row in conn.execute(stmt)]
@@ -912,9 +994,9 @@ class Store:
         ss = t["session_summaries"]
         names = ["id", "session_id", "turn_range_start", "turn_range_end", "content", "focus_sections",
                  "created_at"]
-        cols = [ss.c[name] for name in names if t.has("session_summaries", name)]
-        keys = ([self._text_key(ss.c.created_at)] if t.has("session_summaries", "created_at") else [])
-        stmt = sa.select(*cols).where(ss.c.session_id == session_id).order_by(*keys, self._text_key(ss.c.id))
+        cols = [t.read("session_summaries", name) for name in names if t.has("session_summaries", name)]
+        keys = ([t.sort_key("session_summaries", "created_at")] if t.has("session_summaries", "created_at") else [])
+        stmt = sa.select(*cols).where(ss.c.session_id == session_id).order_by(*keys, t.sort_key("session_summaries", "id"))
         with self._connect() as conn:
             rows = [dict(row._mapping) for row in conn.execute(stmt)]
         summaries = []
@@ -978,7 +1060,7 @@ class Store:
         tr = t["turn_results"]
         names = ["id", "session_id", "turn_id", "origin", "parent_turn_id", "commit_status", "duration_ms",
                  "created_at", "seq", "runtime_results", "retry_scope", "audit_result"]
-        cols = [tr.c[name] for name in names if t.has("turn_results", name)]
+        cols = [t.read("turn_results", name) for name in names if t.has("turn_results", name)]
         stmt = sa.select(*cols).where(tr.c.session_id == session_id)
         if turn_ids is not None:
             wanted = [turn_ids] if isinstance(turn_ids, str) else list(turn_ids)
@@ -1016,11 +1098,11 @@ class Store:
         if not t.has(table):
             return []
         tb = t[table]
-        stmt = sa.select(*[tb.c[name] for name in names if t.has(table, name)]).where(tb.c.session_id == session_id)
+        stmt = sa.select(*[t.read(table, name) for name in names if t.has(table, name)]).where(tb.c.session_id == session_id)
         if turn_id is not None:
             stmt = stmt.where(tb.c.turn_id == turn_id)
-        keys = [self._text_key(tb.c.created_at)] if t.has(table, "created_at") else []
-        stmt = stmt.order_by(*keys, self._text_key(tb.c.id))
+        keys = [t.sort_key(table, "created_at")] if t.has(table, "created_at") else []
+        stmt = stmt.order_by(*keys, t.sort_key(table, "id"))
         with self._connect() as conn:
             return [dict(row._mapping) for row in conn.execute(stmt)]
 

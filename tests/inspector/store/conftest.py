@@ -10,6 +10,9 @@ from typing import Any
 
 import pytest
 
+from inspector.demo.pg import copy_to_postgres
+from inspector.store import Store, open_store
+
 # Newest schema (commit 3e5ad04c…): column names and declared types as in covel-db.md §1.
 NEW_SCHEMA = """
 CREATE TABLE IF NOT EXISTS sessions (
@@ -181,9 +184,14 @@ def ts(ms: int) -> str:
 class CovelDb:
     """Writes rows the way Covel does (seq = 1 + max for the same session and millisecond)."""
 
-    def __init__(self, path: Path, schema: str = "new", *, wal: bool = False) -> None:
+    def __init__(self, path: Path, schema: str = "new", *, wal: bool = False,
+                 pg_schema: Callable[[], str] | None = None) -> None:
         self.path = path
         self.schema = schema
+        # Set for the PostgreSQL case of a test: open() copies the finished file into a fresh
+        # schema there (as Covel's PostgreSQL store would hold the rows) and opens that instead.
+        self._pg_schema = pg_schema
+        self.url: str | None = None
         self.conn = sqlite3.connect(path)
         if wal:
             self.conn.execute("PRAGMA journal_mode=WAL")
@@ -282,17 +290,38 @@ class CovelDb:
     def commit(self) -> None:
         self.conn.commit()
 
+    @property
+    def backend(self) -> str:
+        return "sqlite" if self._pg_schema is None else "postgresql"
+
+    def open(self) -> Store:
+        """Close the writer and open the store read-only on this test's backend."""
+        self.close()
+        if self._pg_schema is None:
+            return open_store(self.path)
+        if self.url is None:
+            self.url = self._pg_schema()
+            copy_to_postgres(self.path, self.url)
+        return open_store(self.url)
+
     def close(self) -> None:
-        self.conn.commit()
+        try:
+            self.conn.commit()
+        except sqlite3.ProgrammingError:
+            return  # already closed
         self.conn.close()
 
 
 @pytest.fixture
-def make_db(tmp_path: Path) -> Iterator[Callable[..., CovelDb]]:
+def make_db(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[Callable[..., CovelDb]]:
+    """Builds Covel databases; in a test that takes ``backend``, ``db.open()`` reads them from
+    that backend."""
     made: list[CovelDb] = []
+    on_postgres = "backend" in request.fixturenames and request.getfixturevalue("backend") == "postgresql"
+    pg_schema = request.getfixturevalue("pg_schema") if on_postgres else None
 
     def factory(name: str = "covel.db", schema: str = "new", *, wal: bool = False) -> CovelDb:
-        db = CovelDb(tmp_path / name, schema, wal=wal)
+        db = CovelDb(tmp_path / name, schema, wal=wal, pg_schema=pg_schema)
         made.append(db)
         return db
 

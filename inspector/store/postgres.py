@@ -1,0 +1,222 @@
+"""What reading a Covel store in PostgreSQL (``STORE_BACKEND=pg``, covel-db.md §5) needs beyond
+SQLAlchemy: the driver choice, a read-only session, catalogue reflection with column types, and
+plain messages for the ways a connection fails.
+
+The store is the team's shared, live database, so nothing here may change it: every transaction
+is opened ``READ ONLY`` by the driver and the session is checked to be read-only before the first
+query. No DDL, no temporary objects, no session settings that could outlive the connection.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from sqlalchemy.engine import URL
+
+from .errors import (
+    StoreAuthenticationError,
+    StoreConnectionError,
+    StoreError,
+    StoreLockedError,
+    StoreNotFoundError,
+    StoreOpenError,
+)
+
+__all__ = [
+    "CONNECT_TIMEOUT",
+    "catalogue_columns",
+    "connect_args",
+    "make_read_only",
+    "normalise_url",
+    "translate_error",
+]
+
+# Seconds libpq waits for a server before giving up; without it an unreachable host hangs the
+# open for the operating system's TCP timeout (minutes).
+CONNECT_TIMEOUT = 10
+APPLICATION_NAME = "prompt-inspector"
+
+# psycopg (version 3) is the driver the project depends on; SQLAlchemy's default for a bare
+# ``postgresql://`` is psycopg2, which is not installed.
+_DEFAULT_DRIVER = "postgresql+psycopg"
+
+
+def is_postgres(url: URL) -> bool:
+    return url.drivername.split("+", 1)[0] in ("postgresql", "postgres")
+
+
+def normalise_url(url: URL) -> URL:
+    """``postgres://`` and ``postgresql://`` (as Covel's ``DATABASE_URL`` is usually written) use
+    psycopg; an explicit ``postgresql+driver://`` is kept."""
+    if url.drivername in ("postgres", "postgresql"):
+        return url.set(drivername=_DEFAULT_DRIVER)
+    if url.drivername.startswith("postgres+"):
+        return url.set(drivername="postgresql+" + url.drivername.split("+", 1)[1])
+    return url
+
+
+def connect_args(url: URL) -> dict[str, Any]:
+    """Driver arguments the URL does not set itself (a URL's own query options win)."""
+    args: dict[str, Any] = {}
+    if "connect_timeout" not in url.query:
+        args["connect_timeout"] = CONNECT_TIMEOUT
+    if "application_name" not in url.query:
+        # Lets a database administrator see who holds the connection in pg_stat_activity.
+        args["application_name"] = APPLICATION_NAME
+    return args
+
+
+def make_read_only(dbapi_connection: Any) -> None:
+    """Make every transaction of this driver connection ``READ ONLY``.
+
+    psycopg 3 then opens each transaction with ``BEGIN READ ONLY``: nothing is stored in the
+    server session, so a connection pooler that hands the server connection to someone else
+    afterwards passes on no setting. Other drivers get the session characteristic instead.
+    """
+    if hasattr(dbapi_connection, "read_only") and hasattr(dbapi_connection, "info"):
+        import psycopg
+
+        if dbapi_connection.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
+            dbapi_connection.rollback()
+        dbapi_connection.read_only = True
+        return
+    cursor = dbapi_connection.cursor()
+    try:
+        cursor.execute("SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY")
+    finally:
+        cursor.close()
+    # A session setting made inside a transaction vanishes with its rollback (which is what the
+    # pool does on check-in), so make this one stick.
+    dbapi_connection.commit()
+
+
+# One catalogue query for every table the reader uses: the column names in table order and their
+# SQL types (jsonb and timestamp columns are read differently). Only the schema that unqualified
+# names resolve to counts, because that is where Covel created its tables.
+CATALOGUE_SQL = """
+SELECT c.relname, a.attname, pg_catalog.format_type(a.atttypid, a.atttypmod)
+FROM pg_catalog.pg_class c
+JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
+JOIN pg_catalog.pg_attribute a ON a.attrelid = c.oid
+WHERE n.nspname = pg_catalog.current_schema()
+  AND c.relkind IN ('r', 'p', 'v', 'm', 'f')
+  AND a.attnum > 0 AND NOT a.attisdropped
+ORDER BY c.relname, a.attnum
+"""
+
+
+def catalogue_columns(conn: Any) -> tuple[str | None, dict[str, list[tuple[str, str]]]]:
+    """``(schema, {table: [(column, type), …]})`` for the connection's current schema. ``schema``
+    is None when no schema on the ``search_path`` exists."""
+    schema = conn.exec_driver_sql("SELECT pg_catalog.current_schema()").scalar()
+    if schema is None:
+        return None, {}
+    tables: dict[str, list[tuple[str, str]]] = {}
+    for table, column, sql_type in conn.exec_driver_sql(CATALOGUE_SQL):
+        tables.setdefault(table, []).append((column, sql_type))
+    return schema, tables
+
+
+def search_path(conn: Any) -> str:
+    return str(conn.exec_driver_sql("SHOW search_path").scalar())
+
+
+def is_json_type(sql_type: str) -> bool:
+    return sql_type in ("jsonb", "json")
+
+
+def is_timestamp_type(sql_type: str) -> bool:
+    return sql_type.startswith("timestamp")
+
+
+def is_text_type(sql_type: str) -> bool:
+    return sql_type == "text" or sql_type.startswith(("character varying", "character(", "character"))
+
+
+# --- failures ------------------------------------------------------------------------------------
+
+# libpq reports connection failures as text only (no SQLSTATE reaches the client), so they are
+# recognised by the phrases libpq and the server use (English messages; lc_messages=C servers).
+_REFUSED = ("connection refused",)
+_NO_HOST = ("could not translate host name", "name or service not known", "nodename nor servname",
+            "no address associated with hostname", "temporary failure in name resolution")
+_NO_SOCKET = ("no such file or directory",)
+_TIMEOUT = ("timeout expired", "timed out")
+_UNREACHABLE = ("network is unreachable", "no route to host", "server closed the connection unexpectedly",
+                "connection reset by peer", "could not receive data from server", "server does not support ssl")
+_AUTH = ("password authentication failed", "no password supplied", "authentication failed",
+         "no pg_hba.conf entry", "peer authentication failed", "ident authentication failed",
+         "password is required", "password must be given")
+_ROLE_MISSING = re.compile(r'role "([^"]*)" does not exist')
+_DB_MISSING = re.compile(r'database "([^"]*)" does not exist')
+
+
+def _reason(message: str) -> str:
+    """The server's or libpq's own reason, without psycopg's "connection failed: connection to
+    server at …" preamble (the caller names the server itself)."""
+    text = message.strip()
+    fatal = re.search(r"(?:FATAL|ERROR):\s+(.*)", text)
+    if fatal:
+        return fatal.group(1).strip().splitlines()[0]
+    parts = re.split(r'failed:\s+', text)
+    first = parts[-1].strip().splitlines()[0] if parts else text
+    return first.rstrip(".")
+
+
+def _server(url: URL | None) -> str:
+    if url is None:
+        return "the PostgreSQL server"
+    host = url.host or url.query.get("host") or "the local socket"
+    if isinstance(host, tuple):
+        host = ",".join(host)
+    port = url.port or url.query.get("port") or 5432
+    return f"the PostgreSQL server at {host}:{port}" if url.host or url.query.get("host") else (
+        f"the PostgreSQL server on {host} (port {port})")
+
+
+def translate_error(orig: BaseException | None, location: str, url: URL | None) -> StoreError:
+    """A typed error with a plain message for a failure of the driver, naming the URL (password
+    hidden) it concerns."""
+    message = str(orig) if orig is not None else "unknown error"
+    lower = message.lower()
+    sqlstate = getattr(orig, "sqlstate", None) or ""
+    reason = _reason(message)
+    server = _server(url)
+    user = url.username if url is not None and url.username else None
+
+    if sqlstate in ("55P03", "40P01") or "lock timeout" in lower:
+        return StoreLockedError(f"{location}: waited too long for a lock ({reason}); try again in a moment",
+                                location=location)
+    if sqlstate == "42501" or "permission denied" in lower:
+        return StoreOpenError(f"{location}: {reason}. The user needs SELECT on Covel's tables.", location=location)
+    if sqlstate == "3D000" or (_DB_MISSING.search(message) and not sqlstate):
+        found = _DB_MISSING.search(message)
+        name = found.group(1) if found else (url.database if url is not None else "?")
+        return StoreNotFoundError(f"{location}: {server} has no database named {name!r}", location=location)
+    if sqlstate.startswith("28") or any(p in lower for p in _AUTH) or _ROLE_MISSING.search(message):
+        who = f"user {user!r}" if user else "the user"
+        return StoreAuthenticationError(
+            f"{location}: {server} refused the credentials of {who} ({reason}). "
+            "Check the user name and password in the URL (or PGPASSWORD / ~/.pgpass).",
+            location=location)
+    if any(p in lower for p in _REFUSED):
+        return StoreConnectionError(
+            f"{location}: cannot connect to {server}: connection refused. "
+            "Is PostgreSQL running there and accepting TCP/IP connections on that port?",
+            location=location)
+    if any(p in lower for p in _NO_HOST):
+        host = url.host if url is not None else "?"
+        return StoreConnectionError(f"{location}: cannot connect: the host name {host!r} is not known ({reason})",
+                                    location=location)
+    if any(p in lower for p in _TIMEOUT):
+        return StoreConnectionError(
+            f"{location}: cannot connect to {server}: no answer within the connection timeout ({reason})",
+            location=location)
+    if any(p in lower for p in _NO_SOCKET) and "socket" in lower:
+        return StoreConnectionError(
+            f"{location}: cannot connect to {server}: no server is listening on its socket ({reason})",
+            location=location)
+    if any(p in lower for p in _UNREACHABLE) or sqlstate.startswith("08"):
+        return StoreConnectionError(f"{location}: cannot talk to {server} ({reason})", location=location)
+    return StoreOpenError(f"{location}: {reason}", location=location)
