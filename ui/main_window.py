@@ -34,10 +34,13 @@ from PySide6.QtWidgets import (
 )
 
 from inspector import __version__, views
-from inspector.store import open_store
+from inspector.store import StoreAuthenticationError, open_store
+from inspector.store.urls import BadUrlError, looks_like_url, short_name, shown_url, split_url
 
+from . import credentials
 from . import navigator as nav
 from .navigator import Navigator, format_duration, format_number, format_time
+from .open_url_dialog import ask_url
 from .settings import Settings
 from .workers import Job, TaskManager, freeze_heap
 
@@ -283,13 +286,18 @@ class MainWindow(QMainWindow):
         self.tasks = tasks if tasks is not None else TaskManager(self)
         self.settings = settings if settings is not None else Settings()
         self.store: Any = None
-        self.path: Path | None = None
+        self.path: Path | None = None  # the open file (None for a database URL)
+        # What reopening opens: the file, or the URL with its password (kept in memory only).
+        self.target: Path | str | None = None
         self._open_job: Job | None = None
         self._restore_path: nav.Path | None = None
         self._store_info: dict[str, Any] | None = None
         self.request_view: QWidget | None = None
         # Tests and --screenshot replace this to capture or print instead of a modal dialog.
         self.report_error: Callable[[str, str], None] = self._error_dialog
+        # Asks for a database URL: (recent URLs, url, problem) → (connect URL, public URL) or None.
+        self.ask_url: Callable[..., tuple[str, str] | None] = lambda recent, url="", problem="": ask_url(
+            self, recent, url=url, problem=problem)
 
         self.setWindowTitle(APP_NAME)
         self.setAcceptDrops(True)
@@ -337,6 +345,11 @@ class MainWindow(QMainWindow):
         self.open_action.setStatusTip(_tr("Open a Covel database (covel.db)"))
         self.open_action.triggered.connect(self.choose_file)
         file_menu.addAction(self.open_action)
+        self.open_url_action = QAction(_tr("Open Database &URL…"), self)
+        self.open_url_action.setShortcut(QKeySequence("Ctrl+Shift+O"))
+        self.open_url_action.setStatusTip(_tr("Open a Covel store on a database server (PostgreSQL)"))
+        self.open_url_action.triggered.connect(lambda: self.choose_url())
+        file_menu.addAction(self.open_url_action)
         self.recent_menu = QMenu(_tr("Open &Recent"), self)
         self.recent_menu.aboutToShow.connect(self._fill_recent_menu)
         file_menu.addMenu(self.recent_menu)
@@ -443,14 +456,33 @@ class MainWindow(QMainWindow):
         if name:
             self.open_database(name)
 
+    def choose_url(self, url: str = "", problem: str = "") -> None:
+        urls = [u for u in self.settings.recent_files() if looks_like_url(u)]
+        answer = self.ask_url(urls, url=url, problem=problem)
+        if answer is not None:
+            self.open_database(answer[0])
+
     def open_database(self, path: str | os.PathLike[str], *, keep: nav.Path | None = None) -> None:
-        """Open ``path`` in the background; the current store stays until it succeeds. ``keep`` is
-        a navigator path to select afterwards (reload)."""
+        """Open ``path`` (a file or a database URL) in the background; the current store stays
+        until it succeeds. ``keep`` is a navigator path to select afterwards (reload)."""
+        text = os.fspath(path)
+        target: Path | str
+        if looks_like_url(text):
+            try:
+                split = split_url(text)
+            except BadUrlError as exc:
+                self.report_error(_tr("Cannot open database"), str(exc))
+                self.openFinished.emit(False)
+                return
+            password = split.password or credentials.stored_password(split.public)
+            target, public, name = split.with_password(password), split.public, short_name(split.public)
+        else:
+            target = Path(path)
+            public, name = str(target), target.name
         if self._open_job is not None:
             self._open_job.cancel()
-        target = Path(path)
         self._restore_path = keep
-        self.statusBar().showMessage(_tr("Opening {name}…").format(name=target.name))
+        self.statusBar().showMessage(_tr("Opening {name}…").format(name=name))
 
         def work(_job: Job) -> tuple[Any, list[dict[str, Any]], dict[str, int]]:
             store = open_store(target)
@@ -464,34 +496,36 @@ class MainWindow(QMainWindow):
 
         self._open_job = self.tasks.run(
             work,
-            lambda result: self._opened(target, *result),
-            lambda exc: self._open_failed(target, exc),
+            lambda result: self._opened(target, public, name, *result),
+            lambda exc: self._open_failed(target, public, name, exc),
             on_discard=lambda result: result[0].close(),
         )
 
-    def _opened(self, path: Path, store: Any, sessions: list[dict[str, Any]], totals: dict[str, int]) -> None:
+    def _opened(self, target: Path | str, public: str, name: str, store: Any, sessions: list[dict[str, Any]],
+                totals: dict[str, int]) -> None:
         self._open_job = None
         old = self.store
         self.store = store
-        self.path = path
+        self.target = target
+        self.path = target if isinstance(target, Path) else None
         self.navigator.set_store(store, sessions)
         freeze_heap()  # the store and the session rows live until the next open
         self.tasks.retire(old)
-        self.settings.add_recent(path)
+        self.settings.add_recent(public)
         self._fill_recent_menu()
-        self.setWindowTitle(_tr("{name} — {app}").format(name=path.name, app=APP_NAME))
-        self.setWindowFilePath(str(path))
+        self.setWindowTitle(_tr("{name} — {app}").format(name=name, app=APP_NAME))
+        self.setWindowFilePath(str(self.path) if self.path is not None else "")
         self.reload_action.setEnabled(True)
         self.counts_label.setText(_tr("{sessions} sessions · {turns} turns · {requests} requests").format(
             sessions=format_number(totals["sessions"]) or "0", turns=format_number(totals["turns"]) or "0",
             requests=format_number(totals["requests"]) or "0"))
         self._store_info = {
-            "name": path.name, "location": store.location, "totals": totals, "notes": list(store.schema_notes),
+            "name": name, "location": store.location, "totals": totals, "notes": list(store.schema_notes),
             "mode": _tr("read-only") if store.read_only_mode == "ro" else _tr("read-only snapshot (immutable)"),
         }
         self.overview.show_store(self._store_info)
         self.centre.setCurrentWidget(self.overview)
-        self.statusBar().showMessage(_tr("Opened {name}").format(name=path.name), 4000)
+        self.statusBar().showMessage(_tr("Opened {name}").format(name=name), 4000)
         keep = self._restore_path
         self._restore_path = None
         if keep:
@@ -514,18 +548,23 @@ class MainWindow(QMainWindow):
         except TokenizerDataError:
             return
 
-    def _open_failed(self, path: Path, exc: BaseException) -> None:
+    def _open_failed(self, target: Path | str, public: str, name: str, exc: BaseException) -> None:
         self._open_job = None
         self._restore_path = None
-        self.statusBar().showMessage(_tr("Could not open {name}").format(name=path.name), 6000)
-        self.report_error(_tr("Cannot open database"),
-                          _tr("{path} could not be opened.").format(path=str(path)) + "\n\n" + str(exc))
+        self.statusBar().showMessage(_tr("Could not open {name}").format(name=name), 6000)
         self.openFinished.emit(False)
+        if isinstance(target, str) and isinstance(exc, StoreAuthenticationError):
+            # The usual first failure on a server: no or wrong password. Ask for it right there.
+            self.choose_url(public, str(exc))
+            return
+        shown = str(target) if isinstance(target, Path) else shown_url(public)
+        self.report_error(_tr("Cannot open database"),
+                          _tr("{path} could not be opened.").format(path=shown) + "\n\n" + str(exc))
 
     def reload(self) -> None:
-        if self.path is None:
+        if self.target is None:
             return
-        self.open_database(self.path, keep=self.navigator.current_path())
+        self.open_database(self.target, keep=self.navigator.current_path())
 
     # ------------------------------------------------------------------ recent files
 
@@ -533,7 +572,7 @@ class MainWindow(QMainWindow):
         kept, removed = self.settings.prune_recent()
         self.recent_menu.clear()
         for number, name in enumerate(kept, start=1):
-            label = f"&{number % 10} {Path(name).name}"
+            label = f"&{number % 10} {name if looks_like_url(name) else Path(name).name}"
             action = self.recent_menu.addAction(label)
             action.setToolTip(name)
             action.setStatusTip(name)

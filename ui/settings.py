@@ -26,22 +26,29 @@ class Settings:
         return [str(v) for v in value if v]
 
     def add_recent(self, path: str | os.PathLike[str]) -> list[str]:
-        """Put ``path`` first (absolute, de-duplicated), keep at most ``MAX_RECENT``."""
-        full = str(Path(path).resolve())
+        """Put ``path`` first (absolute, de-duplicated), keep at most ``MAX_RECENT``. A database
+        URL is kept as given: the caller has taken its password out."""
+        text = os.fspath(path)
+        full = text if "://" in text else str(Path(path).resolve())
         files = [full] + [f for f in self.recent_files() if f != full]
         files = files[:MAX_RECENT]
         self._s.setValue(_RECENT_KEY, files)
         return files
 
     def prune_recent(self) -> tuple[list[str], list[str]]:
-        """Drop entries whose file no longer exists. Returns ``(kept, removed)``."""
+        """Drop entries whose file no longer exists (URLs stay). Returns ``(kept, removed)``."""
         kept: list[str] = []
         removed: list[str] = []
         for f in self.recent_files():
-            (kept if Path(f).is_file() else removed).append(f)
+            # A server may be down for a while; only a file that is gone is certainly stale.
+            (kept if "://" in f or Path(f).is_file() else removed).append(f)
         if removed:
             self._s.setValue(_RECENT_KEY, kept)
         return kept, removed
+
+    def sync(self) -> None:
+        """Write pending changes to permanent storage now (Qt otherwise does so later)."""
+        self._s.sync()
 
     def clear_recent(self) -> None:
         self._s.setValue(_RECENT_KEY, [])

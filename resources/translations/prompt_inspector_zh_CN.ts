@@ -720,6 +720,14 @@
       <translation>打开 Covel 数据库（covel.db）</translation>
     </message>
     <message>
+      <source>Open Database &amp;URL…</source>
+      <translation>打开数据库 URL(&amp;U)…</translation>
+    </message>
+    <message>
+      <source>Open a Covel store on a database server (PostgreSQL)</source>
+      <translation>打开数据库服务器（PostgreSQL）上的 Covel 存储</translation>
+    </message>
+    <message>
       <source>Open &amp;Recent</source>
       <translation>最近打开(&amp;R)</translation>
     </message>
@@ -1005,6 +1013,37 @@
     <message>
       <source>No model request with id {id} in this database.</source>
       <translation>此数据库中没有 ID 为 {id} 的模型请求。</translation>
+    </message>
+  </context>
+  <context>
+    <name>OpenUrlDialog</name>
+    <message>
+      <source>Open Database URL</source>
+      <translation>打开数据库 URL</translation>
+    </message>
+    <message>
+      <source>leave empty for none, ~/.pgpass or PGPASSWORD</source>
+      <translation>无密码、使用 ~/.pgpass 或 PGPASSWORD 时留空</translation>
+    </message>
+    <message>
+      <source>Remember the password in the system keyring</source>
+      <translation>在系统钥匙串中记住密码</translation>
+    </message>
+    <message>
+      <source>&amp;URL:</source>
+      <translation>URL(&amp;U)：</translation>
+    </message>
+    <message>
+      <source>&amp;Password:</source>
+      <translation>密码(&amp;P)：</translation>
+    </message>
+    <message>
+      <source>No system keyring is available: the password is not remembered</source>
+      <translation>没有可用的系统钥匙串：不会记住密码</translation>
+    </message>
+    <message>
+      <source>A Covel store in PostgreSQL, for example &lt;code&gt;{example}&lt;/code&gt;. Choose a schema with &lt;code&gt;?options=-csearch_path%3Dname&lt;/code&gt;. The connection only reads.</source>
+      <translation>PostgreSQL 中的 Covel 存储，例如 &lt;code&gt;{example}&lt;/code&gt;。用 &lt;code&gt;?options=-csearch_path%3Dname&lt;/code&gt; 选择 schema。连接只读。</translation>
     </message>
   </context>
   <context>

@@ -1,5 +1,6 @@
-"""PostgreSQL for the store tests: every test that takes the ``backend`` fixture runs once on a
-``covel.db`` and once on the same rows in PostgreSQL.
+"""PostgreSQL for the tests, loaded by ``tests/conftest.py`` so core and view tests share it: every
+test that takes the ``backend`` fixture runs once on a ``covel.db`` and once on the same rows in
+PostgreSQL.
 
 Where the server comes from:
 
@@ -24,7 +25,7 @@ from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parent / "store"))
+sys.path.insert(0, str(Path(__file__).parent / "inspector" / "store"))
 import pg_cluster  # noqa: E402
 
 PG_URL_ENV = "PROMPT_INSPECTOR_TEST_PG_URL"

@@ -1,0 +1,1 @@
+"""Package data: translations (a package so that wheels include its files)."""
