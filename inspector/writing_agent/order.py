@@ -1,0 +1,567 @@
+"""``context-order.v1`` documents: lenient parsing, normalisation, serialisation, edits, merging.
+
+Follows ../shared/spec/writing-agent.md A.2 (format, ``parseContextOrder``, ``renumberContextOrder``,
+``serializeContextOrder``, ``mergeContextOrderIntoWorkerSetJson``) and A.11 (the edit API and its
+validation messages). The document model is plain mutable dataclasses so an editor can hold one;
+every edit function is pure: it returns a new, normalised document and a list of what
+normalisation changed, or raises ``OrderEditError`` carrying the spec's message.
+"""
+
+from __future__ import annotations
+
+import copy
+import math
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from inspector.jsjson import js_parse, js_stringify
+
+from .vocabulary import (
+    CONTEXT_ORDER_SCHEMA,
+    DEFAULT_HISTORY_NOTE,
+    DIALOGUE_HISTORY_TAG,
+    PLAY_SLOT_INPUT_KEYS,
+    PLAY_SLOTS,
+    PROJECTIONS,
+    ANCHORS,
+    is_history_ref,
+    is_persona_ref,
+    resolve_play_slot,
+)
+
+__all__ = [
+    "Insert",
+    "Slot",
+    "ContextOrder",
+    "Change",
+    "Normalised",
+    "EditResult",
+    "OrderEditError",
+    "NoDocumentError",
+    "parse_context_order",
+    "read_context_order",
+    "parse_play_slots",
+    "normalise",
+    "normalise_slot",
+    "to_json_object",
+    "serialise",
+    "merge_into_worker_set_json",
+    "find_slot",
+    "move",
+    "set_projection",
+    "set_anchor",
+    "replace",
+    "apply_edit",
+    "history_insert_index",
+    "ERROR_BAD_ACTION",
+    "ERROR_INDEX_OUT_OF_RANGE",
+    "ERROR_REPLACE_UNPARSEABLE",
+]
+
+# The session layer's messages, verbatim (A.11).
+ERROR_BAD_ACTION = "action 须为 move | set_anchor | set_projection | replace"
+ERROR_INDEX_OUT_OF_RANGE = "插入项下标越界"
+ERROR_REPLACE_UNPARSEABLE = "context_order 无法解析"
+# The spec names these validation failures without quoting their text; the wording is ours, in
+# the style of the quoted ones.
+ERROR_MOVE_ARGS = "move 需要 slotRef、数字 index 与 delta（±1）"
+ERROR_ANCHOR_ARGS = "set_anchor 需要 slotRef、index 与 anchor（pre_history | post_history）"
+ERROR_PROJECTION_ARGS = "set_projection 需要 slotRef、index 与 projection（fixed | full | summary | fields）"
+ERROR_REPLACE_ARGS = "replace 需要 context_order"
+ERROR_NO_ORDER = "当前没有上下文投影排序，只能 replace"
+
+_UNORDERED = 99  # the order a row gets when its order is missing or not a finite number
+
+
+def _slot_not_found(ref: str) -> str:
+    return f"未找到槽 {ref}"
+
+
+# --- model -------------------------------------------------------------------------------------
+
+@dataclass(slots=True)
+class Insert:
+    ref: str
+    projection: str = "full"
+    order: int | float = 0
+    note: str = ""
+    label: str = ""
+    # Deprecated: read from old tables as "pre_history"/"post_history", dropped by normalisation.
+    anchor: str | None = None
+
+
+@dataclass(slots=True)
+class Slot:
+    ref: str
+    label: str
+    inserts: list[Insert] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class ContextOrder:
+    slots: list[Slot] = field(default_factory=list)
+    brief: str | None = None
+    play_slots: dict[str, Any] | None = None
+    schema: str = CONTEXT_ORDER_SCHEMA
+
+    def slot(self, ref: str) -> Slot | None:
+        return find_slot(self, ref)
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """One thing normalisation or an edit did that the user did not literally ask for."""
+
+    slot_ref: str | None
+    kind: str  # history-alias, duplicate-history, persona-pinned, renumbered, anchor-dropped, move-undone, move-ignored, history-added
+    message: str
+
+
+@dataclass(frozen=True, slots=True)
+class Normalised:
+    document: ContextOrder
+    changes: list[Change]
+
+
+@dataclass(frozen=True, slots=True)
+class EditResult:
+    document: ContextOrder
+    changes: list[Change]
+
+
+class OrderEditError(ValueError):
+    """A rejected edit; ``message`` is the spec's error string (HTTP 400 in the original)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class NoDocumentError(ValueError):
+    """The input holds no context-order.v1 document ("no document" in the original)."""
+
+
+# --- parsing -----------------------------------------------------------------------------------
+
+_FENCE = re.compile(r"```[ \t]*(?:json|JSON|jsonc)?[ \t]*\r?\n?([\s\S]*?)```")
+
+
+def _json_object_text(text: str) -> str:
+    """The whole text if it is JSON, else the first fenced block, else first ``{`` to last ``}``."""
+    try:
+        js_parse(text)
+        return text
+    except ValueError:
+        pass
+    fenced = _FENCE.search(text)
+    if fenced:
+        return fenced.group(1).strip()
+    start, end = text.find("{"), text.rfind("}")
+    if start >= 0 and end > start:
+        return text[start:end + 1]
+    return text
+
+
+def _parse_root(source: Any) -> tuple[dict | None, str]:
+    if isinstance(source, Mapping):
+        return dict(source), ""
+    if isinstance(source, (bytes, bytearray)):
+        source = bytes(source).decode("utf-8", "replace")
+    if not isinstance(source, str):
+        return None, f"expected a JSON object or text, got {type(source).__name__}"
+    try:
+        root = js_parse(_json_object_text(source))
+    except ValueError as exc:
+        return None, f"no JSON object found ({exc})"
+    if not isinstance(root, dict):
+        return None, "the JSON value is not an object"
+    return root, ""
+
+
+def _text(value: Any) -> str:
+    return value if isinstance(value, str) else ""
+
+
+def _first_present(row: Mapping, *keys: str) -> Any:
+    for key in keys:
+        if row.get(key) is not None:
+            return row[key]
+    return None
+
+
+def _first_text(row: Mapping, *keys: str) -> str:
+    """The first key holding a non-blank string, trimmed."""
+    for key in keys:
+        value = row.get(key)
+        if isinstance(value, str) and value.strip():
+            return value.strip()
+    return ""
+
+
+def _order_value(value: Any) -> int | float:
+    if isinstance(value, bool):
+        return _UNORDERED
+    if isinstance(value, (int, float)):
+        number = value
+    elif isinstance(value, str) and value.strip():
+        try:
+            number = float(value.strip())
+        except ValueError:
+            return _UNORDERED
+    else:
+        return _UNORDERED
+    if isinstance(number, float):
+        if not math.isfinite(number):
+            return _UNORDERED
+        if number.is_integer():
+            return int(number)
+    return number
+
+
+_PROJECTION_ALIASES = {"summary": "summary", "fields": "fields", "fixed": "fixed", "full": "full",
+                       "摘要": "summary", "字段": "fields"}
+_POST_HISTORY_WORDS = frozenset({"post_history", "dynamic", "历史后"})
+
+
+def _parse_insert(row: Any) -> Insert | None:
+    if not isinstance(row, Mapping):
+        return None
+    ref = _first_text(row, "ref", "tag", "源")
+    if not ref:
+        return None
+    projection = _first_present(row, "projection", "投影")
+    anchor_value = _first_present(row, "anchor", "锚点")
+    anchor = None
+    if anchor_value is not None:
+        anchor = "post_history" if anchor_value in _POST_HISTORY_WORDS else "pre_history"
+    return Insert(
+        ref=ref,
+        projection=_PROJECTION_ALIASES.get(projection, "full") if isinstance(projection, str) else "full",
+        order=_order_value(_first_present(row, "order", "序")),
+        note=_text(_first_present(row, "note", "说明")),
+        label=_text(_first_present(row, "label", "标题")),
+        anchor=anchor,
+    )
+
+
+def _parse_slot(row: Any) -> Slot | None:
+    if not isinstance(row, Mapping):
+        return None
+    ref = _first_text(row, "ref", "id")
+    if not ref:
+        return None
+    play_slot = resolve_play_slot(ref)
+    if play_slot is not None:
+        # The slot's *default* ref, never a play_slots.refs override (A.2 step 4).
+        ref = play_slot.default_ref
+    label = _first_text(row, "label", "name") or (play_slot.label if play_slot else ref)
+    raw_inserts = row.get("inserts")
+    inserts = [i for i in map(_parse_insert, raw_inserts if isinstance(raw_inserts, list) else []) if i]
+    inserts.sort(key=lambda insert: insert.order)  # list.sort is stable, as Array.prototype.sort is
+    return Slot(ref=ref, label=label, inserts=inserts)
+
+
+def _default_play_slots() -> dict[str, Any]:
+    return {slot.key: slot.default_on for slot in PLAY_SLOTS}
+
+
+def parse_play_slots(value: Any) -> dict[str, Any] | None:
+    """``parsePlaySlots``: the defaults overridden by boolean alias keys, plus an optional ``refs`` map."""
+    if not isinstance(value, Mapping):
+        return None
+    slots = _default_play_slots()
+    for key, slot_key in PLAY_SLOT_INPUT_KEYS:
+        if isinstance(value.get(key), bool):
+            slots[slot_key] = value[key]
+    refs = value.get("refs")
+    if isinstance(refs, Mapping):
+        slots["refs"] = {k: v.strip() for k, v in refs.items() if isinstance(v, str) and v.strip()}
+    return slots
+
+
+def _agent_enabled(value: Any) -> bool:
+    if value is None:
+        return True
+    if isinstance(value, bool):
+        return value
+    if value == "false":
+        return False
+    if isinstance(value, (int, float)) and value == 0:
+        return False
+    return True
+
+
+def _parse(source: Any) -> tuple[ContextOrder | None, str]:
+    root, reason = _parse_root(source)
+    if root is None:
+        return None, reason
+    slots: list[Slot] = []
+    play_slots = None
+    agents = root.get("agents")
+    if isinstance(agents, list):
+        enabled_rows = [row for row in agents if isinstance(row, Mapping) and _agent_enabled(row.get("enabled"))]
+        slots = [s for s in map(_parse_slot, enabled_rows) if s]
+        if slots:
+            play_slots = _default_play_slots()
+            for row in agents:
+                if not isinstance(row, Mapping):
+                    continue
+                play_slot = resolve_play_slot(_first_text(row, "id", "ref"))
+                if play_slot is not None:
+                    play_slots[play_slot.key] = _agent_enabled(row.get("enabled"))
+    if not slots:
+        raw_slots = root.get("slots")
+        slots = [s for s in map(_parse_slot, raw_slots if isinstance(raw_slots, list) else []) if s]
+        play_slots = parse_play_slots(_first_present(root, "play_slots", "playSlots"))
+    if not slots and root.get("schema") != CONTEXT_ORDER_SCHEMA:
+        return None, f"no slots and schema is not {CONTEXT_ORDER_SCHEMA}"
+    brief = root.get("brief")
+    return ContextOrder(slots=slots, brief=brief if isinstance(brief, str) else None,
+                        play_slots=play_slots), ""
+
+
+def parse_context_order(source: Any) -> ContextOrder | None:
+    """``parseContextOrder``: a document from an object or text, or None ("no document").
+
+    The result is as read (orders, aliases, anchors untouched); ``normalise`` it before showing it.
+    """
+    return _parse(source)[0]
+
+
+def read_context_order(source: Any) -> ContextOrder:
+    """Like ``parse_context_order`` but raises ``NoDocumentError`` saying why nothing was found."""
+    document, reason = _parse(source)
+    if document is None:
+        raise NoDocumentError(f"no {CONTEXT_ORDER_SCHEMA} document: {reason}")
+    return document
+
+
+# --- normalisation -----------------------------------------------------------------------------
+
+def normalise_slot(slot: Slot) -> tuple[Slot, list[Change]]:
+    """``renumberContextOrder`` for one slot (A.2): canonical history ref, one history insert,
+    persona first, orders 0..n-1, no anchors."""
+    changes: list[Change] = []
+    inserts: list[Insert] = []
+    seen_history = False
+    for index, insert in enumerate(slot.inserts):
+        insert = copy.copy(insert)
+        if is_history_ref(insert.ref):
+            if seen_history:
+                changes.append(Change(slot.ref, "duplicate-history",
+                                      f"history insert {insert.ref!r} at index {index} dropped: "
+                                      "only the first history insert is kept"))
+                continue
+            seen_history = True
+            if insert.ref != DIALOGUE_HISTORY_TAG:
+                changes.append(Change(slot.ref, "history-alias",
+                                      f"history alias {insert.ref!r} rewritten to {DIALOGUE_HISTORY_TAG!r}"))
+                insert.ref = DIALOGUE_HISTORY_TAG
+        inserts.append(insert)
+    persona_at = next((i for i, insert in enumerate(inserts) if is_persona_ref(insert.ref)), None)
+    if persona_at:
+        inserts.insert(0, inserts.pop(persona_at))
+        changes.append(Change(slot.ref, "persona-pinned",
+                              f"persona pinned first: moved from index {persona_at} to 0"))
+    renumbered = False
+    for index, insert in enumerate(inserts):
+        if insert.anchor is not None:
+            changes.append(Change(slot.ref, "anchor-dropped",
+                                  f"deprecated anchor {insert.anchor!r} of {insert.ref!r} dropped"))
+            insert.anchor = None
+        if insert.order != index or isinstance(insert.order, float):
+            renumbered = True
+            insert.order = index
+    if renumbered:
+        changes.append(Change(slot.ref, "renumbered", f"orders renumbered 0..{len(inserts) - 1}"))
+    return Slot(ref=slot.ref, label=slot.label, inserts=inserts), changes
+
+
+def normalise(document: ContextOrder) -> Normalised:
+    """The normalised copy of ``document`` and what changed (an empty list: it was normal)."""
+    changes: list[Change] = []
+    slots = []
+    for slot in document.slots:
+        normal, slot_changes = normalise_slot(slot)
+        slots.append(normal)
+        changes.extend(slot_changes)
+    return Normalised(ContextOrder(slots=slots, brief=document.brief,
+                                   play_slots=copy.deepcopy(document.play_slots),
+                                   schema=CONTEXT_ORDER_SCHEMA), changes)
+
+
+# --- serialisation -----------------------------------------------------------------------------
+
+def to_json_object(document: ContextOrder) -> dict[str, Any]:
+    """The normalised document as a JSON object in the spec's key order, with its omissions."""
+    normal = normalise(document).document
+    obj: dict[str, Any] = {"schema": CONTEXT_ORDER_SCHEMA}
+    if normal.brief is not None:
+        obj["brief"] = normal.brief
+    if normal.play_slots is not None:
+        obj["play_slots"] = copy.deepcopy(normal.play_slots)
+    slots = []
+    for slot in normal.slots:
+        inserts = []
+        for insert in slot.inserts:
+            row: dict[str, Any] = {"order": insert.order, "ref": insert.ref, "projection": insert.projection}
+            if insert.note:
+                row["note"] = insert.note
+            if insert.label:
+                row["label"] = insert.label
+            inserts.append(row)
+        slots.append({"ref": slot.ref, "label": slot.label, "inserts": inserts})
+    obj["slots"] = slots
+    return obj
+
+
+def serialise(document: ContextOrder) -> str:
+    """``serializeContextOrder``: normalise, then JSON.stringify with a 2-space indent (no final newline)."""
+    return js_stringify(to_json_object(document), indent=2)
+
+
+def merge_into_worker_set_json(worker_set_json: str, document: ContextOrder) -> str:
+    """``mergeContextOrderIntoWorkerSetJson``: the worker set with ``context_order`` replaced by
+    the normalised document and any camel-case ``contextOrder`` removed."""
+    try:
+        root = js_parse(worker_set_json)
+    except ValueError:
+        root = None
+    if not isinstance(root, dict):
+        raise OrderEditError("worker set is not a JSON object (a legacy YAML worker set cannot be merged)")
+    root["context_order"] = to_json_object(document)
+    root.pop("contextOrder", None)
+    return js_stringify(root, indent=2)
+
+
+# --- edits -------------------------------------------------------------------------------------
+
+def find_slot(document: ContextOrder, ref: str) -> Slot | None:
+    """The slot named ``ref``: exactly, else through the play-slot aliases (``gm`` finds
+    ``world-simulator``)."""
+    for slot in document.slots:
+        if slot.ref == ref:
+            return slot
+    play_slot = resolve_play_slot(ref.strip()) if isinstance(ref, str) else None
+    if play_slot is not None:
+        for slot in document.slots:
+            if slot.ref == play_slot.default_ref:
+                return slot
+    return None
+
+
+def history_insert_index(slot: Slot) -> int | None:
+    return next((i for i, insert in enumerate(slot.inserts) if is_history_ref(insert.ref)), None)
+
+
+def _is_index(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def _target(document: ContextOrder, slot_ref: Any, index: Any) -> tuple[ContextOrder, Slot, int]:
+    """A normalised working copy, its slot and the checked index (the session layer's errors)."""
+    working = normalise(document).document
+    slot = find_slot(working, slot_ref)
+    if slot is None:
+        raise OrderEditError(_slot_not_found(slot_ref))
+    if not (float(index).is_integer() and 0 <= index < len(slot.inserts)):
+        raise OrderEditError(ERROR_INDEX_OUT_OF_RANGE)
+    return working, slot, int(index)
+
+
+def _finish(working: ContextOrder) -> EditResult:
+    normal = normalise(working)
+    # Every edit renumbers; only the changes the user did not ask for are worth reporting.
+    return EditResult(normal.document, [c for c in normal.changes if c.kind != "renumbered"])
+
+
+def _has_slot_ref(value: Any) -> bool:
+    return isinstance(value, str) and bool(value.strip())
+
+
+def move(document: ContextOrder, slot_ref: str, index: int, delta: int) -> EditResult:
+    """Swap insert ``index`` with its neighbour ``index + delta`` (delta ±1)."""
+    if not (_has_slot_ref(slot_ref) and _is_index(index) and _is_index(delta) and delta in (1, -1)):
+        raise OrderEditError(ERROR_MOVE_ARGS)
+    working, slot, index = _target(document, slot_ref, index)
+    other = index + int(delta)
+    if not 0 <= other < len(slot.inserts):
+        return EditResult(working, [Change(slot.ref, "move-ignored",
+                                           f"nothing at index {other}: move ignored")])
+    before = copy.deepcopy(slot.inserts)
+    persona_involved = is_persona_ref(slot.inserts[index].ref) or is_persona_ref(slot.inserts[other].ref)
+    slot.inserts[index], slot.inserts[other] = slot.inserts[other], slot.inserts[index]
+    result = _finish(working)
+    if persona_involved and find_slot(result.document, slot.ref).inserts == before:
+        return EditResult(result.document, [Change(slot.ref, "move-undone", "persona pinned first: move undone")])
+    return result
+
+
+def set_projection(document: ContextOrder, slot_ref: str, index: int, projection: str) -> EditResult:
+    if not (_has_slot_ref(slot_ref) and _is_index(index) and projection in PROJECTIONS):
+        raise OrderEditError(ERROR_PROJECTION_ARGS)
+    working, slot, index = _target(document, slot_ref, index)
+    slot.inserts[index].projection = projection
+    return _finish(working)
+
+
+def set_anchor(document: ContextOrder, slot_ref: str, index: int, anchor: str) -> EditResult:
+    """Move insert ``index`` just before (``pre_history``) or just after (``post_history``) the
+    history insert, adding a history insert first if the slot has none."""
+    if not (_has_slot_ref(slot_ref) and _is_index(index) and anchor in ANCHORS):
+        raise OrderEditError(ERROR_ANCHOR_ARGS)
+    working, slot, index = _target(document, slot_ref, index)
+    if is_history_ref(slot.inserts[index].ref):
+        return _finish(working)
+    item = slot.inserts.pop(index)
+    extra: list[Change] = []
+    history_at = history_insert_index(slot)
+    if history_at is None:
+        count = len(slot.inserts)
+        history_at = min(max(1, math.ceil(count / 2)), count)
+        slot.inserts.insert(history_at, Insert(ref=DIALOGUE_HISTORY_TAG, projection="summary",
+                                               note=DEFAULT_HISTORY_NOTE))
+        extra.append(Change(slot.ref, "history-added",
+                            f"the slot had no history insert: {DIALOGUE_HISTORY_TAG} added at index {history_at}"))
+    slot.inserts.insert(history_at if anchor == "pre_history" else history_at + 1, item)
+    result = _finish(working)
+    return EditResult(result.document, extra + result.changes)
+
+
+def replace(document: ContextOrder | None, context_order: Any) -> EditResult:
+    if context_order is None or context_order == "":
+        raise OrderEditError(ERROR_REPLACE_ARGS)
+    parsed = parse_context_order(context_order)
+    if parsed is None:
+        raise OrderEditError(ERROR_REPLACE_UNPARSEABLE)
+    return _finish(parsed)
+
+
+def apply_edit(document: ContextOrder | None, request: Mapping[str, Any]) -> EditResult:
+    """One request of ``POST /api/sessions/:id/context-order`` (A.11), validated like the original."""
+    if not isinstance(request, Mapping):
+        raise OrderEditError(ERROR_BAD_ACTION)
+    action = request.get("action")
+    if action not in ("move", "set_anchor", "set_projection", "replace"):
+        raise OrderEditError(ERROR_BAD_ACTION)
+    slot_ref, index = request.get("slotRef"), request.get("index")
+    if action == "move" and not (_has_slot_ref(slot_ref) and _is_index(index)
+                                 and _is_index(request.get("delta")) and request.get("delta") in (1, -1)):
+        raise OrderEditError(ERROR_MOVE_ARGS)
+    if action == "set_anchor" and not (_has_slot_ref(slot_ref) and _is_index(index)
+                                       and request.get("anchor") in ANCHORS):
+        raise OrderEditError(ERROR_ANCHOR_ARGS)
+    if action == "set_projection" and not (_has_slot_ref(slot_ref) and _is_index(index)
+                                           and request.get("projection") in PROJECTIONS):
+        raise OrderEditError(ERROR_PROJECTION_ARGS)
+    if action == "replace":
+        return replace(document, request.get("context_order"))
+    if document is None:
+        raise OrderEditError(ERROR_NO_ORDER)
+    if action == "move":
+        return move(document, slot_ref, index, request["delta"])
+    if action == "set_anchor":
+        return set_anchor(document, slot_ref, index, request["anchor"])
+    return set_projection(document, slot_ref, index, request["projection"])

@@ -1,0 +1,1 @@
+"""Package data: samples (a package so that wheels include its files)."""

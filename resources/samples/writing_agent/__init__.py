@@ -1,0 +1,1 @@
+"""Sample writing-agent order table and scenario (blackboard + workers); a package so they ship as package data."""

@@ -1,0 +1,1 @@
+"""Package data: tokenizers (a package so that wheels include its files)."""
