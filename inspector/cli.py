@@ -20,7 +20,7 @@ _CORE_SUBCOMMANDS = ("prefix", "sessions", "turns", "requests", "show", "demo", 
 # Engines other than Covel's store bring their own subcommands. Each module named here exposes
 # `COMMANDS` (the subcommand names) and `register(subparsers, error_type)`, which adds them; a
 # command that fails raises `error_type` (this module's CliError) with the message to print.
-_COMMAND_MODULES: tuple[str, ...] = ()
+_COMMAND_MODULES: tuple[str, ...] = ("inspector.zones.commands", "inspector.writing_agent.commands")
 
 
 def _command_modules() -> list[Any]:

@@ -1,0 +1,561 @@
+"""Assembly of the three zones (spec B.2), the prompt digest and environment pinning (B.5), and the
+turn simulator.
+
+One render:
+
+* **system**: system-zone blocks by ``order`` (registration order breaks ties). A ``complete``
+  block replaces every other system block; two or more fail the assembly. Role ``system`` blocks
+  join into one message with ``settings.system_joiner`` (a blank line by default; blocks that
+  render empty are left out of the join), role ``user``/``assistant`` blocks become ``prelude``
+  messages in the same order.
+* **context**: one message per block that renders non-empty, role ``settings.context_role``
+  unless the block names one.
+* **input**: the blocks transform the raw input; ``chain`` (default) feeds each block's output
+  to the next as ``{prompt}``, ``first``/``last`` apply only one.
+* ``sectionNames``: the ids of the system-zone blocks that took effect, in emission order
+  (``settings.section_names = "all"`` appends the context and input blocks); ``digest`` is the hex
+  SHA-256 of those ids joined by ``"\\n"``, so it changes with the layout, never with content;
+  ``contentDigest`` is the SHA-256 of the system prefix's JSON (``{"system", "prelude"}``).
+
+Pinning: with ``settings.pinning`` on, the system zone is rendered once, with turn 0's values,
+and reused; on a later turn whose values differ from the pinned snapshot (or from the previous
+turn, ``note_compare = "previous"``), an "environment updated" note listing the changed values is
+added to the context messages. What is compared is ``settings.pin_compare``.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import logging
+from dataclasses import dataclass, field
+from typing import Any
+
+from inspector.jsjson import UNDEFINED, js_stringify, utf16_len
+
+from . import diagnostic as dg
+from .config import Block, PromptConfig, Variable
+from .evaluate import Evaluation, evaluate, to_text
+from .template import parse
+
+log = logging.getLogger("inspector.zones")
+
+PROMPT = "prompt"  # the input zone's placeholder for the raw input (B.2)
+NOTE_SOURCE = "environment-note"
+
+
+# --- environment -------------------------------------------------------------------------------
+
+def merge(base: dict, patch: dict, mode: str) -> dict:
+    """Later keys win. ``shallow`` replaces top-level keys (what ChatLuna's own contributor example
+    assumes: it spreads ``env.extra`` itself); ``deep`` merges nested tables."""
+    out = dict(base)
+    for key, value in patch.items():
+        if mode == "deep" and isinstance(value, dict) and isinstance(out.get(key), dict):
+            out[key] = merge(out[key], value, mode)
+        else:
+            out[key] = copy.deepcopy(value)
+    return out
+
+
+def build_environment(config: PromptConfig, turn: int, *, log_failures: bool = True
+                      ) -> tuple[dict, list[dg.Diagnostic]]:
+    """The environment of ``turn``: the base, that turn's patch, then every contributor in
+    registration order. A contributor that fails is logged as a warning (and returned as one)
+    and skipped."""
+    env_cfg = config.environment
+    mode = config.settings.environment_merge
+    env = copy.deepcopy(env_cfg.base)
+    if env_cfg.turns:
+        env = merge(env, env_cfg.turns[min(turn, len(env_cfg.turns) - 1)], mode)
+    warnings: list[dg.Diagnostic] = []
+    for contributor in env_cfg.contributors:
+        if contributor.fails_at(turn):
+            message = f"environment contributor {contributor.id!r} failed on turn {turn} ({contributor.error}); skipped"
+            if log_failures:
+                log.warning(message)
+            warnings.append(dg.field_diagnostic(dg.CONTRIBUTOR_FAILED, dg.WARNING, message, None, "environment"))
+            continue
+        env = merge(env, contributor.patch_at(turn), mode)
+    return env, warnings
+
+
+def simulated_turns(config: PromptConfig) -> int:
+    """How many turns the config's per-turn values describe (at least 1)."""
+    counts = [1, len(config.environment.turns)]
+    counts += [len(v.values) for v in config.variables if v.per_turn]
+    for c in config.environment.contributors:
+        if isinstance(c.patch, list):
+            counts.append(len(c.patch))
+        counts += [t + 1 for t in c.fail_turns]
+    return max(counts)
+
+
+# --- results -----------------------------------------------------------------------------------
+
+@dataclass(slots=True)
+class Message:
+    role: str
+    content: str
+    source: str | None  # block id, or NOTE_SOURCE
+
+    def to_json(self) -> dict:
+        return {"role": self.role, "content": self.content, "source": self.source}
+
+
+@dataclass(slots=True)
+class RenderedBlock:
+    """What one block contributed, and where, so an editor can map between source and preview."""
+    block_id: str
+    zone: str
+    role: str
+    # "system" | "prelude" | "context" | "input" | "empty" (rendered to nothing) | "excluded"
+    target: str
+    text: str
+    message_index: int = -1  # index in prelude / contexts; 0 for system and input
+    offset: int = -1  # where ``text`` starts in that message (Python index), -1 when not placed
+    # (source start, source end, text start, text end, verbatim), Python indices into the block's
+    # content and ``text``; empty for a block that is not a template (its text is its content).
+    spans: list[tuple[int, int, int, int, bool]] = field(default_factory=list)
+    reason: str = ""  # why a block is excluded
+
+    def source_to_text(self, index: int) -> int | None:
+        """Where a position of the block's content shows in ``text`` (a tag maps to the start of
+        its value); None when that part produced nothing. A non-template block maps one to one."""
+        if not self.spans:
+            return index if 0 <= index <= len(self.text) and self.target not in ("excluded",) else None
+        for s0, s1, t0, _t1, verbatim in self.spans:
+            if s0 <= index < s1:
+                return t0 + (index - s0 if verbatim else 0)
+        return None
+
+    def text_to_source(self, index: int) -> int | None:
+        """The content position a position of ``text`` came from (the tag's start for a value)."""
+        if not self.spans:
+            return index if 0 <= index <= len(self.text) and self.target not in ("excluded",) else None
+        for s0, _s1, t0, t1, verbatim in self.spans:
+            if t0 <= index < t1:
+                return s0 + (index - t0 if verbatim else 0)
+        return None
+
+    def to_json(self) -> dict:
+        return {"blockId": self.block_id, "zone": self.zone, "role": self.role, "target": self.target,
+                "text": self.text, "messageIndex": self.message_index,
+                "offset": -1 if self.offset < 0 else self.offset, "reason": self.reason or None}
+
+
+@dataclass(slots=True)
+class RenderResult:
+    turn: int
+    system: str
+    prelude: list[Message]
+    contexts: list[Message]
+    input: str
+    values: dict[str, Any]
+    section_names: list[str]
+    digest: str
+    content_digest: str
+    blocks: list[RenderedBlock]
+    environment: dict
+    warnings: list[dg.Diagnostic]
+    error: dg.Diagnostic | None = None
+    system_action: str = "rendered"  # rendered | reused | note | re-rendered | unchanged
+    note: str | None = None
+    changes: dict[str, tuple[Any, Any]] = field(default_factory=dict)
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None
+
+    @property
+    def messages(self) -> list[Message]:
+        """The request as the model would receive it, minus history: system, prelude, contexts,
+        then the transformed input."""
+        out = []
+        if self.system:
+            out.append(Message("system", self.system, None))
+        out.extend(self.prelude)
+        out.extend(self.contexts)
+        if self.input:
+            out.append(Message("user", self.input, PROMPT))
+        return out
+
+    def block(self, block_id: str) -> RenderedBlock | None:
+        return next((b for b in self.blocks if b.block_id == block_id), None)
+
+    def to_json(self) -> dict:
+        return {
+            "turn": self.turn,
+            "system": self.system,
+            "prelude": [m.to_json() for m in self.prelude],
+            "contexts": [m.content for m in self.contexts],
+            "contextMessages": [m.to_json() for m in self.contexts],
+            "input": self.input,
+            "values": {k: (None if v is UNDEFINED else v) for k, v in self.values.items()},
+            "sectionNames": list(self.section_names),
+            "digest": self.digest,
+            "contentDigest": self.content_digest,
+            "systemAction": self.system_action,
+            "note": self.note,
+            "changes": {k: {"from": _json_value(a), "to": _json_value(b)} for k, (a, b) in self.changes.items()},
+            "blocks": [b.to_json() for b in self.blocks],
+            "warnings": [d.to_json() for d in self.warnings],
+            "error": None if self.error is None else self.error.to_json(),
+        }
+
+
+def _json_value(value: Any) -> Any:
+    return None if value is UNDEFINED else value
+
+
+def digest_of(section_names: list[str]) -> str:
+    return hashlib.sha256("\n".join(section_names).encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def content_digest_of(system: str, prelude: list[Message]) -> str:
+    data = {"system": system, "prelude": [{"role": m.role, "content": m.content} for m in prelude]}
+    return hashlib.sha256(js_stringify(data).encode("utf-8", "surrogatepass")).hexdigest()
+
+
+# --- blocks in order ---------------------------------------------------------------------------
+
+@dataclass(slots=True)
+class Layout:
+    """Which blocks take part, in emission order per zone, and which were left out and why."""
+    system: list[Block]
+    context: list[Block]
+    input: list[Block]
+    excluded: list[tuple[Block, str]]
+    complete: Block | None
+    error: dg.Diagnostic | None
+
+
+def layout(config: PromptConfig) -> Layout:
+    seen: set[str] = set()
+    zones: dict[str, list[tuple[float, int, Block]]] = {"system": [], "context": [], "input": []}
+    excluded: list[tuple[Block, str]] = []
+    reject_complete = config.settings.complete_outside_system == "error"
+    for index, block in enumerate(config.blocks):
+        if block.id in seen:
+            excluded.append((block, "duplicate id: registering it again throws"))
+            continue
+        seen.add(block.id)
+        if block.complete and block.zone != "system" and reject_complete:
+            excluded.append((block, "complete is only allowed on system blocks"))
+            continue
+        zones[block.zone].append((block.order, index, block))
+    ordered = {z: [b for _o, _i, b in sorted(items, key=lambda t: (t[0], t[1]))] for z, items in zones.items()}
+    system = ordered["system"]
+    complete = [b for b in system if b.complete]
+    error = None
+    chosen = None
+    if len(complete) > 1:
+        ids = ", ".join(repr(b.id) for b in complete)
+        error = dg.field_diagnostic(dg.MULTIPLE_COMPLETE, dg.ERROR,
+                                    f"{len(complete)} complete system blocks ({ids}); only one may take over "
+                                    "the system zone, so the assembly fails", complete[1].id, "complete")
+    elif complete:
+        chosen = complete[0]
+        for b in system:
+            if b is not chosen:
+                excluded.append((b, f"replaced by the complete block {chosen.id!r}"))
+        system = [chosen]
+    return Layout(system, ordered["context"], ordered["input"], excluded, chosen, error)
+
+
+# --- rendering ---------------------------------------------------------------------------------
+
+class _Values:
+    """Variable values on one turn: declared variables plus the input zone's ``{prompt}``."""
+
+    def __init__(self, config: PromptConfig, turn: int, env: dict) -> None:
+        self.turn = turn
+        self.env = env
+        self.by_name: dict[str, Variable] = {}
+        for v in config.variables:
+            self.by_name.setdefault(v.name, v)
+
+    def known(self, zone: str) -> set[str] | dict:
+        if zone == "input":
+            return self.by_name.keys() | {PROMPT}
+        return self.by_name.keys()
+
+    def resolver(self, prompt_text: str | None):
+        def resolve(name: str, args: tuple) -> Any:
+            if name == PROMPT and prompt_text is not None:
+                return prompt_text
+            var = self.by_name.get(name)
+            if var is None:
+                return UNDEFINED
+            found, value = var.value_at(self.turn, self.env)
+            if not found:
+                return UNDEFINED
+            if var.args and isinstance(value, dict):
+                key = " ".join(to_text(a) for a in args)
+                if key in value:
+                    return value[key]
+                return value.get("*", UNDEFINED)
+            return value
+        return resolve
+
+
+def _render_block(block: Block, values: _Values, settings, prompt_text: str | None = None
+                  ) -> tuple[str, Evaluation | None]:
+    if not block.template:
+        return block.content, None
+    template = parse(block.content, settings.trim_standalone)
+    ev = evaluate(template, values.known(block.zone), values.resolver(prompt_text), loop_cap=settings.loop_cap)
+    return ev.text, ev
+
+
+def _block_warnings(block: Block, ev: Evaluation | None) -> list[dg.Diagnostic]:
+    return [d.for_block(block.id) for d in ev.diagnostics] if ev is not None else []
+
+
+@dataclass(slots=True)
+class _SystemZone:
+    system: str
+    prelude: list[Message]
+    blocks: list[RenderedBlock]
+    values: dict[str, Any]
+    warnings: list[dg.Diagnostic]
+
+
+def _render_system(config: PromptConfig, lay: Layout, values: _Values) -> _SystemZone:
+    settings = config.settings
+    joiner = settings.system_joiner
+    parts: list[str] = []
+    length = 0
+    prelude: list[Message] = []
+    rendered: list[RenderedBlock] = []
+    used: dict[str, Any] = {}
+    warnings: list[dg.Diagnostic] = []
+    for block in lay.system:
+        text, ev = _render_block(block, values, settings)
+        warnings += _block_warnings(block, ev)
+        if ev is not None:
+            for k, v in ev.values.items():
+                used.setdefault(k, v)
+        role = block.effective_role(settings.context_role)
+        spans = ev.spans if ev is not None else []
+        if role == "system":
+            if not text:
+                rendered.append(RenderedBlock(block.id, "system", role, "empty", text, spans=spans))
+                continue
+            if parts:
+                length += len(joiner)
+            rendered.append(RenderedBlock(block.id, "system", role, "system", text, 0, length, spans))
+            parts.append(text)
+            length += len(text)
+        else:
+            rendered.append(RenderedBlock(block.id, "system", role, "prelude", text, len(prelude), 0, spans))
+            prelude.append(Message(role, text, block.id))
+    return _SystemZone(joiner.join(parts), prelude, rendered, used, warnings)
+
+
+def _changed(old: dict[str, Any], new: dict[str, Any]) -> dict[str, tuple[Any, Any]]:
+    out: dict[str, tuple[Any, Any]] = {}
+    for key in list(old) + [k for k in new if k not in old]:
+        a, b = old.get(key, UNDEFINED), new.get(key, UNDEFINED)
+        if a is UNDEFINED and b is UNDEFINED:
+            continue
+        if a != b or type(a) is not type(b):
+            out[key] = (a, b)
+    return out
+
+
+def _flatten(env: Any, prefix: str = "") -> dict[str, Any]:
+    if isinstance(env, dict) and env:
+        out: dict[str, Any] = {}
+        for k, v in env.items():
+            out.update(_flatten(v, f"{prefix}.{k}" if prefix else str(k)))
+        return out
+    return {prefix: env} if prefix else {}
+
+
+def note_text(config: PromptConfig, changes: dict[str, tuple[Any, Any]]) -> str:
+    title = config.settings.note_title
+    if config.settings.note_detail == "names":
+        return f"{title}: " + ", ".join(changes)
+    lines = [title]
+    for name, (_old, new) in changes.items():
+        shown = "" if new is UNDEFINED or new is None else (
+            new if isinstance(new, str) else js_stringify(new))
+        lines.append(f"- {name}: {shown}")
+    return "\n".join(lines)
+
+
+class Session:
+    """Renders the turns of one simulated conversation, remembering what pinning needs. The editor
+    keeps none: ``render`` and ``simulate_turns`` make one per call, which is cheap."""
+
+    def __init__(self, config: PromptConfig, input_text: str | None = None) -> None:
+        self.config = config
+        self.input_text = config.sample_input if input_text is None else input_text
+        self.layout = layout(config)
+        self._turns: dict[int, tuple[dict, list[dg.Diagnostic], _Values]] = {}
+        self._systems: dict[int, _SystemZone] = {}
+
+    def _turn(self, turn: int) -> tuple[dict, list[dg.Diagnostic], _Values]:
+        if turn not in self._turns:
+            env, warnings = build_environment(self.config, turn)
+            self._turns[turn] = (env, warnings, _Values(self.config, turn, env))
+        return self._turns[turn]
+
+    def _system(self, turn: int) -> _SystemZone:
+        if turn not in self._systems:
+            self._systems[turn] = _render_system(self.config, self.layout, self._turn(turn)[2])
+        return self._systems[turn]
+
+    def _snapshot(self, turn: int) -> dict[str, Any]:
+        mode = self.config.settings.pin_compare
+        env, _w, values = self._turn(turn)
+        if mode == "environment":
+            return _flatten(env)
+        if mode == "all-variables":
+            return {v.name: v.value_at(turn, env)[1] for v in self.config.variables}
+        return dict(self._system(turn).values)
+
+    def render(self, turn: int = 0) -> RenderResult:
+        turn = max(0, turn)
+        config, settings, lay = self.config, self.config.settings, self.layout
+        env, env_warnings, values = self._turn(turn)
+        warnings = list(env_warnings)
+        if lay.error is not None:
+            return RenderResult(turn, "", [], [], "", {}, [], digest_of([]), content_digest_of("", []), [],
+                                env, warnings, lay.error, "rendered")
+
+        # System zone: rendered now, or reused from the pinned turn.
+        action, note, changes = "rendered", None, {}
+        if settings.pinning and turn > 0:
+            system = self._system(0)
+            base = self._snapshot(turn - 1 if settings.note_compare == "previous" else 0)
+            changes = _changed(base, self._snapshot(turn))
+            if changes:
+                action, note = "note", note_text(config, changes)
+            else:
+                action = "reused"
+        else:
+            system = self._system(turn)
+            if turn > 0:
+                before = self._system(turn - 1)
+                same = before.system == system.system and [(m.role, m.content) for m in before.prelude] == \
+                    [(m.role, m.content) for m in system.prelude]
+                action = "unchanged" if same else "re-rendered"
+        warnings += system.warnings
+        blocks = [RenderedBlock(b.block_id, b.zone, b.role, b.target, b.text, b.message_index, b.offset,
+                                list(b.spans)) for b in system.blocks]
+        used: dict[str, Any] = dict(system.values)
+
+        contexts: list[Message] = []
+        if note is not None and settings.note_position == "first":
+            contexts.append(Message(settings.context_role, note, NOTE_SOURCE))
+        for block in lay.context:
+            text, ev = _render_block(block, values, settings)
+            warnings += _block_warnings(block, ev)
+            if ev is not None:
+                used.update(ev.values)
+            role = block.effective_role(settings.context_role)
+            spans = ev.spans if ev is not None else []
+            if not text:
+                blocks.append(RenderedBlock(block.id, "context", role, "empty", text, spans=spans))
+                continue
+            blocks.append(RenderedBlock(block.id, "context", role, "context", text, len(contexts), 0, spans))
+            contexts.append(Message(role, text, block.id))
+        if note is not None and settings.note_position == "last":
+            contexts.append(Message(settings.context_role, note, NOTE_SOURCE))
+
+        current = self.input_text
+        chain = lay.input
+        if settings.input_mode == "first":
+            chain = chain[:1]
+        elif settings.input_mode == "last":
+            chain = chain[-1:]
+        for block in lay.input:
+            if not any(block is c for c in chain):
+                blocks.append(RenderedBlock(block.id, "input", "user", "excluded", "",
+                                            reason=f"input mode {settings.input_mode!r} applies one block only"))
+        for block in chain:
+            text, ev = _render_block(block, values, settings, prompt_text=current)
+            warnings += _block_warnings(block, ev)
+            if ev is not None:
+                used.update(ev.values)
+            blocks.append(RenderedBlock(block.id, "input", "user", "input", text, 0, 0,
+                                        ev.spans if ev is not None else []))
+            current = text
+
+        for block, reason in lay.excluded:
+            blocks.append(RenderedBlock(block.id, block.zone, block.effective_role(settings.context_role),
+                                        "excluded", "", reason=reason))
+
+        names = [b.id for b in lay.system]
+        if settings.section_names == "all":
+            names += [b.id for b in lay.context] + [b.id for b in chain]
+        return RenderResult(turn, system.system, list(system.prelude), contexts, current, used, names,
+                            digest_of(names), content_digest_of(system.system, system.prelude), blocks, env,
+                            warnings, None, action, note, changes)
+
+
+def render(config: PromptConfig, turn: int = 0, input_text: str | None = None) -> RenderResult:
+    """The assembled prompt of ``turn`` (0-based) for ``input_text`` (default: the config's
+    ``sampleInput``). Never raises for anything in the config; a failed assembly (two complete
+    blocks) comes back with ``error`` set and empty zones."""
+    return Session(config, input_text).render(turn)
+
+
+@dataclass(slots=True)
+class TurnRow:
+    turn: int
+    system_action: str  # rendered | reused | note | re-rendered | unchanged
+    note: str | None
+    changes: dict[str, tuple[Any, Any]]
+    digest: str
+    content_digest: str
+    system_length: int  # UTF-16 code units
+    warnings: list[dg.Diagnostic]
+    error: dg.Diagnostic | None
+
+    @property
+    def system_rerendered(self) -> bool:
+        return self.system_action in ("rendered", "re-rendered")
+
+    @property
+    def note_added(self) -> bool:
+        return self.note is not None
+
+    def to_json(self) -> dict:
+        return {"turn": self.turn, "systemAction": self.system_action, "note": self.note,
+                "changes": {k: {"from": _json_value(a), "to": _json_value(b)} for k, (a, b) in self.changes.items()},
+                "digest": self.digest, "contentDigest": self.content_digest, "systemLength": self.system_length,
+                "warnings": [d.to_json() for d in self.warnings],
+                "error": None if self.error is None else self.error.to_json()}
+
+
+class TurnSimulator:
+    """Step through turns one at a time (the editor's turn stepper)."""
+
+    def __init__(self, config: PromptConfig, input_text: str | None = None) -> None:
+        self.session = Session(config, input_text)
+        self.turn = -1
+
+    def result(self, turn: int) -> RenderResult:
+        return self.session.render(turn)
+
+    def step(self) -> TurnRow:
+        self.turn += 1
+        return row_of(self.session.render(self.turn))
+
+
+def row_of(result: RenderResult) -> TurnRow:
+    return TurnRow(result.turn, result.system_action, result.note, result.changes, result.digest,
+                   result.content_digest, utf16_len(result.system), result.warnings, result.error)
+
+
+def simulate_turns(config: PromptConfig, n_turns: int | None = None, input_text: str | None = None
+                   ) -> list[TurnRow]:
+    """One row per turn: whether the system zone was rendered, reused, re-rendered or reused with
+    an "environment updated" note, and the digests. ``n_turns`` defaults to the number of turns
+    the config's per-turn values describe."""
+    n = simulated_turns(config) if n_turns is None else max(0, n_turns)
+    sim = TurnSimulator(config, input_text)
+    return [sim.step() for _ in range(n)]

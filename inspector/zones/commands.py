@@ -1,0 +1,197 @@
+"""``prompt-inspector lint`` and ``prompt-inspector render`` for prompt-zone configs and Covel
+runtime bodies.
+
+A file is a Covel runtime body when its name ends in ``.md`` (``PLUGIN.md``, ``RUNTIME.md``: the
+front matter is skipped), ``.covel`` or ``.covel.txt``, or with ``--covel``; anything else is a
+zones config (``.json``, ``.yaml``/``.yml``, ``.toml``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+COMMANDS = ("lint", "render")
+
+
+def _out():
+    # Imported late: inspector.cli imports this module while it is being set up.
+    from inspector import cli
+
+    return cli._write, cli._dump_json
+
+
+def _is_covel(args: argparse.Namespace) -> bool:
+    from .covel_templates import is_covel_template_path
+
+    return bool(args.covel) or is_covel_template_path(args.file)
+
+
+def _read_text(path: str, error_type) -> str:
+    try:
+        raw = Path(path).read_bytes()
+    except FileNotFoundError:
+        raise error_type(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise error_type(f"{path}: is a directory") from None
+    except OSError as exc:
+        raise error_type(f"{path}: cannot read: {exc.strerror}") from None
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise error_type(f"{path}: not UTF-8 text (byte {exc.start})") from None
+
+
+def _load(path: str, error_type):
+    from .config import ConfigError, load_config
+
+    try:
+        return load_config(path)
+    except ConfigError as exc:
+        raise error_type(str(exc)) from None
+
+
+def _diagnostic_line(file: str, d) -> str:
+    where = d.block_id if d.block_id is not None else "-"
+    place = f"{d.line}:{d.column}" if d.field == "content" else d.field or "-"
+    name = f" ({d.variable})" if d.variable and d.code == "unused-variable" else ""
+    return f"{file}: {where} {place}: {d.severity} [{d.code}] {d.message}{name}"
+
+
+def _summary(diagnostics) -> str:
+    errors = sum(1 for d in diagnostics if d.severity == "error")
+    warnings = sum(1 for d in diagnostics if d.severity == "warning")
+    infos = len(diagnostics) - errors - warnings
+    parts = [f"{errors} error{'s' if errors != 1 else ''}", f"{warnings} warning{'s' if warnings != 1 else ''}"]
+    if infos:
+        parts.append(f"{infos} note{'s' if infos != 1 else ''}")
+    return ", ".join(parts)
+
+
+def cmd_lint(args: argparse.Namespace, error_type) -> int:
+    write, dump = _out()
+    if _is_covel(args):
+        from .covel_templates import check_covel
+
+        text = _read_text(args.file, error_type)
+        diagnostics = check_covel(text, Path(args.file).name, front_matter=args.file.lower().endswith(".md"))
+    else:
+        from .diagnostics import check
+
+        diagnostics = check(_load(args.file, error_type))
+    if args.json:
+        write(dump([d.to_json() for d in diagnostics]))
+    elif diagnostics:
+        write("".join(_diagnostic_line(args.file, d) + "\n" for d in diagnostics) + _summary(diagnostics) + "\n")
+    else:
+        write(f"{args.file}: no problems\n")
+    return 1 if any(d.severity == "error" for d in diagnostics) else 0
+
+
+def _deep_merge(base: Any, patch: Any) -> Any:
+    if isinstance(base, dict) and isinstance(patch, dict):
+        out = dict(base)
+        for k, v in patch.items():
+            out[k] = _deep_merge(out.get(k), v)
+        return out
+    return patch
+
+
+def _render_covel(args: argparse.Namespace, error_type) -> int:
+    from .covel_templates import check_covel, example_variables, interpolate
+
+    write, dump = _out()
+    text = _read_text(args.file, error_type)
+    variables = example_variables()
+    if args.vars:
+        try:
+            extra = json.loads(_read_text(args.vars, error_type))
+        except json.JSONDecodeError as exc:
+            raise error_type(f"{args.vars}: not valid JSON: {exc.msg} at line {exc.lineno}") from None
+        if not isinstance(extra, dict):
+            raise error_type(f"{args.vars}: expected a JSON object of template variables")
+        variables = _deep_merge(variables, extra)
+    md = args.file.lower().endswith(".md")
+    rendered = interpolate(text, variables, front_matter=md)
+    diagnostics = check_covel(text, Path(args.file).name, front_matter=md)
+    if args.json:
+        write(dump({"text": rendered, "diagnostics": [d.to_json() for d in diagnostics]}))
+    else:
+        write(rendered if rendered.endswith("\n") else rendered + "\n")
+    return 0
+
+
+def _render_text(result) -> str:
+    lines = [f"turn {result.turn} · system {result.system_action} · digest {result.digest[:16]} · "
+             f"content {result.content_digest[:16]}"]
+    lines.append("sections: " + ", ".join(result.section_names))
+    lines.append("== system ==")
+    lines.append(result.system)
+    for i, m in enumerate(result.prelude, 1):
+        lines.append(f"== prelude {i} ({m.role}) · {m.source} ==")
+        lines.append(m.content)
+    for i, m in enumerate(result.contexts, 1):
+        lines.append(f"== context {i} ({m.role}) · {m.source} ==")
+        lines.append(m.content)
+    lines.append("== input ==")
+    lines.append(result.input)
+    for w in result.warnings:
+        where = f"{w.block_id}: " if w.block_id else ""
+        lines.append(f"warning: {where}[{w.code}] {w.message}")
+    return "\n".join(lines) + "\n"
+
+
+def _turns_text(rows) -> str:
+    out = ["turn  system        note  digest            content           changes"]
+    for row in rows:
+        changes = ", ".join(row.changes) if row.note is not None else ""
+        out.append(f"{row.turn:<5} {row.system_action:<13} {'yes' if row.note_added else '-':<5} "
+                   f"{row.digest[:16]}  {row.content_digest[:16]}  {changes}".rstrip())
+    return "\n".join(out) + "\n"
+
+
+def cmd_render(args: argparse.Namespace, error_type) -> int:
+    if _is_covel(args):
+        return _render_covel(args, error_type)
+    from .blocks import render, simulate_turns
+
+    write, dump = _out()
+    config = _load(args.file, error_type)
+    if args.turn < 0:
+        raise error_type("--turn counts from 0 and cannot be negative")
+    if args.turns is not None:
+        rows = simulate_turns(config, args.turns, args.input)
+        write(dump([r.to_json() for r in rows]) if args.json else _turns_text(rows))
+        return 1 if any(r.error is not None for r in rows) else 0
+    result = render(config, args.turn, args.input)
+    if result.error is not None:
+        if args.json:
+            write(dump(result.to_json()))
+            return 1
+        raise error_type(f"{args.file}: the assembly failed: {result.error.message}")
+    write(dump(result.to_json()) if args.json else _render_text(result))
+    return 0
+
+
+def register(subparsers, error_type) -> None:
+    p = subparsers.add_parser("lint", help="check a prompt-zones config (JSON/YAML/TOML) or a Covel runtime body; "
+                              "exit status 1 on errors")
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("--json", action="store_true", help="print the diagnostics as a JSON list")
+    p.add_argument("--covel", action="store_true", help="treat FILE as a Covel runtime body whatever its name")
+    p.set_defaults(func=lambda args: cmd_lint(args, error_type))
+
+    p = subparsers.add_parser("render", help="assemble a prompt-zones config for one turn (or interpolate a Covel "
+                              "runtime body with the catalog's example values)")
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("--turn", type=int, default=0, help="simulated turn, counted from 0 (default 0)")
+    p.add_argument("--turns", type=int, metavar="N", help="instead: step through N turns and print, per turn, "
+                   "whether the system zone was re-rendered or an \"environment updated\" note added")
+    p.add_argument("--input", metavar="TEXT", help="the user's input (default: the config's sampleInput)")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--covel", action="store_true", help="treat FILE as a Covel runtime body whatever its name")
+    p.add_argument("--vars", metavar="JSON", help="with a Covel body: a JSON file of template variables merged "
+                   "over the catalog's examples")
+    p.set_defaults(func=lambda args: cmd_render(args, error_type))

@@ -1,0 +1,727 @@
+"""The prompt configuration an editor works on: blocks, variables, environment and the settings
+for what spec B leaves open. Loaded from and saved to JSON, YAML or TOML (same fields in each).
+
+JSON form::
+
+    {"blocks": [{"id", "zone", "order", "role", "content", "template", "complete",
+                 "purpose"?, "source"?}],
+     "variables": [{"name", "description", "mutable", "zones", "args", "example",
+                    "values"?, "env"?}],
+     "environment": {"base": {...}, "turns": [{...}, ...], "contributors": [
+                     {"id", "patch": {...} | [{...}, ...], "failTurns": [n, ...] | "fail": true,
+                      "error": "..."}]},
+     "settings": {...},
+     "sampleInput": "..."}
+
+A variable's value on turn *t*: ``values`` if given — a list is one value per simulated turn
+(the last one repeats), anything else is the value on every turn, so a variable whose value is
+itself a list writes a list of lists — else the environment path ``env`` (``"guild.name"``) read
+on that turn's environment, else ``example``. A variable with ``args`` may give a table keyed by
+the space-joined arguments (``"*"`` is the fallback); any other value serves every call.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+import tomllib
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from inspector.jsjson import UNDEFINED
+
+ZONES = ("system", "context", "input")
+ROLES = ("system", "user", "assistant")
+FORMATS = ("json", "yaml", "toml")
+
+# System-zone order bands (spec B.2), as (purpose, first, last). Only [-300, 299] is binding.
+ORDER_RANGE = (-300, 299)
+ORDER_BANDS = (
+    ("identity", -300, -300),
+    ("deployment", -200, -101),
+    ("safety", -100, -100),
+    ("persona", 0, 0),
+    ("scene", 1, 49),
+    ("world-book", 50, 79),
+    ("examples", 80, 99),
+    ("tools", 100, 199),
+    ("capabilities", 200, 249),
+    ("platform", 250, 299),
+)
+PURPOSES = tuple(name for name, _a, _b in ORDER_BANDS)
+
+
+class ConfigError(ValueError):
+    """A config file that cannot be used; the message names the file and the field."""
+
+
+_UNSET: Any = UNDEFINED
+
+
+@dataclass
+class Block:
+    id: str
+    zone: str
+    content: str = ""
+    order: int | float = 0
+    role: str | None = None
+    template: bool = False
+    complete: bool = False
+    # Which system-zone band the block means to sit in (one of PURPOSES); lets the check say so
+    # when its order is elsewhere. Not a ChatLuna field.
+    purpose: str | None = None
+    # The plugin that registered it (ChatLuna's sourceOf), shown beside diagnostics.
+    source: str | None = None
+
+    def effective_role(self, context_role: str) -> str:
+        if self.zone == "context":
+            return self.role or context_role
+        return self.role or "system"
+
+
+@dataclass
+class ArgSpec:
+    name: str
+    optional: bool = False
+    description: str = ""
+
+
+@dataclass
+class Variable:
+    name: str
+    description: str = ""
+    mutable: bool = False
+    zones: tuple[str, ...] | None = None  # None: every zone
+    args: tuple[ArgSpec, ...] = ()
+    example: Any = _UNSET
+    values: Any = _UNSET
+    env: str | None = None
+
+    @property
+    def per_turn(self) -> bool:
+        return isinstance(self.values, list)
+
+    @property
+    def has_values(self) -> bool:
+        return self.values is not _UNSET
+
+    @property
+    def has_example(self) -> bool:
+        return self.example is not _UNSET
+
+    @property
+    def min_args(self) -> int:
+        return sum(1 for a in self.args if not a.optional)
+
+    def allows(self, zone: str) -> bool:
+        return self.zones is None or zone in self.zones
+
+    def value_at(self, turn: int, environment: dict | None = None) -> tuple[bool, Any]:
+        """(found, value) on ``turn`` before any call arguments are applied."""
+        if self.values is not _UNSET:
+            if isinstance(self.values, list):
+                if not self.values:
+                    return False, UNDEFINED
+                return True, self.values[min(max(turn, 0), len(self.values) - 1)]
+            return True, self.values
+        if self.env is not None:
+            value: Any = environment if environment is not None else {}
+            for part in self.env.split("."):
+                if isinstance(value, dict) and part in value:
+                    value = value[part]
+                else:
+                    return False, UNDEFINED
+            return True, value
+        if self.example is not _UNSET:
+            return True, self.example
+        return False, UNDEFINED
+
+    def varies(self) -> bool:
+        """Whether the simulated values differ from turn to turn (environment-fed values are
+        judged by the simulation itself)."""
+        if not isinstance(self.values, list) or len(self.values) < 2:
+            return False
+        first = self.values[0]
+        return any(v != first or type(v) is not type(first) for v in self.values[1:])
+
+
+@dataclass
+class Contributor:
+    id: str
+    patch: Any = field(default_factory=dict)  # a dict, or a list of dicts one per turn
+    fail: bool = False
+    fail_turns: tuple[int, ...] = ()
+    error: str = "contributor threw"
+
+    def patch_at(self, turn: int) -> dict:
+        if isinstance(self.patch, list):
+            if not self.patch:
+                return {}
+            return self.patch[min(max(turn, 0), len(self.patch) - 1)]
+        return self.patch
+
+    def fails_at(self, turn: int) -> bool:
+        return self.fail or turn in self.fail_turns
+
+
+@dataclass
+class Environment:
+    base: dict = field(default_factory=dict)
+    turns: list[dict] = field(default_factory=list)
+    contributors: list[Contributor] = field(default_factory=list)
+
+
+@dataclass
+class Settings:
+    """Every rule spec B marks ambiguous where users could reasonably differ (README: "Choices")."""
+    system_joiner: str = "\n\n"
+    context_role: str = "user"
+    input_mode: str = "chain"  # chain | first | last
+    section_names: str = "system"  # system | all
+    environment_merge: str = "shallow"  # shallow | deep
+    pinning: bool = True
+    pin_compare: str = "system-variables"  # system-variables | all-variables | environment
+    note_compare: str = "pinned"  # pinned | previous
+    note_title: str = "环境已更新"
+    note_detail: str = "values"  # values | names
+    note_position: str = "last"  # first | last
+    loop_cap: int = 100
+    complete_outside_system: str = "ignore"  # ignore | error
+    standalone_tags: str = "trim"  # trim | keep
+
+    @property
+    def trim_standalone(self) -> bool:
+        return self.standalone_tags == "trim"
+
+
+_SETTING_CHOICES = {
+    "input_mode": ("chain", "first", "last"),
+    "section_names": ("system", "all"),
+    "environment_merge": ("shallow", "deep"),
+    "pin_compare": ("system-variables", "all-variables", "environment"),
+    "note_compare": ("pinned", "previous"),
+    "note_detail": ("values", "names"),
+    "note_position": ("first", "last"),
+    "context_role": ROLES,
+    "complete_outside_system": ("ignore", "error"),
+    "standalone_tags": ("trim", "keep"),
+}
+
+
+@dataclass
+class PromptConfig:
+    blocks: list[Block] = field(default_factory=list)
+    variables: list[Variable] = field(default_factory=list)
+    environment: Environment = field(default_factory=Environment)
+    settings: Settings = field(default_factory=Settings)
+    sample_input: str = ""
+    path: Path | None = None
+
+    def variable(self, name: str) -> Variable | None:
+        for v in self.variables:
+            if v.name == name:
+                return v
+        return None
+
+    def block(self, block_id: str) -> Block | None:
+        for b in self.blocks:
+            if b.id == block_id:
+                return b
+        return None
+
+
+# --- reading -----------------------------------------------------------------------------------
+
+def _camel(name: str) -> str:
+    head, *rest = name.split("_")
+    return head + "".join(p.title() for p in rest)
+
+
+_SETTING_KEYS = {_camel(f.name): f.name for f in fields(Settings)}
+
+
+class _Reader:
+    def __init__(self, origin: str) -> None:
+        self.origin = origin
+
+    def fail(self, where: str, message: str) -> ConfigError:
+        return ConfigError(f"{self.origin}: {where}: {message}")
+
+    def table(self, value: Any, where: str) -> dict:
+        if not isinstance(value, dict):
+            raise self.fail(where, f"expected a table/object, found {_kind(value)}")
+        return value
+
+    def keys(self, data: dict, where: str, allowed: set[str]) -> None:
+        unknown = sorted(str(k) for k in data if k not in allowed)
+        if unknown:
+            raise self.fail(where, f"unknown key {unknown[0]!r} (known: {', '.join(sorted(allowed))})")
+
+    def string(self, data: dict, key: str, where: str, default: Any = _UNSET, *, choices=None) -> Any:
+        if key not in data or data[key] is None:
+            if default is _UNSET:
+                raise self.fail(where, f"{key!r} is required")
+            return default
+        value = data[key]
+        if not isinstance(value, str):
+            raise self.fail(where, f"{key!r} must be a string, found {_kind(value)}")
+        if choices is not None and value not in choices:
+            raise self.fail(where, f"{key!r} must be one of {', '.join(choices)}, found {value!r}")
+        return value
+
+    def boolean(self, data: dict, key: str, where: str, default: bool) -> bool:
+        value = data.get(key, default)
+        if value is None:
+            return default
+        if not isinstance(value, bool):
+            raise self.fail(where, f"{key!r} must be true or false, found {_kind(value)}")
+        return value
+
+    def number(self, data: dict, key: str, where: str, default: Any) -> Any:
+        value = data.get(key, default)
+        if value is None:
+            return default
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value:
+            raise self.fail(where, f"{key!r} must be a number, found {_kind(value)}")
+        return value
+
+
+def _kind(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return f"the boolean {str(value).lower()}"
+    if isinstance(value, (int, float)):
+        return f"the number {value}"
+    if isinstance(value, str):
+        return f"the string {value!r}" if len(value) < 40 else "a string"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "a table"
+    return type(value).__name__
+
+
+def _plain(value: Any) -> Any:
+    """TOML dates and YAML timestamps become ISO strings, so values stay JSON values."""
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    if value is None or isinstance(value, (str, int, float, bool)):
+        return value
+    if hasattr(value, "isoformat"):
+        return value.isoformat()
+    return str(value)
+
+
+_BLOCK_KEYS = {"id", "zone", "order", "role", "content", "template", "complete", "purpose", "source"}
+_VARIABLE_KEYS = {"name", "description", "mutable", "zones", "args", "example", "values", "env"}
+_ENV_KEYS = {"base", "turns", "contributors"}
+_CONTRIBUTOR_KEYS = {"id", "patch", "fail", "failTurns", "error"}
+_TOP_KEYS = {"blocks", "variables", "environment", "settings", "sampleInput"}
+
+
+def from_data(data: Any, origin: str = "<config>", path: Path | None = None) -> PromptConfig:
+    r = _Reader(origin)
+    data = _plain(r.table(data, "top level"))
+    r.keys(data, "top level", _TOP_KEYS)
+    blocks_raw = data.get("blocks", [])
+    if not isinstance(blocks_raw, list):
+        raise r.fail("blocks", f"expected a list, found {_kind(blocks_raw)}")
+    blocks = [_block(r, raw, i) for i, raw in enumerate(blocks_raw)]
+    vars_raw = data.get("variables", [])
+    if not isinstance(vars_raw, list):
+        raise r.fail("variables", f"expected a list, found {_kind(vars_raw)}")
+    variables = [_variable(r, raw, i) for i, raw in enumerate(vars_raw)]
+    names: set[str] = set()
+    for i, v in enumerate(variables):
+        if v.name in names:
+            raise r.fail(f"variables[{i}]", f"variable {v.name!r} is declared twice")
+        names.add(v.name)
+    environment = _environment(r, data.get("environment", {}))
+    settings = _settings(r, data.get("settings", {}))
+    sample = r.string(data, "sampleInput", "top level", "")
+    return PromptConfig(blocks, variables, environment, settings, sample, path)
+
+
+def _block(r: _Reader, raw: Any, i: int) -> Block:
+    where = f"blocks[{i}]"
+    raw = r.table(raw, where)
+    if isinstance(raw.get("id"), str):
+        where += f" (id {raw['id']!r})"
+    r.keys(raw, where, _BLOCK_KEYS)
+    block_id = r.string(raw, "id", where)
+    zone = r.string(raw, "zone", where, choices=ZONES)
+    content = r.string(raw, "content", where, "")
+    order = r.number(raw, "order", where, 0)
+    role = r.string(raw, "role", where, None, choices=ROLES)
+    purpose = r.string(raw, "purpose", where, None, choices=PURPOSES)
+    return Block(block_id, zone, content, order, role, r.boolean(raw, "template", where, False),
+                 r.boolean(raw, "complete", where, False), purpose, r.string(raw, "source", where, None))
+
+
+def _variable(r: _Reader, raw: Any, i: int) -> Variable:
+    where = f"variables[{i}]"
+    raw = r.table(raw, where)
+    if isinstance(raw.get("name"), str):
+        where += f" ({raw['name']!r})"
+    r.keys(raw, where, _VARIABLE_KEYS)
+    name = r.string(raw, "name", where)
+    if not name or any(c.isspace() or c in "{}" for c in name):
+        raise r.fail(where, f"'name' must be a word without spaces or braces, found {name!r}")
+    zones_raw = raw.get("zones")
+    zones: tuple[str, ...] | None = None
+    if zones_raw is not None:
+        if not isinstance(zones_raw, list) or not all(isinstance(z, str) for z in zones_raw):
+            raise r.fail(where, f"'zones' must be a list of zone names, found {_kind(zones_raw)}")
+        for z in zones_raw:
+            if z not in ZONES:
+                raise r.fail(where, f"'zones' lists {z!r}; zones are {', '.join(ZONES)}")
+        zones = tuple(zones_raw)
+    args_raw = raw.get("args") or []
+    if not isinstance(args_raw, list):
+        raise r.fail(where, f"'args' must be a list, found {_kind(args_raw)}")
+    args = []
+    for j, a in enumerate(args_raw):
+        if isinstance(a, str):
+            args.append(ArgSpec(a))
+        elif isinstance(a, dict):
+            aw = f"{where}.args[{j}]"
+            r.keys(a, aw, {"name", "optional", "description"})
+            args.append(ArgSpec(r.string(a, "name", aw), r.boolean(a, "optional", aw, False),
+                                r.string(a, "description", aw, "")))
+        else:
+            raise r.fail(f"{where}.args[{j}]", f"an argument is a name or {{name, optional}}, found {_kind(a)}")
+    env = r.string(raw, "env", where, None)
+    return Variable(name, r.string(raw, "description", where, ""), r.boolean(raw, "mutable", where, False),
+                    zones, tuple(args), raw.get("example", _UNSET), raw.get("values", _UNSET), env)
+
+
+def _environment(r: _Reader, raw: Any) -> Environment:
+    raw = r.table(raw if raw is not None else {}, "environment")
+    r.keys(raw, "environment", _ENV_KEYS)
+    base = r.table(raw.get("base") or {}, "environment.base")
+    turns = raw.get("turns") or []
+    if not isinstance(turns, list):
+        raise r.fail("environment.turns", f"expected a list of tables, found {_kind(turns)}")
+    for i, t in enumerate(turns):
+        r.table(t, f"environment.turns[{i}]")
+    contributors = []
+    for i, c in enumerate(raw.get("contributors") or []):
+        where = f"environment.contributors[{i}]"
+        c = r.table(c, where)
+        r.keys(c, where, _CONTRIBUTOR_KEYS)
+        patch = c.get("patch", {})
+        if isinstance(patch, list):
+            for j, p in enumerate(patch):
+                r.table(p, f"{where}.patch[{j}]")
+        else:
+            r.table(patch, f"{where}.patch")
+        fail_turns = c.get("failTurns") or []
+        if not isinstance(fail_turns, list) or not all(isinstance(t, int) and not isinstance(t, bool)
+                                                       for t in fail_turns):
+            raise r.fail(where, "'failTurns' must be a list of turn numbers")
+        contributors.append(Contributor(r.string(c, "id", where), patch, r.boolean(c, "fail", where, False),
+                                        tuple(fail_turns), r.string(c, "error", where, "contributor threw")))
+    return Environment(base, list(turns), contributors)
+
+
+def _settings(r: _Reader, raw: Any) -> Settings:
+    raw = r.table(raw if raw is not None else {}, "settings")
+    r.keys(raw, "settings", set(_SETTING_KEYS))
+    values: dict[str, Any] = {}
+    defaults = Settings()
+    for key, attr in _SETTING_KEYS.items():
+        if key not in raw:
+            continue
+        default = getattr(defaults, attr)
+        if isinstance(default, bool):
+            values[attr] = r.boolean(raw, key, "settings", default)
+        elif isinstance(default, int):
+            n = r.number(raw, key, "settings", default)
+            if not isinstance(n, int) or n < 0:
+                raise r.fail("settings", f"{key!r} must be a whole number >= 0, found {_kind(n)}")
+            values[attr] = n
+        else:
+            values[attr] = r.string(raw, key, "settings", default, choices=_SETTING_CHOICES.get(attr))
+    return Settings(**values)
+
+
+def sample_path(fmt: str = "json") -> Path:
+    """The shipped sample config: a group-chat persona with safety rules, tool guidance,
+    world-book entries, and time, group and speaker variables."""
+    from resources import resource_path
+
+    return resource_path("samples", "zones", f"group-chat.{fmt}")
+
+
+def format_of(path: str | Path) -> str:
+    suffix = Path(path).suffix.lower()
+    if suffix == ".json":
+        return "json"
+    if suffix in (".yaml", ".yml"):
+        return "yaml"
+    if suffix == ".toml":
+        return "toml"
+    raise ConfigError(f"{path}: unknown config format {suffix or '(no extension)'!r}; "
+                      "use .json, .yaml, .yml or .toml")
+
+
+def loads_config(text: str, fmt: str, origin: str = "<config>", path: Path | None = None) -> PromptConfig:
+    if fmt == "json":
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise ConfigError(f"{origin}: not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}") from None
+    elif fmt == "yaml":
+        try:
+            data = yaml.safe_load(text)
+        except yaml.YAMLError as exc:
+            mark = getattr(exc, "problem_mark", None)
+            where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
+            problem = getattr(exc, "problem", None) or str(exc)
+            raise ConfigError(f"{origin}: not valid YAML: {problem}{where}") from None
+        if data is None:
+            data = {}
+    elif fmt == "toml":
+        try:
+            data = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as exc:
+            raise ConfigError(f"{origin}: not valid TOML: {exc}") from None
+    else:
+        raise ConfigError(f"{origin}: unknown config format {fmt!r}")
+    return from_data(data, origin, path)
+
+
+def load_config(path: str | Path) -> PromptConfig:
+    path = Path(path)
+    fmt = format_of(path)
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        raise ConfigError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise ConfigError(f"{path}: is a directory, not a config file") from None
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read: {exc.strerror}") from None
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{path}: not UTF-8 text (byte {exc.start})") from None
+    return loads_config(text, fmt, str(path), path)
+
+
+# --- writing -----------------------------------------------------------------------------------
+
+def to_data(config: PromptConfig) -> dict[str, Any]:
+    """The config as plain data, in the field order of the JSON form; defaults are left out."""
+    blocks = []
+    for b in config.blocks:
+        item: dict[str, Any] = {"id": b.id, "zone": b.zone, "order": b.order}
+        if b.role is not None:
+            item["role"] = b.role
+        if b.template:
+            item["template"] = True
+        if b.complete:
+            item["complete"] = True
+        if b.purpose is not None:
+            item["purpose"] = b.purpose
+        if b.source is not None:
+            item["source"] = b.source
+        item["content"] = b.content
+        blocks.append(item)
+    variables = []
+    for v in config.variables:
+        item = {"name": v.name}
+        if v.description:
+            item["description"] = v.description
+        item["mutable"] = v.mutable
+        if v.zones is not None:
+            item["zones"] = list(v.zones)
+        if v.args:
+            item["args"] = [a.name if not a.optional and not a.description else
+                            {"name": a.name, **({"optional": True} if a.optional else {}),
+                             **({"description": a.description} if a.description else {})} for a in v.args]
+        if v.example is not _UNSET:
+            item["example"] = v.example
+        if v.values is not _UNSET:
+            item["values"] = v.values
+        if v.env is not None:
+            item["env"] = v.env
+        variables.append(item)
+    env: dict[str, Any] = {}
+    if config.environment.base:
+        env["base"] = config.environment.base
+    if config.environment.turns:
+        env["turns"] = config.environment.turns
+    if config.environment.contributors:
+        env["contributors"] = []
+        for c in config.environment.contributors:
+            item = {"id": c.id, "patch": c.patch}
+            if c.fail:
+                item["fail"] = True
+            if c.fail_turns:
+                item["failTurns"] = list(c.fail_turns)
+            if c.error != "contributor threw":
+                item["error"] = c.error
+            env["contributors"].append(item)
+    defaults = Settings()
+    settings = {_camel(f.name): getattr(config.settings, f.name) for f in fields(Settings)
+                if getattr(config.settings, f.name) != getattr(defaults, f.name)}
+    data: dict[str, Any] = {"blocks": blocks, "variables": variables}
+    if env:
+        data["environment"] = env
+    if settings:
+        data["settings"] = settings
+    if config.sample_input:
+        data["sampleInput"] = config.sample_input
+    return data
+
+
+def dump_config(config: PromptConfig, fmt: str) -> str:
+    data = to_data(config)
+    if fmt == "json":
+        return json.dumps(data, ensure_ascii=False, indent=2) + "\n"
+    if fmt == "yaml":
+        return yaml.dump(data, Dumper=_YamlDumper, allow_unicode=True, sort_keys=False, width=100)
+    if fmt == "toml":
+        return _toml_document(data)
+    raise ConfigError(f"unknown config format {fmt!r}")
+
+
+def save_config(config: PromptConfig, path: str | Path, fmt: str | None = None) -> Path:
+    """Write atomically: a temporary file in the same folder, fsync, the old file kept as
+    ``.bak``, then one rename."""
+    path = Path(path)
+    text = dump_config(config, fmt or format_of(path))
+    directory = path.parent if str(path.parent) else Path(".")
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        if path.exists():
+            backup = path.with_name(path.name + ".bak")
+            with open(path, "rb") as src, open(backup, "wb") as dst:
+                dst.write(src.read())
+                dst.flush()
+                os.fsync(dst.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+    return path
+
+
+class _YamlDumper(yaml.SafeDumper):
+    pass
+
+
+def _yaml_str(dumper: yaml.SafeDumper, text: str) -> yaml.ScalarNode:
+    # YAML readers fold NEL and the Unicode line/paragraph separators into line breaks in plain,
+    # single-quoted and block scalars; only a double-quoted scalar keeps them (as escapes).
+    if any(c in "\x85\u2028\u2029" for c in text):
+        return dumper.represent_scalar("tag:yaml.org,2002:str", text, style='"')
+    return dumper.represent_str(text)
+
+
+_YamlDumper.add_representer(str, _yaml_str)
+
+
+# TOML has no writer in the standard library; this one covers the values a config holds (tables,
+# arrays, strings, numbers, booleans). TOML has no null: a null value is left out, which reads
+# back as absent.
+
+def _toml_key(key: str) -> str:
+    if key and all(c.isascii() and (c.isalnum() or c in "-_") for c in key):
+        return key
+    return _toml_string(key)
+
+
+def _toml_string(text: str) -> str:
+    out = ['"']
+    for c in text:
+        code = ord(c)
+        if c == '"':
+            out.append('\\"')
+        elif c == "\\":
+            out.append("\\\\")
+        elif c == "\n":
+            out.append("\\n")
+        elif c == "\t":
+            out.append("\\t")
+        elif code < 0x20 or code == 0x7F or 0xD800 <= code <= 0xDFFF:
+            out.append(f"\\u{code:04X}" if code < 0xD800 or code > 0xDFFF else "\uFFFD")
+        else:
+            out.append(c)
+    out.append('"')
+    return "".join(out)
+
+
+def _toml_multiline(text: str) -> str:
+    # A multi-line basic string keeps prompts readable; the newline right after the opening quotes
+    # is dropped by readers, and quotes are escaped so no run of three can end the string early.
+    body = _toml_string(text)[1:-1].replace("\\n", "\n")
+    return '"""\n' + body + '"""'
+
+
+def _toml_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        if value != value:
+            return "nan"
+        if value in (float("inf"), float("-inf")):
+            return "inf" if value > 0 else "-inf"
+        return repr(value)
+    if isinstance(value, str):
+        return _toml_multiline(value) if "\n" in value else _toml_string(value)
+    if isinstance(value, list):
+        if any(v is None for v in value):
+            raise ConfigError("TOML has no null, and a list of per-turn values cannot skip one; "
+                              "save this config as JSON or YAML")
+        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
+    if isinstance(value, dict):
+        items = [f"{_toml_key(str(k))} = {_toml_value(v)}" for k, v in value.items() if v is not None]
+        return "{ " + ", ".join(items) + " }" if items else "{}"
+    raise ConfigError(f"cannot write {type(value).__name__} to TOML")
+
+
+def _toml_table(lines: list[str], header: str, table: dict) -> None:
+    lines.append(header)
+    for key, value in table.items():
+        if value is None:
+            continue
+        lines.append(f"{_toml_key(key)} = {_toml_value(value)}")
+    lines.append("")
+
+
+def _toml_document(data: dict) -> str:
+    lines: list[str] = []
+    if "sampleInput" in data:
+        lines.append(f"sampleInput = {_toml_value(data['sampleInput'])}")
+        lines.append("")
+    if "settings" in data:
+        _toml_table(lines, "[settings]", data["settings"])
+    env = data.get("environment")
+    if env:
+        if "base" in env:
+            _toml_table(lines, "[environment.base]", env["base"])
+        for turn in env.get("turns", []):
+            _toml_table(lines, "[[environment.turns]]", turn)
+        for c in env.get("contributors", []):
+            _toml_table(lines, "[[environment.contributors]]", c)
+    for v in data["variables"]:
+        _toml_table(lines, "[[variables]]", v)
+    for b in data["blocks"]:
+        _toml_table(lines, "[[blocks]]", b)
+    return "\n".join(lines).rstrip("\n") + "\n"

@@ -1,0 +1,309 @@
+"""The static check (spec B.4): every diagnostic an editor can show without rendering.
+
+The eight of B.4 (unknown variable, zone not allowed, mutable variable in the system zone, wrong
+argument count, duplicate block id, order out of range, input without ``{prompt}``, more than one
+complete block) plus parse problems, and the tool's own findings: order ties, variables never
+used, an order outside the band a block says it belongs to (``purpose``), a ``{while}`` whose
+condition is a constant, a loop name shadowing a variable, a bare-word argument taken as text, a
+``complete`` flag outside the system zone, and a non-template block that writes a variable tag.
+
+A variable declared ``mutable`` in a system block is an error (ChatLuna throws). One declared
+immutable whose sample values differ between simulated turns is a warning under the same code:
+the docs forbid variables that change with the environment in the system zone too, but ChatLuna
+cannot know that statically; at run time pinning keeps the first value and adds a note.
+"""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass
+
+from inspector.jsjson import js_truthy
+
+from . import diagnostic as dg
+from .blocks import PROMPT, build_environment, simulated_turns
+from .config import ORDER_BANDS, ORDER_RANGE, Block, PromptConfig, Variable
+from .diagnostic import Diagnostic
+from .evaluate import name_target, to_text
+from .template import ForBlock, IfBlock, Operand, RepeatBlock, Template, VarTag, WhileBlock, parse
+
+__all__ = ["Diagnostic", "check", "check_block", "CheckContext", "references"]
+
+
+@dataclass(slots=True, frozen=True)
+class Reference:
+    name: str
+    start: int  # the name's span
+    end: int
+    tag_start: int
+    tag_end: int
+    nargs: int
+    kind: str  # "tag" | "operand" | "argument"
+    loop_scope: frozenset[str]
+
+
+def references(template: Template) -> tuple[list[Reference], list[tuple[ForBlock, frozenset[str]]],
+                                            list[WhileBlock]]:
+    """Every name the template reads, with the loop names in scope where it is read; the loops;
+    the while blocks."""
+    refs: list[Reference] = []
+    loops: list[tuple[ForBlock, frozenset[str]]] = []
+    whiles: list[WhileBlock] = []
+
+    def operand(op: Operand | None, scope: frozenset[str], kind: str, tag: tuple[int, int]) -> None:
+        if op is not None and op.kind == "word":
+            refs.append(Reference(op.value, op.start, op.end, tag[0], tag[1], 0, kind, scope))
+
+    def walk(nodes, scope: frozenset[str]) -> None:
+        for node in nodes:
+            if isinstance(node, VarTag):
+                refs.append(Reference(node.name, node.name_start, node.name_end, node.start, node.end,
+                                      len(node.args), "tag", scope))
+                for arg in node.args:
+                    operand(arg, scope, "argument", (node.start, node.end))
+            elif isinstance(node, IfBlock):
+                for branch in node.branches:
+                    if branch.condition is not None:
+                        operand(branch.condition.left, scope, "operand", (branch.start, branch.tag_end))
+                        operand(branch.condition.right, scope, "operand", (branch.start, branch.tag_end))
+                    walk(branch.body, scope)
+            elif isinstance(node, ForBlock):
+                operand(node.iterable, scope, "operand", (node.start, node.tag_end))
+                loops.append((node, scope))
+                walk(node.body, scope | {node.var})
+            elif isinstance(node, WhileBlock):
+                operand(node.condition.left, scope, "operand", (node.start, node.tag_end))
+                operand(node.condition.right, scope, "operand", (node.start, node.tag_end))
+                whiles.append(node)
+                walk(node.body, scope)
+            elif isinstance(node, RepeatBlock):
+                operand(node.count, scope, "operand", (node.start, node.tag_end))
+                walk(node.body, scope)
+
+    walk(template.nodes, frozenset())
+    return refs, loops, whiles
+
+
+class CheckContext:
+    """What every block's check needs from the whole config, computed once per ``check``."""
+
+    def __init__(self, config: PromptConfig) -> None:
+        self.config = config
+        self.variables: dict[str, Variable] = {}
+        for v in config.variables:
+            self.variables.setdefault(v.name, v)
+        self.known = set(self.variables) | {PROMPT}
+        self.varying = self._varying()
+
+    def _varying(self) -> set[str]:
+        turns = simulated_turns(self.config)
+        out = {v.name for v in self.config.variables if v.varies()}
+        fed = [v for v in self.config.variables if v.env is not None and not v.has_values]
+        if fed and turns > 1:
+            envs = [build_environment(self.config, t, log_failures=False)[0] for t in range(turns)]
+            for v in fed:
+                seen = [v.value_at(t, env)[1] for t, env in enumerate(envs)]
+                if any(s != seen[0] or type(s) is not type(seen[0]) for s in seen[1:]):
+                    out.add(v.name)
+        return out
+
+
+def _suggest(name: str, known: set[str]) -> str:
+    close = difflib.get_close_matches(name, sorted(known), n=1, cutoff=0.75)
+    return f"; did you mean {close[0]!r}?" if close else ""
+
+
+def _zones_text(v: Variable) -> str:
+    return ", ".join(v.zones) if v.zones else "none"
+
+
+def check_block(block: Block, ctx: CheckContext) -> list[Diagnostic]:
+    """The diagnostics of one block's text (not those that depend on other blocks)."""
+    out: list[Diagnostic] = []
+    bid = block.id
+    if not block.template:
+        if block.zone == "input":
+            if "{prompt}" in block.content:
+                at = block.content.index("{prompt}")
+                out.append(dg.make(dg.INPUT_MISSING_PROMPT, dg.ERROR, "this input block is not a template, so "
+                                   "{prompt} is literal text and the user's input is dropped; set template: true",
+                                   dg.SourcePositions(block.content), at, at + len("{prompt}"), block_id=bid))
+            else:
+                out.append(dg.field_diagnostic(dg.INPUT_MISSING_PROMPT, dg.ERROR, "an input block must contain "
+                                               "{prompt} (the user's input) and be a template", bid, "content"))
+        elif "{" in block.content:
+            template = parse(block.content, ctx.config.settings.trim_standalone)
+            refs, _l, _w = references(template)
+            named = [r for r in refs if r.kind == "tag" and r.name in ctx.variables]
+            if named:
+                r = named[0]
+                out.append(dg.make(dg.TEMPLATE_OFF, dg.WARNING, f"{{{r.name}}} names a variable, but this block "
+                                   "is not a template, so it is sent as literal braces; set template: true",
+                                   template.positions, r.tag_start, r.tag_end, block_id=bid))
+        return out
+
+    template = parse(block.content, ctx.config.settings.trim_standalone)
+    out.extend(d.for_block(bid) for d in template.diagnostics)
+    pos = template.positions
+    refs, loops, whiles = references(template)
+    zone = block.zone
+    has_prompt = False
+    for ref in refs:
+        target = name_target(ref.name, ref.loop_scope, ctx.known)
+        if target is None:
+            if ref.kind == "argument":
+                out.append(dg.make(dg.BARE_WORD, dg.INFO, f"{ref.name!r} is not a variable, so it is passed as the "
+                                   f"text \"{ref.name}\"; quote it to say so", pos, ref.start, ref.end, block_id=bid))
+            else:
+                out.append(dg.make(dg.UNKNOWN_VARIABLE, dg.ERROR, f"unknown variable {ref.name!r}"
+                                   + _suggest(ref.name, ctx.known), pos, ref.start, ref.end, block_id=bid,
+                                   variable=ref.name))
+            continue
+        kind, base = target
+        if kind == "loop":
+            continue
+        if base == PROMPT and base not in ctx.variables:
+            if ref.kind == "tag" and ref.name == PROMPT:
+                has_prompt = True
+            if zone != "input":
+                out.append(dg.make(dg.ZONE_NOT_ALLOWED, dg.ERROR, "{prompt} is the user's input and only exists "
+                                   f"in the input zone, not the {zone} zone", pos, ref.start, ref.end,
+                                   block_id=bid, variable=PROMPT))
+            continue
+        if base == PROMPT and ref.kind == "tag":
+            has_prompt = True
+        var = ctx.variables[base]
+        if not var.allows(zone):
+            out.append(dg.make(dg.ZONE_NOT_ALLOWED, dg.ERROR, f"{base!r} may be used in {_zones_text(var)}, "
+                               f"not in the {zone} zone (ChatLuna throws VariableZoneError)",
+                               pos, ref.start, ref.end, block_id=bid, variable=base))
+        if zone == "system" and var.mutable:
+            out.append(dg.make(dg.MUTABLE_IN_SYSTEM, dg.ERROR, f"{base!r} is mutable, so it cannot enter the system "
+                               "zone: it would change the cached prefix on every request (ChatLuna throws "
+                               "MutableVariableError); move it to a context block", pos, ref.start, ref.end,
+                               block_id=bid, variable=base))
+        elif zone == "system" and base in ctx.varying:
+            out.append(dg.make(dg.MUTABLE_IN_SYSTEM, dg.WARNING, f"{base!r} is not declared mutable, but its sample "
+                               "values change between turns: the pinned system zone keeps the first value and each "
+                               "change adds an \"environment updated\" note; move it to a context block if it changes "
+                               "often", pos, ref.start, ref.end, block_id=bid, variable=base))
+        if base == ref.name and ref.kind != "argument":
+            n, lo, hi = ref.nargs, var.min_args, len(var.args)
+            if not (lo <= n <= hi):
+                if hi == 0:
+                    expect = "no arguments"
+                elif lo == hi:
+                    expect = f"{hi} argument{'s' if hi != 1 else ''} ({' '.join(a.name for a in var.args)})"
+                else:
+                    expect = f"{lo} to {hi} arguments ({' '.join(a.name for a in var.args)})"
+                out.append(dg.make(dg.ARG_COUNT, dg.ERROR, f"{base!r} takes {expect}, given {n}",
+                                   pos, ref.tag_start, ref.tag_end, block_id=bid, variable=base))
+    for loop, _scope in loops:
+        if loop.var in ctx.variables:
+            out.append(dg.make(dg.SHADOWED_VARIABLE, dg.WARNING, f"the loop name {loop.var!r} hides the variable "
+                               f"of the same name inside this loop", pos, loop.var_start, loop.var_end, block_id=bid))
+    for node in whiles:
+        cond = node.condition
+        if cond.op is None and cond.left.kind != "word" and js_truthy(cond.left.value):
+            out.append(dg.make(dg.LOOP_LIMIT, dg.WARNING, f"{{while}} on the constant {to_text(cond.left.value)!r} "
+                               f"is always true: it runs until the loop limit ({ctx.config.settings.loop_cap})",
+                               pos, node.start, node.tag_end, block_id=bid))
+    if zone == "input" and not has_prompt:
+        out.append(dg.field_diagnostic(dg.INPUT_MISSING_PROMPT, dg.ERROR, "an input template must contain {prompt} "
+                                       "(the user's input); without it the input is dropped", bid, "content"))
+    out.sort(key=lambda d: (d.start, d.end, d.code))
+    return out
+
+
+def _band_of(purpose: str) -> tuple[int, int]:
+    for name, lo, hi in ORDER_BANDS:
+        if name == purpose:
+            return lo, hi
+    raise KeyError(purpose)
+
+
+def _num(order) -> str:
+    return str(int(order)) if float(order).is_integer() else str(order)
+
+
+def check(config: PromptConfig) -> list[Diagnostic]:
+    """Every static diagnostic of ``config``, block by block in registration order, then the
+    config-wide ones. Parses are cached by block text, so calling this after each edit re-parses
+    only what changed."""
+    ctx = CheckContext(config)
+    per_block: dict[int, list[Diagnostic]] = {i: [] for i in range(len(config.blocks))}
+    seen: dict[str, int] = {}
+    by_zone_order: dict[tuple[str, float], list[int]] = {}
+    complete: list[int] = []
+    used: set[str] = set()
+    reject_complete = config.settings.complete_outside_system == "error"
+
+    for i, block in enumerate(config.blocks):
+        found = per_block[i]
+        if block.id in seen:
+            found.append(dg.field_diagnostic(dg.DUPLICATE_ID, dg.ERROR, f"block id {block.id!r} is already used by "
+                                             f"block #{seen[block.id] + 1}; registering it again throws, so this "
+                                             "block is left out", block.id, "id"))
+            continue
+        seen[block.id] = i
+        if block.zone == "system":
+            lo, hi = ORDER_RANGE
+            if not (lo <= block.order <= hi):
+                found.append(dg.field_diagnostic(dg.ORDER_OUT_OF_RANGE, dg.ERROR, f"system order {_num(block.order)} "
+                                                 f"is outside {lo}..{hi}", block.id, "order"))
+            if block.purpose is not None:
+                blo, bhi = _band_of(block.purpose)
+                if not (blo <= block.order <= bhi):
+                    band = f"{blo}" if blo == bhi else f"{blo}..{bhi}"
+                    found.append(dg.field_diagnostic(dg.ORDER_BAND, dg.WARNING, f"order {_num(block.order)} is "
+                                                     f"outside the {block.purpose} band ({band})", block.id, "order"))
+            if block.complete:
+                complete.append(i)
+        elif block.complete:
+            if reject_complete:
+                found.append(dg.field_diagnostic(dg.COMPLETE_OUTSIDE_SYSTEM, dg.ERROR, "complete is only allowed on "
+                                                 "system blocks; this block is left out", block.id, "complete"))
+                continue
+            found.append(dg.field_diagnostic(dg.COMPLETE_OUTSIDE_SYSTEM, dg.WARNING, f"complete only means something "
+                                             f"in the system zone; it is ignored on this {block.zone} block",
+                                             block.id, "complete"))
+        if block.purpose is not None and block.zone != "system":
+            found.append(dg.field_diagnostic(dg.ORDER_BAND, dg.WARNING, "order bands are a system-zone rule; "
+                                             f"purpose {block.purpose!r} means nothing in the {block.zone} zone",
+                                             block.id, "purpose"))
+        by_zone_order.setdefault((block.zone, block.order), []).append(i)
+        found.extend(check_block(block, ctx))
+        if block.template:
+            refs, _l, _w = references(parse(block.content, ctx.config.settings.trim_standalone))
+            for ref in refs:
+                target = name_target(ref.name, ref.loop_scope, ctx.known)
+                if target is not None and target[0] == "variable":
+                    used.add(target[1])
+
+    for (zone, order), indexes in by_zone_order.items():
+        if len(indexes) < 2:
+            continue
+        first = config.blocks[indexes[0]].id
+        for i in indexes[1:]:
+            per_block[i].insert(0, dg.field_diagnostic(
+                dg.ORDER_TIE, dg.WARNING, f"{zone} order {_num(order)} is also used by {first!r}; registration order "
+                "decides which comes first, and a change in plugin load order swaps them silently",
+                config.blocks[i].id, "order"))
+
+    if len(complete) > 1:
+        ids = ", ".join(repr(config.blocks[i].id) for i in complete)
+        for i in complete:
+            per_block[i].insert(0, dg.field_diagnostic(
+                dg.MULTIPLE_COMPLETE, dg.ERROR, f"{len(complete)} complete system blocks ({ids}); at most one may "
+                "take over the system zone, so the assembly fails", config.blocks[i].id, "complete"))
+
+    out = [d for i in range(len(config.blocks)) for d in per_block[i]]
+    for v in config.variables:
+        if v.name not in used and v.name != PROMPT:
+            out.append(dg.field_diagnostic(dg.UNUSED_VARIABLE, dg.WARNING, f"variable {v.name!r} is declared but no "
+                                           "template uses it", None, "variables", variable=v.name))
+    return out
+
+
+def has_errors(diagnostics: list[Diagnostic]) -> bool:
+    return any(d.severity == dg.ERROR for d in diagnostics)

@@ -1,0 +1,385 @@
+"""Evaluating a parsed template against variable values.
+
+ChatLuna is JavaScript, so where the docs say nothing, values behave as they would there:
+
+* a value is inserted as ``String(value)`` (a list joins with ``,``, an object is
+  ``[object Object]``, which also raises a ``value-type`` warning), except that a missing value,
+  ``null`` and ``undefined`` insert nothing;
+* truthiness is JavaScript's (an empty list is true, ``0`` and ``""`` are false);
+* ``==``/``!=`` are JavaScript's loose equality and ``< <= > >=`` its relational comparison
+  (two strings compare by UTF-16 code units, otherwise both sides become numbers);
+* a dotted name (``user.name``) reads the first part as a variable or loop name, then walks *own*
+  properties: object keys, list indices and ``length``.
+
+An unknown variable renders as its own tag text (the docs' FAQ: a misspelt variable shows up as
+literal braces). A bare-word call argument that names no variable is that word as a string.
+
+Loops: ``{for}`` over anything but a list runs zero times (``value-type`` warning, except for a
+missing value); ``{repeat n}`` runs once for each whole number ``i`` with ``0 <= i < n`` (so 2.5
+runs three times, a negative count never), warning when ``n`` is not a whole number ≥ 0;
+``{while}`` and every loop stop after ``loop_cap`` iterations with a ``loop-limit`` error, and a
+whole render stops looping after ``TOTAL_ITERATIONS`` so a live preview can never hang.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable, Container
+from dataclasses import dataclass, field
+from typing import Any
+
+from inspector.jsjson import UNDEFINED, js_number, js_to_string, js_truthy
+
+from . import diagnostic as dg
+from .template import (
+    Condition,
+    ForBlock,
+    IfBlock,
+    Operand,
+    RepeatBlock,
+    Template,
+    Text,
+    VarTag,
+    WhileBlock,
+)
+
+DEFAULT_LOOP_CAP = 100
+_DECIMAL = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?\Z")
+_RADIX = re.compile(r"0[xX][0-9a-fA-F]+\Z|0[oO][0-7]+\Z|0[bB][01]+\Z")
+TOTAL_ITERATIONS = 10_000
+
+# resolve(name, args) -> value, for a name in the catalog; args are already evaluated.
+Resolver = Callable[[str, tuple], Any]
+
+
+def name_target(name: str, loop_names: Container[str], known: Container[str]) -> tuple[str, str] | None:
+    """What a (possibly dotted) name refers to: ("loop", head) when its first part is a loop name
+    in scope (loop names shadow the catalog), ("variable", name) for an exact catalog name, then
+    ("variable", head) when the first part is one; None when nothing. One rule for rendering and
+    for the static check."""
+    head = name.partition(".")[0]
+    if head in loop_names:
+        return "loop", head
+    if name in known:
+        return "variable", name
+    if head != name and head in known:
+        return "variable", head
+    return None
+
+
+@dataclass(slots=True)
+class Evaluation:
+    text: str
+    # (source start, source end, output start, output end, verbatim), Python indices, in output
+    # order: where each piece of the output came from; verbatim pieces are the source unchanged.
+    spans: list[tuple[int, int, int, int, bool]]
+    values: dict[str, Any]
+    diagnostics: list[dg.Diagnostic] = field(default_factory=list)
+    # Catalog variables actually read (not loop names), in first-use order.
+    used: list[str] = field(default_factory=list)
+
+
+# --- JavaScript value semantics ----------------------------------------------------------------
+
+def to_text(value: Any) -> str:
+    if value is None or value is UNDEFINED:
+        return ""
+    return js_to_string(value)
+
+
+def _is_number(v: Any) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+def to_number(value: Any) -> float:
+    if value is None:
+        return 0.0
+    if value is UNDEFINED:
+        return math.nan
+    if value is True:
+        return 1.0
+    if value is False:
+        return 0.0
+    if _is_number(value):
+        return float(value)
+    if isinstance(value, str):
+        text = value.strip()
+        if text == "":
+            return 0.0
+        if _DECIMAL.match(text):
+            return float(text)
+        if _RADIX.match(text):
+            return float(int(text, 0))
+        if text in ("Infinity", "+Infinity"):
+            return math.inf
+        if text == "-Infinity":
+            return -math.inf
+        return math.nan
+    if isinstance(value, (list, tuple)):
+        return to_number(js_to_string(value))
+    return math.nan
+
+
+def _primitive(value: Any) -> Any:
+    if isinstance(value, (list, tuple)) or isinstance(value, dict):
+        return js_to_string(value)
+    return value
+
+
+def loose_equals(a: Any, b: Any) -> bool:
+    nullish_a = a is None or a is UNDEFINED
+    nullish_b = b is None or b is UNDEFINED
+    if nullish_a or nullish_b:
+        return nullish_a and nullish_b
+    if isinstance(a, (list, tuple, dict)) and isinstance(b, (list, tuple, dict)):
+        return a is b
+    a, b = _primitive(a), _primitive(b)
+    if isinstance(a, str) and isinstance(b, str):
+        return a == b
+    if isinstance(a, bool) and isinstance(b, bool):
+        return a is b
+    x, y = to_number(a), to_number(b)
+    return x == y
+
+
+def _code_units(text: str) -> bytes:
+    return text.encode("utf-16-be", "surrogatepass")
+
+
+def compare(a: Any, op: str, b: Any) -> bool:
+    if op == "==":
+        return loose_equals(a, b)
+    if op == "!=":
+        return not loose_equals(a, b)
+    a, b = _primitive(a), _primitive(b)
+    if isinstance(a, str) and isinstance(b, str):
+        x, y = _code_units(a), _code_units(b)
+    else:
+        x, y = to_number(a), to_number(b)
+        if math.isnan(x) or math.isnan(y):
+            return False
+    if op == "<":
+        return x < y
+    if op == "<=":
+        return x <= y
+    if op == ">":
+        return x > y
+    return x >= y
+
+
+def own_property(value: Any, key: str) -> tuple[bool, Any]:
+    if isinstance(value, dict):
+        return (True, value[key]) if key in value else (False, UNDEFINED)
+    if isinstance(value, (list, tuple, str)):
+        if key == "length":
+            return True, (len(value) if not isinstance(value, str) else len(value.encode("utf-16-le", "surrogatepass")) // 2)
+        if key.isdigit() and (key == "0" or not key.startswith("0")) and isinstance(value, (list, tuple)):
+            index = int(key)
+            if index < len(value):
+                return True, value[index]
+    return False, UNDEFINED
+
+
+def walk_path(value: Any, parts: list[str]) -> Any:
+    for part in parts:
+        found, value = own_property(value, part)
+        if not found:
+            return UNDEFINED
+    return value
+
+
+def _describe(value: Any) -> str:
+    if value is None:
+        return "null"
+    if value is UNDEFINED:
+        return "undefined"
+    if isinstance(value, bool):
+        return "a boolean"
+    if _is_number(value):
+        return f"the number {js_number(value)}"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, dict):
+        return "an object"
+    return type(value).__name__
+
+
+# --- evaluation --------------------------------------------------------------------------------
+
+class _Budget(Exception):
+    pass
+
+
+class _Evaluator:
+    __slots__ = ("template", "known", "resolve", "loop_cap", "out", "length", "spans", "values", "diags", "used",
+                 "scopes", "iterations", "budget_reported")
+
+    def __init__(self, template: Template, known: Container[str], resolve: Resolver, loop_cap: int) -> None:
+        self.template = template
+        self.known = known
+        self.resolve = resolve
+        self.loop_cap = max(0, loop_cap)
+        self.out: list[str] = []
+        self.length = 0
+        self.spans: list[tuple[int, int, int, int, bool]] = []
+        self.values: dict[str, Any] = {}
+        self.diags: list[dg.Diagnostic] = []
+        self.used: list[str] = []
+        self.scopes: list[tuple[str, Any]] = []
+        self.iterations = 0
+        self.budget_reported = False
+
+    def report(self, code: str, severity: str, message: str, start: int, end: int) -> None:
+        self.diags.append(dg.make(code, severity, message, self.template.positions, start, end))
+
+    def emit(self, text: str, start: int, end: int, verbatim: bool = False) -> None:
+        if not text:
+            return
+        self.out.append(text)
+        self.spans.append((start, end, self.length, self.length + len(text), verbatim))
+        self.length += len(text)
+
+    def lookup(self, name: str, args: tuple) -> tuple[bool, Any]:
+        """A name as a loop variable or catalog variable, with a dotted tail walked."""
+        target = name_target(name, self.loop_names, self.known)
+        if target is None:
+            return False, UNDEFINED
+        kind, base = target
+        tail = name[len(base) + 1:].split(".") if len(name) > len(base) else None
+        if kind == "loop":
+            value = next(v for n, v in reversed(self.scopes) if n == base)
+        else:
+            value = self.resolve(base, args if base == name else ())
+            self._note(base, args if base == name else (), value)
+        return True, walk_path(value, tail) if tail else value
+
+    @property
+    def loop_names(self) -> set[str]:
+        return {n for n, _v in self.scopes}
+
+    def _note(self, name: str, args: tuple, value: Any) -> None:
+        key = name if not args else name + " " + " ".join(to_text(a) if isinstance(a, str) else js_to_string(a)
+                                                          for a in args)
+        if key not in self.values:
+            self.values[key] = value
+        if name not in self.used:
+            self.used.append(name)
+
+    def operand(self, op: Operand, *, bare_is_literal: bool) -> Any:
+        if op.kind != "word":
+            return op.value
+        found, value = self.lookup(op.value, ())
+        if found:
+            return value
+        return op.value if bare_is_literal else UNDEFINED
+
+    def condition(self, cond: Condition) -> bool:
+        left = self.operand(cond.left, bare_is_literal=False)
+        if cond.op is None:
+            return js_truthy(left)
+        right = self.operand(cond.right, bare_is_literal=False)
+        return compare(left, cond.op, right)
+
+    def tick(self, start: int, end: int) -> None:
+        self.iterations += 1
+        if self.iterations > TOTAL_ITERATIONS:
+            if not self.budget_reported:
+                self.budget_reported = True
+                self.report(dg.LOOP_LIMIT, dg.ERROR, f"the template looped more than {TOTAL_ITERATIONS} times "
+                            "in all; rendering stopped here", start, end)
+            raise _Budget()
+
+    def run(self, nodes) -> None:
+        for node in nodes:
+            if isinstance(node, Text):
+                self.emit(node.text, node.start, node.end,
+                          node.kind != "escape" and len(node.text) == node.end - node.start)
+            elif isinstance(node, VarTag):
+                self.var(node)
+            elif isinstance(node, IfBlock):
+                for branch in node.branches:
+                    if branch.condition is None or self.condition(branch.condition):
+                        self.run(branch.body)
+                        break
+            elif isinstance(node, ForBlock):
+                self.for_block(node)
+            elif isinstance(node, WhileBlock):
+                self.while_block(node)
+            elif isinstance(node, RepeatBlock):
+                self.repeat_block(node)
+
+    def var(self, node: VarTag) -> None:
+        args = tuple(self.operand(a, bare_is_literal=True) for a in node.args)
+        found, value = self.lookup(node.name, args)
+        if not found:
+            self.emit(self.template.source[node.start:node.end], node.start, node.end)
+            return
+        if isinstance(value, dict):
+            self.report(dg.VALUE_TYPE, dg.WARNING, f"{node.name} is an object, which renders as "
+                        "'[object Object]'; give a string or pick a property (name.key)", node.start, node.end)
+        self.emit(to_text(value), node.start, node.end)
+
+    def for_block(self, node: ForBlock) -> None:
+        items = self.operand(node.iterable, bare_is_literal=False)
+        if not isinstance(items, (list, tuple)):
+            if items is not None and items is not UNDEFINED:
+                self.report(dg.VALUE_TYPE, dg.WARNING, f"{{for}} needs a list, but this is {_describe(items)}; "
+                            "the loop runs zero times", node.iterable.start, node.iterable.end)
+            return
+        if len(items) > self.loop_cap:
+            self.report(dg.LOOP_LIMIT, dg.ERROR, f"the list has {len(items)} items; only the first "
+                        f"{self.loop_cap} are rendered (loop limit)", node.start, node.tag_end)
+            items = items[: self.loop_cap]
+        for item in items:
+            self.tick(node.start, node.tag_end)
+            self.scopes.append((node.var, item))
+            try:
+                self.run(node.body)
+            finally:
+                self.scopes.pop()
+
+    def while_block(self, node: WhileBlock) -> None:
+        count = 0
+        while self.condition(node.condition):
+            if count >= self.loop_cap:
+                self.report(dg.LOOP_LIMIT, dg.ERROR, f"{{while}} was still true after {self.loop_cap} iterations "
+                            "(values do not change during one render); stopped at the loop limit",
+                            node.start, node.tag_end)
+                return
+            self.tick(node.start, node.tag_end)
+            count += 1
+            self.run(node.body)
+
+    def repeat_block(self, node: RepeatBlock) -> None:
+        raw = self.operand(node.count, bare_is_literal=False)
+        n = to_number(raw)
+        if math.isnan(n):
+            self.report(dg.VALUE_TYPE, dg.WARNING, f"{{repeat}} needs a number, but this is {_describe(raw)}; "
+                        "it repeats zero times", node.count.start, node.count.end)
+            return
+        if n < 0 or n != math.floor(n):
+            times = max(0, math.ceil(n)) if math.isfinite(n) else (0 if n < 0 else math.inf)
+            self.report(dg.VALUE_TYPE, dg.WARNING, f"{{repeat}} count {js_number(n)} is not a whole number "
+                        f">= 0; it repeats {times if times != math.inf else 'without end'} times",
+                        node.count.start, node.count.end)
+        times = 0 if n <= 0 else math.ceil(n) if math.isfinite(n) else math.inf
+        if times > self.loop_cap:
+            self.report(dg.LOOP_LIMIT, dg.ERROR, f"{{repeat}} asks for {js_number(n)} repetitions; only "
+                        f"{self.loop_cap} are rendered (loop limit)", node.start, node.tag_end)
+            times = self.loop_cap
+        for _ in range(int(times)):
+            self.tick(node.start, node.tag_end)
+            self.run(node.body)
+
+
+def evaluate(template: Template, known: Container[str], resolve: Resolver, *,
+             loop_cap: int = DEFAULT_LOOP_CAP) -> Evaluation:
+    """Render ``template`` with the catalog names ``known`` and their values from ``resolve``;
+    never raises for anything in the template or the values."""
+    ev = _Evaluator(template, known, resolve, loop_cap)
+    try:
+        ev.run(template.nodes)
+    except _Budget:
+        pass
+    return Evaluation("".join(ev.out), ev.spans, ev.values, ev.diags, ev.used)

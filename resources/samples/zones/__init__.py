@@ -1,0 +1,1 @@
+"""The sample prompt-zones config (one group-chat persona in JSON, YAML and TOML)."""
