@@ -487,6 +487,41 @@
     </message>
   </context>
   <context>
+    <name>Follow</name>
+    <message>
+      <source>&amp;Follow Live Changes</source>
+      <translation>跟随实时变化(&amp;F)</translation>
+    </message>
+    <message>
+      <source>Show new turns, runtimes and requests as the engine writes them, without reloading</source>
+      <translation>引擎写入新的回合、运行时和请求时立即显示，无需重新加载</translation>
+    </message>
+    <message>
+      <source>Follow &amp;Latest Turn</source>
+      <translation>跟随最新回合(&amp;L)</translation>
+    </message>
+    <message>
+      <source>While following, select each new turn as it appears</source>
+      <translation>跟随时，每出现一个新回合就选中它</translation>
+    </message>
+    <message>
+      <source>Following</source>
+      <translation>正在跟随</translation>
+    </message>
+    <message>
+      <source>Following live changes: the database is read every {ms} ms</source>
+      <translation>正在跟随实时变化：每 {ms} 毫秒读取一次数据库</translation>
+    </message>
+    <message>
+      <source>Following live changes; last change merged at {time}</source>
+      <translation>正在跟随实时变化；最近一次合并变化于 {time}</translation>
+    </message>
+    <message>
+      <source>Following: could not read the database ({reason})</source>
+      <translation>跟随：无法读取数据库（{reason}）</translation>
+    </message>
+  </context>
+  <context>
     <name>Overview</name>
     <message>
       <source>yes</source>
@@ -1014,6 +1049,10 @@
       <source>No model request with id {id} in this database.</source>
       <translation>此数据库中没有 ID 为 {id} 的模型请求。</translation>
     </message>
+    <message>
+      <source>Searched every prompt by scanning: {why}</source>
+      <translation>已逐条扫描所有提示词：{why}</translation>
+    </message>
   </context>
   <context>
     <name>OpenUrlDialog</name>
@@ -1044,6 +1083,769 @@
     <message>
       <source>A Covel store in PostgreSQL, for example &lt;code&gt;{example}&lt;/code&gt;. Choose a schema with &lt;code&gt;?options=-csearch_path%3Dname&lt;/code&gt;. The connection only reads.</source>
       <translation>PostgreSQL 中的 Covel 存储，例如 &lt;code&gt;{example}&lt;/code&gt;。用 &lt;code&gt;?options=-csearch_path%3Dname&lt;/code&gt; 选择 schema。连接只读。</translation>
+    </message>
+  </context>
+  <context>
+    <name>OrderCommands</name>
+    <message>
+      <source>an insert needs a ref (a blackboard tag, worker.persona or 对话.历史)</source>
+      <translation>插入项需要 ref（黑板标签、worker.persona 或 对话.历史）</translation>
+    </message>
+    <message>
+      <source>a ref cannot be empty; remove the insert instead</source>
+      <translation>ref 不能为空；如不需要，请删除该插入项</translation>
+    </message>
+    <message>
+      <source>drop position {dest} is outside 0..{count}</source>
+      <translation>放置位置 {dest} 超出 0..{count}</translation>
+    </message>
+  </context>
+  <context>
+    <name>OrderDocument</name>
+    <message>
+      <source>The order has no file yet: use Save As</source>
+      <translation>排序表还没有文件：请用“另存为”</translation>
+    </message>
+    <message>
+      <source>Cannot read {path}: {reason}</source>
+      <translation>无法读取 {path}：{reason}</translation>
+    </message>
+    <message>
+      <source>{path} is not UTF-8 text</source>
+      <translation>{path} 不是 UTF-8 文本</translation>
+    </message>
+    <message>
+      <source>Cannot write {path}: {reason}</source>
+      <translation>无法写入 {path}：{reason}</translation>
+    </message>
+  </context>
+  <context>
+    <name>OrderModel</name>
+    <message>
+      <source>before history</source>
+      <translation>历史之前</translation>
+    </message>
+    <message>
+      <source>history</source>
+      <translation>历史</translation>
+    </message>
+    <message>
+      <source>after history</source>
+      <translation>历史之后</translation>
+    </message>
+    <message>
+      <source>turn</source>
+      <translation>本轮</translation>
+    </message>
+    <message>
+      <source>post-turn</source>
+      <translation>本轮之后</translation>
+    </message>
+    <message>
+      <source>(empty)</source>
+      <translation>（空）</translation>
+    </message>
+    <message>
+      <source>fixed</source>
+      <translation>fixed 固定</translation>
+    </message>
+    <message>
+      <source>full</source>
+      <translation>full 全文</translation>
+    </message>
+    <message>
+      <source>summary</source>
+      <translation>summary 摘要</translation>
+    </message>
+    <message>
+      <source>fields</source>
+      <translation>fields 字段</translation>
+    </message>
+    <message>
+      <source>The dialogue history. Rows above it are sent before the history and stay in the cached prefix; rows below it come after the history and may change every turn.</source>
+      <translation>对话历史。它上面的行在历史之前发送，留在缓存前缀里；它下面的行在历史之后，每轮变化也不破坏缓存。</translation>
+    </message>
+    <message>
+      <source>The slot's persona, pinned first: normalisation moves it back to the top.</source>
+      <translation>槽位人设固定在首位：规范化会把它移回顶部。</translation>
+    </message>
+    <message>
+      <source>Change ref of row {row}</source>
+      <translation>修改第 {row} 行的 ref</translation>
+    </message>
+    <message>
+      <source>Change label of row {row}</source>
+      <translation>修改第 {row} 行的标题</translation>
+    </message>
+    <message>
+      <source>Change note of row {row}</source>
+      <translation>修改第 {row} 行的说明</translation>
+    </message>
+    <message>
+      <source>#</source>
+      <translation>序</translation>
+    </message>
+    <message>
+      <source>Ref</source>
+      <translation>Ref</translation>
+    </message>
+    <message>
+      <source>Projection</source>
+      <translation>投影</translation>
+    </message>
+    <message>
+      <source>Label</source>
+      <translation>标题</translation>
+    </message>
+    <message>
+      <source>Note</source>
+      <translation>说明</translation>
+    </message>
+    <message>
+      <source>Bag</source>
+      <translation>袋</translation>
+    </message>
+    <message>
+      <source>Tokens</source>
+      <translation>Token</translation>
+    </message>
+    <message>
+      <source>Order: the position in the slot (0 = sent first)</source>
+      <translation>序：在槽中的位置（0 = 最先发送）</translation>
+    </message>
+    <message>
+      <source>The blackboard tag read, worker.persona (the slot's persona text) or 对话.历史 (the dialogue history)</source>
+      <translation>读取的黑板标签、worker.persona（槽位人设文本）或 对话.历史（对话历史）</translation>
+    </message>
+    <message>
+      <source>fixed: verbatim (history: a placeholder) · full: unchanged · summary: a fragment's brief or the first 800 characters · fields: a fragment's brief and field names</source>
+      <translation>fixed：原样注入（历史：占位句）· full：不变 · summary：片段的 brief 或前 800 字 · fields：片段的 brief 与字段名</translation>
+    </message>
+    <message>
+      <source>Heading written before the text (default: ## ref（note）)</source>
+      <translation>写在正文前的标题（默认：## ref（说明））</translation>
+    </message>
+    <message>
+      <source>Free note, shown in the default heading</source>
+      <translation>自由说明，显示在默认标题中</translation>
+    </message>
+    <message>
+      <source>Where the last assembly put this row's text</source>
+      <translation>上次拼装把这一行的正文放进了哪个袋</translation>
+    </message>
+    <message>
+      <source>Exact tokens of this row's text in the last assembly</source>
+      <translation>上次拼装中这一行正文的精确 token 数</translation>
+    </message>
+    <message>
+      <source>No blackboard tag matches {ref}: this row sends nothing</source>
+      <translation>没有黑板标签匹配 {ref}：这一行不发送任何内容</translation>
+    </message>
+    <message>
+      <source>Move {ref}</source>
+      <translation>移动 {ref}</translation>
+    </message>
+    <message>
+      <source>Add {ref}</source>
+      <translation>添加 {ref}</translation>
+    </message>
+    <message>
+      <source>Remove {ref}</source>
+      <translation>删除 {ref}</translation>
+    </message>
+    <message>
+      <source>Set projection of {ref} to {projection}</source>
+      <translation>把 {ref} 的投影设为 {projection}</translation>
+    </message>
+  </context>
+  <context>
+    <name>OrderPreview</name>
+    <message>
+      <source>Preview any turn: turn k is assembled with the history's first k blocks</source>
+      <translation>预览任意一轮：第 k 轮用历史的前 k 段拼装</translation>
+    </message>
+    <message>
+      <source>turn </source>
+      <translation>第 </translation>
+    </message>
+    <message>
+      <source>Latest</source>
+      <translation>最新</translation>
+    </message>
+    <message>
+      <source>Show the latest turn (the whole history)</source>
+      <translation>显示最新一轮（完整历史）</translation>
+    </message>
+    <message>
+      <source>Messages</source>
+      <translation>消息</translation>
+    </message>
+    <message>
+      <source>Bags</source>
+      <translation>袋</translation>
+    </message>
+    <message>
+      <source>Segments</source>
+      <translation>段</translation>
+    </message>
+    <message>
+      <source>Warnings</source>
+      <translation>警告</translation>
+    </message>
+    <message>
+      <source>system</source>
+      <translation>系统</translation>
+    </message>
+    <message>
+      <source>user</source>
+      <translation>用户</translation>
+    </message>
+    <message>
+      <source>assistant</source>
+      <translation>助手</translation>
+    </message>
+    <message>
+      <source>Turn {turn}: prefix kept; {shared:,} of {total:,} tokens repeat the previous turn ({share})</source>
+      <translation>第 {turn} 轮：前缀保持；{total:,} 个 token 中有 {shared:,} 个与上一轮相同（{share}）</translation>
+    </message>
+    <message>
+      <source>#</source>
+      <translation>序</translation>
+    </message>
+    <message>
+      <source>Role</source>
+      <translation>角色</translation>
+    </message>
+    <message>
+      <source>Source</source>
+      <translation>来源</translation>
+    </message>
+    <message>
+      <source>Bag</source>
+      <translation>袋</translation>
+    </message>
+    <message>
+      <source>Tokens</source>
+      <translation>Token</translation>
+    </message>
+    <message>
+      <source>Content</source>
+      <translation>内容</translation>
+    </message>
+    <message>
+      <source>Bag / entry</source>
+      <translation>袋 / 条目</translation>
+    </message>
+    <message>
+      <source>Ref</source>
+      <translation>Ref</translation>
+    </message>
+    <message>
+      <source>Projection</source>
+      <translation>投影</translation>
+    </message>
+    <message>
+      <source>Share</source>
+      <translation>占比</translation>
+    </message>
+    <message>
+      <source>Notes</source>
+      <translation>备注</translation>
+    </message>
+    <message>
+      <source>Turn {turn}: not simulated yet</source>
+      <translation>第 {turn} 轮：尚未模拟</translation>
+    </message>
+    <message>
+      <source>Turn {turn}: the cached prefix breaks at message {index} ({source}).
+{reason}
+{shared:,} of {total:,} tokens repeat the previous turn ({share}).</source>
+      <translation>第 {turn} 轮：缓存前缀在第 {index} 条消息（{source}）处断开。
+{reason}
+{total:,} 个 token 中有 {shared:,} 个与上一轮相同（{share}）。</translation>
+    </message>
+    <message>
+      <source>Turn {turn}: {total:,} tokens; nothing cached yet</source>
+      <translation>第 {turn} 轮：{total:,} 个 token；尚无缓存</translation>
+    </message>
+    <message>
+      <source> of {count}</source>
+      <translation> 轮，共 {count}</translation>
+    </message>
+    <message>
+      <source>message {n} · {role} · {source} · {tokens:,} tokens</source>
+      <translation>消息 {n} · {role} · {source} · {tokens:,} token</translation>
+    </message>
+    <message>
+      <source>Simulating the prefix cache… {done} of {total} turns</source>
+      <translation>正在模拟前缀缓存… {done} / {total} 轮</translation>
+    </message>
+    <message>
+      <source>The cached prefix breaks at {n} of {turns} turns: {list}. {share} of all tokens repeat the previous turn.</source>
+      <translation>缓存前缀在 {turns} 轮中断开 {n} 次：第 {list} 轮。全部 token 中 {share} 与上一轮相同。</translation>
+    </message>
+    <message>
+      <source>The cached prefix never breaks; {share} of all tokens repeat the previous turn.</source>
+      <translation>缓存前缀从不断开；全部 token 中 {share} 与上一轮相同。</translation>
+    </message>
+    <message>
+      <source>Warnings ({n})</source>
+      <translation>警告（{n}）</translation>
+    </message>
+    <message>
+      <source>(before this change: {n} breaks, {share} repeated)</source>
+      <translation>（改动前：断开 {n} 次，{share} 相同）</translation>
+    </message>
+    <message>
+      <source>history: blocks {first}–{last} of {total} kept (n = {n})</source>
+      <translation>历史：保留 {total} 段中的第 {first}–{last} 段（n = {n}）</translation>
+    </message>
+  </context>
+  <context>
+    <name>OrderEditor</name>
+    <message>
+      <source>Worker slots</source>
+      <translation>Worker 槽</translation>
+    </message>
+    <message>
+      <source>The slot to edit and preview</source>
+      <translation>要编辑和预览的槽</translation>
+    </message>
+    <message>
+      <source>Play slots (run each turn)</source>
+      <translation>游玩槽（每轮运行）</translation>
+    </message>
+    <message>
+      <source>Brief (optional)</source>
+      <translation>概要（可选）</translation>
+    </message>
+    <message>
+      <source>The order table's brief: a one-line summary written into the file</source>
+      <translation>排序表的 brief：写入文件的一行概要</translation>
+    </message>
+    <message>
+      <source>blackboard tag to add</source>
+      <translation>要添加的黑板标签</translation>
+    </message>
+    <message>
+      <source>Tags on the blackboard not yet in this slot come first; any tag or prefix pattern (设计.*) may be typed</source>
+      <translation>本槽尚未使用的黑板标签排在前面；也可以输入任意标签或前缀模式（设计.*）</translation>
+    </message>
+    <message>
+      <source>Add</source>
+      <translation>添加</translation>
+    </message>
+    <message>
+      <source>Add the tag below the selected row (at the end when none is selected)</source>
+      <translation>把标签添加到所选行下方（未选中时添加到末尾）</translation>
+    </message>
+    <message>
+      <source>Assembly options</source>
+      <translation>拼装选项</translation>
+    </message>
+    <message>
+      <source>hysteresis (n…2n)</source>
+      <translation>滞回（n…2n）</translation>
+    </message>
+    <message>
+      <source>sliding window (the code)</source>
+      <translation>滑动窗口（原代码）</translation>
+    </message>
+    <message>
+      <source>hysteresis: the history grows from n to 2n blocks, then is cut back to n, so the cache breaks every n turns; window: the public code's last n blocks, which moves every turn</source>
+      <translation>滞回：历史从 n 段增长到 2n 段后再裁回 n 段，缓存每 n 轮才断一次；窗口：公开代码的最近 n 段，每轮都会移动</translation>
+    </message>
+    <message>
+      <source>cut above 2n (&gt;)</source>
+      <translation>超过 2n 时裁剪（&gt;）</translation>
+    </message>
+    <message>
+      <source>cut at 2n (&gt;=)</source>
+      <translation>达到 2n 时裁剪（&gt;=）</translation>
+    </message>
+    <message>
+      <source>shows n</source>
+      <translation>显示 n</translation>
+    </message>
+    <message>
+      <source>shows the kept count</source>
+      <translation>显示保留段数</translation>
+    </message>
+    <message>
+      <source>none</source>
+      <translation>无</translation>
+    </message>
+    <message>
+      <source>The （仅最近 n 段，更早已省略） line before a cut history; the kept count changes every turn and so breaks the cache every turn</source>
+      <translation>裁剪后历史前的「（仅最近 n 段，更早已省略）」一行；保留段数每轮都变，因此每轮都会破坏缓存</translation>
+    </message>
+    <message>
+      <source>join the previous message</source>
+      <translation>并入上一条消息</translation>
+    </message>
+    <message>
+      <source>a system message</source>
+      <translation>作为系统消息</translation>
+    </message>
+    <message>
+      <source>a user message</source>
+      <translation>作为用户消息</translation>
+    </message>
+    <message>
+      <source>the worker's own</source>
+      <translation>按 worker 自身设置</translation>
+    </message>
+    <message>
+      <source>History as role messages</source>
+      <translation>历史拆成角色消息</translation>
+    </message>
+    <message>
+      <source>Split the projected history into user / assistant / system messages; off: one block, as the code sends it</source>
+      <translation>把投影后的历史拆成用户 / 助手 / 系统消息；关闭：像原代码那样作为一整块发送</translation>
+    </message>
+    <message>
+      <source>The code's policies (tail_tokens_N reserved)</source>
+      <translation>原代码的 policy（tail_tokens_N 仅预留）</translation>
+    </message>
+    <message>
+      <source>Reproduce the original's isolation leak</source>
+      <translation>重现原版的隔离泄漏</translation>
+    </message>
+    <message>
+      <source>The original reads a hidden tag through its blackboard fallback when a segment names it; on: do the same, to compare</source>
+      <translation>原版在段点名隐藏标签时会经由黑板回退读到它；开启：照样读取，以便对比</translation>
+    </message>
+    <message>
+      <source>Encoding</source>
+      <translation>编码</translation>
+    </message>
+    <message>
+      <source>History cut</source>
+      <translation>历史裁剪</translation>
+    </message>
+    <message>
+      <source>Boundary</source>
+      <translation>边界</translation>
+    </message>
+    <message>
+      <source>Marker</source>
+      <translation>标记</translation>
+    </message>
+    <message>
+      <source>n (fields, summary, full)</source>
+      <translation>n（fields、summary、full）</translation>
+    </message>
+    <message>
+      <source>Blocks without a role</source>
+      <translation>无角色的段</translation>
+    </message>
+    <message>
+      <source>Isolation</source>
+      <translation>隔离</translation>
+    </message>
+    <message>
+      <source>Variant</source>
+      <translation>变体</translation>
+    </message>
+    <message>
+      <source>&amp;File</source>
+      <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+      <source>&amp;Open Order…</source>
+      <translation>打开排序表(&amp;O)…</translation>
+    </message>
+    <message>
+      <source>Open a context-order.v1 table (or a worker set holding one)</source>
+      <translation>打开 context-order.v1 排序表（或包含它的 worker 集）</translation>
+    </message>
+    <message>
+      <source>Open &amp;Blackboard…</source>
+      <translation>打开黑板(&amp;B)…</translation>
+    </message>
+    <message>
+      <source>Open the scenario: blackboard items and workers (JSON or YAML)</source>
+      <translation>打开场景：黑板条目与 worker（JSON 或 YAML）</translation>
+    </message>
+    <message>
+      <source>&amp;Save</source>
+      <translation>保存(&amp;S)</translation>
+    </message>
+    <message>
+      <source>Save &amp;As…</source>
+      <translation>另存为(&amp;A)…</translation>
+    </message>
+    <message>
+      <source>&amp;Close</source>
+      <translation>关闭(&amp;C)</translation>
+    </message>
+    <message>
+      <source>&amp;Edit</source>
+      <translation>编辑(&amp;E)</translation>
+    </message>
+    <message>
+      <source>&amp;Undo</source>
+      <translation>撤销(&amp;U)</translation>
+    </message>
+    <message>
+      <source>&amp;Redo</source>
+      <translation>重做(&amp;R)</translation>
+    </message>
+    <message>
+      <source>Move &amp;Up</source>
+      <translation>上移(&amp;U)</translation>
+    </message>
+    <message>
+      <source>Swap the row with the one above (Alt+Up)</source>
+      <translation>与上一行交换（Alt+上）</translation>
+    </message>
+    <message>
+      <source>Move &amp;Down</source>
+      <translation>下移(&amp;D)</translation>
+    </message>
+    <message>
+      <source>Swap the row with the one below (Alt+Down)</source>
+      <translation>与下一行交换（Alt+下）</translation>
+    </message>
+    <message>
+      <source>&amp;Before History</source>
+      <translation>移到历史前(&amp;B)</translation>
+    </message>
+    <message>
+      <source>Move the row just before 对话.历史: it joins the cached prefix (Alt+Left)</source>
+      <translation>把该行移到 对话.历史 之前：它进入缓存前缀（Alt+左）</translation>
+    </message>
+    <message>
+      <source>&amp;After History</source>
+      <translation>移到历史后(&amp;A)</translation>
+    </message>
+    <message>
+      <source>Move the row just after 对话.历史: it may change without breaking the cache (Alt+Right)</source>
+      <translation>把该行移到 对话.历史 之后：它变化也不会破坏缓存（Alt+右）</translation>
+    </message>
+    <message>
+      <source>Add &amp;Insert</source>
+      <translation>添加插入项(&amp;I)</translation>
+    </message>
+    <message>
+      <source>Add the tag in the Add box below the selected row</source>
+      <translation>把“添加”框中的标签加到所选行下方</translation>
+    </message>
+    <message>
+      <source>&amp;Remove Insert</source>
+      <translation>删除插入项(&amp;R)</translation>
+    </message>
+    <message>
+      <source>Remove the selected row (Delete)</source>
+      <translation>删除所选行（Delete）</translation>
+    </message>
+    <message>
+      <source>Replace from &amp;Clipboard</source>
+      <translation>用剪贴板替换(&amp;C)</translation>
+    </message>
+    <message>
+      <source>Replace the whole table with the one on the clipboard (JSON, agents[] or a reply with a fenced block)</source>
+      <translation>用剪贴板中的排序表替换整张表（JSON、agents[] 或带代码块的回复）</translation>
+    </message>
+    <message>
+      <source>Edit brief</source>
+      <translation>编辑概要</translation>
+    </message>
+    <message>
+      <source>Move {ref} before the history</source>
+      <translation>把 {ref} 移到历史前</translation>
+    </message>
+    <message>
+      <source>Move {ref} after the history</source>
+      <translation>把 {ref} 移到历史后</translation>
+    </message>
+    <message>
+      <source>Replace the table</source>
+      <translation>替换排序表</translation>
+    </message>
+    <message>
+      <source>untitled</source>
+      <translation>未命名</translation>
+    </message>
+    <message>
+      <source>Open Order Table</source>
+      <translation>打开排序表</translation>
+    </message>
+    <message>
+      <source>Order tables (*.json *.txt *.md);;All files (*)</source>
+      <translation>排序表 (*.json *.txt *.md);;所有文件 (*)</translation>
+    </message>
+    <message>
+      <source>Open Blackboard</source>
+      <translation>打开黑板</translation>
+    </message>
+    <message>
+      <source>Scenarios (*.yaml *.yml *.json);;All files (*)</source>
+      <translation>场景 (*.yaml *.yml *.json);;所有文件 (*)</translation>
+    </message>
+    <message>
+      <source>Save Order Table</source>
+      <translation>保存排序表</translation>
+    </message>
+    <message>
+      <source>JSON (*.json);;All files (*)</source>
+      <translation>JSON (*.json);;所有文件 (*)</translation>
+    </message>
+    <message>
+      <source>Unsaved changes</source>
+      <translation>未保存的修改</translation>
+    </message>
+    <message>
+      <source>The order table has unsaved changes. Save them?</source>
+      <translation>排序表有未保存的修改。要保存吗？</translation>
+    </message>
+    <message>
+      <source>The persona is pinned first: normalisation undid the move.</source>
+      <translation>人设固定在首位：规范化撤销了这次移动。</translation>
+    </message>
+    <message>
+      <source>There is no row to swap with there: the move was ignored.</source>
+      <translation>那里没有可交换的行：移动被忽略。</translation>
+    </message>
+    <message>
+      <source>The persona was moved back to the top: it is pinned first.</source>
+      <translation>人设被移回顶部：它固定在首位。</translation>
+    </message>
+    <message>
+      <source>The slot had no 对话.历史 row, so one was added.</source>
+      <translation>该槽没有 对话.历史 行，已自动添加一行。</translation>
+    </message>
+    <message>
+      <source>A second history row was dropped: a slot keeps only its first.</source>
+      <translation>第二个历史行被丢弃：一个槽只保留第一个。</translation>
+    </message>
+    <message>
+      <source>A history alias was rewritten to 对话.历史.</source>
+      <translation>历史别名已改写为 对话.历史。</translation>
+    </message>
+    <message>
+      <source>A deprecated anchor was dropped.</source>
+      <translation>已丢弃废弃的 anchor。</translation>
+    </message>
+    <message>
+      <source>The orders were renumbered.</source>
+      <translation>序号已重新编排。</translation>
+    </message>
+    <message>
+      <source>Brief</source>
+      <translation>概要</translation>
+    </message>
+    <message>
+      <source>Add insert:</source>
+      <translation>添加插入项：</translation>
+    </message>
+    <message>
+      <source>no variant</source>
+      <translation>不用变体</translation>
+    </message>
+    <message>
+      <source>No slot</source>
+      <translation>没有槽</translation>
+    </message>
+    <message>
+      <source>runs each turn</source>
+      <translation>每轮运行</translation>
+    </message>
+    <message>
+      <source>switched off in play_slots</source>
+      <translation>已在 play_slots 中关闭</translation>
+    </message>
+    <message>
+      <source>off in play_slots</source>
+      <translation>play_slots 中已关闭</translation>
+    </message>
+    <message>
+      <source>Previewing {name} · {slot}</source>
+      <translation>预览 {name} · {slot}</translation>
+    </message>
+    <message>
+      <source>Order Editor</source>
+      <translation>排序表编辑器</translation>
+    </message>
+    <message>
+      <source>(off)</source>
+      <translation>（关）</translation>
+    </message>
+    <message>
+      <source>Switch {slot} {state}</source>
+      <translation>将 {slot} {state}</translation>
+    </message>
+    <message>
+      <source>Type or pick a blackboard tag to add</source>
+      <translation>请输入或选择要添加的黑板标签</translation>
+    </message>
+    <message>
+      <source> (latest)</source>
+      <translation>（最新）</translation>
+    </message>
+    <message>
+      <source>{n} messages</source>
+      <translation>{n} 条消息</translation>
+    </message>
+    <message>
+      <source>{n:,} tokens ({encoding})</source>
+      <translation>{n:,} 个 token（{encoding}）</translation>
+    </message>
+    <message>
+      <source>isolation {mode}</source>
+      <translation>隔离 {mode}</translation>
+    </message>
+    <message>
+      <source>Cannot open the order table</source>
+      <translation>无法打开排序表</translation>
+    </message>
+    <message>
+      <source>Cannot open the blackboard</source>
+      <translation>无法打开黑板</translation>
+    </message>
+    <message>
+      <source>Cannot save the order table</source>
+      <translation>无法保存排序表</translation>
+    </message>
+    <message>
+      <source>Saved {path}</source>
+      <translation>已保存 {path}</translation>
+    </message>
+    <message>
+      <source>play_slots.{key}: worker {ref}</source>
+      <translation>play_slots.{key}：worker {ref}</translation>
+    </message>
+    <message>
+      <source>n for the {projection} projection</source>
+      <translation>{projection} 投影的 n</translation>
+    </message>
+    <message>
+      <source>{n} inserts</source>
+      <translation>{n} 个插入项</translation>
+    </message>
+    <message>
+      <source>the manifest's ({name})</source>
+      <translation>按 manifest（{name}）</translation>
+    </message>
+    <message>
+      <source>on</source>
+      <translation>开启</translation>
+    </message>
+    <message>
+      <source>off</source>
+      <translation>关闭</translation>
+    </message>
+    <message>
+      <source>turn {turn} of {count}</source>
+      <translation>第 {turn} / {count} 轮</translation>
+    </message>
+    <message>
+      <source>variant {name}</source>
+      <translation>变体 {name}</translation>
+    </message>
+    <message>
+      <source>Cannot assemble {slot}</source>
+      <translation>无法拼装 {slot}</translation>
     </message>
   </context>
   <context>
@@ -2131,6 +2933,861 @@
     <message>
       <source>{n} results reused</source>
       <translation>复用了 {n} 个结果</translation>
+    </message>
+  </context>
+  <context>
+    <name>BlockForm</name>
+    <message>
+      <source>(default)</source>
+      <translation>（默认）</translation>
+    </message>
+    <message>
+      <source>(none)</source>
+      <translation>（无）</translation>
+    </message>
+    <message>
+      <source>The system-zone band this block means to sit in; the order is checked against it</source>
+      <translation>此块打算所在的系统区分带；会据此检查 order</translation>
+    </message>
+    <message>
+      <source>Template</source>
+      <translation>模板</translation>
+    </message>
+    <message>
+      <source>Run the text through the template engine; otherwise braces are literal</source>
+      <translation>用模板引擎处理文本；否则花括号按原样输出</translation>
+    </message>
+    <message>
+      <source>Complete</source>
+      <translation>独占</translation>
+    </message>
+    <message>
+      <source>An exclusive system block: it replaces every other system block</source>
+      <translation>独占系统块：取代系统区的其余所有块</translation>
+    </message>
+    <message>
+      <source>plugin that registers it</source>
+      <translation>注册它的插件</translation>
+    </message>
+    <message>
+      <source>Id</source>
+      <translation>Id</translation>
+    </message>
+    <message>
+      <source>Zone</source>
+      <translation>区</translation>
+    </message>
+    <message>
+      <source>Order</source>
+      <translation>顺序</translation>
+    </message>
+    <message>
+      <source>Role</source>
+      <translation>角色</translation>
+    </message>
+    <message>
+      <source>Purpose</source>
+      <translation>用途</translation>
+    </message>
+    <message>
+      <source>Source</source>
+      <translation>来源</translation>
+    </message>
+    <message>
+      <source>Flags</source>
+      <translation>标志</translation>
+    </message>
+  </context>
+  <context>
+    <name>ZonesBlocks</name>
+    <message>
+      <source>System zone</source>
+      <translation>系统区</translation>
+    </message>
+    <message>
+      <source>Context zone</source>
+      <translation>上下文区</translation>
+    </message>
+    <message>
+      <source>Input zone</source>
+      <translation>输入区</translation>
+    </message>
+    <message>
+      <source>Block</source>
+      <translation>块</translation>
+    </message>
+    <message>
+      <source>Order</source>
+      <translation>顺序</translation>
+    </message>
+    <message>
+      <source>Role</source>
+      <translation>角色</translation>
+    </message>
+    <message>
+      <source>Flags</source>
+      <translation>标志</translation>
+    </message>
+    <message>
+      <source>template</source>
+      <translation>模板</translation>
+    </message>
+    <message>
+      <source>complete</source>
+      <translation>独占</translation>
+    </message>
+    <message>
+      <source>(no id)</source>
+      <translation>（无 id）</translation>
+    </message>
+    <message>
+      <source>{count} problem(s); first: {message}</source>
+      <translation>{count} 个问题；第一个：{message}</translation>
+    </message>
+    <message>
+      <source>purpose</source>
+      <translation>用途</translation>
+    </message>
+    <message>
+      <source>source</source>
+      <translation>来源</translation>
+    </message>
+  </context>
+  <context>
+    <name>ZonesDocument</name>
+    <message>
+      <source>Typing</source>
+      <translation>输入</translation>
+    </message>
+    <message>
+      <source>Edit sample input</source>
+      <translation>编辑示例输入</translation>
+    </message>
+    <message>
+      <source>Edit environment</source>
+      <translation>编辑环境</translation>
+    </message>
+    <message>
+      <source>Change settings</source>
+      <translation>更改设置</translation>
+    </message>
+    <message>
+      <source>Add variable</source>
+      <translation>添加变量</translation>
+    </message>
+    <message>
+      <source>Add block</source>
+      <translation>添加块</translation>
+    </message>
+    <message>
+      <source>Remove block {id}</source>
+      <translation>删除块 {id}</translation>
+    </message>
+    <message>
+      <source>Remove variable {name}</source>
+      <translation>删除变量 {name}</translation>
+    </message>
+    <message>
+      <source>Change {field}</source>
+      <translation>更改 {field}</translation>
+    </message>
+  </context>
+  <context>
+    <name>ZonesPreview</name>
+    <message>
+      <source>What the user says; {prompt} in input blocks</source>
+      <translation>用户说的话；即输入块里的 {prompt}</translation>
+    </message>
+    <message>
+      <source>Turn to render (counted from 0): per-turn values and pinning apply</source>
+      <translation>要渲染的回合（从 0 起）：按回合取值并应用固定（Pin）</translation>
+    </message>
+    <message>
+      <source>The runtime body interpolated with the catalog's example values, as Covel renders it into the system prompt</source>
+      <translation>用变量目录的示例值插值后的运行时正文，与 Covel 渲染进系统提示词的结果相同</translation>
+    </message>
+    <message>
+      <source>SHA-256 of the section names joined by newlines: it changes with the layout of the system zone, never with its text</source>
+      <translation>以换行连接的 sectionNames 的 SHA-256：随系统区的布局变化，不随文本变化</translation>
+    </message>
+    <message>
+      <source>SHA-256 of the system prefix (system text and prelude as JSON)</source>
+      <translation>系统前缀（系统文本与前置消息的 JSON）的 SHA-256</translation>
+    </message>
+    <message>
+      <source>system zone rendered</source>
+      <translation>系统区已渲染</translation>
+    </message>
+    <message>
+      <source>system zone reused (pinned)</source>
+      <translation>系统区复用（已固定）</translation>
+    </message>
+    <message>
+      <source>system zone reused + “environment updated” note</source>
+      <translation>系统区复用 + “环境已更新”说明</translation>
+    </message>
+    <message>
+      <source>system zone re-rendered</source>
+      <translation>系统区重新渲染</translation>
+    </message>
+    <message>
+      <source>system zone rendered again, unchanged</source>
+      <translation>系统区再次渲染，内容未变</translation>
+    </message>
+    <message>
+      <source>Sample input</source>
+      <translation>示例输入</translation>
+    </message>
+    <message>
+      <source>Turn</source>
+      <translation>回合</translation>
+    </message>
+    <message>
+      <source>Digest</source>
+      <translation>摘要</translation>
+    </message>
+    <message>
+      <source>Content digest</source>
+      <translation>内容摘要</translation>
+    </message>
+    <message>
+      <source>environment updated note</source>
+      <translation>“环境已更新”说明</translation>
+    </message>
+    <message>
+      <source>(none)</source>
+      <translation>（无）</translation>
+    </message>
+    <message>
+      <source>Turn {turn}: {action}</source>
+      <translation>第 {turn} 回合：{action}</translation>
+    </message>
+    <message>
+      <source>section names</source>
+      <translation>sectionNames</translation>
+    </message>
+    <message>
+      <source>Assembly failed: {message}</source>
+      <translation>装配失败：{message}</translation>
+    </message>
+    <message>
+      <source>assembly failed</source>
+      <translation>装配失败</translation>
+    </message>
+    <message>
+      <source>system</source>
+      <translation>系统</translation>
+    </message>
+    <message>
+      <source>prelude</source>
+      <translation>前置消息</translation>
+    </message>
+    <message>
+      <source>context</source>
+      <translation>上下文</translation>
+    </message>
+    <message>
+      <source>input</source>
+      <translation>输入</translation>
+    </message>
+    <message>
+      <source>values</source>
+      <translation>变量值</translation>
+    </message>
+    <message>
+      <source>render warnings</source>
+      <translation>渲染警告</translation>
+    </message>
+    <message>
+      <source>{count} render warning(s)</source>
+      <translation>{count} 条渲染警告</translation>
+    </message>
+  </context>
+  <context>
+    <name>ZonesProblems</name>
+    <message>
+      <source>Error</source>
+      <translation>错误</translation>
+    </message>
+    <message>
+      <source>Warning</source>
+      <translation>警告</translation>
+    </message>
+    <message>
+      <source>Info</source>
+      <translation>提示</translation>
+    </message>
+    <message>
+      <source>text</source>
+      <translation>文本</translation>
+    </message>
+    <message>
+      <source>order</source>
+      <translation>顺序</translation>
+    </message>
+    <message>
+      <source>id</source>
+      <translation>id</translation>
+    </message>
+    <message>
+      <source>complete</source>
+      <translation>独占</translation>
+    </message>
+    <message>
+      <source>purpose</source>
+      <translation>用途</translation>
+    </message>
+    <message>
+      <source>variables</source>
+      <translation>变量</translation>
+    </message>
+    <message>
+      <source>environment</source>
+      <translation>环境</translation>
+    </message>
+    <message>
+      <source>Severity</source>
+      <translation>严重性</translation>
+    </message>
+    <message>
+      <source>Block</source>
+      <translation>块</translation>
+    </message>
+    <message>
+      <source>Where</source>
+      <translation>位置</translation>
+    </message>
+    <message>
+      <source>Code</source>
+      <translation>代码</translation>
+    </message>
+    <message>
+      <source>Problem</source>
+      <translation>问题</translation>
+    </message>
+    <message>
+      <source>ChatLuna throws here.</source>
+      <translation>ChatLuna 在此会抛出异常。</translation>
+    </message>
+  </context>
+  <context>
+    <name>OrderRuler</name>
+    <message>
+      <source>identity</source>
+      <translation>身份</translation>
+    </message>
+    <message>
+      <source>deployment</source>
+      <translation>部署约束</translation>
+    </message>
+    <message>
+      <source>safety</source>
+      <translation>安全</translation>
+    </message>
+    <message>
+      <source>persona</source>
+      <translation>人设</translation>
+    </message>
+    <message>
+      <source>scene</source>
+      <translation>设定与场景</translation>
+    </message>
+    <message>
+      <source>world book</source>
+      <translation>常驻世界书</translation>
+    </message>
+    <message>
+      <source>examples</source>
+      <translation>示例对话</translation>
+    </message>
+    <message>
+      <source>tools</source>
+      <translation>工具指引</translation>
+    </message>
+    <message>
+      <source>capabilities</source>
+      <translation>能力说明</translation>
+    </message>
+    <message>
+      <source>platform</source>
+      <translation>平台约束</translation>
+    </message>
+    <message>
+      <source>No system blocks</source>
+      <translation>没有系统块</translation>
+    </message>
+    <message>
+      <source>no named band</source>
+      <translation>不在命名分带内</translation>
+    </message>
+    <message>
+      <source>Tied with another system block: registration order decides which comes first.</source>
+      <translation>与另一个系统块顺序相同：由注册顺序决定先后。</translation>
+    </message>
+    <message>
+      <source>order</source>
+      <translation>顺序</translation>
+    </message>
+    <message>
+      <source>band: {band}</source>
+      <translation>分带：{band}</translation>
+    </message>
+    <message>
+      <source>Outside the system range {lo}…{hi}.</source>
+      <translation>超出系统区范围 {lo}…{hi}。</translation>
+    </message>
+  </context>
+  <context>
+    <name>TurnSimulator</name>
+    <message>
+      <source>How many turns to simulate; after the last per-turn value, the last one repeats</source>
+      <translation>模拟多少个回合；按回合的值用完后重复最后一个</translation>
+    </message>
+    <message>
+      <source>◀ Previous</source>
+      <translation>◀ 上一回合</translation>
+    </message>
+    <message>
+      <source>Previous turn (Alt+Left)</source>
+      <translation>上一回合（Alt+Left）</translation>
+    </message>
+    <message>
+      <source>Next ▶</source>
+      <translation>下一回合 ▶</translation>
+    </message>
+    <message>
+      <source>Next turn (Alt+Right)</source>
+      <translation>下一回合（Alt+Right）</translation>
+    </message>
+    <message>
+      <source>Turns</source>
+      <translation>回合数</translation>
+    </message>
+    <message>
+      <source>Turn</source>
+      <translation>回合</translation>
+    </message>
+    <message>
+      <source>System zone</source>
+      <translation>系统区</translation>
+    </message>
+    <message>
+      <source>Note</source>
+      <translation>说明</translation>
+    </message>
+    <message>
+      <source>Changed</source>
+      <translation>变更</translation>
+    </message>
+    <message>
+      <source>Digest</source>
+      <translation>摘要</translation>
+    </message>
+    <message>
+      <source>Content digest</source>
+      <translation>内容摘要</translation>
+    </message>
+    <message>
+      <source>System length</source>
+      <translation>系统长度</translation>
+    </message>
+    <message>
+      <source>Warnings</source>
+      <translation>警告</translation>
+    </message>
+    <message>
+      <source>Changed since the pinned values:</source>
+      <translation>相对固定值的变更：</translation>
+    </message>
+    <message>
+      <source>Note added to the context messages:</source>
+      <translation>追加到上下文消息的说明：</translation>
+    </message>
+    <message>
+      <source>{turns} turns: system zone rendered {rendered}×, “environment updated” note on {notes} turn(s), {digests} distinct system prefix(es)</source>
+      <translation>{turns} 个回合：系统区渲染 {rendered} 次，{notes} 个回合追加“环境已更新”说明，{digests} 种不同的系统前缀</translation>
+    </message>
+    <message>
+      <source>Turn {turn}: {action}</source>
+      <translation>第 {turn} 回合：{action}</translation>
+    </message>
+    <message>
+      <source>Digest: {digest}</source>
+      <translation>摘要：{digest}</translation>
+    </message>
+    <message>
+      <source>Content digest: {digest}</source>
+      <translation>内容摘要：{digest}</translation>
+    </message>
+    <message>
+      <source>Assembly failed: {message}</source>
+      <translation>装配失败：{message}</translation>
+    </message>
+  </context>
+  <context>
+    <name>ZonesVariables</name>
+    <message>
+      <source>Add Variable</source>
+      <translation>添加变量</translation>
+    </message>
+    <message>
+      <source>Remove Variable</source>
+      <translation>删除变量</translation>
+    </message>
+    <message>
+      <source>Values are JSON; a string can be written bare. Grey cells come from the environment, the example or the last value repeated; clearing a turn's cell drops it and the turns after it.</source>
+      <translation>值为 JSON；字符串可以不加引号。灰色单元格来自环境、示例值或重复的最后一个值；清空某回合的单元格会删去该回合及其后的值。</translation>
+    </message>
+    <message>
+      <source>Mutable: changes during a session, so it may not enter the system zone</source>
+      <translation>可变：会在会话中变化，因此不得进入系统区</translation>
+    </message>
+    <message>
+      <source>Zones that may use it, comma-separated; empty: every zone</source>
+      <translation>允许引用它的区，以逗号分隔；留空表示所有区</translation>
+    </message>
+    <message>
+      <source>Argument names, comma-separated; a trailing ? makes one optional</source>
+      <translation>参数名，以逗号分隔；末尾加 ? 表示可选</translation>
+    </message>
+    <message>
+      <source>Dotted path read from each turn's environment when there are no values</source>
+      <translation>没有 values 时，从每回合环境中读取的点分路径</translation>
+    </message>
+    <message>
+      <source>Change example</source>
+      <translation>更改示例值</translation>
+    </message>
+    <message>
+      <source>Apply</source>
+      <translation>应用</translation>
+    </message>
+    <message>
+      <source>Apply the environment and settings (Ctrl+Enter)</source>
+      <translation>应用环境与设置（Ctrl+Enter）</translation>
+    </message>
+    <message>
+      <source>Revert</source>
+      <translation>还原</translation>
+    </message>
+    <message>
+      <source>“environment”: base, turns (one patch per turn) and contributors (patch, failTurns, error). “settings”: the choices the ChatLuna docs leave open (see the README).</source>
+      <translation>“environment”：base、turns（每回合一个补丁）和 contributors（patch、failTurns、error）。“settings”：ChatLuna 文档未明确的选项（见 README）。</translation>
+    </message>
+    <message>
+      <source>Applied.</source>
+      <translation>已应用。</translation>
+    </message>
+    <message>
+      <source>Mutable</source>
+      <translation>可变</translation>
+    </message>
+    <message>
+      <source>Zones</source>
+      <translation>区</translation>
+    </message>
+    <message>
+      <source>Args</source>
+      <translation>参数</translation>
+    </message>
+    <message>
+      <source>Env path</source>
+      <translation>环境路径</translation>
+    </message>
+    <message>
+      <source>Example</source>
+      <translation>示例值</translation>
+    </message>
+    <message>
+      <source>Description</source>
+      <translation>描述</translation>
+    </message>
+    <message>
+      <source>Rename variable</source>
+      <translation>重命名变量</translation>
+    </message>
+    <message>
+      <source>Edit description</source>
+      <translation>编辑描述</translation>
+    </message>
+    <message>
+      <source>Change zones</source>
+      <translation>更改区</translation>
+    </message>
+    <message>
+      <source>Change arguments</source>
+      <translation>更改参数</translation>
+    </message>
+    <message>
+      <source>Change environment path</source>
+      <translation>更改环境路径</translation>
+    </message>
+    <message>
+      <source>Clear turn values</source>
+      <translation>清除回合值</translation>
+    </message>
+    <message>
+      <source>Edited; Apply to use it.</source>
+      <translation>已编辑；点“应用”后生效。</translation>
+    </message>
+    <message>
+      <source>Expected an object with “environment” and “settings”.</source>
+      <translation>应为包含“environment”和“settings”的对象。</translation>
+    </message>
+    <message>
+      <source>environment</source>
+      <translation>环境</translation>
+    </message>
+    <message>
+      <source>Path</source>
+      <translation>路径</translation>
+    </message>
+    <message>
+      <source>Per turn</source>
+      <translation>逐回合变化</translation>
+    </message>
+    <message>
+      <source>Name</source>
+      <translation>名称</translation>
+    </message>
+    <message>
+      <source>no value on this turn</source>
+      <translation>此回合没有值</translation>
+    </message>
+    <message>
+      <source>A variable name is one word without spaces or braces.</source>
+      <translation>变量名必须是一个不含空格和花括号的词。</translation>
+    </message>
+    <message>
+      <source>Change mutable</source>
+      <translation>更改可变标志</translation>
+    </message>
+    <message>
+      <source>Edit turn {n} value</source>
+      <translation>编辑第 {n} 回合的值</translation>
+    </message>
+    <message>
+      <source>yes</source>
+      <translation>是</translation>
+    </message>
+    <message>
+      <source>Turn {n}</source>
+      <translation>第 {n} 回合</translation>
+    </message>
+    <message>
+      <source>Another variable is already called {name}.</source>
+      <translation>已有另一个变量名为 {name}。</translation>
+    </message>
+    <message>
+      <source>{zone} is not a zone; zones are system, context and input.</source>
+      <translation>{zone} 不是区；区只有 system、context 和 input。</translation>
+    </message>
+    <message>
+      <source>Not valid JSON: {error}</source>
+      <translation>不是有效的 JSON：{error}</translation>
+    </message>
+    <message>
+      <source>Changes between turns; instead: {instead}</source>
+      <translation>每回合都会变化；改用：{instead}</translation>
+    </message>
+  </context>
+  <context>
+    <name>ZonesEditor</name>
+    <message>
+      <source>Prompt configs (*.json *.yaml *.yml *.toml);;Covel templates (*.md *.covel *.covel.txt);;All files (*)</source>
+      <translation>提示词配置 (*.json *.yaml *.yml *.toml);;Covel 模板 (*.md *.covel *.covel.txt);;所有文件 (*)</translation>
+    </message>
+    <message>
+      <source>Preview</source>
+      <translation>预览</translation>
+    </message>
+    <message>
+      <source>Turns</source>
+      <translation>回合</translation>
+    </message>
+    <message>
+      <source>Variables</source>
+      <translation>变量</translation>
+    </message>
+    <message>
+      <source>Environment</source>
+      <translation>环境</translation>
+    </message>
+    <message>
+      <source>Covel Variables</source>
+      <translation>Covel 变量</translation>
+    </message>
+    <message>
+      <source>&amp;New Config</source>
+      <translation>新建配置(&amp;N)</translation>
+    </message>
+    <message>
+      <source>Start an empty prompt config</source>
+      <translation>新建一个空的提示词配置</translation>
+    </message>
+    <message>
+      <source>&amp;Open…</source>
+      <translation>打开(&amp;O)…</translation>
+    </message>
+    <message>
+      <source>Open a prompt config (JSON, YAML, TOML) or a Covel template</source>
+      <translation>打开提示词配置（JSON、YAML、TOML）或 Covel 模板</translation>
+    </message>
+    <message>
+      <source>&amp;Save</source>
+      <translation>保存(&amp;S)</translation>
+    </message>
+    <message>
+      <source>Save in the format it was opened in</source>
+      <translation>按打开时的格式保存</translation>
+    </message>
+    <message>
+      <source>Save &amp;As…</source>
+      <translation>另存为(&amp;A)…</translation>
+    </message>
+    <message>
+      <source>&amp;Close</source>
+      <translation>关闭(&amp;C)</translation>
+    </message>
+    <message>
+      <source>&amp;Undo</source>
+      <translation>撤销(&amp;U)</translation>
+    </message>
+    <message>
+      <source>&amp;Redo</source>
+      <translation>重做(&amp;R)</translation>
+    </message>
+    <message>
+      <source>Add &amp;System Block</source>
+      <translation>添加系统块(&amp;S)</translation>
+    </message>
+    <message>
+      <source>Add &amp;Context Block</source>
+      <translation>添加上下文块(&amp;C)</translation>
+    </message>
+    <message>
+      <source>Add &amp;Input Block</source>
+      <translation>添加输入块(&amp;I)</translation>
+    </message>
+    <message>
+      <source>&amp;Duplicate Block</source>
+      <translation>复制块(&amp;D)</translation>
+    </message>
+    <message>
+      <source>&amp;Remove Block</source>
+      <translation>删除块(&amp;R)</translation>
+    </message>
+    <message>
+      <source>&amp;Next Problem</source>
+      <translation>下一个问题(&amp;N)</translation>
+    </message>
+    <message>
+      <source>&amp;Previous Problem</source>
+      <translation>上一个问题(&amp;P)</translation>
+    </message>
+    <message>
+      <source>Next &amp;Turn</source>
+      <translation>下一回合(&amp;T)</translation>
+    </message>
+    <message>
+      <source>Previous T&amp;urn</source>
+      <translation>上一回合(&amp;U)</translation>
+    </message>
+    <message>
+      <source>Focus &amp;Template</source>
+      <translation>转到模板(&amp;T)</translation>
+    </message>
+    <message>
+      <source>Focus &amp;Blocks</source>
+      <translation>转到块列表(&amp;B)</translation>
+    </message>
+    <message>
+      <source>&amp;File</source>
+      <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+      <source>&amp;Edit</source>
+      <translation>编辑(&amp;E)</translation>
+    </message>
+    <message>
+      <source>&amp;Go</source>
+      <translation>转到(&amp;G)</translation>
+    </message>
+    <message>
+      <source>Main</source>
+      <translation>主工具栏</translation>
+    </message>
+    <message>
+      <source>Unsaved changes</source>
+      <translation>未保存的更改</translation>
+    </message>
+    <message>
+      <source>Open Prompt Config or Covel Template</source>
+      <translation>打开提示词配置或 Covel 模板</translation>
+    </message>
+    <message>
+      <source>Save As</source>
+      <translation>另存为</translation>
+    </message>
+    <message>
+      <source>Edit environment and settings</source>
+      <translation>编辑环境与设置</translation>
+    </message>
+    <message>
+      <source>{errors} error(s) · {warnings} warning(s) · {infos} note(s)</source>
+      <translation>{errors} 个错误 · {warnings} 个警告 · {infos} 条提示</translation>
+    </message>
+    <message>
+      <source>Cannot open</source>
+      <translation>无法打开</translation>
+    </message>
+    <message>
+      <source>Cannot save</source>
+      <translation>无法保存</translation>
+    </message>
+    <message>
+      <source>Saved {name}</source>
+      <translation>已保存 {name}</translation>
+    </message>
+    <message>
+      <source>Save the changes to {name}?</source>
+      <translation>保存对 {name} 的更改吗？</translation>
+    </message>
+    <message>
+      <source>{name} (sample)</source>
+      <translation>{name}（示例）</translation>
+    </message>
+    <message>
+      <source>{name}[*] — {app}</source>
+      <translation>{name}[*] — {app}</translation>
+    </message>
+    <message>
+      <source>Prompt Zones Editor</source>
+      <translation>提示词分区编辑器</translation>
+    </message>
+    <message>
+      <source>Change {field} of {id}</source>
+      <translation>更改 {id} 的 {field}</translation>
+    </message>
+    <message>
+      <source>Add {zone} block</source>
+      <translation>添加 {zone} 块</translation>
+    </message>
+    <message>
+      <source>Duplicate {id}</source>
+      <translation>复制 {id}</translation>
+    </message>
+    <message>
+      <source>Problems: {counts}  (F8: next, Shift+F8: previous)</source>
+      <translation>问题：{counts}（F8：下一个，Shift+F8：上一个）</translation>
+    </message>
+    <message>
+      <source>Covel template {name}: {{ variable }} paths are checked against Covel's variable catalog (right). The runtime body is part of the system prompt.</source>
+      <translation>Covel 模板 {name}：{{ variable }} 路径按 Covel 的变量目录（右侧）检查。运行时正文是系统提示词的一部分。</translation>
+    </message>
+    <message>
+      <source>{path} could not be written: {error}</source>
+      <translation>无法写入 {path}：{error}</translation>
     </message>
   </context>
 </TS>

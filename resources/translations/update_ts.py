@@ -45,7 +45,7 @@ def _helpers(tree: ast.Module) -> dict[str, str]:
 def extract(ui_dir: Path = UI_DIR) -> list[tuple[str, str]]:
     """(context, source text) pairs in file order, without duplicates."""
     seen: list[tuple[str, str]] = []
-    for path in sorted(ui_dir.glob("*.py")):
+    for path in sorted(ui_dir.rglob("*.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
         helpers = _helpers(tree)
         for node in ast.walk(tree):

@@ -1,0 +1,178 @@
+"""The open order table: the current document, its undo stack, and its file.
+
+Every edit goes through :meth:`OrderDocument.edit`: the engine computes the new document; if it
+differs from the current one it is pushed on the undo stack as a :class:`DocumentEdit`, and
+``shown`` tells the views which document to show, which row to select and what normalisation
+did. An edit that changes nothing (a move the persona pin undoes, a move past the end) is not
+an undo step, but its reason is still reported through ``notice``.
+
+Files: the order may be a ``context-order.v1`` JSON file, any text holding one (a model's reply
+with a fenced block), or a worker set (``设计.worker集`` JSON) with the order under
+``context_order``; a worker set is saved back as the worker set with the order merged in
+(``mergeContextOrderIntoWorkerSetJson``), anything else as the serialised order. Saving is
+atomic and keeps the previous file as ``FILE.bak``.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+
+from PySide6.QtCore import QCoreApplication, QObject, Signal
+from PySide6.QtGui import QUndoStack
+
+from inspector.export import write_atomic
+from inspector.jsjson import js_parse
+from inspector.writing_agent.order import (
+    Change,
+    ContextOrder,
+    EditResult,
+    NoDocumentError,
+    merge_into_worker_set_json,
+    normalise,
+    parse_context_order,
+    read_context_order,
+    serialise,
+)
+
+from .commands import DocumentEdit, Focus
+
+__all__ = ["OrderDocument", "OrderFileError", "read_order_file", "save_with_backup"]
+
+
+def _tr(text: str) -> str:
+    return QCoreApplication.translate("OrderDocument", text)
+
+
+class OrderFileError(ValueError):
+    """An order file that cannot be read or written; the message names the file."""
+
+
+def read_order_file(path: str | os.PathLike[str]) -> tuple[ContextOrder, str | None, list[Change]]:
+    """(normalised document, the worker-set JSON it sits in or None, what normalisation changed)."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise OrderFileError(_tr("Cannot read {path}: {reason}").format(path=path, reason=exc.strerror)) from None
+    except UnicodeDecodeError:
+        raise OrderFileError(_tr("{path} is not UTF-8 text").format(path=path)) from None
+    container = None
+    try:
+        document = read_context_order(text)
+    except NoDocumentError as exc:
+        document = _from_worker_set(text)
+        if document is None:
+            raise OrderFileError(f"{path}: {exc}") from None
+        container = text
+    normal = normalise(document)
+    return normal.document, container, normal.changes
+
+
+def _from_worker_set(text: str) -> ContextOrder | None:
+    try:
+        root = js_parse(text)
+    except ValueError:
+        return None
+    if not isinstance(root, dict):
+        return None
+    inner = root.get("context_order", root.get("contextOrder"))
+    return parse_context_order(inner) if isinstance(inner, (dict, str)) else None
+
+
+def save_with_backup(path: str | os.PathLike[str], text: str) -> Path:
+    """Write ``text`` atomically (temporary file in the same folder, fsync, rename), first
+    keeping the file it replaces as ``FILE.bak`` (itself written the same way)."""
+    target = Path(path)
+    if target.exists():
+        backup = target.with_name(target.name + ".bak")
+        fd, tmp = tempfile.mkstemp(prefix=f".{backup.name}.", suffix=".tmp", dir=str(target.parent))
+        try:
+            with os.fdopen(fd, "wb") as dst, open(target, "rb") as src:
+                shutil.copyfileobj(src, dst)
+                dst.flush()
+                os.fsync(dst.fileno())
+            os.replace(tmp, backup)
+        except BaseException:
+            if os.path.exists(tmp):
+                os.unlink(tmp)
+            raise
+    return write_atomic(target, text)
+
+
+class OrderDocument(QObject):
+    """Signals: ``shown(document, focus, changes)`` after every edit, undo and redo (focus: the
+    :class:`Focus` to select, or None); ``notice(changes)`` for an edit that changed nothing;
+    ``pathChanged(str)``. ``undo_stack.cleanChanged`` drives the dirty marker."""
+
+    shown = Signal(object, object, object)
+    notice = Signal(object)
+    pathChanged = Signal(str)
+
+    def __init__(self, document: ContextOrder, path: Path | None = None, container: str | None = None,
+                 parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.document = normalise(document).document
+        self.path = path
+        # The worker-set JSON the order was read from; saving merges the order back into it.
+        self.container = container
+        self.undo_stack = QUndoStack(self)
+
+    # --- editing -------------------------------------------------------------------------------
+
+    def edit(self, text: str, fn: Callable[[ContextOrder], EditResult], *, focus_before: Focus | None = None,
+             focus_after: Focus | Callable[[EditResult], Focus | None] | None = None) -> EditResult:
+        """Apply ``fn`` (an engine edit bound to its arguments) to the current document.
+        ``focus_after`` may be computed from the result (where a moved row landed).
+        Raises ``OrderEditError`` with the engine's message when the edit is rejected."""
+        result = fn(self.document)
+        if result.document == self.document:
+            self.notice.emit(list(result.changes))
+        else:
+            focus = focus_after(result) if callable(focus_after) else focus_after
+            self.undo_stack.push(DocumentEdit(self, text, self.document, result.document, list(result.changes),
+                                              focus_before, focus))
+        return result
+
+    def _show(self, document: ContextOrder, focus: Focus | None, changes: list[Change]) -> None:
+        self.document = document
+        self.shown.emit(document, focus, changes)
+
+    def replace_all(self, document: ContextOrder, path: Path | None, container: str | None) -> None:
+        """Start over with another file's document: a fresh undo history, clean."""
+        self.undo_stack.clear()
+        self.document = normalise(document).document
+        self.container = container
+        self.path = path
+        self.undo_stack.setClean()
+        self.pathChanged.emit(str(path) if path else "")
+        self.shown.emit(self.document, None, [])
+
+    # --- files ---------------------------------------------------------------------------------
+
+    def text_to_save(self) -> str:
+        if self.container is not None:
+            return merge_into_worker_set_json(self.container, self.document) + "\n"
+        return serialise(self.document) + "\n"
+
+    def save(self, path: Path | None = None) -> Path:
+        """Write the document (to ``path``, else its own file); raises ``OrderFileError``."""
+        target = Path(path) if path is not None else self.path
+        if target is None:
+            raise OrderFileError(_tr("The order has no file yet: use Save As"))
+        text = self.text_to_save()
+        try:
+            save_with_backup(target, text)
+        except OSError as exc:
+            raise OrderFileError(_tr("Cannot write {path}: {reason}").format(
+                path=target, reason=exc.strerror or str(exc))) from None
+        if self.container is not None:
+            self.container = text
+        if target != self.path:
+            self.path = target
+            self.pathChanged.emit(str(target))
+        self.undo_stack.setClean()
+        return target
