@@ -230,9 +230,15 @@ class Layout:
     error: dg.Diagnostic | None
 
 
+def in_assembly_order(indexed: list[tuple[int, Block]]) -> list[tuple[int, Block]]:
+    """``(registration index, block)`` pairs of one zone sorted as the assembly sorts them: by
+    ``order``, ties broken by registration order (spec B.2)."""
+    return sorted(indexed, key=lambda item: (item[1].order, item[0]))
+
+
 def layout(config: PromptConfig) -> Layout:
     seen: set[str] = set()
-    zones: dict[str, list[tuple[float, int, Block]]] = {"system": [], "context": [], "input": []}
+    zones: dict[str, list[tuple[int, Block]]] = {"system": [], "context": [], "input": []}
     excluded: list[tuple[Block, str]] = []
     reject_complete = config.settings.complete_outside_system == "error"
     for index, block in enumerate(config.blocks):
@@ -243,8 +249,8 @@ def layout(config: PromptConfig) -> Layout:
         if block.complete and block.zone != "system" and reject_complete:
             excluded.append((block, "complete is only allowed on system blocks"))
             continue
-        zones[block.zone].append((block.order, index, block))
-    ordered = {z: [b for _o, _i, b in sorted(items, key=lambda t: (t[0], t[1]))] for z, items in zones.items()}
+        zones[block.zone].append((index, block))
+    ordered = {z: [b for _i, b in in_assembly_order(items)] for z, items in zones.items()}
     system = ordered["system"]
     complete = [b for b in system if b.complete]
     error = None

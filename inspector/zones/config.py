@@ -598,7 +598,14 @@ def save_config(config: PromptConfig, path: str | Path, fmt: str | None = None) 
     """Write atomically: a temporary file in the same folder, fsync, the old file kept as
     ``.bak``, then one rename."""
     path = Path(path)
-    text = dump_config(config, fmt or format_of(path))
+    return write_text_atomic(path, dump_config(config, fmt or format_of(path)))
+
+
+def write_text_atomic(path: str | Path, text: str) -> Path:
+    """Write ``text`` (UTF-8, ``\n`` line ends) through a temporary file in the same folder and
+    one ``os.replace``, keeping the previous file as ``<name>.bak``. Used for configs and for the
+    Covel template files the editor saves."""
+    path = Path(path)
     directory = path.parent if str(path.parent) else Path(".")
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
     try:

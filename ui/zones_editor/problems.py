@@ -1,0 +1,186 @@
+"""The problems list: every diagnostic of the document, with a severity icon, the block, the line
+and column, and the code. Activating a row (double click, Enter) asks the window to jump to it;
+F8 / Shift+F8 step through the rows.
+
+Severity colours and icons are derived from the palette, so they read on the light and the dark
+theme alike; the template editor's squiggles use the same colours.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from PySide6.QtCore import QPointF, QRectF, Qt, Signal
+from PySide6.QtGui import QColor, QIcon, QPainter, QPainterPath, QPalette, QPen, QPixmap, QPolygonF
+from PySide6.QtWidgets import QAbstractItemView, QTreeWidget, QTreeWidgetItem, QWidget
+
+from inspector.zones import Diagnostic
+from inspector.zones import diagnostic as dg
+
+_COLOURS = {
+    # (light theme, dark theme)
+    dg.ERROR: ("#d32f2f", "#ff6b6b"),
+    dg.WARNING: ("#b26a00", "#f2b03c"),
+    dg.INFO: ("#1f6fd1", "#6cb4ff"),
+}
+_SEVERITY_RANK = {dg.ERROR: 0, dg.WARNING: 1, dg.INFO: 2}
+
+
+def _tr(text: str) -> str:
+    from PySide6.QtCore import QCoreApplication
+
+    return QCoreApplication.translate("ZonesProblems", text)
+
+
+def is_dark(palette: QPalette) -> bool:
+    return palette.color(QPalette.ColorRole.Base).lightness() < 128
+
+
+def severity_colour(severity: str, palette: QPalette) -> QColor:
+    light, dark = _COLOURS.get(severity, _COLOURS[dg.INFO])
+    return QColor(dark if is_dark(palette) else light)
+
+
+def severity_name(severity: str) -> str:
+    return {dg.ERROR: _tr("Error"), dg.WARNING: _tr("Warning"), dg.INFO: _tr("Info")}.get(severity, severity)
+
+
+_icon_cache: dict[tuple[str, bool, int], QIcon] = {}
+
+
+def severity_icon(severity: str, palette: QPalette, size: int = 16) -> QIcon:
+    """A circle with a cross (error), a triangle with "!" (warning), a circle with "i" (info)."""
+    key = (severity, is_dark(palette), size)
+    icon = _icon_cache.get(key)
+    if icon is not None:
+        return icon
+    colour = severity_colour(severity, palette)
+    pixmap = QPixmap(size * 2, size * 2)
+    pixmap.setDevicePixelRatio(2.0)
+    pixmap.fill(Qt.GlobalColor.transparent)
+    p = QPainter(pixmap)
+    p.setRenderHint(QPainter.RenderHint.Antialiasing)
+    s = float(size)
+    white = QPen(QColor("#ffffff"), max(1.4, s / 9))
+    white.setCapStyle(Qt.PenCapStyle.RoundCap)
+    if severity == dg.WARNING:
+        tri = QPolygonF([QPointF(s / 2, 1.5), QPointF(s - 1, s - 2), QPointF(1, s - 2)])
+        path = QPainterPath()
+        path.addPolygon(tri)
+        path.closeSubpath()
+        p.fillPath(path, colour)
+        p.setPen(white)
+        p.drawLine(QPointF(s / 2, s * 0.38), QPointF(s / 2, s * 0.62))
+        p.drawPoint(QPointF(s / 2, s * 0.76))
+    else:
+        p.setPen(Qt.PenStyle.NoPen)
+        p.setBrush(colour)
+        p.drawEllipse(QRectF(1, 1, s - 2, s - 2))
+        p.setPen(white)
+        if severity == dg.ERROR:
+            a, b = s * 0.34, s * 0.66
+            p.drawLine(QPointF(a, a), QPointF(b, b))
+            p.drawLine(QPointF(a, b), QPointF(b, a))
+        else:
+            p.drawPoint(QPointF(s / 2, s * 0.3))
+            p.drawLine(QPointF(s / 2, s * 0.45), QPointF(s / 2, s * 0.72))
+    p.end()
+    icon = QIcon(pixmap)
+    _icon_cache[key] = icon
+    return icon
+
+
+def field_name(field: str | None) -> str:
+    return {
+        "content": _tr("text"), "order": _tr("order"), "id": _tr("id"), "complete": _tr("complete"),
+        "purpose": _tr("purpose"), "variables": _tr("variables"), "environment": _tr("environment"),
+    }.get(field or "", field or "")
+
+
+class ProblemsView(QTreeWidget):
+    """``set_problems(rows)`` with ``(diagnostic, block_index)`` pairs (``block_index`` None for
+    config-wide ones). ``problemActivated(diagnostic, block_index)`` on double click / Enter."""
+
+    problemActivated = Signal(object, object)
+
+    COLUMNS = ("severity", "block", "where", "code", "message")
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("zonesProblems")
+        self.setRootIsDecorated(False)
+        self.setUniformRowHeights(True)
+        self.setAlternatingRowColors(True)
+        self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.setHeaderLabels([_tr("Severity"), _tr("Block"), _tr("Where"), _tr("Code"), _tr("Problem")])
+        self.header().setStretchLastSection(True)
+        self.setColumnWidth(0, 84)
+        self.setColumnWidth(1, 150)
+        self.setColumnWidth(2, 56)
+        self.setColumnWidth(3, 130)
+        self.setWordWrap(False)
+        self.itemActivated.connect(self._activated)
+        self.rows: list[tuple[Diagnostic, int | None]] = []
+
+    def set_problems(self, rows: Iterable[tuple[Diagnostic, int | None]]) -> None:
+        current = self.current_problem()
+        self.rows = list(rows)
+        palette = self.palette()
+        self.setUpdatesEnabled(False)
+        try:
+            self.clear()
+            items = []
+            select = None
+            for diag, index in self.rows:
+                where = f"{diag.line}:{diag.column}" if diag.field == "content" and diag.end_utf16 > diag.start_utf16 \
+                    else field_name(diag.field)
+                item = QTreeWidgetItem([severity_name(diag.severity), diag.block_id or "—", where, diag.code,
+                                        diag.message])
+                item.setIcon(0, severity_icon(diag.severity, palette))
+                item.setForeground(0, severity_colour(diag.severity, palette))
+                tip = diag.message + ("\n" + _tr("ChatLuna throws here.") if diag.throws else "")
+                for column in range(5):
+                    item.setToolTip(column, tip)
+                item.setData(0, Qt.ItemDataRole.UserRole, (diag, index))
+                items.append(item)
+                if current is not None and current == (diag, index):
+                    select = item
+            self.addTopLevelItems(items)
+            if select is not None:
+                self.setCurrentItem(select)
+        finally:
+            self.setUpdatesEnabled(True)
+
+    def current_problem(self) -> tuple[Diagnostic, int | None] | None:
+        item = self.currentItem()
+        return item.data(0, Qt.ItemDataRole.UserRole) if item is not None else None
+
+    def _activated(self, item: QTreeWidgetItem, _column: int) -> None:
+        diag, index = item.data(0, Qt.ItemDataRole.UserRole)
+        self.problemActivated.emit(diag, index)
+
+    def step(self, forward: bool = True) -> bool:
+        """Select and activate the next (previous) problem, wrapping around; False when there is none."""
+        count = self.topLevelItemCount()
+        if count == 0:
+            return False
+        item = self.currentItem()
+        row = self.indexOfTopLevelItem(item) if item is not None else (-1 if forward else count)
+        row = (row + (1 if forward else -1)) % count
+        target = self.topLevelItem(row)
+        self.setCurrentItem(target)
+        self.scrollToItem(target)
+        self._activated(target, 0)
+        return True
+
+    def counts(self) -> dict[str, int]:
+        out = {dg.ERROR: 0, dg.WARNING: 0, dg.INFO: 0}
+        for diag, _i in self.rows:
+            out[diag.severity] = out.get(diag.severity, 0) + 1
+        return out
+
+    def changeEvent(self, event) -> None:  # noqa: N802 - Qt override
+        super().changeEvent(event)
+        if event.type() == event.Type.PaletteChange and self.rows:
+            self.set_problems(self.rows)
+

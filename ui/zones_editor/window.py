@@ -1,0 +1,708 @@
+"""The prompt-zones editor window: blocks by zone beside the order ruler, the selected block's
+fields and template with live diagnostics, the problems list, and on the right the live preview,
+the turn simulator, the variables and the environment.
+
+Every edit is a command on the document's undo stack (:mod:`.document`). After any edit the
+window re-checks and re-renders on the next turn of the event loop (several edits in one turn
+cost one refresh); a check plus a render of the sample takes about a millisecond, so it runs on
+the GUI thread (``benchmarks/zones_editor.py`` measures keystroke to updated preview).
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QCoreApplication, QItemSelectionModel, QModelIndex, QSignalBlocker, Qt, QTimer, Signal
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
+from PySide6.QtWidgets import (
+    QAbstractItemView, QFileDialog, QHBoxLayout, QLabel, QMainWindow, QMessageBox, QSplitter, QTabWidget,
+    QToolBar, QTreeView, QVBoxLayout, QWidget,
+)
+
+from inspector.jsjson import utf16_len
+from inspector.zones import Block, ConfigError, Diagnostic, check, render, simulate_turns
+from inspector.zones import diagnostic as dg
+from inspector.zones.blocks import simulated_turns
+from inspector.zones.config import ORDER_RANGE, sample_path
+from inspector.zones.covel_templates import check_covel, example_variables, interpolate
+
+from .block_form import BlockForm
+from .blocks_model import BLOCK_INDEX_ROLE, BlocksModel, worst_by_block
+from .document import (
+    CONTENT, COVEL_MODE, ENVIRONMENT, INPUT, SETTINGS, STRUCTURE, VARIABLES, ZonesDocument, copy_block,
+)
+from .preview import PreviewPane
+from .problems import ProblemsView
+from .ruler import OrderRuler
+from .simulator import SimulatorView
+from .template_edit import TemplateEdit
+from .variables import CatalogView, EnvironmentEditor, VariablesView
+
+
+# Answers of ``ask_save_changes``.
+SAVE, DISCARD, CANCEL = "save", "discard", "cancel"
+
+
+def _tr(text: str) -> str:
+    return QCoreApplication.translate("ZonesEditor", text)
+
+
+def file_filters() -> str:
+    return _tr("Prompt configs (*.json *.yaml *.yml *.toml);;Covel templates (*.md *.covel *.covel.txt);;"
+               "All files (*)")
+
+
+def attribute(blocks: list[Block], diagnostics: list[Diagnostic]) -> list[tuple[Diagnostic, int | None]]:
+    """Pair each diagnostic with the registration index of its block. Diagnostics name blocks by
+    id; a duplicate id's own diagnostic belongs to the later block(s) with that id, in order,
+    everything else to the first one (the one that is assembled)."""
+    first: dict[str, int] = {}
+    later: dict[str, list[int]] = {}
+    for i, b in enumerate(blocks):
+        if b.id in first:
+            later.setdefault(b.id, []).append(i)
+        else:
+            first[b.id] = i
+    taken: dict[str, int] = {}
+    out: list[tuple[Diagnostic, int | None]] = []
+    for d in diagnostics:
+        if d.block_id is None:
+            out.append((d, None))
+            continue
+        index = first.get(d.block_id)
+        if d.code == dg.DUPLICATE_ID:
+            k = taken.get(d.block_id, 0)
+            options = later.get(d.block_id, [])
+            if k < len(options):
+                index = options[k]
+            taken[d.block_id] = k + 1
+        out.append((d, index))
+    return out
+
+
+class ZonesEditorWindow(QMainWindow):
+    """Top-level editor. ``open_path(path)``, ``save()``, ``save_as(path)``; ``refreshed`` after
+    each check + render. Dialogs go through replaceable callables so tests can answer them:
+    ``report_error(title, text)``, ``ask_save_changes() -> "save" | "discard" | "cancel"``,
+    ``ask_open_path() -> str | None``, ``ask_save_path(suggested) -> str | None``."""
+
+    refreshed = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("zonesEditor")
+        self.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, False)
+        self.doc = ZonesDocument(self)
+        self.report_error: Callable[[str, str], None] = self._error_dialog
+        self.ask_save_changes: Callable[[], str] = self._ask_save_changes
+        self.ask_open_path: Callable[[], str | None] = self._ask_open_path
+        self.ask_save_path: Callable[[str], str | None] = self._ask_save_path
+        self.current: int | None = None
+        self._current_block: Block | None = None
+        self.turn = 0
+        self.turn_count: int | None = None  # None: as many as the per-turn values describe
+        self.rows: list[tuple[Diagnostic, int | None]] = []
+        self.result: Any = None
+        self.last_refresh_ms = 0.0
+        self._simulation_stale = True
+        self._variables_stale = True
+
+        self._refresh_timer = QTimer(self)
+        self._refresh_timer.setSingleShot(True)
+        self._refresh_timer.setInterval(0)
+        self._refresh_timer.timeout.connect(self.refresh)
+
+        self._build_widgets()
+        self._build_actions()
+        self._connect()
+        self.resize(1480, 900)
+        self._update_title()
+
+    # ------------------------------------------------------------------ construction
+
+    def _build_widgets(self) -> None:
+        self.ruler = OrderRuler(self)
+        self.blocks_model = BlocksModel(self)
+        self.tree = QTreeView(self)
+        self.tree.setObjectName("blocksTree")
+        self.tree.setModel(self.blocks_model)
+        self.tree.setUniformRowHeights(True)
+        self.tree.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.tree.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.tree.setAlternatingRowColors(True)
+        self.tree.header().setStretchLastSection(True)
+        self.tree.setColumnWidth(0, 196)
+        self.tree.setColumnWidth(1, 44)
+        self.tree.setColumnWidth(2, 64)
+        left = QSplitter(Qt.Orientation.Horizontal, self)
+        left.setChildrenCollapsible(False)
+        left.addWidget(self.ruler)
+        left.addWidget(self.tree)
+        left.setSizes([250, 360])
+        self.left = left
+
+        self.form = BlockForm(self)
+        self.editor = TemplateEdit(self)
+        self.covel_label = QLabel(self)
+        self.covel_label.setObjectName("covelLabel")
+        self.covel_label.setWordWrap(True)
+        self.covel_label.hide()
+        centre_top = QWidget(self)
+        ct = QVBoxLayout(centre_top)
+        ct.setContentsMargins(0, 0, 0, 0)
+        ct.setSpacing(2)
+        ct.addWidget(self.form)
+        ct.addWidget(self.covel_label)
+        ct.addWidget(self.editor, 1)
+        self.problems = ProblemsView(self)
+        self.problems_label = QLabel(self)
+        self.problems_label.setObjectName("problemsLabel")
+        problems_box = QWidget(self)
+        pb = QVBoxLayout(problems_box)
+        pb.setContentsMargins(0, 0, 0, 0)
+        pb.setSpacing(2)
+        pb.addWidget(self.problems_label)
+        pb.addWidget(self.problems, 1)
+        centre = QSplitter(Qt.Orientation.Vertical, self)
+        centre.setChildrenCollapsible(False)
+        centre.addWidget(centre_top)
+        centre.addWidget(problems_box)
+        centre.setSizes([600, 220])
+
+        self.preview = PreviewPane(self)
+        self.simulator = SimulatorView(self)
+        self.variables = VariablesView(self)
+        self.environment = EnvironmentEditor(self)
+        self.catalog = CatalogView(self)
+        self.tabs = QTabWidget(self)
+        self.tabs.setObjectName("zonesTabs")
+        self.tabs.addTab(self.preview, _tr("Preview"))
+        self.tabs.addTab(self.simulator, _tr("Turns"))
+        self.tabs.addTab(self.variables, _tr("Variables"))
+        self.tabs.addTab(self.environment, _tr("Environment"))
+        self.tabs.addTab(self.catalog, _tr("Covel Variables"))
+
+        self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
+        self.splitter.setChildrenCollapsible(False)
+        self.splitter.addWidget(left)
+        self.splitter.addWidget(centre)
+        self.splitter.addWidget(self.tabs)
+        self.splitter.setStretchFactor(0, 0)
+        self.splitter.setStretchFactor(1, 1)
+        self.splitter.setStretchFactor(2, 1)
+        self.splitter.setSizes([610, 450, 420])
+        host = QWidget(self)
+        hl = QHBoxLayout(host)
+        hl.setContentsMargins(6, 6, 6, 0)
+        hl.addWidget(self.splitter)
+        self.setCentralWidget(host)
+        self.counts_label = QLabel(self)
+        self.counts_label.setObjectName("countsLabel")
+        self.statusBar().addPermanentWidget(self.counts_label)
+
+    def _action(self, text: str, slot: Callable[[], Any], keys: Any = None, tip: str = "") -> QAction:
+        action = QAction(text, self)
+        if keys is not None:
+            if isinstance(keys, list):
+                action.setShortcuts(keys)
+            else:
+                action.setShortcut(QKeySequence(keys))
+        if tip:
+            action.setStatusTip(tip)
+            action.setToolTip(tip)
+        action.triggered.connect(lambda _checked=False: slot())
+        self.addAction(action)
+        return action
+
+    def _build_actions(self) -> None:
+        K = QKeySequence.StandardKey
+        self.new_action = self._action(_tr("&New Config"), self.new_config, K.New, _tr("Start an empty prompt config"))
+        self.open_action = self._action(_tr("&Open…"), self.choose_file, K.Open,
+                                        _tr("Open a prompt config (JSON, YAML, TOML) or a Covel template"))
+        self.save_action = self._action(_tr("&Save"), self.save, K.Save, _tr("Save in the format it was opened in"))
+        self.save_as_action = self._action(_tr("Save &As…"), self.save_as, K.SaveAs)
+        self.close_action = self._action(_tr("&Close"), self.close, K.Close)
+        self.undo_action = self.doc.undo_stack.createUndoAction(self, _tr("&Undo"))
+        self.undo_action.setShortcuts(QKeySequence.keyBindings(K.Undo))
+        self.redo_action = self.doc.undo_stack.createRedoAction(self, _tr("&Redo"))
+        self.redo_action.setShortcuts(QKeySequence.keyBindings(K.Redo))
+        self.addAction(self.undo_action)
+        self.addAction(self.redo_action)
+        self.add_system_action = self._action(_tr("Add &System Block"), lambda: self.add_block("system"),
+                                              "Ctrl+Shift+1")
+        self.add_context_action = self._action(_tr("Add &Context Block"), lambda: self.add_block("context"),
+                                               "Ctrl+Shift+2")
+        self.add_input_action = self._action(_tr("Add &Input Block"), lambda: self.add_block("input"),
+                                             "Ctrl+Shift+3")
+        self.duplicate_action = self._action(_tr("&Duplicate Block"), self.duplicate_block, "Ctrl+D")
+        self.remove_action = self._action(_tr("&Remove Block"), self.remove_block, "Ctrl+Shift+Delete")
+        self.next_problem_action = self._action(_tr("&Next Problem"), lambda: self.problems.step(True), "F8")
+        self.prev_problem_action = self._action(_tr("&Previous Problem"), lambda: self.problems.step(False),
+                                                "Shift+F8")
+        self.next_turn_action = self._action(_tr("Next &Turn"), lambda: self.set_turn(self.turn + 1), "Ctrl+]")
+        self.prev_turn_action = self._action(_tr("Previous T&urn"), lambda: self.set_turn(max(0, self.turn - 1)),
+                                             "Ctrl+[")
+        self.focus_editor_action = self._action(_tr("Focus &Template"), lambda: self.editor.setFocus(), "Ctrl+E")
+        self.focus_blocks_action = self._action(_tr("Focus &Blocks"), lambda: self.tree.setFocus(), "Ctrl+B")
+
+        bar = self.menuBar()
+        file_menu = bar.addMenu(_tr("&File"))
+        for a in (self.new_action, self.open_action, None, self.save_action, self.save_as_action, None,
+                  self.close_action):
+            file_menu.addSeparator() if a is None else file_menu.addAction(a)
+        edit_menu = bar.addMenu(_tr("&Edit"))
+        for a in (self.undo_action, self.redo_action, None, self.add_system_action, self.add_context_action,
+                  self.add_input_action, self.duplicate_action, self.remove_action):
+            edit_menu.addSeparator() if a is None else edit_menu.addAction(a)
+        go_menu = bar.addMenu(_tr("&Go"))
+        for a in (self.next_problem_action, self.prev_problem_action, None, self.next_turn_action,
+                  self.prev_turn_action, None, self.focus_blocks_action, self.focus_editor_action):
+            go_menu.addSeparator() if a is None else go_menu.addAction(a)
+
+        tools = QToolBar(_tr("Main"), self)
+        tools.setObjectName("zonesToolbar")
+        tools.setMovable(False)
+        tools.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+        for a in (self.open_action, self.save_action, None, self.undo_action, self.redo_action, None,
+                  self.add_system_action, self.add_context_action, self.add_input_action, self.duplicate_action,
+                  self.remove_action, None, self.prev_problem_action, self.next_problem_action):
+            tools.addSeparator() if a is None else tools.addAction(a)
+        self.addToolBar(tools)
+        self.toolbar = tools
+
+    def _connect(self) -> None:
+        self.doc.changed.connect(self._doc_changed)
+        self.doc.reset.connect(self._doc_reset)
+        self.doc.dirtyChanged.connect(lambda _d: self._update_title())
+        self.doc.pathChanged.connect(self._update_title)
+        self.tree.selectionModel().currentChanged.connect(self._tree_current_changed)
+        self.ruler.blockClicked.connect(self.select_block)
+        self.editor.textEdited.connect(self._text_edited)
+        self.form.fieldEdited.connect(self._field_edited)
+        self.problems.problemActivated.connect(self.jump_to)
+        self.preview.inputEdited.connect(self.doc.set_sample_input)
+        self.preview.turnChanged.connect(self.set_turn)
+        self.preview.sourceRequested.connect(self._source_requested)
+        self.simulator.turnSelected.connect(self.set_turn)
+        self.simulator.turnCountChanged.connect(self._turn_count_changed)
+        self.variables.edited.connect(lambda i, v, label: self.doc.replace_variable(i, v, label))
+        self.variables.added.connect(self.add_variable)
+        self.variables.removed.connect(self.doc.remove_variable)
+        self.variables.failed.connect(lambda message: self.statusBar().showMessage(message, 8000))
+        self.environment.applied.connect(self._environment_applied)
+        self.catalog.insertRequested.connect(lambda path: self.editor.insertPlainText("{{ " + path + " }}"))
+        self.tabs.currentChanged.connect(lambda _i: self._tab_changed())
+
+    # ------------------------------------------------------------------ files
+
+    def open_path(self, path: str | Path | None = None) -> bool:
+        """Open ``path``; None opens the shipped sample as an untitled copy. Asks about unsaved
+        edits first. False if nothing was opened (cancelled, or the file is bad: reported)."""
+        if not self._may_discard():
+            return False
+        try:
+            if path is None:
+                self.doc.load(sample_path(), as_sample=True)
+            else:
+                self.doc.load(path)
+        except (ConfigError, OSError) as exc:
+            self.report_error(_tr("Cannot open"), str(exc))
+            return False
+        return True
+
+    def new_config(self) -> None:
+        if self._may_discard():
+            self.doc.new_config()
+
+    def choose_file(self) -> None:
+        name = self.ask_open_path()
+        if name:
+            self.open_path(name)
+
+    def save(self) -> bool:
+        if self.doc.path is None:
+            return self.save_as()
+        return self._save_to(self.doc.path)
+
+    def save_as(self, path: str | Path | None = None) -> bool:
+        if path is None:
+            suggested = self.doc.display_name()
+            path = self.ask_save_path(suggested)
+            if not path:
+                return False
+        return self._save_to(Path(path))
+
+    def _save_to(self, path: Path) -> bool:
+        try:
+            saved = self.doc.save(path)
+        except ConfigError as exc:
+            self.report_error(_tr("Cannot save"), str(exc))
+            return False
+        except OSError as exc:
+            self.report_error(_tr("Cannot save"), _tr("{path} could not be written: {error}").format(
+                path=path, error=exc.strerror or exc))
+            return False
+        self.statusBar().showMessage(_tr("Saved {name}").format(name=saved.name), 4000)
+        return True
+
+    def _may_discard(self) -> bool:
+        if not self.doc.dirty:
+            return True
+        answer = self.ask_save_changes()
+        if answer == SAVE:
+            return self.save()
+        return answer == DISCARD
+
+    def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 - Qt override
+        if self._may_discard():
+            event.accept()
+        else:
+            event.ignore()
+
+    def _ask_save_changes(self) -> str:
+        box = QMessageBox(QMessageBox.Icon.Warning, _tr("Unsaved changes"),
+                          _tr("Save the changes to {name}?").format(name=self.doc.display_name()),
+                          QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard
+                          | QMessageBox.StandardButton.Cancel, self)
+        box.setDefaultButton(QMessageBox.StandardButton.Save)
+        answer = box.exec()
+        if answer == QMessageBox.StandardButton.Save:
+            return SAVE
+        if answer == QMessageBox.StandardButton.Discard:
+            return DISCARD
+        return CANCEL
+
+    def _ask_open_path(self) -> str | None:
+        start = str(self.doc.path.parent) if self.doc.path is not None else ""
+        name, _f = QFileDialog.getOpenFileName(self, _tr("Open Prompt Config or Covel Template"), start,
+                                               file_filters())
+        return name or None
+
+    def _ask_save_path(self, suggested: str) -> str | None:
+        start = str(self.doc.path) if self.doc.path is not None else suggested
+        name, _f = QFileDialog.getSaveFileName(self, _tr("Save As"), start, file_filters())
+        return name or None
+
+    def _error_dialog(self, title: str, text: str) -> None:
+        QMessageBox.warning(self, title, text)
+
+    def _update_title(self) -> None:
+        name = self.doc.display_name()
+        if self.doc.is_sample:
+            name = _tr("{name} (sample)").format(name=name)
+        self.setWindowTitle(_tr("{name}[*] — {app}").format(name=name, app=_tr("Prompt Zones Editor")))
+        self.setWindowModified(self.doc.dirty)
+        self.setWindowFilePath(str(self.doc.path) if self.doc.path is not None else "")
+
+    # ------------------------------------------------------------------ document events
+
+    def _doc_reset(self) -> None:
+        covel = self.doc.mode == COVEL_MODE
+        self.left.setVisible(not covel)
+        self.form.setVisible(not covel)
+        self.covel_label.setVisible(covel)
+        for action in (self.add_system_action, self.add_context_action, self.add_input_action,
+                       self.duplicate_action, self.remove_action, self.next_turn_action, self.prev_turn_action):
+            action.setEnabled(not covel)
+        for index, widget in ((1, self.simulator), (2, self.variables), (3, self.environment)):
+            self.tabs.setTabVisible(index, not covel)
+        self.tabs.setTabVisible(4, covel)
+        self.turn = 0
+        self.turn_count = None
+        self.preview.set_turn(0)
+        self.current = None
+        self._current_block = None
+        if covel:
+            assert self.doc.covel is not None
+            self.covel_label.setText(_tr("Covel template {name}: {{ variable }} paths are checked against Covel's "
+                                         "variable catalog (right). The runtime body is part of the system prompt."
+                                         ).replace("{name}", self.doc.covel.name))
+            self.editor.set_text(self.doc.covel.content, "covel", 0)
+            self.tabs.setCurrentWidget(self.preview)
+        else:
+            self.preview.set_input(self.doc.config.sample_input)
+            self.environment.set_config(self.doc.config)
+            self.blocks_model.rebuild(self.doc.config)
+            self.tree.expandAll()
+            self.ruler.set_config(self.doc.config)
+            if self.tabs.currentIndex() == 4:
+                self.tabs.setCurrentWidget(self.preview)
+            self.select_block(0 if self.doc.config.blocks else None)
+        self._variables_stale = True
+        self._simulation_stale = True
+        self._update_title()
+        self.schedule_refresh()
+
+    def _doc_changed(self, kind: str, target: Any, cursor: int | None) -> None:
+        if self.doc.mode == COVEL_MODE:
+            if kind == CONTENT and self.editor.text() != self.doc.covel.content:
+                self.editor.set_text(self.doc.covel.content, "covel", cursor)
+            self.schedule_refresh()
+            return
+        config = self.doc.config
+        if kind == CONTENT:
+            if target is not self._current_block and isinstance(target, Block):
+                # Undo/redo of typing in another block: show that block, where the edit was.
+                self.select_block(self._index_of(target))
+            elif self.editor.text() != target.content:
+                self.editor.set_text(target.content, "zones", cursor)
+        elif kind == STRUCTURE:
+            self.blocks_model.rebuild(config)
+            self.tree.expandAll()
+            self.ruler.set_config(config)
+            chosen = target if isinstance(target, Block) and self._index_of(target) is not None else self._current_block
+            index = self._index_of(chosen) if chosen is not None else None
+            if index is None and config.blocks:
+                index = min(self.current or 0, len(config.blocks) - 1)
+            self.select_block(index, force=True)
+            self._variables_stale = True
+        elif kind == INPUT:
+            self.preview.set_input(config.sample_input)
+        elif kind in (ENVIRONMENT, SETTINGS):
+            self.environment.set_config(config)
+            self._variables_stale = True
+        if kind == VARIABLES:
+            self._variables_stale = True
+        self._simulation_stale = True
+        self.schedule_refresh()
+
+    def _index_of(self, block: Block | None) -> int | None:
+        if block is None:
+            return None
+        for i, b in enumerate(self.doc.config.blocks):
+            if b is block:
+                return i
+        return None
+
+    def _text_edited(self, text: str, cursor: int, before: int) -> None:
+        target = self.doc.text_target(self.current)
+        if target is not None:
+            self.doc.set_text(target, text, cursor, before)
+
+    def _field_edited(self, attr: str, value: Any) -> None:
+        block = self._current_block
+        if block is None:
+            return
+        self.doc.set_field(block, attr, value, STRUCTURE, _tr("Change {field} of {id}").format(field=attr, id=block.id))
+
+    def _environment_applied(self, environment: Any, settings: Any) -> None:
+        stack = self.doc.undo_stack
+        stack.beginMacro(_tr("Edit environment and settings"))
+        try:
+            self.doc.set_environment(environment)
+            self.doc.set_settings(settings)
+        finally:
+            stack.endMacro()
+
+    # ------------------------------------------------------------------ blocks
+
+    def select_block(self, index: int | None, *, force: bool = False) -> None:
+        config = self.doc.config
+        if index is not None and not 0 <= index < len(config.blocks):
+            index = None
+        block = config.blocks[index] if index is not None else None
+        changed = block is not self._current_block or index != self.current
+        self.current = index
+        self._current_block = block
+        model_index = self.blocks_model.index_of_block(index) if index is not None else QModelIndex()
+        with QSignalBlocker(self.tree.selectionModel()):
+            if model_index.isValid():
+                self.tree.selectionModel().setCurrentIndex(
+                    model_index, QItemSelectionModel.SelectionFlag.ClearAndSelect
+                    | QItemSelectionModel.SelectionFlag.Rows)
+                self.tree.scrollTo(model_index)
+            else:
+                self.tree.selectionModel().clearSelection()
+        self.tree.viewport().update()
+        self.ruler.set_selected(index)
+        if changed or force:
+            self.form.set_block(block)
+            self.editor.setEnabled(block is not None)
+            self.editor.set_text(block.content if block is not None else "", "zones", 0 if changed else None)
+            self.preview.set_selected(block.id if block is not None else None)
+            self._show_block_problems()
+
+    def _tree_current_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
+        index = current.data(BLOCK_INDEX_ROLE)
+        if index is not None:
+            self.select_block(int(index))
+
+    def _new_id(self, stem: str) -> str:
+        taken = {b.id for b in self.doc.config.blocks}
+        candidate, n = stem, 2
+        while candidate in taken:
+            candidate = f"{stem}-{n}"
+            n += 1
+        return candidate
+
+    def add_block(self, zone: str) -> None:
+        if self.doc.mode == COVEL_MODE:
+            return
+        config = self.doc.config
+        orders = [b.order for b in config.blocks if b.zone == zone]
+        order: int | float = (max(orders) + 10) if orders else 0
+        if zone == "system":
+            order = min(order, ORDER_RANGE[1])
+        content = "{prompt}" if zone == "input" else ""
+        block = Block(self._new_id(f"my:{zone}"), zone, content, order, template=True)
+        self.doc.insert_block(len(config.blocks), block,
+                              _tr("Add {zone} block").format(zone=zone))
+        self.editor.setFocus()
+
+    def duplicate_block(self) -> None:
+        if self._current_block is None or self.current is None:
+            return
+        block = copy_block(self._current_block, {b.id for b in self.doc.config.blocks})
+        self.doc.insert_block(self.current + 1, block, _tr("Duplicate {id}").format(id=self._current_block.id))
+
+    def remove_block(self) -> None:
+        if self.current is not None and self.doc.mode != COVEL_MODE:
+            self.doc.remove_block(self.current)
+
+    def add_variable(self) -> None:
+        from inspector.zones import Variable
+
+        taken = {v.name for v in self.doc.config.variables}
+        name, n = "new_variable", 2
+        while name in taken:
+            name = f"new_variable_{n}"
+            n += 1
+        self.doc.insert_variable(len(self.doc.config.variables), Variable(name, example=""))
+
+    # ------------------------------------------------------------------ turns
+
+    def set_turn(self, turn: int) -> None:
+        turn = max(0, turn)
+        if turn == self.turn:
+            return
+        self.turn = turn
+        self.preview.set_turn(turn)
+        if turn < self.simulator.table.rowCount() and self.simulator.current_turn() != turn:
+            with QSignalBlocker(self.simulator.table):
+                self.simulator.table.setCurrentCell(turn, 0)
+            self.simulator._show_details(turn)
+        self.schedule_refresh()
+
+    def _turn_count_changed(self, n: int) -> None:
+        self.turn_count = n
+        self._simulation_stale = True
+        self._variables_stale = True
+        self.schedule_refresh()
+
+    def turns_to_simulate(self) -> int:
+        if self.turn_count is not None:
+            return self.turn_count
+        return simulated_turns(self.doc.config)
+
+    def _tab_changed(self) -> None:
+        if self._simulation_stale or self._variables_stale:
+            self.schedule_refresh()
+
+    # ------------------------------------------------------------------ problems
+
+    def jump_to(self, diag: Diagnostic, index: int | None) -> None:
+        """Show where ``diag`` is: its block and text span, its field, or its variable."""
+        if self.doc.mode == COVEL_MODE:
+            self.editor.select_span(diag.start_utf16, diag.end_utf16)
+            return
+        if index is not None:
+            self.select_block(index)
+            if diag.field in ("content", None):
+                self.editor.select_span(diag.start_utf16, diag.end_utf16)
+            elif not self.form.focus_field(diag.field):
+                self.editor.setFocus()
+            return
+        if diag.field == "variables":
+            self.tabs.setCurrentWidget(self.variables)
+            if self._variables_stale:
+                self.refresh()
+            if diag.variable:
+                self.variables.select_variable(diag.variable)
+        elif diag.field == "environment":
+            self.tabs.setCurrentWidget(self.simulator)
+
+    def _source_requested(self, block_id: str, source_index: int) -> None:
+        index = next((i for i, b in enumerate(self.doc.config.blocks) if b.id == block_id), None)
+        if index is None:
+            return
+        self.select_block(index)
+        content = self.doc.config.blocks[index].content
+        position = utf16_len(content[:source_index])
+        self.editor.select_span(position, position)
+
+    def _show_block_problems(self) -> None:
+        if self.doc.mode == COVEL_MODE:
+            self.editor.set_diagnostics([d for d, _i in self.rows])
+            return
+        mine = [d for d, i in self.rows if i is not None and i == self.current]
+        self.editor.set_diagnostics([d for d in mine if d.field in ("content", None)])
+        self.form.set_problems([d for d in mine if d.field not in ("content", None)])
+
+    # ------------------------------------------------------------------ refresh
+
+    def schedule_refresh(self) -> None:
+        """Check and render on the next turn of the event loop; edits made before then share it."""
+        self._refresh_timer.start()
+
+    def refresh(self) -> None:
+        self._refresh_timer.stop()
+        started = time.perf_counter()
+        if self.doc.mode == COVEL_MODE:
+            covel = self.doc.covel
+            assert covel is not None
+            diagnostics = check_covel(covel.content, covel.name, front_matter=covel.front_matter)
+            self.rows = [(d, None) for d in diagnostics]
+            self.preview.show_covel(interpolate(covel.content, example_variables(), front_matter=covel.front_matter))
+        else:
+            config = self.doc.config
+            diagnostics = check(config)
+            # The sample's failing contributor is logged by every render; the editor shows it in the
+            # problems list instead of flooding the log on each keystroke.
+            zones_log = logging.getLogger("inspector.zones")
+            previous = zones_log.disabled
+            zones_log.disabled = True
+            try:
+                result = render(config, self.turn)
+            finally:
+                zones_log.disabled = previous
+            self.result = result
+            seen = {(d.code, d.block_id, d.start, d.end, d.message) for d in diagnostics}
+            extra = [w for w in result.warnings if (w.code, w.block_id, w.start, w.end, w.message) not in seen]
+            if result.error is not None and not any(d.code == result.error.code for d in diagnostics):
+                extra.append(result.error)
+            self.rows = attribute(config.blocks, diagnostics + extra)
+            self.blocks_model.palette = self.palette()
+            self.blocks_model.set_problems(worst_by_block(self.rows))
+            self.preview.show_result(result, self._current_block.id if self._current_block is not None else None)
+        self._show_block_problems()
+        self.problems.set_problems(self.rows)
+        counts = self.problems.counts()
+        text = _tr("{errors} error(s) · {warnings} warning(s) · {infos} note(s)").format(
+            errors=counts[dg.ERROR], warnings=counts[dg.WARNING], infos=counts[dg.INFO])
+        self.problems_label.setText(_tr("Problems: {counts}  (F8: next, Shift+F8: previous)").format(counts=text))
+        self.counts_label.setText(text)
+        if self.doc.mode != COVEL_MODE:
+            if self._variables_stale and self.tabs.currentWidget() is self.variables:
+                self.variables.set_config(self.doc.config, self.turns_to_simulate())
+                self._variables_stale = False
+            if self._simulation_stale and self.tabs.currentWidget() is self.simulator:
+                self.refresh_simulation()
+        self.last_refresh_ms = (time.perf_counter() - started) * 1000
+        self.refreshed.emit()
+
+    def refresh_simulation(self) -> None:
+        n = self.turns_to_simulate()
+        zones_log = logging.getLogger("inspector.zones")
+        previous = zones_log.disabled
+        zones_log.disabled = True
+        try:
+            rows = simulate_turns(self.doc.config, n)
+        finally:
+            zones_log.disabled = previous
+        self.simulator.set_count(n)
+        self.simulator.set_rows(rows, min(self.turn, n - 1))
+        self._simulation_stale = False
