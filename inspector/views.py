@@ -12,7 +12,10 @@ from typing import Any
 from .store import LlmCall, Store
 
 
-def session_rows(store: Store) -> list[dict[str, Any]]:
+def session_rows(store: Store, *, event_counts: bool | None = None) -> list[dict[str, Any]]:
+    """One row per session. ``events`` is None when not counted: by default on a store of more
+    than a million trace rows, where counting them would hold up opening; fill them in later with
+    :func:`session_event_counts`."""
     return [
         {
             "sessionId": s.id,
@@ -28,8 +31,14 @@ def session_rows(store: Store) -> list[dict[str, Any]]:
             "createdAt": s.created_at,
             "updatedAt": s.updated_at,
         }
-        for s in store.sessions()
+        for s in store.sessions(event_counts=event_counts)
     ]
+
+
+def session_event_counts(store: Store, session_ids: list[str] | None = None) -> dict[str, int]:
+    """Trace rows per session (the ``events`` figure :func:`session_rows` may leave out)."""
+    ids = session_ids if session_ids is not None else [s.id for s in store.sessions(event_counts=False)]
+    return store.session_event_counts(ids)
 
 
 def turn_rows(store: Store, session_id: str) -> list[dict[str, Any]]:
@@ -240,16 +249,39 @@ def _needles(text: str) -> list[bytes]:
 
 
 def search_requests(store: Store, text: str, session_id: str | None = None,
-                    should_stop: Any = None) -> set[str]:
+                    should_stop: Any = None, index: Any = None) -> set[str]:
     """Ids of ``llm.calling`` events whose payload (prompt, tools, provider bodies) contains
     ``text``, ignoring ASCII case the way SQL ``LIKE`` does.
 
-    Streams the payloads, so memory stays flat on large stores. ``should_stop`` (a no-argument
-    callable) is polled between rows; when it returns true the search ends early and returns what
-    it found so far.
+    With ``index`` (an :class:`inspector.search_index.SearchIndex`) that is ready, the index
+    answers; otherwise the payloads are streamed, so memory stays flat on large stores.
+    ``should_stop`` (a no-argument callable) is polled between rows; when it returns true the
+    search ends early and returns what it found so far.
     """
+    return search_prompts(store, text, session_id=session_id, should_stop=should_stop, index=index).matches
+
+
+def search_prompts(store: Store, text: str, *, session_id: str | None = None, should_stop: Any = None,
+                   index: Any = None) -> Any:
+    """:func:`search_requests` telling how it answered: a
+    :class:`inspector.search_index.SearchOutcome` (``via`` ``index`` or ``scan``, and why the
+    scan answered)."""
+    from .search_index import SearchOutcome
+
     if not text:
-        return set()
+        return SearchOutcome(set(), "scan")
+    note = None
+    if index is not None:
+        note = index.can_answer(text)
+        if note is None:
+            found = index.search(text, session_id)
+            if found is not None:
+                return SearchOutcome(found, "index")
+            note = index.can_answer(text) or "the search index could not answer"
+    return SearchOutcome(_scan_requests(store, text, session_id, should_stop), "scan", note)
+
+
+def _scan_requests(store: Store, text: str, session_id: str | None, should_stop: Any) -> set[str]:
     needles = _needles(text)
     found: set[str] = set()
     stream = store.iter_llm_calling_rows(session_id)

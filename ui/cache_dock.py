@@ -71,6 +71,10 @@ def install_cache_view(window: Any) -> CacheView:
 
     dock.visibilityChanged.connect(shown)
     window.storeOpened.connect(view.set_store)
+    follow = getattr(window, "follow", None)
+    if follow is not None:
+        # Following a live store appends the shown session's new pairs.
+        follow.updated.connect(view.follow_update)
     if window.store is not None:
         view.set_store(window.store)
     window.cache_view = view

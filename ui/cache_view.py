@@ -294,6 +294,34 @@ class CacheTableModel(QAbstractTableModel):
             if row is not None:
                 self.dataChanged.emit(self.index(row, min(cols)), self.index(row, max(cols)))
 
+    def merge_pairs(self, pairs: list[CachePair]) -> tuple[int, int]:
+        """Merge a later run of the same analysis: pairs of requests not shown yet are appended
+        (:meth:`add_pairs`), pairs whose values changed (a response arrived) replace their cell.
+        Returns (appended, replaced)."""
+        known = {p.event_id: i for i, p in enumerate(self.pairs)}
+        fresh: list[CachePair] = []
+        replaced = 0
+        for pair in pairs:
+            at = known.get(pair.event_id)
+            if at is None:
+                fresh.append(pair)
+                continue
+            if self.pairs[at] == pair:
+                continue
+            self.pairs[at] = pair
+            replaced += 1
+            sub = None if pair.kind == "turn" else (pair.step, pair.attempt)
+            col = self._column.get(pair.turn_id)
+            cells = self._cells.get((pair.runtime_id, sub))
+            if cells is not None and col is not None:
+                cells[col] = pair
+                index = self.index_of(pair)
+                if index.isValid():
+                    self.dataChanged.emit(index, index)
+        if fresh:
+            self.add_pairs(fresh)
+        return len(fresh), replaced
+
     def _insert(self, key: RowKey) -> None:
         layout = self._layout()
         row = layout.index(key)
@@ -895,6 +923,7 @@ class CacheView(QWidget):
         self._started = 0.0
         self.elapsed: float | None = None
         self._results: dict[str, tuple[CacheAnalysis, list[tuple[int, str]], float]] = {}
+        self._refresh_wanted = False
         self._sessions_job: Job | None = None
         self._wanted: tuple[str | None] | None = None  # request_session() before the list arrived
         self._chart_runtime: str | None = None
@@ -1059,6 +1088,7 @@ class CacheView(QWidget):
         if store is None:
             return
         self._cancel()
+        self._refresh_wanted = False
         self.session_id = session_id
         i = self.session_box.findData(session_id)
         if i >= 0 and i != self.session_box.currentIndex():
@@ -1154,6 +1184,81 @@ class CacheView(QWidget):
         elapsed = time.perf_counter() - self._started
         self._results[session_id] = (analysis, list(self.model.turns), elapsed)
         self._complete(analysis, elapsed)
+        self._refresh_if_wanted()
+
+    # ------------------------------------------------------------------ following
+
+    def follow_update(self, update: Any) -> None:
+        """Merge what a live store wrote (an ``inspector.follow.FollowUpdate``): kept analyses of
+        changed sessions are dropped, and the session shown is analysed again in the background,
+        its new pairs appended to the table (the selection and the scroll stay)."""
+        touched = {sid for sid, d in update.changes.sessions.items() if d.requests or d.turns}
+        if self.sessions_loaded:
+            for sid in update.changes.new_sessions:
+                if self.session_box.findData(sid) < 0:
+                    self.session_box.addItem(sid, sid)
+        for sid in touched:
+            self._results.pop(sid, None)
+        if self.session_id in touched:
+            self.refresh_session()
+
+    def refresh_session(self) -> None:
+        """Analyse the shown session again and merge the result (after a running analysis)."""
+        store, session_id = self.store, self.session_id
+        if store is None or session_id is None:
+            return
+        if self.job is not None:
+            self._refresh_wanted = True
+            return
+        self._refresh_wanted = False
+        started = time.perf_counter()
+
+        def work(job: Job) -> CacheAnalysis | None:
+            # The analyser's pairing and layout state only exists while pairs() runs, so the
+            # session is analysed again; the table only shows what changed.
+            analyser = SessionCacheAnalyser(store, session_id)
+            gen = analyser.pairs()
+            pairs: list[CachePair] = []
+            try:
+                for pair in gen:
+                    if job.cancelled:
+                        return None
+                    pairs.append(pair)
+            finally:
+                gen.close()
+            return CacheAnalysis(session_id, pairs, analyser.findings, analyser.summaries, analyser.warnings)
+
+        def done(analysis: CacheAnalysis | None) -> None:
+            if session_id != self.session_id or analysis is None:
+                return
+            self.job = None
+            appended, replaced = self.model.merge_pairs(analysis.pairs)
+            self._recount()
+            elapsed = time.perf_counter() - started
+            self._results[session_id] = (analysis, list(self.model.turns), elapsed)
+            self._complete(analysis, elapsed)
+            if appended:
+                self.pairsAdded.emit(appended)
+            self._refresh_if_wanted()
+
+        self.job = self.tasks.run(work, done, lambda exc: self._failed(session_id, exc), resource=store,
+                                  pause_gc=True)
+        self._show_status()
+
+    def _refresh_if_wanted(self) -> None:
+        if self._refresh_wanted:
+            self.refresh_session()
+
+    def _recount(self) -> None:
+        totals = [0, 0, 0, 0, 0]
+        for p in self.model.pairs:
+            totals[0] += p.total_tokens
+            totals[1] += p.shared_tokens
+            totals[2] += p.predicted_cached_tokens
+            if p.reported_cached_tokens is not None:
+                totals[3] += p.reported_cached_tokens
+                totals[4] += 1
+        self._totals = totals
 
     def _complete(self, analysis: CacheAnalysis, elapsed: float) -> None:
         self._chart_timer.stop()

@@ -320,6 +320,11 @@ class MainWindow(QMainWindow):
 
         self._build_menus()
         self._build_status_bar()
+        from .follow import install_follow
+
+        install_follow(self)
+        self.navigator.currentUpdated.connect(self._current_updated)
+        self.follow.updated.connect(self._follow_counts)
 
         self.navigator.itemSelected.connect(self._item_selected)
         self.navigator.failed.connect(lambda reason: self.report_error(_tr("Cannot read the database"), reason))
@@ -377,7 +382,7 @@ class MainWindow(QMainWindow):
         self.clear_filter_action.triggered.connect(self.navigator.clear_filters)
         edit_menu.addAction(self.clear_filter_action)
 
-        view_menu = bar.addMenu(_tr("&View"))
+        view_menu = self.view_menu = bar.addMenu(_tr("&View"))
         self.collapse_action = QAction(_tr("&Collapse All"), self)
         self.collapse_action.triggered.connect(self.navigator.tree.collapseAll)
         view_menu.addAction(self.collapse_action)
@@ -651,6 +656,23 @@ class MainWindow(QMainWindow):
         else:
             self.overview.show_nothing()
 
+    def _follow_counts(self, _update: Any) -> None:
+        # The navigator's session rows carry the merged counts; the status line follows them.
+        rows = [node.data for node in self.navigator.model.root.children]
+        totals = views.store_totals(self.store, rows)
+        self.counts_label.setText(_tr("{sessions} sessions · {turns} turns · {requests} requests").format(
+            sessions=format_number(totals["sessions"]) or "0", turns=format_number(totals["turns"]) or "0",
+            requests=format_number(totals["requests"]) or "0"))
+        if self._store_info is not None:
+            self._store_info["totals"] = totals
+            if self.overview.kind == "store":
+                self.overview.show_store(self._store_info)
+
+    def _current_updated(self, kind: str, row: dict[str, Any]) -> None:
+        # Following changed the selected row: refresh its facts without switching pages.
+        if kind and self.overview.kind == kind:
+            self.overview.show_item(kind, row)
+
     def _reveal_finished(self, complete: bool) -> None:
         if not complete:
             self.statusBar().showMessage(_tr("The previous selection is no longer in the database"), 6000)
@@ -692,6 +714,7 @@ class MainWindow(QMainWindow):
         if self._open_job is not None:
             self._open_job.cancel()
             self._open_job = None
+        self.follow.shutdown()
         self.navigator.clear()
         self.tasks.shutdown()
         if self.store is not None:

@@ -22,6 +22,7 @@ from PySide6.QtCore import (
     QModelIndex,
     QObject,
     QPersistentModelIndex,
+    QPoint,
     QSortFilterProxyModel,
     Qt,
     QTimer,
@@ -67,7 +68,7 @@ Path = list[tuple[str, Any]]
 MAX_EXPANDED_MATCH_TURNS = 50
 
 class Node:
-    __slots__ = ("kind", "key", "data", "parent", "row", "children", "state", "cells")
+    __slots__ = ("kind", "key", "data", "parent", "row", "children", "state", "cells", "pending", "lookup")
 
     def __init__(self, kind: str, key: Any, data: dict[str, Any], parent: Node | None) -> None:
         self.kind = kind
@@ -80,16 +81,30 @@ class Node:
         # (display texts of the five columns, tooltip, status) built once on first paint:
         # data() is called thousands of times per scroll step and must be a lookup.
         self.cells: tuple[tuple[str, ...], None, str | None] | None = None
+        # Rows read but not yet inserted (a session's turns beyond the pages shown so far).
+        self.pending: list[dict[str, Any]] = []
+        # (kind, key) -> child, built on the first lookup: following a 100,000-turn session looks
+        # turns up by id on every change.
+        self.lookup: dict[tuple[str, Any], Node] | None = None
 
     def add(self, child: Node) -> None:
         child.row = len(self.children)
         self.children.append(child)
+        if self.lookup is not None:
+            self.lookup.setdefault((child.kind, child.key), child)
 
     def child(self, kind: str, key: Any) -> Node | None:
-        for c in self.children:
-            if c.kind == kind and c.key == key:
-                return c
-        return None
+        if self.lookup is None:
+            if len(self.children) < 16:
+                for c in self.children:
+                    if c.kind == kind and c.key == key:
+                        return c
+                return None
+            lookup: dict[tuple[str, Any], Node] = {}
+            for c in self.children:
+                lookup.setdefault((c.kind, c.key), c)
+            self.lookup = lookup
+        return self.lookup.get((kind, key))
 
     def path(self) -> Path:
         out: Path = []
@@ -258,6 +273,10 @@ class NavigatorModel(QAbstractItemModel):
         node = self._root
         for depth, (kind, key) in enumerate(path):
             child = node.child(kind, key)
+            if child is None and node.pending and any(row.get("turnId") == key for row in node.pending):
+                while child is None and node.pending:
+                    self.fetch_page(node)
+                    child = node.child(kind, key)
             if child is None and kind == RUNTIME and depth + 1 < len(path):
                 # A request whose runtime id differs from the one asked for (or is missing) is
                 # still found under its turn.
@@ -305,7 +324,7 @@ class NavigatorModel(QAbstractItemModel):
 
     def fully_loaded(self) -> bool:
         """True when every session and every turn has its children (or failed to get them)."""
-        return all(session.state in (LOADED, FAILED)
+        return all(session.state in (LOADED, FAILED) and not session.pending
                    and all(turn.state in (LOADED, FAILED) for turn in session.children)
                    for session in self._root.children)
 
@@ -319,6 +338,9 @@ class NavigatorModel(QAbstractItemModel):
             if session.state == IDLE:
                 self.fetch(session)
             elif session.state == LOADED:
+                if session.pending:
+                    # A filter looks at every turn: the pages not shown yet are inserted at once.
+                    self.fetch_page(session, len(session.pending))
                 self._fetch_session_runtimes(session)
 
     def _fetch_session_runtimes(self, session: Node) -> None:
@@ -378,18 +400,41 @@ class NavigatorModel(QAbstractItemModel):
         self._loading = value
         self.loadingChanged.emit(value)
 
+    # Turns of a session are inserted this many at a time (canFetchMore/fetchMore): the tree
+    # lays out and the model keeps nodes only for the pages the user scrolled to.
+    PAGE_SIZE = 500
+
+    def fetch_page(self, node: Node, count: int | None = None) -> int:
+        """Insert the next page (or ``count`` rows) of ``node``'s pending rows; returns how many."""
+        if not node.pending:
+            return 0
+        take = self.PAGE_SIZE if count is None else max(1, count)
+        rows, node.pending = node.pending[:take], node.pending[take:]
+        new = [self._turn_node(node, row) for row in rows]
+        start = len(node.children)
+        self.beginInsertRows(self.index_of(node), start, start + len(new) - 1)
+        for child in new:
+            node.add(child)
+        self.endInsertRows()
+        return len(new)
+
+    def _turn_node(self, session: Node, row: dict[str, Any]) -> Node:
+        turn = Node(TURN, row["turnId"], row, session)
+        runtimes = row.pop("runtimes", None)
+        if runtimes is not None:
+            self._attach_runtimes(turn, runtimes)
+        return turn
+
     def _fetched(self, generation: int, node: Node, rows: list[dict[str, Any]]) -> None:
         if generation != self._generation:
             return
         self._set_loading(self._loading - 1)
         new: list[Node] = []
         if node.kind == SESSION:
-            for row in rows:
-                turn = Node(TURN, row["turnId"], row, node)
-                runtimes = row.pop("runtimes", None)
-                if runtimes is not None:
-                    self._attach_runtimes(turn, runtimes)
-                new.append(turn)
+            if not self._load_all and len(rows) > self.PAGE_SIZE:
+                node.pending = rows[self.PAGE_SIZE:]
+                rows = rows[:self.PAGE_SIZE]
+            new = [self._turn_node(node, row) for row in rows]
         else:
             holder = Node("holder", None, {}, None)
             self._attach_runtimes(holder, rows)
@@ -421,6 +466,139 @@ class NavigatorModel(QAbstractItemModel):
             for request in requests:
                 runtime.add(Node(REQUEST, request["eventId"], request, runtime))
             turn.add(runtime)
+
+    # ------------------------------------------------------------------ following
+
+    def listed(self) -> tuple[set[str], set[tuple[str, str]]]:
+        """The sessions whose turns are listed (or being listed) and the (session, turn) pairs
+        whose runtimes are: what a follow update has to refresh (``inspector.follow.read_updates``)."""
+        sessions: set[str] = set()
+        turns: set[tuple[str, str]] = set()
+        for session in self._root.children:
+            if session.state == IDLE:
+                continue
+            sessions.add(session.key)
+            for turn in session.children:
+                if turn.state != IDLE:
+                    turns.add((session.key, turn.key))
+        return sessions, turns
+
+    def apply_update(self, update: Any) -> tuple[list[Node], set[tuple[str, str]], list[Node]]:
+        """Merge an ``inspector.follow.FollowUpdate`` read in the background: new sessions, turns,
+        runtimes and requests are inserted at the end of their parent (never a reset), changed
+        rows emit ``dataChanged``, so the selection and the scroll position stay.
+
+        Returns the new turn nodes, the (session, turn) pairs that could not be merged because
+        they were loading (read them again next time), and the nodes whose data changed."""
+        new_turns: list[Node] = []
+        retry: set[tuple[str, str]] = set()
+        changed: list[Node] = []
+        for sid, row in update.session_rows.items():
+            if self._root.child(SESSION, sid) is None:
+                start = len(self._root.children)
+                self.beginInsertRows(QModelIndex(), start, start)
+                self._root.add(Node(SESSION, sid, row, self._root))
+                self.endInsertRows()
+        for sid, delta in update.changes.sessions.items():
+            session = self._root.child(SESSION, sid)
+            if session is None:
+                continue
+            rows = update.turn_rows.get(sid, {})
+            if not delta.is_new or sid not in update.session_rows:
+                self._count_into(session, delta)
+            else:
+                session.data = dict(update.session_rows[sid])
+            self._changed(session, changed)
+            if session.state == LOADING:
+                retry.update((sid, tid) for tid in delta.turns)
+                continue
+            if session.state != LOADED:
+                continue
+            pending_at = {row.get("turnId"): i for i, row in enumerate(session.pending)}
+            for tid in delta.turns:
+                row = rows.get(tid)
+                if row is None:
+                    continue
+                turn = session.child(TURN, tid)
+                if turn is not None:
+                    turn.data = {**row, "number": turn.data.get("number")}
+                    self._changed(turn, changed)
+                    groups = update.runtime_groups.get((sid, tid))
+                    if turn.state == LOADING:
+                        retry.add((sid, tid))
+                    elif turn.state == LOADED and groups is not None:
+                        self._merge_runtimes(turn, groups, changed)
+                    continue
+                if tid in pending_at:
+                    old = session.pending[pending_at[tid]]
+                    session.pending[pending_at[tid]] = {**row, "number": old.get("number")}
+                    continue
+                row = {**row, "number": len(session.children) + len(session.pending) + 1}
+                if session.pending:
+                    pending_at[tid] = len(session.pending)
+                    session.pending.append(row)
+                    continue
+                turn = Node(TURN, tid, row, session)
+                start = len(session.children)
+                self.beginInsertRows(self.index_of(session), start, start)
+                session.add(turn)
+                self.endInsertRows()
+                new_turns.append(turn)
+        return new_turns, retry, changed
+
+    def _count_into(self, session: Node, delta: Any) -> None:
+        d = dict(session.data)
+        d["events"] = int(d.get("events") or 0) + delta.events
+        d["llmCalls"] = int(d.get("llmCalls") or 0) + delta.requests
+        d["executions"] = int(d.get("executions") or 0) + len(delta.new_turns)
+        record = delta.record
+        if record:
+            completed = record.get("completed_player_turns")
+            if completed is None:
+                completed = record.get("turn_count")
+            d.update({"phase": record.get("phase"), "status": record.get("status"),
+                      "locale": record.get("locale"), "completedPlayerTurns": completed,
+                      "updatedAt": record.get("updated_at")})
+        session.data = d
+
+    def _changed(self, node: Node, changed: list[Node]) -> None:
+        node.cells = None
+        idx = self.index_of(node)
+        if idx.isValid():
+            self.dataChanged.emit(idx, idx.siblingAtColumn(COL_DURATION))
+        changed.append(node)
+
+    def _merge_runtimes(self, turn: Node, groups: list[dict[str, Any]], changed: list[Node]) -> None:
+        for group in groups:
+            rid = group.get("runtimeId")
+            runtime = turn.child(RUNTIME, rid)
+            if runtime is None:
+                holder = Node("holder", None, {}, None)
+                self._attach_runtimes(holder, [group])
+                runtime = holder.children[0]
+                runtime.parent = turn
+                start = len(turn.children)
+                self.beginInsertRows(self.index_of(turn), start, start)
+                turn.add(runtime)
+                self.endInsertRows()
+                continue
+            if runtime.data != group:
+                runtime.data = group
+                self._changed(runtime, changed)
+            fresh = []
+            for request in group.get("requests", []):
+                node = runtime.child(REQUEST, request["eventId"])
+                if node is None:
+                    fresh.append(request)
+                elif node.data != request:
+                    node.data = request
+                    self._changed(node, changed)
+            if fresh:
+                start = len(runtime.children)
+                self.beginInsertRows(self.index_of(runtime), start, start + len(fresh) - 1)
+                for request in fresh:
+                    runtime.add(Node(REQUEST, request["eventId"], request, runtime))
+                self.endInsertRows()
 
     def _fetch_failed(self, generation: int, node: Node, exc: BaseException) -> None:
         if generation != self._generation:
@@ -473,7 +651,7 @@ class NavigatorModel(QAbstractItemModel):
         node = self.node(parent)
         if parent.isValid() and parent.column() != 0:
             return False
-        if node.children:
+        if node.children or node.pending:
             return True
         if node.state in (LOADED, FAILED):
             return False
@@ -484,11 +662,18 @@ class NavigatorModel(QAbstractItemModel):
         return False
 
     def canFetchMore(self, parent: QModelIndex) -> bool:
+        # Pending pages are not announced here: QTreeView asks on every layout of an expanded row
+        # and would insert page after page. The navigator inserts them as the view scrolls near
+        # the end of a session (Navigator._fetch_visible_pages); fetchMore() still inserts one.
         node = self.node(parent)
         return node.state == IDLE and node.kind in (SESSION, TURN) and self._store is not None
 
     def fetchMore(self, parent: QModelIndex) -> None:
-        self.fetch(self.node(parent))
+        node = self.node(parent)
+        if node.pending:
+            self.fetch_page(node)
+        else:
+            self.fetch(node)
 
     def flags(self, index: QModelIndex) -> Qt.ItemFlag:
         if not index.isValid():
@@ -781,12 +966,15 @@ class Navigator(QWidget):
 
     Signals: ``requestSelected(str)`` with the ``llm.calling`` event id; ``itemSelected(str, object)``
     with the node kind and its row dict (``{}`` and kind ``""`` when the selection is cleared);
-    ``revealFinished(bool)`` after :meth:`reveal` (true when the whole path was found);
+    ``currentUpdated(str, object)`` like ``itemSelected`` when following changed the selected
+    row's data (the selection itself did not change); ``revealFinished(bool)`` after
+    :meth:`reveal` (true when the whole path was found);
     ``busyChanged(int)`` with loads and searches in flight; ``failed(str)`` with a reason to show.
     """
 
     requestSelected = Signal(str)
     itemSelected = Signal(str, object)
+    currentUpdated = Signal(str, object)
     revealFinished = Signal(bool)
     busyChanged = Signal(int)
     failed = Signal(str)
@@ -878,6 +1066,12 @@ class Navigator(QWidget):
         self.model.loadingChanged.connect(lambda _n: self._emit_busy())
         self.model.loadingChanged.connect(lambda n: self._finish_pending_filter() if n == 0 else None)
         self.filter.rowsInserted.connect(self._rows_inserted)
+        self._page_timer = QTimer(self)
+        self._page_timer.setSingleShot(True)
+        self._page_timer.setInterval(0)
+        self._page_timer.timeout.connect(self._fetch_visible_pages)
+        self.tree.verticalScrollBar().valueChanged.connect(lambda _v: self._page_timer.start())
+        self.tree.expanded.connect(lambda _i: self._page_timer.start())
         self.setFocusProxy(self.tree)
 
     @property
@@ -1008,6 +1202,48 @@ class Navigator(QWidget):
         self._tasks.run(lambda _job: views.request_location(store, event_id), found,
                         lambda exc: self.failed.emit(str(exc)), resource=store)
 
+    # ------------------------------------------------------------------ paging and following
+
+    # A page is inserted when the row at the bottom of the view is this close to the end of the
+    # rows inserted so far.
+    PAGE_MARGIN = 50
+
+    def _fetch_visible_pages(self) -> None:
+        """Insert the next page of turns when the view has scrolled near the end of a session's
+        inserted rows (the tree itself only fetches when a row is expanded)."""
+        tree = self.tree
+        viewport = tree.viewport()
+        # Column 0's indentation area has no index: probe the detail column.
+        x = tree.header().sectionViewportPosition(COL_DETAIL) + 2
+        index = tree.indexAt(QPoint(x, viewport.height() - 2))
+        nodes: list[Node] = []
+        if index.isValid():
+            nodes.append(self.model.node(self.proxy.mapToSource(index)))
+        else:
+            # The rows end above the bottom of the view: every open session with pages left.
+            for row in range(self.proxy.rowCount()):
+                session = self.proxy.index(row, 0)
+                if tree.isExpanded(session):
+                    node = self.model.node(self.proxy.mapToSource(session))
+                    if node.children:
+                        nodes.append(node.children[-1])
+        for node in nodes:
+            while node is not None and node.parent is not None:
+                parent = node.parent
+                if parent.pending and node.row >= len(parent.children) - self.PAGE_MARGIN:
+                    self.model.fetch_page(parent)
+                node = parent
+
+    def apply_update(self, update: Any) -> tuple[list[Node], set[tuple[str, str]]]:
+        """Merge a follow update into the tree (see :meth:`NavigatorModel.apply_update`); the
+        selection and scroll position stay. Returns the new turn nodes and the pairs to re-read."""
+        current = self.tree.currentIndex()
+        current_node = self.model.node(self.proxy.mapToSource(current)) if current.isValid() else None
+        new_turns, retry, changed = self.model.apply_update(update)
+        if current_node is not None and any(node is current_node for node in changed):
+            self.currentUpdated.emit(current_node.kind, current_node.data)
+        return new_turns, retry
+
     def clear_filters(self) -> None:
         self.search.clear()
         self.runtime_box.setCurrentIndex(0)
@@ -1053,18 +1289,35 @@ class Navigator(QWidget):
         store = self.model.store
         if not text or store is None:
             self._matches = None
+            self.search.setToolTip("")
             self._apply_filter()
             return
         self._searching = True
         self._emit_busy()
+        from pathlib import Path as FilePath
 
-        def work(job: Job) -> set[str]:
-            return views.search_requests(store, text, should_stop=lambda: job.cancelled)
+        from PySide6.QtCore import QStandardPaths
 
-        def done(matches: set[str]) -> None:
+        from inspector import search_index
+
+        # The demo database's cache folder (ui.app.demo_path); the index is keyed by the store.
+        cache = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.GenericCacheLocation)
+        index = None
+        if cache and search_index.worth_indexing(store):
+            index = search_index.index_for(store, FilePath(cache) / "prompt-inspector")
+        if index is not None and index.problem is None and not index.building and not index.ready():
+            # Built once per store in the background; until then the scan answers.
+            index.start_build()
+
+        def work(job: Job) -> Any:
+            return views.search_prompts(store, text, should_stop=lambda: job.cancelled, index=index)
+
+        def done(outcome: Any) -> None:
             self._search_job = None
             self._searching = False
-            self._matches = matches
+            self._matches = outcome.matches
+            self.search.setToolTip(_tr("Searched every prompt by scanning: {why}").format(why=outcome.note)
+                                   if outcome.note else "")
             self._emit_busy()
             self._apply_filter()
 

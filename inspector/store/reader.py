@@ -281,6 +281,32 @@ def _iso_ms(value: str | None) -> datetime | None:
         return None
 
 
+def _iso_minus(value: str, seconds: float) -> str:
+    """``value`` (Covel's ISO text) moved back by ``seconds``, in the same toISOString() shape;
+    text that is not a timestamp is returned as it is."""
+    from datetime import timedelta, timezone
+
+    when = _iso_ms(value)
+    if when is None:
+        return value
+    if when.tzinfo is not None:
+        when = when.astimezone(timezone.utc)
+    earlier = when - timedelta(seconds=seconds)
+    return earlier.strftime("%Y-%m-%dT%H:%M:%S.") + f"{earlier.microsecond // 1000:03d}Z"
+
+
+class _WatchConnection:
+    """The connection :meth:`Store.change_token` keeps (its value is per connection)."""
+
+    def __init__(self, raw: Any) -> None:
+        self.raw = raw
+        self.lock = threading.Lock()
+
+    def close(self) -> None:
+        with self.lock:
+            self.raw.close()
+
+
 class _Tables:
     """Lightweight table objects holding only the columns the database really has.
 
@@ -399,6 +425,31 @@ def pair_llm_calls(events: Iterable[TraceEvent]) -> list[LlmCall]:
             started_at=started if isinstance(started, str) else calling.created_at,
         ))
     return calls
+
+
+# Distinct values of an index's leading column, one index seek per value (a "loose index scan"):
+# both SQLite and PostgreSQL would otherwise read the whole index, ten million entries on a large
+# store, to list a few hundred sessions.
+_DISTINCT_SESSIONS_SQL = (
+    "WITH RECURSIVE ids(sid) AS ("
+    " SELECT (SELECT min(session_id) FROM trace_events)"
+    " UNION ALL"
+    " SELECT (SELECT min(session_id) FROM trace_events WHERE session_id > ids.sid) FROM ids WHERE ids.sid IS NOT NULL"
+    ") SELECT sid FROM ids"
+)
+# The same along (session_id, turn_id): the execution ids of one session.
+_DISTINCT_TURNS_CTE = (
+    "WITH RECURSIVE turn_ids(tid) AS ("
+    " SELECT (SELECT min(turn_id) FROM trace_events WHERE session_id = :sid)"
+    " UNION ALL"
+    " SELECT (SELECT min(turn_id) FROM trace_events WHERE session_id = :sid AND turn_id > turn_ids.tid)"
+    " FROM turn_ids WHERE turn_ids.tid IS NOT NULL"
+    ") "
+)
+# Up to this many trace rows, sessions() counts each session's rows at once (a few hundred ms).
+EVENT_COUNT_LIMIT = 1_000_000
+_LLM_COUNT_SQL = "SELECT count(*) FROM trace_events WHERE session_id = :sid AND type = 'llm.calling'"
+_EVENT_COUNT_SQL = "SELECT count(*) FROM trace_events WHERE session_id = :sid"
 
 
 # Rows that name their runtime in a small payload (covel-db.md §2.1).
@@ -620,47 +671,83 @@ class Store:
 
     # ----------------------------------------------------------------- sessions
 
-    def sessions(self) -> list[SessionInfo]:
-        """All sessions, including ids seen only in trace rows, ordered by created_at, id."""
+    def sessions(self, *, event_counts: bool | None = None) -> list[SessionInfo]:
+        """All sessions, including ids seen only in trace rows, ordered by created_at, id.
+
+        Every figure is read through Covel's indexes, one session at a time, never by grouping
+        the whole trace table: the distinct session and turn ids by skipping along the
+        ``session_id`` and ``(session_id, turn_id)`` indexes, the model requests as a range of the
+        ``(session_id, type, created_at)`` index. ``event_counts=False`` leaves
+        :attr:`SessionInfo.event_count` None: counting every row of a ten-million-row store is the
+        one figure that has to walk a whole index (seconds; see :meth:`session_event_counts`).
+        None (the default) counts them when the store holds at most :data:`EVENT_COUNT_LIMIT` rows.
+        """
         t = self._tables
-        te = t["trace_events"]
+        if event_counts is None:
+            event_counts = self.approximate_trace_rows() <= EVENT_COUNT_LIMIT
         with self._connect() as conn:
-            counts: dict[str, tuple[int, int]] = {}
-            llm = sa.func.sum(sa.case((te.c.type == "llm.calling", 1), else_=0))
-            for sid, total, calls in conn.execute(
-                sa.select(te.c.session_id, sa.func.count(), llm).group_by(te.c.session_id)
-            ):
-                counts[sid] = (int(total), int(calls or 0))
-
-            pairs: sa.Select[Any] | sa.CompoundSelect = sa.select(te.c.session_id, te.c.turn_id)
-            if t.has("turn_results"):
-                tr = t["turn_results"]
-                pairs = sa.union(pairs, sa.select(tr.c.session_id, tr.c.turn_id))
-            sub = pairs.subquery()
-            executions = {
-                sid: int(n)
-                for sid, n in conn.execute(
-                    sa.select(sub.c.session_id, sa.func.count(sa.distinct(sub.c.turn_id))).group_by(sub.c.session_id)
-                )
-            }
-
+            trace_sessions = [sid for (sid,) in conn.execute(sa.text(_DISTINCT_SESSIONS_SQL))
+                              if sid is not None]
             rows: list[dict[str, Any]] = []
             if t.has("sessions"):
                 rows = self._session_rows(conn)
+            known = {row["id"] for row in rows}
+            result_sessions: list[str] = []
+            if t.has("turn_results"):
+                result_sessions = [sid for (sid,) in conn.execute(sa.text(
+                    _DISTINCT_SESSIONS_SQL.replace("trace_events", "turn_results")))
+                    if sid is not None]
+            every = list(dict.fromkeys([*known, *trace_sessions, *result_sessions]))
+            present = set(trace_sessions)
+            calls = {sid: self._count(conn, _LLM_COUNT_SQL, sid) if sid in present else 0 for sid in every}
+            executions = {sid: self._execution_count(conn, sid, sid in present) for sid in every}
+            totals: dict[str, int | None] = {sid: None for sid in every}
+            if event_counts:
+                totals = {sid: self._count(conn, _EVENT_COUNT_SQL, sid) if sid in present else 0 for sid in every}
 
         infos: list[SessionInfo] = []
-        seen: set[str] = set()
         for row in rows:
             sid = row["id"]
-            seen.add(sid)
-            total, calls = counts.get(sid, (0, 0))
-            infos.append(self._session_info(sid, row, total, calls, executions.get(sid, 0)))
-        for sid in sorted(set(counts) | set(executions)):
-            if sid not in seen:
-                total, calls = counts.get(sid, (0, 0))
-                infos.append(self._session_info(sid, {}, total, calls, executions.get(sid, 0)))
+            infos.append(self._session_info(sid, row, totals[sid], calls[sid], executions[sid]))
+        for sid in sorted(set(every) - known):
+            infos.append(self._session_info(sid, {}, totals[sid], calls[sid], executions[sid]))
         infos.sort(key=lambda s: (s.created_at is None, s.created_at or "", s.id))
         return infos
+
+    def approximate_trace_rows(self) -> int:
+        """About how many trace rows the store holds, without counting them: SQLite's largest
+        rowid (rows are appended; retention leaves it an upper bound), PostgreSQL's planner
+        estimate."""
+        with self._connect() as conn:
+            if self._dialect == "postgresql":
+                value = conn.execute(sa.text(
+                    "SELECT reltuples FROM pg_catalog.pg_class WHERE oid = to_regclass('trace_events')")).scalar()
+                return max(0, int(value or 0))
+            if self._dialect == "sqlite":
+                return int(conn.exec_driver_sql("SELECT max(rowid) FROM trace_events").scalar() or 0)
+            return 0
+
+    def session_event_counts(self, session_ids: Iterable[str]) -> dict[str, int]:
+        """Trace rows per session (each a range of the ``session_id`` index), for figures filled
+        in after the window is usable."""
+        with self._connect() as conn:
+            return {sid: self._count(conn, _EVENT_COUNT_SQL, sid) for sid in session_ids}
+
+    @staticmethod
+    def _count(conn: Connection, sql: str, session_id: str) -> int:
+        return int(conn.execute(sa.text(sql), {"sid": session_id}).scalar() or 0)
+
+    def _execution_count(self, conn: Connection, session_id: str, in_trace: bool) -> int:
+        """Distinct execution ids of a session over trace rows and result rows."""
+        parts = []
+        if in_trace:
+            parts.append("SELECT tid FROM turn_ids WHERE tid IS NOT NULL")
+        if self._tables.has("turn_results"):
+            parts.append("SELECT turn_id FROM turn_results WHERE session_id = :sid")
+        if not parts:
+            return 0
+        sql = (_DISTINCT_TURNS_CTE if in_trace else "") + "SELECT count(*) FROM (" + " UNION ".join(parts) + ") AS u"
+        return self._count(conn, sql, session_id)
 
     def _session_rows(self, conn: Connection) -> list[dict[str, Any]]:
         t = self._tables
@@ -700,10 +787,22 @@ class Store:
 
     def turns(self, session_id: str) -> list[TurnInfo]:
         """Executions of a session in order of first appearance (result row or first trace row)."""
+        return self._turn_infos(session_id, None)
+
+    def turns_by_id(self, session_id: str, turn_ids: Iterable[str]) -> list[TurnInfo]:
+        """:meth:`turns` restricted to some executions, read through the ``turn_id`` indexes only
+        (cost grows with those turns, not with the session), in the same order. ``number`` counts
+        within the returned turns only: the caller knows where they sit in the session."""
+        wanted = list(dict.fromkeys([turn_ids] if isinstance(turn_ids, str) else turn_ids))
+        return self._turn_infos(session_id, wanted) if wanted else []
+
+    def _turn_infos(self, session_id: str, only: list[str] | None) -> list[TurnInfo]:
+        """The rule behind :meth:`turns` and :meth:`turns_by_id` (``only``: those executions)."""
         t = self._tables
         te = t["trace_events"]
         results: dict[str, dict[str, Any]] = {}
         first_key: dict[str, tuple[str, int]] = {}
+        chunks = [None] if only is None else [only[i:i + 500] for i in range(0, len(only), 500)]
 
         with self._connect() as conn:
             if t.has("turn_results"):
@@ -711,54 +810,25 @@ class Store:
                 wanted = ["turn_id", "created_at", "seq", "origin", "commit_status", "duration_ms",
                           "retry_scope", "parent_turn_id"]
                 cols = [t.read("turn_results", name) for name in wanted if t.has("turn_results", name)]
-                stmt = (sa.select(*cols).where(tr.c.session_id == session_id)
-                        .order_by(*self._order("turn_results")))
-                for row in conn.execute(stmt):
-                    data = dict(row._mapping)
-                    tid = data["turn_id"]
-                    key = (data.get("created_at") or "", data.get("seq") or 0)
-                    if tid not in first_key or key < first_key[tid]:
-                        first_key[tid] = key
-                    # A turn can have several rows (re-written on commit); the last one is current.
-                    results[tid] = data
+                for chunk in chunks:
+                    stmt = (sa.select(*cols).where(tr.c.session_id == session_id)
+                            .order_by(*self._order("turn_results")))
+                    if chunk is not None:
+                        stmt = stmt.where(tr.c.turn_id.in_(chunk))
+                    for row in conn.execute(stmt):
+                        data = dict(row._mapping)
+                        tid = data["turn_id"]
+                        key = (data.get("created_at") or "", data.get("seq") or 0)
+                        if tid not in first_key or key < first_key[tid]:
+                            first_key[tid] = key
+                        # A turn can have several rows (re-written on commit); the last one is current.
+                        results[tid] = data
 
             runtime_expr = self._runtime_id_expr()
             if runtime_expr is not None:
-                # Runtime ids come from the small lifecycle rows; parsing every llm.calling
-                # payload in SQL to find the same ids costs ten times the rest of the listing.
-                extra = sa.case((te.c.type.in_(RUNTIME_LIFECYCLE_TYPES), runtime_expr),
-                                else_=sa.null()).label("runtime_id")
+                agg = self._turn_aggregates(conn, session_id, chunks, runtime_expr, first_key)
             else:
-                extra = self._payload_expr()
-            seq = te.c.seq if self.has_seq else sa.null().label("seq")
-            stmt = (sa.select(te.c.turn_id, te.c.type, te.c.trace_id, t.read("trace_events", "created_at"), seq, extra)
-                    .where(te.c.session_id == session_id)
-                    .order_by(*self._order("trace_events")))
-            agg: dict[str, dict[str, Any]] = {}
-            for turn_id, etype, trace_id, created_at, seqv, extra_value in conn.execute(stmt):
-                info = agg.get(turn_id)
-                if info is None:
-                    info = agg[turn_id] = {
-                        "trace_id": trace_id, "first": created_at, "last": created_at, "count": 0,
-                        "llm": 0, "started": None, "ended": None, "runtimes": {},
-                    }
-                    key = (created_at or "", seqv or 0)
-                    if turn_id not in first_key or key < first_key[turn_id]:
-                        first_key[turn_id] = key
-                info["count"] += 1
-                info["last"] = created_at
-                if etype == "llm.calling":
-                    info["llm"] += 1
-                elif etype == "turn.started" and info["started"] is None:
-                    info["started"] = created_at
-                elif etype in ("turn.completed", "turn.failed"):
-                    info["ended"] = created_at
-                if runtime_expr is None:
-                    rid = parse_json_object(extra_value, merge_data=True)[0].get("runtimeId")
-                else:
-                    rid = extra_value
-                if isinstance(rid, str) and rid:
-                    info["runtimes"].setdefault(rid, None)
+                agg = self._turn_aggregates_by_scan(conn, session_id, only, chunks, first_key)
 
             unnamed = [tid for tid, info in agg.items() if info["llm"] and not info["runtimes"]]
             if unnamed and runtime_expr is not None:
@@ -811,6 +881,125 @@ class Store:
             ))
         return turns
 
+    def _turn_aggregates(self, conn: Connection, session_id: str, chunks: list[list[str] | None],
+                         runtime_expr: sa.ColumnElement[Any], first_key: dict[str, tuple[str, int]]
+                         ) -> dict[str, dict[str, Any]]:
+        """Per-execution figures of :meth:`turns`, aggregated by the database.
+
+        Equal to walking the session's rows in canonical order, but only three narrow reads: a
+        GROUP BY along the ``(session_id, turn_id)`` index (counts, first and last times), the rows
+        at each turn's first timestamp through the ``(session_id, created_at, seq)`` index (its
+        trace id and first ``seq``), and the small lifecycle rows (runtime ids in order). Walking a
+        900,000-row session in Python took seconds; this takes a fraction of one.
+        """
+        t = self._tables
+        te = t["trace_events"]
+        created = t.read("trace_events", "created_at")
+        sql_type = t.type_of("trace_events", "created_at")
+        if sql_type is not None and pg.is_text_type(sql_type):
+            # min()/max() must compare as the canonical order does: byte-wise.
+            created = t.sort_key("trace_events", "created_at")
+        is_llm = sa.case((te.c.type == "llm.calling", 1), else_=0)
+        started = sa.case((te.c.type == "turn.started", created), else_=sa.null())
+        ended = sa.case((te.c.type.in_(("turn.completed", "turn.failed")), created), else_=sa.null())
+        agg: dict[str, dict[str, Any]] = {}
+        raw_first: dict[str, Any] = {}
+        for chunk in chunks:
+            stmt = (sa.select(te.c.turn_id, sa.func.count(), sa.func.sum(is_llm), sa.func.min(created),
+                              sa.func.max(created), sa.func.min(started), sa.func.max(ended),
+                              sa.func.min(te.c.created_at))
+                    .where(te.c.session_id == session_id).group_by(te.c.turn_id))
+            if chunk is not None:
+                stmt = stmt.where(te.c.turn_id.in_(chunk))
+            for turn_id, count, llm, first, last, turn_started, turn_ended, raw in conn.execute(stmt):
+                agg[turn_id] = {"trace_id": None, "first": first, "last": last, "count": int(count),
+                                "llm": int(llm or 0), "started": turn_started, "ended": turn_ended,
+                                "runtimes": {}}
+                raw_first[turn_id] = raw
+        # The first row of each turn: among the rows at its first timestamp, lowest (seq, id).
+        seq = te.c.seq if self.has_seq else sa.null().label("seq")
+        by_time: dict[Any, list[str]] = {}
+        for turn_id, raw in raw_first.items():
+            by_time.setdefault(raw, []).append(turn_id)
+        times = list(by_time)
+        best: dict[str, tuple[int, str, str]] = {}
+        for start in range(0, len(times), 500):
+            part = times[start:start + 500]
+            stmt = (sa.select(te.c.turn_id, te.c.created_at, seq, te.c.id, te.c.trace_id)
+                    .where(te.c.session_id == session_id, te.c.created_at.in_(part)))
+            for turn_id, raw, seqv, event_id, trace_id in conn.execute(stmt):
+                if turn_id not in agg or raw_first[turn_id] != raw:
+                    continue
+                key = (-1 if seqv is None else seqv, event_id, trace_id)
+                if turn_id not in best or key[:2] < best[turn_id][:2]:
+                    best[turn_id] = key
+        for turn_id, info in agg.items():
+            seqv, _event_id, trace_id = best.get(turn_id, (-1, "", None))
+            info["trace_id"] = trace_id
+            key = (info["first"] or "", max(seqv, 0))
+            if turn_id not in first_key or key < first_key[turn_id]:
+                first_key[turn_id] = key
+        # Runtime ids in order of first appearance among the lifecycle rows.
+        lifecycle: list[tuple[Any, ...]] = []
+        for chunk in chunks:
+            stmt = (sa.select(created, seq, te.c.id, te.c.turn_id, runtime_expr)
+                    .where(te.c.session_id == session_id, te.c.type.in_(RUNTIME_LIFECYCLE_TYPES)))
+            if chunk is not None:
+                stmt = stmt.where(te.c.turn_id.in_(chunk))
+            lifecycle.extend(tuple(row) for row in conn.execute(stmt))
+        lifecycle.sort(key=lambda r: (r[0] or "", -1 if r[1] is None else r[1], r[2]))
+        for _created, _seq, _event_id, turn_id, rid in lifecycle:
+            info = agg.get(turn_id)
+            if info is not None and isinstance(rid, str) and rid:
+                info["runtimes"].setdefault(rid, None)
+        return agg
+
+    def _turn_aggregates_by_scan(self, conn: Connection, session_id: str, only: list[str] | None,
+                                 chunks: list[list[str] | None], first_key: dict[str, tuple[str, int]]
+                                 ) -> dict[str, dict[str, Any]]:
+        """:meth:`_turn_aggregates` for a store whose payloads the database cannot read as JSON
+        (SQLite without JSON functions, a PostgreSQL text column): every row's payload is parsed
+        here for its runtime id, so the rows are walked in canonical order."""
+        t = self._tables
+        te = t["trace_events"]
+        extra = self._payload_expr()
+        seq = te.c.seq if self.has_seq else sa.null().label("seq")
+        stmt = (sa.select(te.c.turn_id, te.c.type, te.c.trace_id, t.read("trace_events", "created_at"), seq, extra)
+                .where(te.c.session_id == session_id))
+        if only is None:
+            ordered: Iterable[Any] = conn.execute(stmt.order_by(*self._order("trace_events")))
+        else:
+            # Unordered, SQLite takes the (session_id, turn_id) index (see events()); the
+            # rows are put in canonical order here.
+            picked = []
+            for chunk in chunks:
+                picked.extend(conn.execute(stmt.add_columns(te.c.id).where(te.c.turn_id.in_(chunk))))
+            picked.sort(key=lambda r: (r[3] or "", -1 if r[4] is None else r[4], r[6]))
+            ordered = [r[:6] for r in picked]
+        agg: dict[str, dict[str, Any]] = {}
+        for turn_id, etype, trace_id, created_at, seqv, extra_value in ordered:
+            info = agg.get(turn_id)
+            if info is None:
+                info = agg[turn_id] = {
+                    "trace_id": trace_id, "first": created_at, "last": created_at, "count": 0,
+                    "llm": 0, "started": None, "ended": None, "runtimes": {},
+                }
+                key = (created_at or "", seqv or 0)
+                if turn_id not in first_key or key < first_key[turn_id]:
+                    first_key[turn_id] = key
+            info["count"] += 1
+            info["last"] = created_at
+            if etype == "llm.calling":
+                info["llm"] += 1
+            elif etype == "turn.started" and info["started"] is None:
+                info["started"] = created_at
+            elif etype in ("turn.completed", "turn.failed"):
+                info["ended"] = created_at
+            rid = parse_json_object(extra_value, merge_data=True)[0].get("runtimeId")
+            if isinstance(rid, str) and rid:
+                info["runtimes"].setdefault(rid, None)
+        return agg
+
     # ----------------------------------------------------------------- events
 
     def events(self, session_id: str, turn_id: str | None = None,
@@ -846,6 +1035,210 @@ class Store:
             row = conn.execute(stmt).first()
         return self._event_from_row(row) if row is not None else None
 
+    # ----------------------------------------------------------------- following a live store
+
+    def change_token(self) -> Any:
+        """A value that differs between two calls when another connection committed in between
+        (it may also differ when nothing this reader shows changed); cheap enough to poll.
+
+        SQLite: ``PRAGMA data_version`` of a connection kept for it (the value is per connection,
+        so a pooled one would not do); it sees commits through the WAL in read-only mode. A file
+        opened ``immutable`` never changes. PostgreSQL: the current snapshot ``xmin:xmax:xip``,
+        which every commit in the cluster moves and reading never does.
+        """
+        if self._dialect == "sqlite":
+            watch = self._watch_connection()
+            with watch.lock:
+                cursor = watch.raw.cursor()
+                try:
+                    cursor.execute("PRAGMA data_version")
+                    return cursor.fetchone()[0]
+                except sqlite3.Error as exc:
+                    raise _translate(exc, self.location, self.busy_timeout) from exc
+                finally:
+                    cursor.close()
+        with self._connect() as conn:
+            if self._dialect == "postgresql":
+                try:
+                    return conn.exec_driver_sql("SELECT pg_current_snapshot()::text").scalar()
+                except sa_exc.ProgrammingError:  # before PostgreSQL 13
+                    conn.rollback()
+                    return conn.exec_driver_sql("SELECT txid_current_snapshot()::text").scalar()
+            return conn.execute(sa.select(sa.func.count()).select_from(self._tables["trace_events"])).scalar()
+
+    def _watch_connection(self) -> _WatchConnection:
+        with self._lock:
+            if self._closed:
+                raise StoreError(f"{self.location}: the store is closed", location=self.location)
+            watch = getattr(self, "_watch", None)
+            if watch is None:
+                watch = self._watch = _WatchConnection(self._engine.raw_connection())
+                # close() closes what is in _streams: the kept connection goes back with them.
+                self._streams.add(watch)  # type: ignore[arg-type]
+        return watch
+
+    # Rows written up to this long before the newest row seen are read again on PostgreSQL: a
+    # transaction that committed late may hold rows with an earlier created_at (SQLite's rowid
+    # has no such gap: one writer, rowids in commit order).
+    FOLLOW_OVERLAP_SECONDS = 30.0
+
+    def follow_start(self) -> dict[str, Any]:
+        """A cursor at the current end of the store, for :meth:`follow_read`."""
+        te = self._tables["trace_events"]
+        with self._connect() as conn:
+            if self._dialect == "sqlite":
+                cursor: dict[str, Any] = {"rowids": {table: self._max_rowid(conn, table)
+                                                     for table in ("trace_events", "turn_results")}}
+                return cursor
+            sessions = {sid for (sid,) in conn.execute(sa.select(te.c.session_id).distinct())}
+            marks = {}
+            for table in ("trace_events", "turn_results"):
+                if not self._tables.has(table):
+                    continue
+                newest = conn.execute(sa.select(sa.func.max(self._tables.read(table, "created_at")))).scalar()
+                seen: set[str] = set()
+                if newest is not None:
+                    since = _iso_minus(newest, self.FOLLOW_OVERLAP_SECONDS)
+                    tb = self._tables[table]
+                    seen = {rid for (rid,) in conn.execute(
+                        sa.select(tb.c.id).where(self._tables.read(table, "created_at") >= since))}
+                marks[table] = (newest, seen)
+        return {"sessions": sessions, "marks": marks}
+
+    def follow_read(self, cursor: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+        """Rows written since ``cursor`` (from :meth:`follow_start` or a previous call), read in
+        one snapshot, and the cursor after them.
+
+        Returns ``({"events": [...], "results": [...], "existing": {(session, turn), ...}}, cursor)``:
+        ``events`` are ``(id, session_id, type, turn_id, created_at, seq, runtime_id)`` of new
+        ``trace_events`` rows in canonical order; ``results`` are ``(session_id, turn_id,
+        commit_status, created_at)`` of new ``turn_results`` rows in their order; ``existing``
+        holds the touched executions that already had rows before these (the others are new).
+        SQLite reads rows past the last rowid seen; PostgreSQL (no rowid) reads the sessions it
+        knows from ``FOLLOW_OVERLAP_SECONDS`` before the newest row seen and drops ids seen.
+        A session that exists only in PostgreSQL trace rows appears when it has a ``sessions`` row.
+        """
+        t = self._tables
+        te = t["trace_events"]
+        runtime_expr = self._runtime_id_expr()
+        extra = runtime_expr.label("runtime_id") if runtime_expr is not None else self._payload_expr()
+        seq = te.c.seq if self.has_seq else sa.null().label("seq")
+        event_cols = [te.c.id, te.c.session_id, te.c.type, te.c.turn_id, t.read("trace_events", "created_at"), seq,
+                      extra]
+        results_on = t.has("turn_results")
+        with self._connect() as conn:
+            if self._dialect == "postgresql":
+                # One snapshot for the read and the "existed before" probe.
+                conn = conn.execution_options(isolation_level="REPEATABLE READ")
+            new_cursor: dict[str, Any]
+            if self._dialect == "sqlite":
+                old = cursor["rowids"]
+                top = {table: self._max_rowid(conn, table) for table in ("trace_events", "turn_results")}
+                rowid = sa.literal_column("rowid")
+                bounds: dict[str, Any] = {}
+                for table in ("trace_events", "turn_results"):
+                    if t.has(table):
+                        bounds[table] = sa.and_(rowid > old[table], rowid <= top[table])
+                event_rows = list(conn.execute(sa.select(*event_cols).where(bounds["trace_events"])))
+                result_rows = []
+                if results_on:
+                    result_rows = list(conn.execute(self._follow_results_select().where(bounds["turn_results"])
+                                                    .order_by(rowid)))
+                limits = {table: rowid <= top[table] for table in bounds}
+                new_cursor = {"rowids": top}
+            else:
+                sessions = set(cursor["sessions"])
+                if t.has("sessions"):
+                    sessions |= {sid for (sid,) in conn.execute(sa.select(t["sessions"].c.id))}
+                marks = dict(cursor["marks"])
+                event_rows, marks["trace_events"] = self._rows_since(
+                    conn, "trace_events", sa.select(*event_cols), sessions, cursor["marks"].get("trace_events"))
+                result_rows = []
+                if results_on:
+                    result_rows, marks["turn_results"] = self._rows_since(
+                        conn, "turn_results", self._follow_results_select(), sessions,
+                        cursor["marks"].get("turn_results"))
+                limits = {}
+                new_cursor = {"sessions": sessions, "marks": marks}
+            event_rows.sort(key=lambda r: (r[4] or "", -1 if r[5] is None else r[5], r[0]))
+            events = []
+            for row in event_rows:
+                rid = row[6] if runtime_expr is not None else \
+                    parse_json_object(row[6], merge_data=True)[0].get("runtimeId")
+                events.append((row[0], row[1], row[2], row[3], row[4], row[5], rid if isinstance(rid, str) else None))
+            results = [(r[1], r[2], r[3], r[4]) for r in result_rows]
+            existing = self._turns_existing_before(conn, events, result_rows, limits)
+        return {"events": events, "results": results, "existing": existing}, new_cursor
+
+    def _follow_results_select(self) -> sa.Select[Any]:
+        t = self._tables
+        tr = t["turn_results"]
+        status = tr.c.commit_status if t.has("turn_results", "commit_status") else sa.null().label("commit_status")
+        return sa.select(tr.c.id, tr.c.session_id, tr.c.turn_id, status, t.read("turn_results", "created_at"))
+
+    def _max_rowid(self, conn: Connection, table: str) -> int:
+        if not self._tables.has(table):
+            return 0
+        return int(conn.execute(sa.select(sa.func.max(sa.literal_column("rowid")))
+                                .select_from(self._tables[table])).scalar() or 0)
+
+    def _rows_since(self, conn: Connection, table: str, stmt: sa.Select[Any], sessions: set[str],
+                    mark: tuple[str | None, set[str]] | None) -> tuple[list[Any], tuple[str | None, set[str]]]:
+        newest, seen = mark if mark is not None else (None, set())
+        tb = self._tables[table]
+        created = self._tables.read(table, "created_at")
+        since = _iso_minus(newest, self.FOLLOW_OVERLAP_SECONDS) if newest is not None else None
+        rows: list[Any] = []
+        ids = sorted(sessions)
+        for start in range(0, max(len(ids), 1), 500):
+            # (session_id, created_at, seq) is indexed; created_at alone is not.
+            query = stmt.where(tb.c.session_id.in_(ids[start:start + 500]))
+            if since is not None:
+                query = query.where(created >= since)
+            rows.extend(conn.execute(query))
+        fresh = [r for r in rows if r[0] not in seen]
+        top = max([newest or ""] + [r[4] or "" for r in rows]) or None
+        horizon = _iso_minus(top, self.FOLLOW_OVERLAP_SECONDS) if top is not None else None
+        keep = {r[0] for r in rows if horizon is None or (r[4] or "") >= horizon}
+        return fresh, (top, keep)
+
+    def _turns_existing_before(self, conn: Connection, events: list[tuple[Any, ...]], result_rows: list[Any],
+                               limits: dict[str, Any]) -> set[tuple[str, str]]:
+        """The (session, turn) pairs among the new rows that had rows before them."""
+        new_ids: dict[str, set[str]] = {"trace_events": {e[0] for e in events},
+                                        "turn_results": {r[0] for r in result_rows}}
+        touched: dict[str, set[str]] = {}
+        for e in events:
+            touched.setdefault(e[1], set()).add(e[3])
+        for r in result_rows:
+            touched.setdefault(r[1], set()).add(r[2])
+        existing: set[tuple[str, str]] = set()
+        for table in ("trace_events", "turn_results"):
+            if not self._tables.has(table):
+                continue
+            tb = self._tables[table]
+            for sid, turn_ids in touched.items():
+                wanted = sorted(turn_ids)
+                for start in range(0, len(wanted), 500):
+                    query = sa.select(tb.c.turn_id, tb.c.id).where(
+                        tb.c.session_id == sid, tb.c.turn_id.in_(wanted[start:start + 500]))
+                    if table in limits:
+                        query = query.where(limits[table])
+                    for tid, rid in conn.execute(query):
+                        if rid not in new_ids[table]:
+                            existing.add((sid, tid))
+        return existing
+
+    def session_records(self, session_ids: Iterable[str] | None = None) -> dict[str, dict[str, Any]]:
+        """The ``sessions`` table rows (with the world's name), keyed by id, without the counts
+        :meth:`sessions` gathers from the trace: cheap enough to read on every change."""
+        if not self._tables.has("sessions"):
+            return {}
+        with self._connect() as conn:
+            rows = self._session_rows(conn)
+        wanted = None if session_ids is None else set(session_ids)
+        return {r["id"]: r for r in rows if wanted is None or r["id"] in wanted}
+
     # ----------------------------------------------------------------- llm calls
 
     def llm_calls(self, session_id: str, turn_id: str | None = None,
@@ -880,6 +1273,63 @@ class Store:
         with self._lock:
             self._streams.add(stream)
         return stream
+
+    def request_key_column(self) -> str | None:
+        """The column that numbers trace rows in write order across the whole table, for
+        following new rows: SQLite's ``rowid``; PostgreSQL's ``seq`` (one sequence per table,
+        covel-db.md §5); None when the store has none."""
+        if self._dialect == "sqlite":
+            return "rowid"
+        if self._dialect == "postgresql" and self.has_seq:
+            return "seq"
+        return None
+
+    def request_sessions(self) -> list[str]:
+        """Session ids that have trace rows (one index seek each, see :meth:`sessions`)."""
+        with self._connect() as conn:
+            return [sid for (sid,) in conn.execute(sa.text(_DISTINCT_SESSIONS_SQL)) if sid is not None]
+
+    def iter_llm_calling_since(self, session_id: str, after: int | None,
+                               batch: int = 128) -> Iterator[tuple[int, str, bytes | str | None]]:
+        """Stream ``(key, event id, raw payload)`` of one session's ``llm.calling`` rows whose
+        :meth:`request_key_column` value is above ``after`` (all when None), read through the
+        ``(session_id, type, created_at)`` index, unordered. Close the iterator to free its
+        connection."""
+        key_name = self.request_key_column()
+        if key_name is None:
+            raise StoreError(f"{self.location}: trace rows have no write-order key", location=self.location)
+        te = self._tables["trace_events"]
+        key = sa.literal_column("rowid") if key_name == "rowid" else te.c.seq
+        stmt = sa.select(key, te.c.id, self._payload_expr()).where(te.c.session_id == session_id,
+                                                                   te.c.type == "llm.calling")
+        if after is not None:
+            stmt = stmt.where(key > after)
+        stream = self._stream(stmt, max(1, int(batch)))
+        with self._lock:
+            self._streams.add(stream)
+        return stream
+
+    def existing_event_ids(self, event_ids: Iterable[str]) -> set[str]:
+        """Those of ``event_ids`` that are trace rows of this store now (primary-key lookups)."""
+        te = self._tables["trace_events"]
+        wanted = list(event_ids)
+        found: set[str] = set()
+        with self._connect() as conn:
+            for start in range(0, len(wanted), 500):
+                chunk = wanted[start:start + 500]
+                found.update(eid for (eid,) in conn.execute(sa.select(te.c.id).where(te.c.id.in_(chunk))))
+        return found
+
+    def event_key(self, event_id: str) -> int | None:
+        """The :meth:`request_key_column` value of a trace row (a primary-key lookup), or None."""
+        key_name = self.request_key_column()
+        if key_name is None:
+            return None
+        te = self._tables["trace_events"]
+        col = sa.literal_column("rowid") if key_name == "rowid" else te.c.seq
+        with self._connect() as conn:
+            value = conn.execute(sa.select(col).where(te.c.id == event_id).limit(1)).scalar()
+        return int(value) if value is not None else None
 
     # The columns iter_llm_calling_rows yields, fetched by rowid on SQLite.
     _ROWID_FETCH_SQL = (

@@ -66,3 +66,43 @@ def test_unknown_and_non_request_events(store):
     assert views.request_detail(store, "no-such-id") is None
     other = store.events("demo-lantern-deepseek", types=["turn.started"])[0]
     assert views.request_detail(store, other.id) is None
+
+
+# --- large stores: what opening reads, and the turn listing's two paths ----------------------------
+
+def _full_session_rows(store):
+    return views.session_rows(store, event_counts=True)
+
+
+def test_session_rows_can_leave_event_counts_for_later(store):
+    full = _full_session_rows(store)
+    quick = views.session_rows(store, event_counts=False)
+    assert [r["events"] for r in quick] == [None] * len(full)
+    # Everything else is the same figure, read through the indexes.
+    strip = [{k: v for k, v in r.items() if k != "events"} for r in full]
+    assert [{k: v for k, v in r.items() if k != "events"} for r in quick] == strip
+    counts = views.session_event_counts(store, [r["sessionId"] for r in quick])
+    assert counts == {r["sessionId"]: r["events"] for r in full}
+    assert all(n > 0 for n in counts.values())
+
+
+def test_small_stores_count_events_when_opened(store):
+    # The demo is far below the limit, so the default keeps every figure.
+    assert store.approximate_trace_rows() < 1_000_000
+    assert views.session_rows(store) == _full_session_rows(store)
+
+
+def test_store_totals_do_not_need_event_counts(store):
+    quick = views.session_rows(store, event_counts=False)
+    assert views.store_totals(store, quick) == views.store_totals(store, _full_session_rows(store))
+    assert views.store_totals(store)["requests"] == len(views.request_rows(store))
+
+
+@pytest.mark.parametrize("session", ["demo-lantern-deepseek", "demo-lantern-anthropic"])
+def test_turn_listing_aggregated_in_sql_equals_the_row_walk(store, session, monkeypatch):
+    aggregated = views.turn_rows(store, session)
+    # The walk over every row in canonical order is what stores without JSON functions use.
+    monkeypatch.setattr(type(store), "_runtime_id_expr", lambda self: None)
+    walked = views.turn_rows(store, session)
+    assert aggregated == walked
+    assert sum(r["llmCalls"] for r in aggregated) == len(views.request_rows(store, session))

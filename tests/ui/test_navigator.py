@@ -242,3 +242,114 @@ def test_a_broad_filter_opens_only_the_first_matching_turns(qtbot: Any, navigato
              for t in range(proxy.rowCount(proxy.index(s, 0)))]
     assert len(turns) > 2
     assert sum(tree.isExpanded(t) for t in turns) == 2
+
+
+# ------------------------------------------------------------------------------------ paging
+
+def _long_session(path: Path, turns: int) -> Path:
+    """One session of ``turns`` executions, each a runtime with one request (two runtimes
+    alternate, so a runtime filter keeps half)."""
+    import json
+    import sqlite3
+
+    from inspector.demo.schema import render_ddl
+
+    conn = sqlite3.connect(path)
+    conn.executescript(render_ddl())
+    conn.execute("INSERT INTO sessions (id, status, locale, active_plugins, created_at, updated_at, phase, "
+                 "completed_player_turns, setup_runtimes) VALUES ('long', 'active', 'en', '[]', "
+                 "'2026-10-06T08:00:00.000Z', '2026-10-06T08:00:00.000Z', 'playing', 0, '{}')")
+    rows = []
+    for i in range(turns):
+        created = f"2026-10-06T{8 + i // 3600:02d}:{i // 60 % 60:02d}:{i % 60:02d}.000Z"
+        runtime = "narrator/main" if i % 2 == 0 else "guide/main"
+        rows.append((f"r{i}", "long", "runtime.started", f"t{i}", f"t{i}",
+                     json.dumps({"runtimeId": runtime, "stage": "narrative"}), created, 0))
+        rows.append((f"c{i}", "long", "llm.calling", f"t{i}", f"t{i}",
+                     json.dumps({"runtimeId": runtime, "model": "m", "attempt": 0, "messages": []}), created, 1))
+    conn.executemany("INSERT INTO trace_events (id, session_id, type, trace_id, turn_id, payload, created_at, seq) "
+                     "VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows)
+    conn.commit()
+    conn.close()
+    return path
+
+
+@pytest.fixture
+def long_store(tmp_path: Path) -> Iterator[Store]:
+    with open_store(_long_session(tmp_path / "long.db", 1_234)) as s:
+        yield s
+
+
+def test_a_long_session_is_inserted_a_page_at_a_time(qtbot: Any, tasks: TaskManager, long_store: Store) -> None:
+    widget = Navigator(tasks)
+    qtbot.addWidget(widget)
+    widget.resize(700, 500)
+    widget.show()
+    widget.set_store(long_store, views.session_rows(long_store))
+    model = widget.model
+    session = model.root.children[0]
+    index = model.index_of(session)
+    widget.tree.expand(index)
+    qtbot.waitUntil(lambda: session.state == nav.LOADED, timeout=10000)
+    page = NavigatorModel.PAGE_SIZE
+    assert model.rowCount(index) == page
+    assert len(session.pending) == 1_234 - page
+    # The tree does not insert pages on its own: only scrolling near the end does.
+    qtbot.wait(100)
+    assert model.rowCount(index) == page and model.hasChildren(index) and not model.canFetchMore(index)
+    assert [n.key for n in session.children[:2]] == ["t0", "t1"]
+    # Scrolling to the end of the rows inserted so far inserts the next page.
+    widget.tree.scrollToBottom()
+    qtbot.waitUntil(lambda: model.rowCount(index) == 2 * page, timeout=5000)
+    model.fetchMore(index)
+    assert model.rowCount(index) == 1_234 and not session.pending
+    assert session.children[-1].key == "t1233" and session.children[-1].data["number"] == 1_234
+    widget.clear()
+
+
+def test_reveal_and_filter_reach_turns_beyond_the_first_page(qtbot: Any, tasks: TaskManager,
+                                                             long_store: Store) -> None:
+    widget = Navigator(tasks)
+    qtbot.addWidget(widget)
+    widget.show()
+    widget.set_store(long_store, views.session_rows(long_store))
+    model = widget.model
+    with qtbot.waitSignal(widget.revealFinished, timeout=10000) as blocker:
+        widget.reveal([(nav.SESSION, "long"), (nav.TURN, "t900")])
+    assert blocker.args == [True]
+    assert widget.current_path() == [(nav.SESSION, "long"), (nav.TURN, "t900")]
+    session = model.root.children[0]
+    # Only the pages up to the turn were inserted.
+    assert len(session.children) == 1_000 and len(session.pending) == 234
+    # A filter needs every turn: the remaining pages and all runtimes are loaded first.
+    widget.runtime_box.setCurrentIndex(widget.runtime_box.findData("guide/main"))
+    qtbot.waitUntil(lambda: model.fully_loaded() and widget.proxy is widget.filter, timeout=20000)
+    assert not session.pending and len(session.children) == 1_234
+    shown = widget.proxy.mapFromSource(model.index_of(session))
+    assert widget.proxy.rowCount(shown) == 617
+    widget.clear()
+
+
+def test_a_turn_written_while_pages_are_pending_joins_the_pending_rows(qtbot: Any, tasks: TaskManager,
+                                                                        long_store: Store) -> None:
+    from inspector.follow import FollowUpdate, SessionDelta, StoreChanges
+
+    widget = Navigator(tasks)
+    qtbot.addWidget(widget)
+    widget.set_store(long_store, views.session_rows(long_store))
+    model = widget.model
+    session = model.root.children[0]
+    model.fetch(session)
+    qtbot.waitUntil(lambda: session.state == nav.LOADED, timeout=10000)
+    changes = StoreChanges({"long": SessionDelta("long", events=1, new_turns=["t-new"], turns=["t-new", "t5"])})
+    row = dict(session.children[5].data, turnId="t-new", number=None)
+    changed = dict(session.children[5].data, durationMs=99)
+    update = FollowUpdate(changes, turn_rows={"long": {"t-new": row, "t5": changed}})
+    inserted: list[Any] = []
+    model.rowsInserted.connect(lambda *args: inserted.append(args))
+    new_turns, retry = widget.apply_update(update)
+    assert new_turns == [] and retry == set() and not inserted
+    assert session.pending[-1]["turnId"] == "t-new" and session.pending[-1]["number"] == 1_235
+    assert session.children[5].data["durationMs"] == 99 and session.children[5].data["number"] == 6
+    assert session.data["executions"] == 1_235
+    widget.clear()

@@ -1,0 +1,168 @@
+"""Follow latency: from another process's commit to the new turn's row in the navigator.
+
+    QT_QPA_PLATFORM=offscreen python benchmarks/follow.py [--db benchmarks/data/bench.db] [--turns 15]
+
+The database is copied to a temporary folder and switched to WAL (the original is never
+written). The app opens the copy, opens its largest session and follows; a writer process
+(stdlib sqlite3, WAL, Covel's row shapes) then commits ``--turns`` executions at irregular
+intervals. For each, the time from its commit to the turn's row being in the expanded tree is
+recorded; the median and the maximum are printed, with the target (1 s). A watchdog timer also
+records the GUI thread's longest stall while following.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import queue
+import random
+import shutil
+import sqlite3
+import statistics
+import subprocess
+import sys
+import tempfile
+import textwrap
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+from PySide6.QtCore import QCoreApplication, QEventLoop, QSettings, QTimer  # noqa: E402
+from PySide6.QtWidgets import QApplication  # noqa: E402
+
+DEFAULT_DB = ROOT / "benchmarks" / "data" / "bench.db"
+TARGET_S = 1.0
+
+WRITER = textwrap.dedent('''
+    import json, sqlite3, sys, time
+    from datetime import datetime, timezone
+    path, sid = sys.argv[1], sys.argv[2]
+    conn = sqlite3.connect(path, timeout=5)
+    conn.execute("PRAGMA journal_mode=WAL")
+    def now():
+        return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z"
+    def event(eid, turn, etype, payload):
+        created = now()
+        seq = conn.execute("SELECT COALESCE(MAX(seq) + 1, 0) FROM trace_events WHERE session_id = ? AND created_at = ?",
+                           (sid, created)).fetchone()[0]
+        conn.execute("INSERT INTO trace_events (id, session_id, type, trace_id, turn_id, payload, created_at, seq) "
+                     "VALUES (?, ?, ?, ?, ?, ?, ?, ?)", (eid, sid, etype, turn, turn, json.dumps(payload), created, seq))
+    for line in sys.stdin:
+        turn = line.strip()
+        event(turn + "-1", turn, "turn.started", {"runtimeCount": 1})
+        event(turn + "-2", turn, "runtime.started", {"runtimeId": "narrator/main", "stage": "narrative"})
+        event(turn + "-3", turn, "llm.calling", {"runtimeId": "narrator/main", "model": "deepseek-flash",
+                                                 "attempt": 0, "messages": [{"role": "user", "content": "go"}]})
+        conn.commit()
+        print(time.time(), flush=True)
+''')
+
+
+def wait_until(predicate, timeout_s: float = 120.0) -> None:
+    deadline = time.perf_counter() + timeout_s
+    while not predicate():
+        if time.perf_counter() > deadline:
+            raise TimeoutError("benchmark step timed out")
+        QCoreApplication.processEvents(QEventLoop.ProcessEventsFlag.AllEvents, 2)
+        time.sleep(0.001)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--db", type=Path, default=DEFAULT_DB)
+    parser.add_argument("--turns", type=int, default=15)
+    args = parser.parse_args()
+    if not args.db.exists():
+        print(f"{args.db} does not exist (python benchmarks/run.py builds it)", file=sys.stderr)
+        return 2
+
+    app = QApplication.instance() or QApplication(sys.argv)
+    with tempfile.TemporaryDirectory(prefix="pi-follow-") as tmp:
+        QSettings.setDefaultFormat(QSettings.Format.IniFormat)
+        QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(Path(tmp) / "settings"))
+        app.setOrganizationName("prompt-inspector-bench")
+        path = Path(tmp) / "covel.db"
+        shutil.copyfile(args.db, path)
+        with sqlite3.connect(path) as conn:
+            conn.execute("PRAGMA journal_mode=WAL")
+
+        from inspector import views
+        from inspector.store import open_store
+        from ui import navigator as nav
+        from ui.main_window import MainWindow
+
+        with open_store(path) as store:
+            sid = max(views.session_rows(store), key=lambda r: r["executions"])["sessionId"]
+        win = MainWindow(remember_layout=False)
+        win.resize(1400, 900)
+        win.show()
+        opened: list[bool] = []
+        win.openFinished.connect(opened.append)
+        win.open_database(path)
+        wait_until(lambda: bool(opened) and win.follow._ready)
+        session = win.navigator.model.root.child(nav.SESSION, sid)
+        win.navigator.tree.expand(win.navigator.model.index_of(session))
+        wait_until(lambda: session.state == nav.LOADED)
+        # Every page inserted, as after scrolling to the end: new turns then join the rows shown.
+        win.navigator.model.fetch_page(session, len(session.pending))
+        win.follow_live_action.setChecked(True)
+
+        stalls: list[float] = []
+        last = [time.perf_counter()]
+
+        def tick() -> None:
+            now = time.perf_counter()
+            stalls.append((now - last[0]) * 1000 - 5)
+            last[0] = now
+
+        watchdog = QTimer()
+        watchdog.setInterval(5)
+        watchdog.timeout.connect(tick)
+        watchdog.start()
+
+        writer = subprocess.Popen([sys.executable, "-c", WRITER, str(path), sid], stdin=subprocess.PIPE,
+                                  stdout=subprocess.PIPE, text=True)
+        commits: queue.Queue[float] = queue.Queue()
+
+        def read_commits() -> None:
+            for line in writer.stdout:
+                commits.put(float(line))
+
+        threading.Thread(target=read_commits, daemon=True).start()
+        latencies: list[float] = []
+        rng = random.Random(7)
+        try:
+            for i in range(args.turns):
+                turn = f"bench-follow-{i}"
+                writer.stdin.write(turn + "\n")
+                writer.stdin.flush()
+                # The writer's answer is read off the GUI thread, which must keep running.
+                wait_until(lambda: not commits.empty(), 10)
+                committed = commits.get()
+                wait_until(lambda: session.child(nav.TURN, turn) is not None, 10)
+                index = win.navigator.model.index_of(session.child(nav.TURN, turn))
+                win.navigator.tree.scrollTo(index)
+                QCoreApplication.processEvents()
+                latencies.append(time.time() - committed)
+                pause = time.perf_counter() + rng.uniform(0.2, 0.9)
+                wait_until(lambda: time.perf_counter() >= pause)
+        finally:
+            writer.stdin.close()
+            writer.wait(10)
+        watchdog.stop()
+        win.shutdown()
+
+    median = statistics.median(latencies)
+    print(f"database: {args.db.name}, session {sid}, {args.turns} turns written")
+    print(f"commit → row in the tree: median {median * 1000:.0f} ms, max {max(latencies) * 1000:.0f} ms "
+          f"(target < {TARGET_S * 1000:.0f} ms: {'met' if max(latencies) < TARGET_S else 'NOT met'})")
+    print(f"GUI thread while following: longest stall {max(stalls):.0f} ms")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

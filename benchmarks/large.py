@@ -1,0 +1,175 @@
+"""Figures on very large stores, SQLite and PostgreSQL side by side.
+
+    python benchmarks/big_store.py                   # once: benchmarks/data/big.db (10 M rows)
+    python benchmarks/large.py [--db benchmarks/data/big.db] [--url postgresql://…] [--repeat 5]
+    python benchmarks/large.py --db benchmarks/data/big1g.db --search-only      # the 1 GB search target
+
+For each store: what opening the window reads (open + session rows + totals), the turn listing of
+the largest session, the anatomy of the largest request, ``prefix --json`` on one session (a fresh
+process), search (building the index once, cold, into a temporary cache directory, then indexed
+query medians beside one scan), and the peak resident memory of a fresh process that browses
+(open, list turns, expand runtimes, select requests). Medians of --repeat runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sqlite3
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from contextlib import closing
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from run import median_child  # noqa: E402  (benchmarks/run.py)
+
+NEEDLES = ["灯岭镇的雾潮", "雾婆犹豫了很久", "narrator/main", "Runtime-Done", "\\n出场", "xyzzy-not-there"]
+
+
+def median_ms(fn, repeat: int) -> float:
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times) * 1000
+
+
+def largest_request(db: Path) -> str:
+    with closing(sqlite3.connect(f"file:{db}?mode=ro", uri=True)) as con:
+        best = None
+        sessions = [r[0] for r in con.execute(
+            "WITH RECURSIVE s(x) AS (SELECT (SELECT min(session_id) FROM trace_events) UNION ALL "
+            "SELECT (SELECT min(session_id) FROM trace_events WHERE session_id > s.x) FROM s WHERE x IS NOT NULL) "
+            "SELECT x FROM s WHERE x IS NOT NULL")]
+        for sid in sessions:
+            row = con.execute("SELECT id, length(CAST(payload AS BLOB)) n FROM trace_events "
+                              "WHERE session_id = ? AND type = 'llm.calling' ORDER BY n DESC LIMIT 1", (sid,)).fetchone()
+            if row and (best is None or row[1] > best[1]):
+                best = row
+        return best[0]
+
+
+BROWSE = r"""
+import json, resource, sys, time
+sys.path.insert(0, sys.argv[2])
+from inspector import views
+from inspector.store import open_store
+store = open_store(sys.argv[1])
+sessions = views.session_rows(store)
+views.store_totals(store, sessions)
+big = max(sessions, key=lambda r: r["executions"] or 0)
+turns = views.turn_rows(store, big["sessionId"])
+opened = 0
+for turn in turns[:: max(1, len(turns) // 25)]:
+    for group in views.turn_runtime_groups(store, big["sessionId"], turn["turnId"]):
+        for request in group["requests"][:2]:
+            views.request_detail(store, request["eventId"])
+            opened += 1
+for extra in sys.argv[3:]:
+    views.request_detail(store, extra)
+print(json.dumps({"rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, "requests": opened}))
+"""
+
+
+def browse_peak(target: str, largest: str) -> dict:
+    out = subprocess.run([sys.executable, "-c", BROWSE, target, str(ROOT), largest], check=True,
+                         stdout=subprocess.PIPE, text=True).stdout
+    return json.loads(out.strip().splitlines()[-1])
+
+
+def figures(target: str, event_id: str, repeat: int, *, search_only: bool = False) -> dict[str, str]:
+    from inspector import search_index, tokens, views
+    from inspector.store import open_store
+
+    out: dict[str, str] = {}
+    with open_store(target) as store:
+        sessions = views.session_rows(store)
+        big = max(sessions, key=lambda r: r["executions"] or 0)
+        rows = store.approximate_trace_rows()
+    out["trace rows (approx.) / sessions / turns of the largest"] = f"{rows:,} / {len(sessions)} / {big['executions']:,}"
+
+    if not search_only:
+        def open_window() -> None:
+            with open_store(target) as store:
+                views.store_totals(store, views.session_rows(store))
+
+        out["open: store + session rows + totals"] = f"{median_ms(open_window, repeat):.0f} ms"
+        with open_store(target) as store:
+            start = time.perf_counter()
+            views.session_event_counts(store)
+            out["  then event counts (background)"] = f"{(time.perf_counter() - start) * 1000:.0f} ms"
+            turns = views.turn_rows(store, big["sessionId"])
+            out[f"turn listing ({len(turns):,} turns, {sum(t['events'] for t in turns):,} rows)"] = (
+                f"{median_ms(lambda: views.turn_rows(store, big['sessionId']), repeat):.0f} ms")
+            tokens.get_encoding("o200k_base")
+
+            def anatomy() -> None:
+                tokens._cache = tokens._CountCache()
+                views.request_detail(store, event_id)
+
+            out["anatomy of the largest request (cold counts)"] = f"{median_ms(anatomy, repeat):.0f} ms"
+        wall, rss = median_child([sys.executable, "-m", "inspector", "prefix", target, "--session",
+                                  big["sessionId"], "--json"], max(1, repeat // 2))
+        out[f"prefix --json --session {big['sessionId']} (fresh process)"] = f"{wall:.2f} s, {rss:.0f} MB peak"
+
+    with tempfile.TemporaryDirectory(prefix="pi-cache-") as cache, open_store(target) as store:
+        index = search_index.SearchIndex(store, cache)
+        start = time.perf_counter()
+        peak_before = _rss_mb()
+        index.build()
+        out["search index: cold build"] = (f"{time.perf_counter() - start:.1f} s, "
+                                           f"{index.path.stat().st_size / 1e6:.0f} MB on disk, "
+                                           f"RSS {peak_before:.0f} → {_rss_mb():.0f} MB")
+        for needle in NEEDLES:
+            found = views.search_requests(store, needle, index=index)
+            ms = median_ms(lambda: views.search_requests(store, needle, index=index), repeat)
+            out[f"  indexed search {needle!r} ({len(found):,} hits)"] = f"{ms:.0f} ms"
+        start = time.perf_counter()
+        scanned = views.search_requests(store, NEEDLES[1])
+        out[f"  scan, for comparison {NEEDLES[1]!r} ({len(scanned):,} hits)"] = (
+            f"{(time.perf_counter() - start) * 1000:.0f} ms")
+    if not search_only:
+        peak = browse_peak(target, event_id)
+        out[f"peak RSS browsing (open, list, expand, {peak['requests'] + 1} requests)"] = f"{peak['rss_mb']:.0f} MB"
+    return out
+
+
+def _rss_mb() -> float:
+    import resource
+
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--db", type=Path, default=ROOT / "benchmarks" / "data" / "big.db")
+    parser.add_argument("--url", help="the same data in PostgreSQL (big_store.py --pg-url)")
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--search-only", action="store_true")
+    args = parser.parse_args()
+    if not args.db.exists():
+        raise SystemExit(f"{args.db} does not exist: run benchmarks/big_store.py first")
+    print(f"{args.db}: {args.db.stat().st_size / 1e9:.2f} GB", flush=True)
+    event_id = largest_request(args.db)
+    columns = {"SQLite": figures(str(args.db), event_id, args.repeat, search_only=args.search_only)}
+    if args.url:
+        columns["PostgreSQL"] = figures(args.url, event_id, args.repeat, search_only=args.search_only)
+    names = list(columns["SQLite"])
+    width = max(len(n) for n in names)
+    print(f"{'median of ' + str(args.repeat):<{width}}  " + "  ".join(f"{c:>34}" for c in columns))
+    for name in names:
+        print(f"{name:<{width}}  " + "  ".join(f"{columns[c].get(name, ''):>34}" for c in columns))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
