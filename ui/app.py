@@ -40,6 +40,13 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--screenshot", metavar="OUT.png", help="render the window to a PNG and exit")
     parser.add_argument("--select", metavar="EVENT_ID", help="select this model request (llm.calling id)")
     parser.add_argument("--size", type=_size, metavar="WxH", help="window size, e.g. 1400x900")
+    editors = parser.add_mutually_exclusive_group()
+    editors.add_argument("--order-editor", nargs="?", const="", metavar="ORDER",
+                         help="open the context-order editor alone (the shipped sample without ORDER)")
+    editors.add_argument("--blocks-editor", nargs="?", const="", metavar="FILE",
+                         help="open the prompt blocks editor alone on a TOML/YAML/JSON config or a Covel "
+                              "template (the shipped sample without FILE)")
+    parser.add_argument("--scenario", metavar="FILE", help="with --order-editor: the blackboard/scenario file")
     return parser
 
 
@@ -93,6 +100,58 @@ def open_demo(window: Any) -> None:
     window.tasks.run(lambda _job: ensure_demo(target), window.open_database, failed)
 
 
+def _run_editor(args: argparse.Namespace, app: Any, loop: Any) -> int:
+    """``--order-editor`` / ``--blocks-editor``: that editor alone, no database."""
+    from PySide6.QtCore import QTimer
+
+    status = {"code": 0}
+
+    def report(title: str, text: str) -> None:
+        sys.stderr.write(f"prompt-inspector: {title}: {text}\n")
+        status["code"] = 1
+
+    # Headless, a problem goes to stderr and the exit status; on screen, to the editor's dialog.
+    reporter = report if args.screenshot else None
+    if args.order_editor is not None:
+        from .order_editor import open_order_editor
+
+        editor = open_order_editor(None, args.order_editor or None, args.scenario, report_error=reporter)
+    else:
+        from .zones_editor import open_zones_editor
+
+        editor = open_zones_editor(None, args.blocks_editor or None, report_error=reporter)
+    if args.size:
+        editor.resize(*args.size)
+    if args.screenshot:
+
+        def finish() -> None:
+            settle = getattr(editor, "settle", None)
+            if callable(settle):
+                settle()
+            app.processEvents()
+            if not editor.grab().save(args.screenshot):
+                sys.stderr.write(f"prompt-inspector: cannot write {args.screenshot}\n")
+                status["code"] = 1
+            editor.close()
+            (app.exit if loop is None else loop.exit)(status["code"])
+
+        QTimer.singleShot(300, finish)
+    if loop is None:
+        code = app.exec()
+    else:
+        from .i18n import install_translators
+
+        loop_quit = loop.quit
+        quit_on_close = app.quitOnLastWindowClosed()
+        app.setQuitOnLastWindowClosed(False)
+        app.lastWindowClosed.connect(loop_quit)
+        code = loop.exec()
+        app.lastWindowClosed.disconnect(loop_quit)
+        app.setQuitOnLastWindowClosed(quit_on_close)
+        install_translators(app, "en")  # hosted (tests): leave the host's language as it was
+    return status["code"] if args.screenshot else code
+
+
 def run_app(argv: Sequence[str]) -> int:
     args = build_parser().parse_args(list(argv))
     if args.screenshot:
@@ -126,6 +185,8 @@ def run_app(argv: Sequence[str]) -> int:
     # application state (quit flags, quit-on-last-window) is left alone.
     loop = None if owns_app else QEventLoop()
     exit_loop = app.exit if loop is None else loop.exit
+    if args.order_editor is not None or args.blocks_editor is not None:
+        return _run_editor(args, app, loop)
     window = MainWindow(remember_layout=not args.screenshot)
     attach_request_view(window, screenshot=bool(args.screenshot))
     install_turn_view(window)

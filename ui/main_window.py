@@ -391,6 +391,18 @@ class MainWindow(QMainWindow):
         self.overview_action.triggered.connect(lambda: self.centre.setCurrentWidget(self.overview))
         view_menu.addAction(self.overview_action)
 
+        tools_menu = self.tools_menu = bar.addMenu(_tr("&Tools"))
+        self.order_editor_action = QAction(_tr("Context-&Order Editor…"), self)
+        self.order_editor_action.setStatusTip(
+            _tr("Edit a writing-agent context-order table and see what each worker is sent"))
+        self.order_editor_action.triggered.connect(lambda: self.open_order_editor())
+        tools_menu.addAction(self.order_editor_action)
+        self.blocks_editor_action = QAction(_tr("Prompt &Blocks Editor…"), self)
+        self.blocks_editor_action.setStatusTip(
+            _tr("Author prompt blocks and templates (ChatLuna zones, Covel templates) with live diagnostics"))
+        self.blocks_editor_action.triggered.connect(lambda: self.open_blocks_editor())
+        tools_menu.addAction(self.blocks_editor_action)
+
         help_menu = bar.addMenu(_tr("&Help"))
         self.about_action = QAction(_tr("&About Prompt Inspector"), self)
         self.about_action.setMenuRole(QAction.MenuRole.AboutRole)
@@ -450,6 +462,23 @@ class MainWindow(QMainWindow):
             path = self.navigator.current_path()
             if callable(slot):
                 slot(path[-1][1])
+
+    # ------------------------------------------------------------------ editors
+
+    def open_order_editor(self, order_path: str | None = None, scenario_path: str | None = None) -> QWidget:
+        """The context-order editor in a window of its own (the shipped sample without paths)."""
+        from .order_editor import open_order_editor
+
+        return open_order_editor(self, order_path, scenario_path, report_error=self.report_error)
+
+    def open_blocks_editor(self, path: str | None = None) -> QWidget:
+        """The prompt blocks and templates editor in a window of its own (the shipped sample
+        without a path)."""
+        from .zones_editor import open_zones_editor
+
+        window = open_zones_editor(self, path, report_error=self.report_error)
+        window.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, True)
+        return window
 
     # ------------------------------------------------------------------ opening
 

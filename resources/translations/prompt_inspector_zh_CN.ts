@@ -807,6 +807,26 @@
       <translation>显示概览(&amp;O)</translation>
     </message>
     <message>
+      <source>&amp;Tools</source>
+      <translation>工具(&amp;T)</translation>
+    </message>
+    <message>
+      <source>Context-&amp;Order Editor…</source>
+      <translation>上下文顺序编辑器(&amp;O)…</translation>
+    </message>
+    <message>
+      <source>Edit a writing-agent context-order table and see what each worker is sent</source>
+      <translation>编辑写作代理的上下文顺序表，查看每个 worker 收到的内容</translation>
+    </message>
+    <message>
+      <source>Prompt &amp;Blocks Editor…</source>
+      <translation>提示词块编辑器(&amp;B)…</translation>
+    </message>
+    <message>
+      <source>Author prompt blocks and templates (ChatLuna zones, Covel templates) with live diagnostics</source>
+      <translation>编写提示词块与模板（ChatLuna 分区、Covel 模板），实时诊断</translation>
+    </message>
+    <message>
       <source>&amp;Help</source>
       <translation>帮助(&amp;H)</translation>
     </message>
@@ -1086,323 +1106,11 @@
     </message>
   </context>
   <context>
-    <name>OrderCommands</name>
-    <message>
-      <source>an insert needs a ref (a blackboard tag, worker.persona or 对话.历史)</source>
-      <translation>插入项需要 ref（黑板标签、worker.persona 或 对话.历史）</translation>
-    </message>
-    <message>
-      <source>a ref cannot be empty; remove the insert instead</source>
-      <translation>ref 不能为空；如不需要，请删除该插入项</translation>
-    </message>
-    <message>
-      <source>drop position {dest} is outside 0..{count}</source>
-      <translation>放置位置 {dest} 超出 0..{count}</translation>
-    </message>
-  </context>
-  <context>
-    <name>OrderDocument</name>
-    <message>
-      <source>The order has no file yet: use Save As</source>
-      <translation>排序表还没有文件：请用“另存为”</translation>
-    </message>
-    <message>
-      <source>Cannot read {path}: {reason}</source>
-      <translation>无法读取 {path}：{reason}</translation>
-    </message>
-    <message>
-      <source>{path} is not UTF-8 text</source>
-      <translation>{path} 不是 UTF-8 文本</translation>
-    </message>
-    <message>
-      <source>Cannot write {path}: {reason}</source>
-      <translation>无法写入 {path}：{reason}</translation>
-    </message>
-  </context>
-  <context>
-    <name>OrderModel</name>
-    <message>
-      <source>before history</source>
-      <translation>历史之前</translation>
-    </message>
-    <message>
-      <source>history</source>
-      <translation>历史</translation>
-    </message>
-    <message>
-      <source>after history</source>
-      <translation>历史之后</translation>
-    </message>
-    <message>
-      <source>turn</source>
-      <translation>本轮</translation>
-    </message>
-    <message>
-      <source>post-turn</source>
-      <translation>本轮之后</translation>
-    </message>
-    <message>
-      <source>(empty)</source>
-      <translation>（空）</translation>
-    </message>
-    <message>
-      <source>fixed</source>
-      <translation>fixed 固定</translation>
-    </message>
-    <message>
-      <source>full</source>
-      <translation>full 全文</translation>
-    </message>
-    <message>
-      <source>summary</source>
-      <translation>summary 摘要</translation>
-    </message>
-    <message>
-      <source>fields</source>
-      <translation>fields 字段</translation>
-    </message>
-    <message>
-      <source>The dialogue history. Rows above it are sent before the history and stay in the cached prefix; rows below it come after the history and may change every turn.</source>
-      <translation>对话历史。它上面的行在历史之前发送，留在缓存前缀里；它下面的行在历史之后，每轮变化也不破坏缓存。</translation>
-    </message>
-    <message>
-      <source>The slot's persona, pinned first: normalisation moves it back to the top.</source>
-      <translation>槽位人设固定在首位：规范化会把它移回顶部。</translation>
-    </message>
-    <message>
-      <source>Change ref of row {row}</source>
-      <translation>修改第 {row} 行的 ref</translation>
-    </message>
-    <message>
-      <source>Change label of row {row}</source>
-      <translation>修改第 {row} 行的标题</translation>
-    </message>
-    <message>
-      <source>Change note of row {row}</source>
-      <translation>修改第 {row} 行的说明</translation>
-    </message>
-    <message>
-      <source>#</source>
-      <translation>序</translation>
-    </message>
-    <message>
-      <source>Ref</source>
-      <translation>Ref</translation>
-    </message>
-    <message>
-      <source>Projection</source>
-      <translation>投影</translation>
-    </message>
-    <message>
-      <source>Label</source>
-      <translation>标题</translation>
-    </message>
-    <message>
-      <source>Note</source>
-      <translation>说明</translation>
-    </message>
-    <message>
-      <source>Bag</source>
-      <translation>袋</translation>
-    </message>
-    <message>
-      <source>Tokens</source>
-      <translation>Token</translation>
-    </message>
-    <message>
-      <source>Order: the position in the slot (0 = sent first)</source>
-      <translation>序：在槽中的位置（0 = 最先发送）</translation>
-    </message>
-    <message>
-      <source>The blackboard tag read, worker.persona (the slot's persona text) or 对话.历史 (the dialogue history)</source>
-      <translation>读取的黑板标签、worker.persona（槽位人设文本）或 对话.历史（对话历史）</translation>
-    </message>
-    <message>
-      <source>fixed: verbatim (history: a placeholder) · full: unchanged · summary: a fragment's brief or the first 800 characters · fields: a fragment's brief and field names</source>
-      <translation>fixed：原样注入（历史：占位句）· full：不变 · summary：片段的 brief 或前 800 字 · fields：片段的 brief 与字段名</translation>
-    </message>
-    <message>
-      <source>Heading written before the text (default: ## ref（note）)</source>
-      <translation>写在正文前的标题（默认：## ref（说明））</translation>
-    </message>
-    <message>
-      <source>Free note, shown in the default heading</source>
-      <translation>自由说明，显示在默认标题中</translation>
-    </message>
-    <message>
-      <source>Where the last assembly put this row's text</source>
-      <translation>上次拼装把这一行的正文放进了哪个袋</translation>
-    </message>
-    <message>
-      <source>Exact tokens of this row's text in the last assembly</source>
-      <translation>上次拼装中这一行正文的精确 token 数</translation>
-    </message>
-    <message>
-      <source>No blackboard tag matches {ref}: this row sends nothing</source>
-      <translation>没有黑板标签匹配 {ref}：这一行不发送任何内容</translation>
-    </message>
-    <message>
-      <source>Move {ref}</source>
-      <translation>移动 {ref}</translation>
-    </message>
-    <message>
-      <source>Add {ref}</source>
-      <translation>添加 {ref}</translation>
-    </message>
-    <message>
-      <source>Remove {ref}</source>
-      <translation>删除 {ref}</translation>
-    </message>
-    <message>
-      <source>Set projection of {ref} to {projection}</source>
-      <translation>把 {ref} 的投影设为 {projection}</translation>
-    </message>
-  </context>
-  <context>
-    <name>OrderPreview</name>
-    <message>
-      <source>Preview any turn: turn k is assembled with the history's first k blocks</source>
-      <translation>预览任意一轮：第 k 轮用历史的前 k 段拼装</translation>
-    </message>
-    <message>
-      <source>turn </source>
-      <translation>第 </translation>
-    </message>
-    <message>
-      <source>Latest</source>
-      <translation>最新</translation>
-    </message>
-    <message>
-      <source>Show the latest turn (the whole history)</source>
-      <translation>显示最新一轮（完整历史）</translation>
-    </message>
-    <message>
-      <source>Messages</source>
-      <translation>消息</translation>
-    </message>
-    <message>
-      <source>Bags</source>
-      <translation>袋</translation>
-    </message>
-    <message>
-      <source>Segments</source>
-      <translation>段</translation>
-    </message>
-    <message>
-      <source>Warnings</source>
-      <translation>警告</translation>
-    </message>
-    <message>
-      <source>system</source>
-      <translation>系统</translation>
-    </message>
-    <message>
-      <source>user</source>
-      <translation>用户</translation>
-    </message>
-    <message>
-      <source>assistant</source>
-      <translation>助手</translation>
-    </message>
-    <message>
-      <source>Turn {turn}: prefix kept; {shared:,} of {total:,} tokens repeat the previous turn ({share})</source>
-      <translation>第 {turn} 轮：前缀保持；{total:,} 个 token 中有 {shared:,} 个与上一轮相同（{share}）</translation>
-    </message>
-    <message>
-      <source>#</source>
-      <translation>序</translation>
-    </message>
-    <message>
-      <source>Role</source>
-      <translation>角色</translation>
-    </message>
-    <message>
-      <source>Source</source>
-      <translation>来源</translation>
-    </message>
-    <message>
-      <source>Bag</source>
-      <translation>袋</translation>
-    </message>
-    <message>
-      <source>Tokens</source>
-      <translation>Token</translation>
-    </message>
-    <message>
-      <source>Content</source>
-      <translation>内容</translation>
-    </message>
-    <message>
-      <source>Bag / entry</source>
-      <translation>袋 / 条目</translation>
-    </message>
-    <message>
-      <source>Ref</source>
-      <translation>Ref</translation>
-    </message>
-    <message>
-      <source>Projection</source>
-      <translation>投影</translation>
-    </message>
-    <message>
-      <source>Share</source>
-      <translation>占比</translation>
-    </message>
-    <message>
-      <source>Notes</source>
-      <translation>备注</translation>
-    </message>
-    <message>
-      <source>Turn {turn}: not simulated yet</source>
-      <translation>第 {turn} 轮：尚未模拟</translation>
-    </message>
-    <message>
-      <source>Turn {turn}: the cached prefix breaks at message {index} ({source}).
-{reason}
-{shared:,} of {total:,} tokens repeat the previous turn ({share}).</source>
-      <translation>第 {turn} 轮：缓存前缀在第 {index} 条消息（{source}）处断开。
-{reason}
-{total:,} 个 token 中有 {shared:,} 个与上一轮相同（{share}）。</translation>
-    </message>
-    <message>
-      <source>Turn {turn}: {total:,} tokens; nothing cached yet</source>
-      <translation>第 {turn} 轮：{total:,} 个 token；尚无缓存</translation>
-    </message>
-    <message>
-      <source> of {count}</source>
-      <translation> 轮，共 {count}</translation>
-    </message>
-    <message>
-      <source>message {n} · {role} · {source} · {tokens:,} tokens</source>
-      <translation>消息 {n} · {role} · {source} · {tokens:,} token</translation>
-    </message>
-    <message>
-      <source>Simulating the prefix cache… {done} of {total} turns</source>
-      <translation>正在模拟前缀缓存… {done} / {total} 轮</translation>
-    </message>
-    <message>
-      <source>The cached prefix breaks at {n} of {turns} turns: {list}. {share} of all tokens repeat the previous turn.</source>
-      <translation>缓存前缀在 {turns} 轮中断开 {n} 次：第 {list} 轮。全部 token 中 {share} 与上一轮相同。</translation>
-    </message>
-    <message>
-      <source>The cached prefix never breaks; {share} of all tokens repeat the previous turn.</source>
-      <translation>缓存前缀从不断开；全部 token 中 {share} 与上一轮相同。</translation>
-    </message>
-    <message>
-      <source>Warnings ({n})</source>
-      <translation>警告（{n}）</translation>
-    </message>
-    <message>
-      <source>(before this change: {n} breaks, {share} repeated)</source>
-      <translation>（改动前：断开 {n} 次，{share} 相同）</translation>
-    </message>
-    <message>
-      <source>history: blocks {first}–{last} of {total} kept (n = {n})</source>
-      <translation>历史：保留 {total} 段中的第 {first}–{last} 段（n = {n}）</translation>
-    </message>
-  </context>
-  <context>
     <name>OrderEditor</name>
+    <message>
+      <source>Cannot open the context-order table</source>
+      <translation>无法打开上下文顺序表</translation>
+    </message>
     <message>
       <source>Worker slots</source>
       <translation>Worker 槽</translation>
@@ -1846,6 +1554,322 @@
     <message>
       <source>Cannot assemble {slot}</source>
       <translation>无法拼装 {slot}</translation>
+    </message>
+  </context>
+  <context>
+    <name>OrderCommands</name>
+    <message>
+      <source>an insert needs a ref (a blackboard tag, worker.persona or 对话.历史)</source>
+      <translation>插入项需要 ref（黑板标签、worker.persona 或 对话.历史）</translation>
+    </message>
+    <message>
+      <source>a ref cannot be empty; remove the insert instead</source>
+      <translation>ref 不能为空；如不需要，请删除该插入项</translation>
+    </message>
+    <message>
+      <source>drop position {dest} is outside 0..{count}</source>
+      <translation>放置位置 {dest} 超出 0..{count}</translation>
+    </message>
+  </context>
+  <context>
+    <name>OrderDocument</name>
+    <message>
+      <source>The order has no file yet: use Save As</source>
+      <translation>排序表还没有文件：请用“另存为”</translation>
+    </message>
+    <message>
+      <source>Cannot read {path}: {reason}</source>
+      <translation>无法读取 {path}：{reason}</translation>
+    </message>
+    <message>
+      <source>{path} is not UTF-8 text</source>
+      <translation>{path} 不是 UTF-8 文本</translation>
+    </message>
+    <message>
+      <source>Cannot write {path}: {reason}</source>
+      <translation>无法写入 {path}：{reason}</translation>
+    </message>
+  </context>
+  <context>
+    <name>OrderModel</name>
+    <message>
+      <source>before history</source>
+      <translation>历史之前</translation>
+    </message>
+    <message>
+      <source>history</source>
+      <translation>历史</translation>
+    </message>
+    <message>
+      <source>after history</source>
+      <translation>历史之后</translation>
+    </message>
+    <message>
+      <source>turn</source>
+      <translation>本轮</translation>
+    </message>
+    <message>
+      <source>post-turn</source>
+      <translation>本轮之后</translation>
+    </message>
+    <message>
+      <source>(empty)</source>
+      <translation>（空）</translation>
+    </message>
+    <message>
+      <source>fixed</source>
+      <translation>fixed 固定</translation>
+    </message>
+    <message>
+      <source>full</source>
+      <translation>full 全文</translation>
+    </message>
+    <message>
+      <source>summary</source>
+      <translation>summary 摘要</translation>
+    </message>
+    <message>
+      <source>fields</source>
+      <translation>fields 字段</translation>
+    </message>
+    <message>
+      <source>The dialogue history. Rows above it are sent before the history and stay in the cached prefix; rows below it come after the history and may change every turn.</source>
+      <translation>对话历史。它上面的行在历史之前发送，留在缓存前缀里；它下面的行在历史之后，每轮变化也不破坏缓存。</translation>
+    </message>
+    <message>
+      <source>The slot's persona, pinned first: normalisation moves it back to the top.</source>
+      <translation>槽位人设固定在首位：规范化会把它移回顶部。</translation>
+    </message>
+    <message>
+      <source>Change ref of row {row}</source>
+      <translation>修改第 {row} 行的 ref</translation>
+    </message>
+    <message>
+      <source>Change label of row {row}</source>
+      <translation>修改第 {row} 行的标题</translation>
+    </message>
+    <message>
+      <source>Change note of row {row}</source>
+      <translation>修改第 {row} 行的说明</translation>
+    </message>
+    <message>
+      <source>#</source>
+      <translation>序</translation>
+    </message>
+    <message>
+      <source>Ref</source>
+      <translation>Ref</translation>
+    </message>
+    <message>
+      <source>Projection</source>
+      <translation>投影</translation>
+    </message>
+    <message>
+      <source>Label</source>
+      <translation>标题</translation>
+    </message>
+    <message>
+      <source>Note</source>
+      <translation>说明</translation>
+    </message>
+    <message>
+      <source>Bag</source>
+      <translation>袋</translation>
+    </message>
+    <message>
+      <source>Tokens</source>
+      <translation>Token</translation>
+    </message>
+    <message>
+      <source>Order: the position in the slot (0 = sent first)</source>
+      <translation>序：在槽中的位置（0 = 最先发送）</translation>
+    </message>
+    <message>
+      <source>The blackboard tag read, worker.persona (the slot's persona text) or 对话.历史 (the dialogue history)</source>
+      <translation>读取的黑板标签、worker.persona（槽位人设文本）或 对话.历史（对话历史）</translation>
+    </message>
+    <message>
+      <source>fixed: verbatim (history: a placeholder) · full: unchanged · summary: a fragment's brief or the first 800 characters · fields: a fragment's brief and field names</source>
+      <translation>fixed：原样注入（历史：占位句）· full：不变 · summary：片段的 brief 或前 800 字 · fields：片段的 brief 与字段名</translation>
+    </message>
+    <message>
+      <source>Heading written before the text (default: ## ref（note）)</source>
+      <translation>写在正文前的标题（默认：## ref（说明））</translation>
+    </message>
+    <message>
+      <source>Free note, shown in the default heading</source>
+      <translation>自由说明，显示在默认标题中</translation>
+    </message>
+    <message>
+      <source>Where the last assembly put this row's text</source>
+      <translation>上次拼装把这一行的正文放进了哪个袋</translation>
+    </message>
+    <message>
+      <source>Exact tokens of this row's text in the last assembly</source>
+      <translation>上次拼装中这一行正文的精确 token 数</translation>
+    </message>
+    <message>
+      <source>No blackboard tag matches {ref}: this row sends nothing</source>
+      <translation>没有黑板标签匹配 {ref}：这一行不发送任何内容</translation>
+    </message>
+    <message>
+      <source>Move {ref}</source>
+      <translation>移动 {ref}</translation>
+    </message>
+    <message>
+      <source>Add {ref}</source>
+      <translation>添加 {ref}</translation>
+    </message>
+    <message>
+      <source>Remove {ref}</source>
+      <translation>删除 {ref}</translation>
+    </message>
+    <message>
+      <source>Set projection of {ref} to {projection}</source>
+      <translation>把 {ref} 的投影设为 {projection}</translation>
+    </message>
+  </context>
+  <context>
+    <name>OrderPreview</name>
+    <message>
+      <source>Preview any turn: turn k is assembled with the history's first k blocks</source>
+      <translation>预览任意一轮：第 k 轮用历史的前 k 段拼装</translation>
+    </message>
+    <message>
+      <source>turn </source>
+      <translation>第 </translation>
+    </message>
+    <message>
+      <source>Latest</source>
+      <translation>最新</translation>
+    </message>
+    <message>
+      <source>Show the latest turn (the whole history)</source>
+      <translation>显示最新一轮（完整历史）</translation>
+    </message>
+    <message>
+      <source>Messages</source>
+      <translation>消息</translation>
+    </message>
+    <message>
+      <source>Bags</source>
+      <translation>袋</translation>
+    </message>
+    <message>
+      <source>Segments</source>
+      <translation>段</translation>
+    </message>
+    <message>
+      <source>Warnings</source>
+      <translation>警告</translation>
+    </message>
+    <message>
+      <source>system</source>
+      <translation>系统</translation>
+    </message>
+    <message>
+      <source>user</source>
+      <translation>用户</translation>
+    </message>
+    <message>
+      <source>assistant</source>
+      <translation>助手</translation>
+    </message>
+    <message>
+      <source>Turn {turn}: prefix kept; {shared:,} of {total:,} tokens repeat the previous turn ({share})</source>
+      <translation>第 {turn} 轮：前缀保持；{total:,} 个 token 中有 {shared:,} 个与上一轮相同（{share}）</translation>
+    </message>
+    <message>
+      <source>#</source>
+      <translation>序</translation>
+    </message>
+    <message>
+      <source>Role</source>
+      <translation>角色</translation>
+    </message>
+    <message>
+      <source>Source</source>
+      <translation>来源</translation>
+    </message>
+    <message>
+      <source>Bag</source>
+      <translation>袋</translation>
+    </message>
+    <message>
+      <source>Tokens</source>
+      <translation>Token</translation>
+    </message>
+    <message>
+      <source>Content</source>
+      <translation>内容</translation>
+    </message>
+    <message>
+      <source>Bag / entry</source>
+      <translation>袋 / 条目</translation>
+    </message>
+    <message>
+      <source>Ref</source>
+      <translation>Ref</translation>
+    </message>
+    <message>
+      <source>Projection</source>
+      <translation>投影</translation>
+    </message>
+    <message>
+      <source>Share</source>
+      <translation>占比</translation>
+    </message>
+    <message>
+      <source>Notes</source>
+      <translation>备注</translation>
+    </message>
+    <message>
+      <source>Turn {turn}: not simulated yet</source>
+      <translation>第 {turn} 轮：尚未模拟</translation>
+    </message>
+    <message>
+      <source>Turn {turn}: the cached prefix breaks at message {index} ({source}).
+{reason}
+{shared:,} of {total:,} tokens repeat the previous turn ({share}).</source>
+      <translation>第 {turn} 轮：缓存前缀在第 {index} 条消息（{source}）处断开。
+{reason}
+{total:,} 个 token 中有 {shared:,} 个与上一轮相同（{share}）。</translation>
+    </message>
+    <message>
+      <source>Turn {turn}: {total:,} tokens; nothing cached yet</source>
+      <translation>第 {turn} 轮：{total:,} 个 token；尚无缓存</translation>
+    </message>
+    <message>
+      <source> of {count}</source>
+      <translation> 轮，共 {count}</translation>
+    </message>
+    <message>
+      <source>message {n} · {role} · {source} · {tokens:,} tokens</source>
+      <translation>消息 {n} · {role} · {source} · {tokens:,} token</translation>
+    </message>
+    <message>
+      <source>Simulating the prefix cache… {done} of {total} turns</source>
+      <translation>正在模拟前缀缓存… {done} / {total} 轮</translation>
+    </message>
+    <message>
+      <source>The cached prefix breaks at {n} of {turns} turns: {list}. {share} of all tokens repeat the previous turn.</source>
+      <translation>缓存前缀在 {turns} 轮中断开 {n} 次：第 {list} 轮。全部 token 中 {share} 与上一轮相同。</translation>
+    </message>
+    <message>
+      <source>The cached prefix never breaks; {share} of all tokens repeat the previous turn.</source>
+      <translation>缓存前缀从不断开；全部 token 中 {share} 与上一轮相同。</translation>
+    </message>
+    <message>
+      <source>Warnings ({n})</source>
+      <translation>警告（{n}）</translation>
+    </message>
+    <message>
+      <source>(before this change: {n} breaks, {share} repeated)</source>
+      <translation>（改动前：断开 {n} 次，{share} 相同）</translation>
+    </message>
+    <message>
+      <source>history: blocks {first}–{last} of {total} kept (n = {n})</source>
+      <translation>历史：保留 {total} 段中的第 {first}–{last} 段（n = {n}）</translation>
     </message>
   </context>
   <context>

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from PySide6.QtCore import QCoreApplication, QMimeData, QPointF, Qt, QUrl
 from PySide6.QtGui import QDragEnterEvent, QDropEvent, QImage
-from PySide6.QtWidgets import QApplication, QMessageBox
+from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
 
 import ui.app as app_module
 from inspector import views
@@ -258,6 +258,42 @@ def test_screenshot_writes_a_non_blank_png(qtbot: Any, isolated_settings: Path, 
     image = QImage(str(out))
     assert (image.width(), image.height()) == (1000, 640)
     assert _variance(image) > 100
+
+
+@pytest.mark.parametrize("flag", ["--order-editor", "--blocks-editor"])
+def test_an_editor_opens_alone_and_screenshots(qtbot: Any, isolated_settings: Path, tmp_path: Path, flag: str) -> None:
+    out = tmp_path / "editor.png"
+    assert app_module.run_app([flag, "--screenshot", str(out), "--size", "1200x760"]) == 0
+    image = QImage(str(out))
+    assert (image.width(), image.height()) == (1200, 760)
+    assert _variance(image) > 100
+
+
+def test_an_editor_given_a_missing_file_reports_it(qtbot: Any, isolated_settings: Path, tmp_path: Path,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "editor.png"
+    missing = tmp_path / "nowhere.toml"
+    assert app_module.run_app(["--blocks-editor", str(missing), "--screenshot", str(out)]) == 1
+    assert "nowhere.toml" in capsys.readouterr().err
+    assert _variance(QImage(str(out))) > 100  # the sample is shown instead of an empty window
+    not_json = tmp_path / "order.json"
+    not_json.write_text("this is not a table", encoding="utf-8")
+    assert app_module.run_app(["--order-editor", str(not_json), "--screenshot", str(out)]) == 1
+    assert "order.json" in capsys.readouterr().err
+
+
+def test_tools_menu_opens_both_editors(qtbot: Any, window: MainWindow) -> None:
+    from ui.order_editor import OrderEditorWindow
+    from ui.zones_editor import ZonesEditorWindow
+
+    window.order_editor_action.trigger()
+    window.blocks_editor_action.trigger()
+    editors = [w for w in window.findChildren(QWidget) if isinstance(w, (OrderEditorWindow, ZonesEditorWindow))]
+    assert {type(w) for w in editors} == {OrderEditorWindow, ZonesEditorWindow}
+    for editor in editors:
+        qtbot.waitUntil(editor.isVisible)
+        assert editor.isWindow()
+        editor.close()
 
 
 def test_screenshot_of_the_demo_uses_the_cache(qtbot: Any, isolated_settings: Path, tmp_path: Path,
