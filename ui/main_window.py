@@ -566,6 +566,12 @@ class MainWindow(QMainWindow):
             self.navigator.reveal(keep)
         self.storeOpened.emit(store)
         self.openFinished.emit(True)
+        uncounted = [row["sessionId"] for row in sessions if row.get("events") is None]
+        if uncounted:
+            # A large store opens without per-session event counts (a walk of the whole trace
+            # index); they arrive in the overview a little later.
+            self.tasks.run(lambda _job: views.session_event_counts(store, uncounted),
+                           self._event_counts_arrived(store), lambda exc: None, resource=store)
 
     @staticmethod
     def _warm_tokenizer() -> None:
@@ -581,6 +587,13 @@ class MainWindow(QMainWindow):
             get_encoding(DEFAULT_ENCODING)
         except TokenizerDataError:
             return
+
+    def _event_counts_arrived(self, store: Any) -> Callable[[dict[str, int]], None]:
+        def fill(counts: dict[str, int]) -> None:
+            if self.store is store:
+                self.navigator.set_session_event_counts(counts)
+
+        return fill
 
     def _open_failed(self, target: Path | str, public: str, name: str, exc: BaseException) -> None:
         self._open_job = None

@@ -548,7 +548,8 @@ class NavigatorModel(QAbstractItemModel):
 
     def _count_into(self, session: Node, delta: Any) -> None:
         d = dict(session.data)
-        d["events"] = int(d.get("events") or 0) + delta.events
+        if d.get("events") is not None:  # None: not counted yet on a large store
+            d["events"] = int(d["events"]) + delta.events
         d["llmCalls"] = int(d.get("llmCalls") or 0) + delta.requests
         d["executions"] = int(d.get("executions") or 0) + len(delta.new_turns)
         record = delta.record
@@ -1243,6 +1244,16 @@ class Navigator(QWidget):
         if current_node is not None and any(node is current_node for node in changed):
             self.currentUpdated.emit(current_node.kind, current_node.data)
         return new_turns, retry
+
+    def set_session_event_counts(self, counts: dict[str, int]) -> None:
+        """Fill the trace-event counts a large store's session rows were opened without."""
+        current = self.tree.currentIndex()
+        current_node = self.model.node(self.proxy.mapToSource(current)) if current.isValid() else None
+        for session in self.model.root.children:
+            if session.key in counts:
+                session.data = {**session.data, "events": counts[session.key]}
+                if session is current_node:
+                    self.currentUpdated.emit(session.kind, session.data)
 
     def clear_filters(self) -> None:
         self.search.clear()

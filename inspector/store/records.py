@@ -270,7 +270,7 @@ class SessionInfo:
     status: str | None
     completed_player_turns: int | None
     execution_count: int
-    event_count: int
+    event_count: int | None  # None: not counted (a large store; see Store.session_event_counts)
     llm_call_count: int
     created_at: str | None
     updated_at: str | None

@@ -247,6 +247,19 @@ def _variance(image: QImage) -> float:
     return sum((v - mean) ** 2 for v in values) / len(values)
 
 
+def test_a_large_store_opens_without_event_counts_and_fills_them_in(
+        qtbot: Any, window: MainWindow, covel_db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import inspector.store.reader as reader
+
+    with open_store(covel_db) as store:
+        expected = {row["sessionId"]: row["events"] for row in views.session_rows(store)}
+    monkeypatch.setattr(reader, "EVENT_COUNT_LIMIT", 0)  # every store counts as large
+    open_and_wait(qtbot, window, covel_db)
+    sessions = window.navigator.model.root.children
+    qtbot.waitUntil(lambda: all(s.data.get("events") is not None for s in sessions), timeout=5000)
+    assert {s.key: s.data["events"] for s in sessions} == expected
+
+
 def test_screenshot_writes_a_non_blank_png(qtbot: Any, isolated_settings: Path, covel_db: Path,
                                            tmp_path: Path) -> None:
     with open_store(covel_db) as store:
