@@ -213,6 +213,9 @@ def request_location(store: Store, event_id: str) -> dict[str, Any] | None:
 
 def request_facets(store: Store) -> dict[str, list[str]]:
     """Distinct runtime ids and models of all ``llm.calling`` events, sorted, for filter menus."""
+    computed = store.llm_call_facets()
+    if computed is not None:
+        return computed
     runtimes: set[str] = set()
     models: set[str] = set()
     from .store import parse_json_object

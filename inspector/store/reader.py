@@ -1251,6 +1251,57 @@ class Store:
             calls = [call for call in calls if call.runtime_id == runtime_id]
         return calls
 
+    # runtimeId and model of an llm.calling payload as parse_json_object(merge_data=True) reads
+    # them: the top-level field when present (a non-string there hides the nested one), else the
+    # legacy payload.data field; a string or nothing. JSON null is present-but-not-a-string.
+    _FACET_SQLITE = """
+          CASE WHEN json_type(p, '$.{key}') IS NOT NULL
+                 THEN CASE WHEN json_type(p, '$.{key}') = 'text' THEN json_extract(p, '$.{key}') END
+               WHEN json_type(p, '$.data') = 'object' AND json_type(p, '$.data.{key}') = 'text'
+                 THEN json_extract(p, '$.data.{key}') END"""
+    _FACETS_SQLITE = """
+        SELECT DISTINCT {runtime}, {model}
+        FROM (SELECT CAST(payload AS TEXT) AS p FROM trace_events WHERE type = 'llm.calling')
+        WHERE json_valid(p) AND json_type(p) = 'object'
+    """
+    _FACET_POSTGRES = """
+          CASE WHEN p ? '{key}'
+                 THEN CASE WHEN jsonb_typeof(p -> '{key}') = 'string' THEN p ->> '{key}' END
+               WHEN jsonb_typeof(p -> 'data') = 'object' AND jsonb_typeof(p -> 'data' -> '{key}') = 'string'
+                 THEN p -> 'data' ->> '{key}' END"""
+    _FACETS_POSTGRES = """
+        SELECT DISTINCT {runtime}, {model}
+        FROM (SELECT payload::jsonb AS p FROM trace_events WHERE type = 'llm.calling') AS calls
+        WHERE jsonb_typeof(p) = 'object'
+    """
+
+    def llm_call_facets(self) -> dict[str, list[str]] | None:
+        """Distinct runtime ids and models of every ``llm.calling`` row, sorted, worked out by the
+        database (no payload crosses into Python, so a GUI thread is not starved while it runs);
+        None where the database cannot read the payloads as JSON (the caller scans instead)."""
+        if self._closed:
+            raise StoreError(f"{self.location}: the store is closed", location=self.location)
+        if self._dialect == "sqlite":
+            field, query = self._FACET_SQLITE, self._FACETS_SQLITE
+        elif self._dialect == "postgresql" and pg.is_json_type(
+                self._tables.type_of("trace_events", "payload") or ""):
+            field, query = self._FACET_POSTGRES, self._FACETS_POSTGRES
+        else:
+            return None
+        sql = query.format(runtime=field.format(key="runtimeId"), model=field.format(key="model"))
+        runtimes: set[str] = set()
+        models: set[str] = set()
+        try:
+            with self._connect() as conn:
+                for runtime, model in conn.execute(sa.text(sql)):
+                    if isinstance(runtime, str):
+                        runtimes.add(runtime)
+                    if isinstance(model, str):
+                        models.add(model)
+        except sa_exc.OperationalError:
+            return None  # a SQLite without JSON functions, or text it cannot decode
+        return {"runtimes": sorted(runtimes), "models": sorted(models)}
+
     def iter_llm_calling_rows(
         self, session_id: str | None = None, batch: int = 256
     ) -> Iterator[tuple[str, str, bytes | str | None, str]]:
