@@ -328,6 +328,7 @@ class MainWindow(QMainWindow):
 
         self.navigator.itemSelected.connect(self._item_selected)
         self.navigator.failed.connect(lambda reason: self.report_error(_tr("Cannot read the database"), reason))
+        self.navigator.model.connectionChanged.connect(self._connection_changed)
         self.navigator.busyChanged.connect(lambda _n: self._update_busy())
         self.tasks.busyChanged.connect(lambda _n: self._update_busy())
         self.navigator.revealFinished.connect(self._reveal_finished)
@@ -437,6 +438,11 @@ class MainWindow(QMainWindow):
         self.busy_label.hide()
         self.counts_label = QLabel(self)
         self.counts_label.setObjectName("countsLabel")
+        self.connection_label = QLabel(self)
+        self.connection_label.setObjectName("connectionLabel")
+        self.connection_label.setStyleSheet("color: #e03131; font-weight: bold;")
+        self.connection_label.hide()
+        status.addPermanentWidget(self.connection_label)
         status.addPermanentWidget(self.busy_label)
         status.addPermanentWidget(self.progress)
         status.addPermanentWidget(self.counts_label)
@@ -587,6 +593,17 @@ class MainWindow(QMainWindow):
             get_encoding(DEFAULT_ENCODING)
         except TokenizerDataError:
             return
+
+    def _connection_changed(self, reason: str) -> None:
+        """The server went away (``reason``) or came back (""): what is listed stays either way."""
+        if reason:
+            self.connection_label.setText(_tr("⚠ Connection lost — retrying every {seconds} s").format(
+                seconds=f"{self.navigator.model.RETRY_SECONDS:g}"))
+            self.connection_label.setToolTip(reason)
+            self.connection_label.show()
+        else:
+            self.connection_label.hide()
+            self.statusBar().showMessage(_tr("Connection restored"), 4000)
 
     def _event_counts_arrived(self, store: Any) -> Callable[[dict[str, int]], None]:
         def fill(counts: dict[str, int]) -> None:

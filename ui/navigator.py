@@ -41,6 +41,7 @@ from PySide6.QtWidgets import (
 )
 
 from inspector import views
+from inspector.store import StoreConnectionError
 
 from .part_names import value_label
 from .workers import Job, TaskManager, freeze_heap
@@ -207,12 +208,19 @@ class NavigatorModel(QAbstractItemModel):
     """Sessions at the top level; turns, runtimes and requests fetched on demand.
 
     ``loaded(object)`` fires with the node whose children just arrived; ``loadFailed(str)`` with
-    the reason a fetch failed; ``loadingChanged(int)`` with the number of fetches in flight.
+    the reason a fetch failed; ``loadingChanged(int)`` with the number of fetches in flight;
+    ``connectionChanged(str)`` with the reason the database server cannot be reached, then with ""
+    once a retry got through. A fetch that failed for want of a connection is not an error to
+    show in a dialog: what is already listed stays, and it is tried again every
+    :attr:`RETRY_SECONDS`.
     """
 
     loaded = Signal(object)
     loadFailed = Signal(str)
     loadingChanged = Signal(int)
+    connectionChanged = Signal(str)
+
+    RETRY_SECONDS = 5.0
 
     def __init__(self, tasks: TaskManager, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -224,6 +232,11 @@ class NavigatorModel(QAbstractItemModel):
         self._loading = 0
         self._load_all = False
         self._icons: dict[str, QIcon] = {}
+        self._retry: list[Node] = []  # fetches that failed for want of a connection
+        self._connection_lost = False
+        self._retry_timer = QTimer(self)
+        self._retry_timer.setSingleShot(True)
+        self._retry_timer.timeout.connect(self._retry_fetches)
 
     # ------------------------------------------------------------------ content
 
@@ -248,6 +261,11 @@ class NavigatorModel(QAbstractItemModel):
         self._root = Node("root", None, {}, None)
         self._root.state = LOADED
         self._load_all = False
+        self._retry = []
+        self._retry_timer.stop()
+        if self._connection_lost:
+            self._connection_lost = False
+            self.connectionChanged.emit("")
         if self._loading:
             self._loading = 0
             self.loadingChanged.emit(0)
@@ -425,9 +443,17 @@ class NavigatorModel(QAbstractItemModel):
             self._attach_runtimes(turn, runtimes)
         return turn
 
+    def _retry_fetches(self) -> None:
+        waiting, self._retry = self._retry, []
+        for node in waiting:
+            self.fetch(node)
+
     def _fetched(self, generation: int, node: Node, rows: list[dict[str, Any]]) -> None:
         if generation != self._generation:
             return
+        if self._connection_lost:
+            self._connection_lost = False
+            self.connectionChanged.emit("")
         self._set_loading(self._loading - 1)
         new: list[Node] = []
         if node.kind == SESSION:
@@ -605,6 +631,14 @@ class NavigatorModel(QAbstractItemModel):
         if generation != self._generation:
             return
         self._set_loading(self._loading - 1)
+        if isinstance(exc, StoreConnectionError):
+            node.state = IDLE
+            if node not in self._retry:
+                self._retry.append(node)
+            self._connection_lost = True
+            self.connectionChanged.emit(str(exc))
+            self._retry_timer.start(int(self.RETRY_SECONDS * 1000))
+            return
         node.state = FAILED
         self.loadFailed.emit(str(exc))
         self.loaded.emit(node)

@@ -863,6 +863,10 @@
       <translation>只读快照（不可变）</translation>
     </message>
     <message>
+      <source>Connection restored</source>
+      <translation>连接已恢复</translation>
+    </message>
+    <message>
       <source>No recent files</source>
       <translation>没有最近打开的文件</translation>
     </message>
@@ -905,6 +909,10 @@
     <message>
       <source>&lt;h3&gt;Prompt Inspector {version}&lt;/h3&gt;&lt;p&gt;See exactly what the Covel role-play engine sent to a model, part by part, and why the prompt cache hit or missed.&lt;/p&gt;&lt;p&gt;Reads covel.db read-only. Qt {qt}, PySide6.&lt;/p&gt;</source>
       <translation>&lt;h3&gt;Prompt Inspector {version}&lt;/h3&gt;&lt;p&gt;逐段查看 Covel 角色扮演引擎发送给模型的确切内容，以及提示词缓存命中或未命中的原因。&lt;/p&gt;&lt;p&gt;以只读方式读取 covel.db。Qt {qt}，PySide6。&lt;/p&gt;</translation>
+    </message>
+    <message>
+      <source>⚠ Connection lost — retrying every {seconds} s</source>
+      <translation>⚠ 连接已断开——每 {seconds} 秒重试</translation>
     </message>
     <message>
       <source>Removed {count} missing file(s) from the recent list: {names}</source>

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import socket
 import sys
+import tempfile
 import types
 from collections.abc import Iterator
 from pathlib import Path
@@ -219,3 +220,43 @@ def test_a_password_from_the_keyring_is_used(
     assert credentials.store_password(split.public, split.password or "")
     _open(qtbot, window, split.public)
     assert window.navigator.model.rowCount() == 4
+
+
+@pytest.mark.postgres
+def test_a_server_that_goes_away_keeps_the_tree_and_is_retried(
+        qtbot: Any, window: MainWindow, no_keyring: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A server of its own (the shared one must stay up): opened, stopped while browsing, started
+    again. What was listed stays, no error dialog appears, and the failed level loads once the
+    server is back."""
+    sys.path.insert(0, str(Path(__file__).parents[1] / "inspector" / "store"))
+    import pg_cluster
+
+    from inspector.demo.pg import generate_demo_pg
+    from ui import navigator as nav
+
+    bindir = pg_cluster.find_bindir()
+    assert bindir is not None, "PostgreSQL binaries are needed for this test"
+    # Directly under the temporary folder: the server user must be able to reach it.
+    directory = Path(tempfile.mkdtemp(prefix="pi-test-pg-retry-"))
+    cluster = pg_cluster.start(directory, bindir)
+    try:
+        generate_demo_pg(cluster.url)
+        monkeypatch.setattr(nav.NavigatorModel, "RETRY_SECONDS", 0.3)
+        _open(qtbot, window, cluster.url)
+        model = window.navigator.model
+        sessions = list(model.root.children)
+        assert len(sessions) == 4
+        pg_cluster.pause(directory, bindir)
+        with qtbot.waitSignal(model.connectionChanged, timeout=20000) as lost:
+            model.fetch(sessions[0])
+        assert "cannot connect" in lost.args[0]
+        qtbot.waitUntil(window.connection_label.isVisible, timeout=2000)
+        assert sessions[0].state == nav.IDLE and list(model.root.children) == sessions
+        pg_cluster.resume(directory, bindir)
+        with qtbot.waitSignal(model.connectionChanged, timeout=30000,
+                              check_params_cb=lambda reason: reason == ""):
+            pass
+        qtbot.waitUntil(lambda: sessions[0].state == nav.LOADED and bool(sessions[0].children), timeout=10000)
+        assert not window.connection_label.isVisible()
+    finally:
+        pg_cluster.stop(directory, bindir)

@@ -133,6 +133,23 @@ def start(directory: Path, bindir: Path | None = None) -> Cluster:
     raise RuntimeError(f"the PostgreSQL server did not start: {last_error}\n{tail}")
 
 
+def pause(directory: Path, bindir: Path | None = None) -> None:
+    """Stop the server but keep its data, as when a database server goes away for a while."""
+    bindir = bindir or find_bindir()
+    _run(_as_server_user() + [str(bindir / "pg_ctl"), "-D", str(directory / "data"), "-m", "fast", "-w", "stop"],
+         "pg_ctl stop")
+
+
+def resume(directory: Path, bindir: Path | None = None) -> None:
+    """Start a paused server again on the port and with the settings it had."""
+    bindir = bindir or find_bindir()
+    port = re.search(r":(\d+)/", (directory / URL_FILE).read_text()).group(1)  # type: ignore[union-attr]
+    options = (f"-c listen_addresses=127.0.0.1 -c port={port} -c unix_socket_directories={directory} "
+               "-c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=60")
+    _run(_as_server_user() + [str(bindir / "pg_ctl"), "-D", str(directory / "data"), "-l",
+                              str(directory / "server.log"), "-w", "-t", "60", "-o", options, "start"], "pg_ctl start")
+
+
 def _has_c_utf8() -> bool:
     try:
         out = subprocess.run(["locale", "-a"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True).stdout
