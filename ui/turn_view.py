@@ -992,22 +992,39 @@ class TurnView(QWidget):
             return
         self.pause()
         self.session_id, self.turn_id = session_id, turn_id
-        if self._load_job is not None:
-            self._load_job.cancel()
         store = self._store()
         if store is None:
             self._show_message(_tr("No database is open."))
             return
         self.title.setText(_tr("Loading turn {id}…").format(id=turn_id))
+        if self._load_job is not None:
+            # A build cannot be interrupted, and builds running side by side starve the GUI thread
+            # of the GIL (holding ↓ in the navigator asked for one per turn passed): the running
+            # one finishes, then only the turn wanted by then is built.
+            return
+        self._start_load(store, session_id, turn_id)
+
+    def _start_load(self, store: Any, session_id: str, turn_id: str) -> None:
+        def settle() -> bool:
+            """Start the turn wanted now if the finished build was for another; True if so."""
+            self._load_job = None
+            if (session_id, turn_id) == (self.session_id, self.turn_id):
+                return False
+            wanted_store = self._store()
+            if wanted_store is not None and self.session_id is not None and self.turn_id is not None:
+                self._start_load(wanted_store, self.session_id, self.turn_id)
+            return True
 
         def done(turn: Turn) -> None:
-            self._load_job = None
+            if settle():
+                return
             self.set_turn(turn)
             if self._pending_event is not None:
                 self.step_to_event(self._pending_event)
 
         def failed(exc: BaseException) -> None:
-            self._load_job = None
+            if settle():
+                return
             self._show_message(_tr("Cannot show turn {id}: {reason}").format(id=turn_id, reason=str(exc)))
             self.loadFailed.emit(str(exc))
 

@@ -265,3 +265,38 @@ def test_window_integration(qtbot: Any, isolated_settings: Path, demo_db: Path) 
     window.turn_view_action.trigger()
     assert window.centre.currentWidget() is view
     window.shutdown()
+
+
+def test_turns_asked_for_in_quick_succession_build_one_at_a_time(
+        qtbot: Any, view: TurnView, store: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Holding ↓ in the navigator asks for one turn per row passed; builds side by side would
+    starve the GUI thread, so one runs at a time and only the last turn asked for is built next."""
+    import threading
+    import time
+
+    import ui.turn_view as turn_view_module
+
+    turns = [t.turn_id for t in store.turns(MAIN)][:4]
+    built: list[str] = []
+    running = [0]
+    most = [0]
+    lock = threading.Lock()
+
+    def slow_build(store_: Any, session_id: str, turn_id: str) -> Turn:
+        with lock:
+            running[0] += 1
+            most[0] = max(most[0], running[0])
+        try:
+            time.sleep(0.15)
+            built.append(turn_id)
+            return build_turn(store_, session_id, turn_id)
+        finally:
+            with lock:
+                running[0] -= 1
+
+    monkeypatch.setattr(turn_view_module, "build_turn", slow_build)
+    for turn_id in turns:
+        view.load_turn(MAIN, turn_id)
+    qtbot.waitUntil(lambda: view.turn is not None and view.turn.turn_id == turns[-1], timeout=10000)
+    assert most[0] == 1
+    assert built == [turns[0], turns[-1]]
