@@ -26,6 +26,7 @@ from .blackboard import Blackboard
 from .framing import Bags, BagEntry, FramedMessage, PresetEntry, frame_messages
 from .history import HistoryOptions, HistoryProjection, block_role, history_prefix, split_history_blocks
 from .isolation import hidden_tag_predicate
+from .jstext import js_trim
 from .order import ContextOrder, find_slot
 from .scenario import Scenario, WorkerConfig, history_turn_limit
 from .segments import Segment, SegmentBody, TagReader, order_slot_to_segments, render_segment_body, with_policies
@@ -288,7 +289,8 @@ def _segment_merge(segment: Segment, prepared: Prepared) -> str:
 
 
 def _bag_name(label: str, fallback: str) -> str:
-    return label.lstrip("#").strip() or fallback
+    # label.replace(/^#+\s*/, "").trim() || id
+    return js_trim(label.lstrip("#")) or fallback
 
 
 def assemble_prepared(prepared: Prepared, turn: int | None = None) -> AssemblyResult:
@@ -329,26 +331,28 @@ def assemble_prepared(prepared: Prepared, turn: int | None = None) -> AssemblyRe
             if tag in prepared.hidden_tags:
                 continue  # already reported as hidden
             warnings.append(f"{segment.label or segment.id}: {tag} is empty on the blackboard")
+        # worldInfoPackFromSegments trims every body before it lands in a bag.
+        text = js_trim(body.text)
         if any(is_history_ref(t) for t in segment.tags):
-            history_text, phase, bag = body.text, "after", "history"
+            history_text, phase, bag = text, "after", "history"
             history_projection = body.history
         elif any(is_current_turn_ref(t) for t in segment.tags):
-            turn_text, phase, bag = body.text, "postTurn", "turn"
+            turn_text, phase, bag = text, "postTurn", "turn"
         else:
-            bag = phase if body.text.strip() else None
+            bag = phase if text else None
             if bag is not None:
-                entry = BagEntry(segment.id, _bag_name(segment.label, segment.id), body.text)
+                entry = BagEntry(segment.id, _bag_name(segment.label, segment.id), text)
                 {"before": before, "after": after, "postTurn": post}[phase].append(entry)
         contributions.append(SegmentContribution(
             id=segment.id, ref=segment.ref, label=segment.label, tier=segment.tier, projection=segment.projection,
             policy=segment.policy, tags=segment.tags, text=body.text,
-            tokens=tokens, bag=bag if body.text.strip() else None,
+            tokens=tokens, bag=bag if text else None,
             insert_index=segment.insert_index, history=body.history, notes=body.notes))
-    if not history_text.strip() and inputs.get(DIALOGUE_HISTORY_TAG, "").strip():
-        history_text = inputs[DIALOGUE_HISTORY_TAG]
+    if not history_text and js_trim(inputs.get(DIALOGUE_HISTORY_TAG, "")):
+        history_text = js_trim(inputs[DIALOGUE_HISTORY_TAG])
         warnings.append("no history segment: the gathered history is sent unprojected")
-    if not turn_text.strip() and inputs.get(CURRENT_TURN_TAG, "").strip():
-        turn_text = inputs[CURRENT_TURN_TAG]
+    if not turn_text and js_trim(inputs.get(CURRENT_TURN_TAG, "")):
+        turn_text = js_trim(inputs[CURRENT_TURN_TAG])
     bags = Bags(tuple(before), history_text, tuple(after), turn_text, tuple(post))
     framed: list[FramedMessage] = frame_messages(
         bags, prepared.preset, task_contract=prepared.task_contract,

@@ -1,9 +1,10 @@
 """The writing-agent blackboard: tagged text items with an update time and an archived flag.
 
 Reads follow ../shared/spec/writing-agent.md A.4 (``readTagContent``): a pattern is an exact tag,
-``prefix.*`` (every tag under ``prefix.``) or ``**`` (everything); ``latest`` gives the newest
+``prefix.*`` (the prefix and every tag under ``prefix.``) or ``**`` (everything); ``latest`` gives the newest
 matching item, ``concat`` the newest item of every matching tag, oldest first, joined with
-"\\n\\n---\\n\\n". Archived items are never read.
+"\\n\\n---\\n\\n". The newest item of a tag is found first and dropped when it is archived, so an
+archived newest version hides its tag (the original archives a tag's current item).
 """
 
 from __future__ import annotations
@@ -18,19 +19,26 @@ from inspector.jsjson import js_stringify
 
 from .vocabulary import CONCAT_SEPARATOR
 
-__all__ = ["BlackboardItem", "Blackboard", "BlackboardError", "tag_matches", "items_from_data", "parse_time"]
+__all__ = ["BlackboardItem", "Blackboard", "BlackboardError", "tag_matches", "items_from_data", "parse_time",
+           "FULL_ACCESS"]
 
 
 class BlackboardError(ValueError):
     """A blackboard file or row that cannot be read; the message names the row."""
 
 
+FULL_ACCESS = "**"
+
+
 def tag_matches(pattern: str, tag: str) -> bool:
+    """``tagMatchesPattern``: ``**`` matches every tag, ``prefix.*`` the prefix itself and every
+    tag under ``prefix.``, anything else only itself."""
     pattern = pattern.strip()
-    if pattern == "**":
+    if pattern == FULL_ACCESS:
         return True
     if pattern.endswith(".*"):
-        return tag.startswith(pattern[:-1])
+        prefix = pattern[:-2]
+        return tag == prefix or tag.startswith(prefix + ".")
     return tag == pattern
 
 
@@ -54,14 +62,12 @@ class Blackboard:
 
     def __init__(self, items: Iterable[BlackboardItem] = ()) -> None:
         self._items = tuple(items)
-        latest: dict[str, BlackboardItem] = {}
+        newest: dict[str, BlackboardItem] = {}
         for item in self._items:
-            if item.archived:
-                continue
-            current = latest.get(item.tag)
+            current = newest.get(item.tag)
             if current is None or item.sort_key >= current.sort_key:
-                latest[item.tag] = item
-        self._latest = latest
+                newest[item.tag] = item
+        self._latest = {tag: item for tag, item in newest.items() if not item.archived}
         self._match_cache: dict[str, tuple[BlackboardItem, ...]] = {}
 
     @property
@@ -86,15 +92,21 @@ class Blackboard:
         return found[-1] if found else None
 
     def concat(self, pattern: str) -> str:
-        return CONCAT_SEPARATOR.join(item.content for item in self.matching(pattern))
+        """What a ``concat`` read of one pattern gives (``readTagContent`` joins the items)."""
+        return "\n\n".join(content for content in self.read(pattern, "concat") if content)
 
     def read(self, pattern: str, merge: str = "latest") -> list[str]:
-        """What the blackboard returns for one pattern: one item for ``latest``, one merged text for ``concat``."""
-        if merge == "concat":
-            merged = self.concat(pattern)
-            return [merged] if merged else []
-        item = self.latest(pattern)
-        return [item.content] if item else []
+        """The item contents ``queryByPatterns([pattern], merge)`` returns: for ``latest`` the
+        newest one; for ``concat`` one text, the matches joined with "\\n\\n---\\n\\n", except
+        that ``**`` returns every tag's item on its own, oldest first."""
+        found = self.matching(pattern)
+        if not found:
+            return []
+        if merge != "concat":
+            return [found[-1].content]
+        if pattern.strip() == FULL_ACCESS:
+            return [item.content for item in found]
+        return [CONCAT_SEPARATOR.join(item.content for item in found)]
 
     def value(self, tag: str) -> str:
         """The newest live content of exactly ``tag``, or ""."""
@@ -181,7 +193,7 @@ def items_from_data(data: Any) -> list[BlackboardItem]:
             else:
                 rows.append((str(tag), value))
     elif data is not None:
-        raise BlackboardError(f"blackboard must be a list of items or a mapping of tags, not {type(data).__name__}")
+        raise BlackboardError(f"must be a list of items or a mapping of tags, not {type(data).__name__}")
     items = []
     for seq, (tag, row) in enumerate(rows):
         where = f"item {seq + 1}{f' ({tag})' if tag else ''}: "

@@ -10,7 +10,6 @@ which prints one line and exits with status 1 (a rejected edit prints the spec's
 from __future__ import annotations
 
 import argparse
-import json
 from pathlib import Path
 from typing import Any
 
@@ -99,14 +98,21 @@ def _order_table(document) -> str:
 
 
 def _cmd_order(args: argparse.Namespace, error_type: type[Exception]) -> int:
+    from inspector.jsjson import js_parse
+
     from .order import OrderEditError, apply_edit, normalise, serialise, to_json_object
 
     document = _read_order(args.file, error_type)
-    normal = normalise(document)
-    document, changes = normal.document, list(normal.changes)
+    if args.apply:
+        # Edits index the table as read (sorted by order), as the original edits the order it
+        # parsed; each edit normalises and reports what normalisation changed.
+        changes = []
+    else:
+        normal = normalise(document)
+        document, changes = normal.document, list(normal.changes)
     for op in args.apply:
         try:
-            request = json.loads(op)
+            request = js_parse(op)
         except ValueError as exc:
             raise error_type(f"--apply {op!r} is not JSON: {exc}") from None
         try:

@@ -240,7 +240,8 @@ def project_content(content: str, projection: str | None) -> str:
         return "\n".join(lines) if lines else brief_or_raw
     if mode == "fields":
         if isinstance(fragment.body, Mapping):
-            keys = "、".join(str(k) for k in fragment.body) or "（无）"
+            # Object.keys order (integer-like keys first, ascending): the order JSON.stringify writes.
+            keys = "、".join(js_parse(js_stringify(dict(fragment.body)))) or "（无）"
             return f"brief: {fragment.brief}\n字段: {keys}"
         return brief_or_raw
     return _canonical_json(fragment)

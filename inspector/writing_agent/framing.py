@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .history import HistoryOptions, parse_history_messages
+from .jstext import js_trim
 
 __all__ = ["PresetEntry", "BagEntry", "Bags", "FramedMessage", "apply_extended_markers", "bag_text",
            "frame_messages", "parse_preset", "DEFAULT_PRESET", "TASK_CONTRACT_NAME", "EXTENDED_MARKERS"]
@@ -97,9 +98,16 @@ def parse_preset(rows: Any) -> list[PresetEntry]:
 
 
 def apply_extended_markers(preset: Sequence[PresetEntry]) -> list[PresetEntry]:
-    """The app's markers around ``chatHistory`` (all five at the end when there is none); idempotent."""
+    """The app's markers around ``chatHistory`` (all five at the end when there is none); idempotent.
+
+    A preset that already has an entry for one of them keeps that entry (its role, content,
+    enabled flag): the original only adds a marker entry that is missing, and moves its own four
+    to their places."""
     entries = [e for e in preset if e.identifier not in _OWN_MARKERS]
     marker = {name: PresetEntry(name, role, marker=True) for name, role in EXTENDED_MARKERS.items()}
+    for entry in preset:
+        if entry.identifier in _OWN_MARKERS:
+            marker[entry.identifier] = entry
     at = next((i for i, e in enumerate(entries) if e.identifier == CHAT_HISTORY), None)
     if at is None:
         return entries + [marker[name] for name in EXTENDED_MARKERS]
@@ -108,7 +116,13 @@ def apply_extended_markers(preset: Sequence[PresetEntry]) -> list[PresetEntry]:
 
 
 def bag_text(entries: Sequence[BagEntry]) -> str:
-    return "\n\n".join(f"### {e.name}\n\n{e.content}" for e in entries if e.content.strip())
+    """``formatWorldInfoEntries``: ``### {name}`` and the content, blank-line separated (no heading without a name)."""
+    parts = []
+    for entry in entries:
+        body, title = js_trim(entry.content), js_trim(entry.name)
+        if body:
+            parts.append(f"### {title}\n\n{body}" if title else body)
+    return "\n\n".join(parts)
 
 
 def frame_messages(
@@ -120,20 +134,20 @@ def frame_messages(
     history_options: HistoryOptions | None = None,
 ) -> list[FramedMessage]:
     before = list(bags.before)
-    if task_contract.strip():
-        before.insert(0, BagEntry("task-contract", TASK_CONTRACT_NAME, task_contract.strip()))
+    if js_trim(task_contract):
+        before.insert(0, BagEntry("task-system", TASK_CONTRACT_NAME, js_trim(task_contract)))
     resolved = {
         "worldBookBefore": (bag_text(before), "before"),
         "worldBookAfter": (bag_text(bags.after), "after"),
         "postTurn": (bag_text(bags.post_turn), "postTurn"),
-        "chatHistory": (bags.history.strip(), "history"),
-        "currentTurn": (bags.turn.strip(), "turn"),
+        "chatHistory": (js_trim(bags.history), "history"),
+        "currentTurn": (js_trim(bags.turn), "turn"),
     }
     messages: list[FramedMessage] = []
     for entry in apply_extended_markers(preset if preset is not None else DEFAULT_PRESET):
         if not entry.enabled:
             continue
-        content = entry.content.strip()
+        content = js_trim(entry.content)
         if content:
             messages.append(FramedMessage(entry.role, content, entry.identifier))
             continue

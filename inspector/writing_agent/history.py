@@ -15,6 +15,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from .jstext import JS_SPACE, js_trim
 from .vocabulary import (
     HISTORY_EMPTY_PLACEHOLDER,
     HISTORY_FIXED_PLACEHOLDER,
@@ -40,8 +41,10 @@ __all__ = [
 DEFAULT_BLOCK_LIMITS: Mapping[str, int] = {"fields": 5, "summary": 20, "brief": 20, "full": 80}
 _OTHER_MODES_LIMIT_KEY = "full"
 
-_RULE1_SPLIT = re.compile(r"\n(?=##\s|【|(?:用户|助手|系统)[:：])")
+# JavaScript's \s, not Python's (see jstext): "##\ufeff" starts a block, "##\x1f" does not.
+_RULE1_SPLIT = re.compile(f"\\n(?=##[{JS_SPACE}]|【|(?:用户|助手|系统)[:：])")
 _RULE2_SPLIT = re.compile(r"\n{2,}")
+_RULE3_SPLIT = re.compile(r"\r?\n")
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,17 +111,16 @@ class HistoryMessage:
 
 def split_history_blocks(text: str) -> list[str]:
     """``splitHistoryBlocks``: the first rule that yields at least two parts wins."""
-    parts = [p.strip() for p in _RULE1_SPLIT.split(text)]
-    parts = [p for p in parts if p]
+    parts = [p for p in map(js_trim, _RULE1_SPLIT.split(text)) if p]
     if len(parts) >= 2:
         return parts
-    parts = [p for p in (p.strip() for p in _RULE2_SPLIT.split(text)) if p]
+    parts = [p for p in map(js_trim, _RULE2_SPLIT.split(text)) if p]
     if len(parts) >= 2:
         return parts
-    parts = [p for p in (line.strip() for line in text.split("\n")) if p]
+    parts = [p for p in map(js_trim, _RULE3_SPLIT.split(text)) if p]
     if len(parts) >= 2:
         return parts
-    stripped = text.strip()
+    stripped = js_trim(text)
     return [stripped] if stripped else []
 
 
@@ -136,8 +138,8 @@ def project_dialogue_history(text: str, projection: str | None, options: History
                              blocks: list[str] | None = None) -> HistoryProjection:
     """``projectDialogueHistory`` with the configured cut. ``blocks`` may pass a ready split of ``text``."""
     options = options or HistoryOptions()
-    raw = text.strip()
-    mode = (projection or "").strip().lower() or "full"
+    raw = js_trim(text)
+    mode = js_trim(projection or "").lower() or "full"
     if not raw:
         placeholder = "" if mode == "fixed" else HISTORY_EMPTY_PLACEHOLDER
         return HistoryProjection(placeholder, mode, 0, 0, 0, None, "")
@@ -156,7 +158,7 @@ def project_dialogue_history(text: str, projection: str | None, options: History
     return HistoryProjection(body, mode, len(blocks), start, len(kept), limit, marker)
 
 
-_HEADING = re.compile(r"^(?:##\s+(用户|助手|系统)[ \t]*(?:\n|$)|【(用户|助手|系统)】[ \t]*\n?|(用户|助手|系统)[:：][ \t]*)")
+_HEADING = re.compile(f"^(?:##[{JS_SPACE}]+(用户|助手|系统)[ \\t]*(?:\\n|$)|【(用户|助手|系统)】[ \\t]*\\n?|(用户|助手|系统)[:：][ \\t]*)")
 
 
 def block_role(block: str) -> tuple[str | None, str]:
@@ -165,7 +167,7 @@ def block_role(block: str) -> tuple[str | None, str]:
     if not match:
         return None, block
     word = match.group(1) or match.group(2) or match.group(3)
-    return HISTORY_ROLES[word], block[match.end():].strip()
+    return HISTORY_ROLES[word], js_trim(block[match.end():])
 
 
 def parse_history_messages(text: str, options: HistoryOptions | None = None) -> list[HistoryMessage]:
@@ -194,13 +196,16 @@ def parse_history_messages(text: str, options: HistoryOptions | None = None) -> 
 
 
 def append_dialogue_history_turn(history: str, role: str, text: str) -> str:
-    """``appendDialogueHistoryTurn``: the writer side, ``## {role}\\n\\n{text}`` blocks joined by a blank line."""
+    """``appendDialogueHistoryTurn``: the writer side, ``## {role}\\n\\n{text}`` blocks joined by a
+    blank line; the existing history comes back trimmed, even when the turn is blank."""
     if role not in HISTORY_ROLES:
         raise ValueError(f"history role must be one of {', '.join(HISTORY_ROLES)}, not {role!r}")
-    if not text.strip():
-        return history
-    block = f"## {role}\n\n{text.strip()}"
-    return f"{history}\n\n{block}" if history.strip() else block
+    previous = js_trim(history or "")
+    body = js_trim(text)
+    if not body:
+        return previous
+    block = f"## {role}\n\n{body}"
+    return f"{previous}\n\n{block}" if previous else block
 
 
 def history_prefix(blocks: list[str], count: int) -> str:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 from .blackboard import Blackboard, tag_matches
+from .jstext import js_trim
 from .vocabulary import CURRENT_ROLE_ID_TAG
 
 __all__ = ["ISOLATION_MODES", "DEFAULT_BLIND_REVIEW_TAGS", "role_pov_hides", "hidden_tag_predicate",
@@ -28,11 +29,11 @@ def default_isolation(worker_ref: str) -> str:
 
 
 def role_pov_hides(tag: str, role_id: str) -> bool:
-    """Other roles' tags and the own role's private reasoning are hidden; actions stay visible."""
+    """``filterInputsForRolePerspective``: every ``角色.`` tag outside ``角色.{role_id}.`` is hidden
+    (the bare ``角色.{role_id}`` too), and so is the own role's private reasoning; actions stay visible."""
     if not role_id or not tag.startswith(_ROLE_PREFIX):
         return False
-    own = _ROLE_PREFIX + role_id
-    if tag != own and not tag.startswith(own + "."):
+    if not tag.startswith(f"{_ROLE_PREFIX}{role_id}."):
         return True
     return tag.endswith(_PRIVATE_SUFFIXES)
 
@@ -43,7 +44,7 @@ def hidden_tag_predicate(mode: str, board: Blackboard,
     if mode not in ISOLATION_MODES:
         raise ValueError(f"contextIsolation must be one of {', '.join(ISOLATION_MODES)}, not {mode!r}")
     if mode == "role_pov":
-        role_id = board.value(CURRENT_ROLE_ID_TAG).strip()
+        role_id = js_trim(board.value(CURRENT_ROLE_ID_TAG))
         if not role_id:
             return None
         return lambda tag: role_pov_hides(tag, role_id)

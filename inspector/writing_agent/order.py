@@ -16,7 +16,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from inspector.jsjson import js_parse, js_stringify
+from inspector.jsjson import UNDEFINED, js_parse, js_stringify
+
+from .jstext import JS_SPACE, js_is_blank, js_to_number, js_trim
 
 from .vocabulary import (
     CONTEXT_ORDER_SCHEMA,
@@ -58,19 +60,24 @@ __all__ = [
     "ERROR_BAD_ACTION",
     "ERROR_INDEX_OUT_OF_RANGE",
     "ERROR_REPLACE_UNPARSEABLE",
+    "ERROR_MOVE_ARGS",
+    "ERROR_ANCHOR_ARGS",
+    "ERROR_PROJECTION_ARGS",
+    "ERROR_NO_ORDER",
+    "ERROR_WORKER_SET_NOT_JSON",
+    "extract_json_object_text",
 ]
 
-# The session layer's messages, verbatim (A.11).
+# The HTTP route's and the session layer's messages, verbatim (A.11). A replace without a
+# context_order is not validated by the route: the session layer reports it as unparseable.
 ERROR_BAD_ACTION = "action 须为 move | set_anchor | set_projection | replace"
 ERROR_INDEX_OUT_OF_RANGE = "插入项下标越界"
 ERROR_REPLACE_UNPARSEABLE = "context_order 无法解析"
-# The spec names these validation failures without quoting their text; the wording is ours, in
-# the style of the quoted ones.
-ERROR_MOVE_ARGS = "move 需要 slotRef、数字 index 与 delta（±1）"
-ERROR_ANCHOR_ARGS = "set_anchor 需要 slotRef、index 与 anchor（pre_history | post_history）"
-ERROR_PROJECTION_ARGS = "set_projection 需要 slotRef、index 与 projection（fixed | full | summary | fields）"
-ERROR_REPLACE_ARGS = "replace 需要 context_order"
-ERROR_NO_ORDER = "当前没有上下文投影排序，只能 replace"
+ERROR_MOVE_ARGS = "move 需要 slotRef、index、delta(±1)"
+ERROR_ANCHOR_ARGS = "set_anchor 需要 slotRef、index、anchor(pre_history|post_history)"
+ERROR_PROJECTION_ARGS = "set_projection 需要 slotRef、index、projection"
+ERROR_NO_ORDER = "尚无上下文投影排序可编辑；请先完成游玩拓扑/细化终稿，或提交完整 replace"
+ERROR_WORKER_SET_NOT_JSON = "设计.worker集 无法解析为 JSON"
 
 _UNORDERED = 99  # the order a row gets when its order is missing or not a finite number
 
@@ -95,7 +102,7 @@ class Insert:
 @dataclass(slots=True)
 class Slot:
     ref: str
-    label: str
+    label: str  # "" when neither the row nor the play slot names it: serialisation omits it
     inserts: list[Insert] = field(default_factory=list)
 
 
@@ -145,23 +152,42 @@ class NoDocumentError(ValueError):
 
 # --- parsing -----------------------------------------------------------------------------------
 
-_FENCE = re.compile(r"```[ \t]*(?:json|JSON|jsonc)?[ \t]*\r?\n?([\s\S]*?)```")
+# A fence counts only around an object literal (```json optional, any case), as in the original.
+_FENCE = re.compile(f"```(?:json)?[{JS_SPACE}]*(\\{{[\\s\\S]*?\\}})[{JS_SPACE}]*```", re.IGNORECASE)
 
 
-def _json_object_text(text: str) -> str:
-    """The whole text if it is JSON, else the first fenced block, else first ``{`` to last ``}``."""
+def _parses(text: str) -> bool:
     try:
         js_parse(text)
-        return text
     except ValueError:
-        pass
+        return False
+    return True
+
+
+def extract_json_object_text(raw: str) -> str | None:
+    """``extractJsonObjectText``: the trimmed text if it starts with ``{`` and parses, else a
+    fenced object that parses, else the first-``{``-to-last-``}`` slice if it parses, else None."""
+    text = js_trim(raw)
+    if not text:
+        return None
+    if text.startswith("{") and _parses(text):
+        return text
     fenced = _FENCE.search(text)
-    if fenced:
-        return fenced.group(1).strip()
-    start, end = text.find("{"), text.rfind("}")
-    if start >= 0 and end > start:
-        return text[start:end + 1]
-    return text
+    if fenced and _parses(fenced.group(1)):
+        return js_trim(fenced.group(1))
+    first, last = text.find("{"), text.rfind("}")
+    if first >= 0 and last > first:
+        sliced = text[first:last + 1]
+        return sliced if _parses(sliced) else None
+    return None
+
+
+def _json_root(source: str) -> tuple[Any, str]:
+    """``JSON.parse(extractJsonObjectText(raw) ?? raw.trim())``; the value, or None and why not."""
+    try:
+        return js_parse(extract_json_object_text(source) or js_trim(source)), ""
+    except ValueError as exc:
+        return None, f"no JSON object found ({exc})"
 
 
 def _parse_root(source: Any) -> tuple[dict | None, str]:
@@ -171,53 +197,43 @@ def _parse_root(source: Any) -> tuple[dict | None, str]:
         source = bytes(source).decode("utf-8", "replace")
     if not isinstance(source, str):
         return None, f"expected a JSON object or text, got {type(source).__name__}"
-    try:
-        root = js_parse(_json_object_text(source))
-    except ValueError as exc:
-        return None, f"no JSON object found ({exc})"
+    root, reason = _json_root(source)
+    if reason:
+        return None, reason
     if not isinstance(root, dict):
         return None, "the JSON value is not an object"
     return root, ""
 
 
-def _text(value: Any) -> str:
-    return value if isinstance(value, str) else ""
-
-
 def _first_present(row: Mapping, *keys: str) -> Any:
+    """``row[a] ?? row[b] ?? …``: the first key whose value is neither null nor missing; the last
+    key's value otherwise (null when present as null, ``UNDEFINED`` when missing)."""
     for key in keys:
         if row.get(key) is not None:
             return row[key]
-    return None
+    return row.get(keys[-1], UNDEFINED)
 
 
 def _first_text(row: Mapping, *keys: str) -> str:
-    """The first key holding a non-blank string, trimmed."""
+    """``asString(row[a]) ?? asString(row[b]) ?? …``: the first non-blank string, trimmed."""
     for key in keys:
         value = row.get(key)
-        if isinstance(value, str) and value.strip():
-            return value.strip()
+        if not js_is_blank(value):
+            return js_trim(value)
     return ""
 
 
 def _order_value(value: Any) -> int | float:
-    if isinstance(value, bool):
-        return _UNORDERED
-    if isinstance(value, (int, float)):
-        number = value
-    elif isinstance(value, str) and value.strip():
-        try:
-            number = float(value.strip())
-        except ValueError:
-            return _UNORDERED
+    """A finite number as is, anything else through ``Number()``; NaN and infinities become 99."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        number = float(value) if isinstance(value, float) else value
+        if isinstance(number, int):
+            return number
     else:
+        number = math.nan if value is UNDEFINED else js_to_number(value)
+    if not math.isfinite(number):
         return _UNORDERED
-    if isinstance(number, float):
-        if not math.isfinite(number):
-            return _UNORDERED
-        if number.is_integer():
-            return int(number)
-    return number
+    return int(number) if number.is_integer() else number
 
 
 _PROJECTION_ALIASES = {"summary": "summary", "fields": "fields", "fixed": "fixed", "full": "full",
@@ -234,14 +250,14 @@ def _parse_insert(row: Any) -> Insert | None:
     projection = _first_present(row, "projection", "投影")
     anchor_value = _first_present(row, "anchor", "锚点")
     anchor = None
-    if anchor_value is not None:
+    if anchor_value is not None and anchor_value is not UNDEFINED:
         anchor = "post_history" if anchor_value in _POST_HISTORY_WORDS else "pre_history"
     return Insert(
         ref=ref,
         projection=_PROJECTION_ALIASES.get(projection, "full") if isinstance(projection, str) else "full",
         order=_order_value(_first_present(row, "order", "序")),
-        note=_text(_first_present(row, "note", "说明")),
-        label=_text(_first_present(row, "label", "标题")),
+        note=_first_text(row, "note", "说明"),
+        label=_first_text(row, "label", "标题"),
         anchor=anchor,
     )
 
@@ -256,7 +272,9 @@ def _parse_slot(row: Any) -> Slot | None:
     if play_slot is not None:
         # The slot's *default* ref, never a play_slots.refs override (A.2 step 4).
         ref = play_slot.default_ref
-    label = _first_text(row, "label", "name") or (play_slot.label if play_slot else ref)
+    # The on-demand chance slot has no default label in the original, and a custom slot none.
+    default_label = play_slot.label if play_slot is not None and play_slot.key != "chance" else ""
+    label = _first_text(row, "label", "name") or default_label
     raw_inserts = row.get("inserts")
     inserts = [i for i in map(_parse_insert, raw_inserts if isinstance(raw_inserts, list) else []) if i]
     inserts.sort(key=lambda insert: insert.order)  # list.sort is stable, as Array.prototype.sort is
@@ -277,7 +295,10 @@ def parse_play_slots(value: Any) -> dict[str, Any] | None:
             slots[slot_key] = value[key]
     refs = value.get("refs")
     if isinstance(refs, Mapping):
-        slots["refs"] = {k: v.strip() for k, v in refs.items() if isinstance(v, str) and v.strip()}
+        # Only the slot keys, in the slots' order; an empty map is left out.
+        kept = {slot.key: js_trim(refs[slot.key]) for slot in PLAY_SLOTS if not js_is_blank(refs.get(slot.key))}
+        if kept:
+            slots["refs"] = kept
     return slots
 
 
@@ -308,7 +329,7 @@ def _parse(source: Any) -> tuple[ContextOrder | None, str]:
             for row in agents:
                 if not isinstance(row, Mapping):
                     continue
-                play_slot = resolve_play_slot(_first_text(row, "id", "ref"))
+                play_slot = resolve_play_slot(_first_text(row, "id", "ref", "label"))
                 if play_slot is not None:
                     play_slots[play_slot.key] = _agent_enabled(row.get("enabled"))
     if not slots:
@@ -317,9 +338,7 @@ def _parse(source: Any) -> tuple[ContextOrder | None, str]:
         play_slots = parse_play_slots(_first_present(root, "play_slots", "playSlots"))
     if not slots and root.get("schema") != CONTEXT_ORDER_SCHEMA:
         return None, f"no slots and schema is not {CONTEXT_ORDER_SCHEMA}"
-    brief = root.get("brief")
-    return ContextOrder(slots=slots, brief=brief if isinstance(brief, str) else None,
-                        play_slots=play_slots), ""
+    return ContextOrder(slots=slots, brief=_first_text(root, "brief") or None, play_slots=play_slots), ""
 
 
 def parse_context_order(source: Any) -> ContextOrder | None:
@@ -412,7 +431,11 @@ def to_json_object(document: ContextOrder) -> dict[str, Any]:
             if insert.label:
                 row["label"] = insert.label
             inserts.append(row)
-        slots.append({"ref": slot.ref, "label": slot.label, "inserts": inserts})
+        row_slot: dict[str, Any] = {"ref": slot.ref}
+        if slot.label:
+            row_slot["label"] = slot.label
+        row_slot["inserts"] = inserts
+        slots.append(row_slot)
     obj["slots"] = slots
     return obj
 
@@ -425,12 +448,10 @@ def serialise(document: ContextOrder) -> str:
 def merge_into_worker_set_json(worker_set_json: str, document: ContextOrder) -> str:
     """``mergeContextOrderIntoWorkerSetJson``: the worker set with ``context_order`` replaced by
     the normalised document and any camel-case ``contextOrder`` removed."""
-    try:
-        root = js_parse(worker_set_json)
-    except ValueError:
-        root = None
+    root, _ = _json_root(worker_set_json) if isinstance(worker_set_json, str) else (None, "")
     if not isinstance(root, dict):
-        raise OrderEditError("worker set is not a JSON object (a legacy YAML worker set cannot be merged)")
+        # Also a legacy YAML worker set: it cannot be merged.
+        raise OrderEditError(ERROR_WORKER_SET_NOT_JSON)
     root["context_order"] = to_json_object(document)
     root.pop("contextOrder", None)
     return js_stringify(root, indent=2)
@@ -440,16 +461,22 @@ def merge_into_worker_set_json(worker_set_json: str, document: ContextOrder) -> 
 
 def find_slot(document: ContextOrder, ref: str) -> Slot | None:
     """The slot named ``ref``: exactly, else through the play-slot aliases (``gm`` finds
-    ``world-simulator``)."""
+    ``world-simulator``). For looking a worker up; edits use ``_edit_slot``, as strict as the original."""
     for slot in document.slots:
         if slot.ref == ref:
             return slot
-    play_slot = resolve_play_slot(ref.strip()) if isinstance(ref, str) else None
+    play_slot = resolve_play_slot(ref) if isinstance(ref, str) else None
     if play_slot is not None:
         for slot in document.slots:
             if slot.ref == play_slot.default_ref:
                 return slot
     return None
+
+
+def _edit_slot(document: ContextOrder, ref: str) -> Slot | None:
+    """``applyContextOrderEdit``'s lookup: the first slot whose trimmed ref equals the trimmed ``ref``."""
+    wanted = js_trim(ref)
+    return next((slot for slot in document.slots if js_trim(slot.ref) == wanted), None)
 
 
 def history_insert_index(slot: Slot) -> int | None:
@@ -461,11 +488,14 @@ def _is_index(value: Any) -> bool:
 
 
 def _target(document: ContextOrder, slot_ref: Any, index: Any) -> tuple[ContextOrder, Slot, int]:
-    """A normalised working copy, its slot and the checked index (the session layer's errors)."""
-    working = normalise(document).document
-    slot = find_slot(working, slot_ref)
+    """A working copy of the document as held (not normalised first: the original edits the
+    order it parsed, and normalises after), its slot and the checked index."""
+    working = copy.deepcopy(document)
+    slot = _edit_slot(working, slot_ref)
     if slot is None:
-        raise OrderEditError(_slot_not_found(slot_ref))
+        raise OrderEditError(_slot_not_found(js_trim(slot_ref)))
+    # A fractional index inside the range is rejected too: the original would index past its
+    # array (a TypeError or a silent no-op), which is no result worth reproducing.
     if not (float(index).is_integer() and 0 <= index < len(slot.inserts)):
         raise OrderEditError(ERROR_INDEX_OUT_OF_RANGE)
     return working, slot, int(index)
@@ -478,7 +508,7 @@ def _finish(working: ContextOrder) -> EditResult:
 
 
 def _has_slot_ref(value: Any) -> bool:
-    return isinstance(value, str) and bool(value.strip())
+    return not js_is_blank(value)
 
 
 def move(document: ContextOrder, slot_ref: str, index: int, delta: int) -> EditResult:
@@ -488,14 +518,17 @@ def move(document: ContextOrder, slot_ref: str, index: int, delta: int) -> EditR
     working, slot, index = _target(document, slot_ref, index)
     other = index + int(delta)
     if not 0 <= other < len(slot.inserts):
-        return EditResult(working, [Change(slot.ref, "move-ignored",
-                                           f"nothing at index {other}: move ignored")])
-    before = copy.deepcopy(slot.inserts)
+        result = _finish(working)
+        return EditResult(result.document, [Change(slot.ref, "move-ignored",
+                                                   f"nothing at index {other}: move ignored")] + result.changes)
+    unmoved = normalise_slot(slot)[0].inserts
     persona_involved = is_persona_ref(slot.inserts[index].ref) or is_persona_ref(slot.inserts[other].ref)
     slot.inserts[index], slot.inserts[other] = slot.inserts[other], slot.inserts[index]
     result = _finish(working)
-    if persona_involved and find_slot(result.document, slot.ref).inserts == before:
-        return EditResult(result.document, [Change(slot.ref, "move-undone", "persona pinned first: move undone")])
+    undone = persona_involved and any(s.ref == slot.ref and s.inserts == unmoved for s in result.document.slots)
+    if undone:
+        return EditResult(result.document, [Change(slot.ref, "move-undone", "persona pinned first: move undone")]
+                          + [c for c in result.changes if c.kind != "persona-pinned"])
     return result
 
 
@@ -531,21 +564,26 @@ def set_anchor(document: ContextOrder, slot_ref: str, index: int, anchor: str) -
 
 
 def replace(document: ContextOrder | None, context_order: Any) -> EditResult:
-    if context_order is None or context_order == "":
-        raise OrderEditError(ERROR_REPLACE_ARGS)
-    parsed = parse_context_order(context_order)
+    """Parse ``context_order`` leniently and normalise it; a missing or unreadable one is
+    "context_order 无法解析", as in the original (its route does not check the field)."""
+    parsed = parse_context_order(context_order) if context_order is not None else None
     if parsed is None:
         raise OrderEditError(ERROR_REPLACE_UNPARSEABLE)
     return _finish(parsed)
 
 
 def apply_edit(document: ContextOrder | None, request: Mapping[str, Any]) -> EditResult:
-    """One request of ``POST /api/sessions/:id/context-order`` (A.11), validated like the original."""
+    """One request of ``POST /api/sessions/:id/context-order`` (A.11), validated like the original:
+    the action and the slot ref are trimmed, then each action checks its own fields."""
     if not isinstance(request, Mapping):
         raise OrderEditError(ERROR_BAD_ACTION)
     action = request.get("action")
+    # A non-string action makes the original's route throw a TypeError; we name the valid actions.
+    action = js_trim(action) if isinstance(action, str) else None
     if action not in ("move", "set_anchor", "set_projection", "replace"):
         raise OrderEditError(ERROR_BAD_ACTION)
+    if action == "replace":
+        return replace(document, request.get("context_order"))
     slot_ref, index = request.get("slotRef"), request.get("index")
     if action == "move" and not (_has_slot_ref(slot_ref) and _is_index(index)
                                  and _is_index(request.get("delta")) and request.get("delta") in (1, -1)):
@@ -556,10 +594,9 @@ def apply_edit(document: ContextOrder | None, request: Mapping[str, Any]) -> Edi
     if action == "set_projection" and not (_has_slot_ref(slot_ref) and _is_index(index)
                                            and request.get("projection") in PROJECTIONS):
         raise OrderEditError(ERROR_PROJECTION_ARGS)
-    if action == "replace":
-        return replace(document, request.get("context_order"))
     if document is None:
         raise OrderEditError(ERROR_NO_ORDER)
+    slot_ref = js_trim(slot_ref)
     if action == "move":
         return move(document, slot_ref, index, request["delta"])
     if action == "set_anchor":

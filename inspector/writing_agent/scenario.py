@@ -187,6 +187,24 @@ def parse_scenario(data: Any, path: Path | None = None) -> Scenario:
         raise ScenarioError(f"blackboard {exc}") from None
 
 
+# More values than any real scenario holds; a YAML file past it is an alias bomb (a few lines
+# whose anchors expand to millions of values), which would otherwise hang the assembler.
+MAX_VALUES = 1_000_000
+
+
+def _count_values(data: Any, limit: int) -> int:
+    """The number of values in ``data`` with shared (aliased) parts counted every time, up to ``limit``."""
+    count, stack = 0, [data]
+    while stack and count <= limit:
+        value = stack.pop()
+        count += 1
+        if isinstance(value, Mapping):
+            stack.extend(value.values())
+        elif isinstance(value, list):
+            stack.extend(value)
+    return count
+
+
 def load_scenario(path: str | Path) -> Scenario:
     """A scenario from a ``.json``, ``.yaml`` or ``.yml`` file (other names: JSON if it parses, else YAML)."""
     path = Path(path)
@@ -208,7 +226,13 @@ def load_scenario(path: str | Path) -> Scenario:
                 data = yaml.safe_load(text)
     except (ValueError, yaml.YAMLError) as exc:
         raise ScenarioError(f"{path}: not valid JSON or YAML: {str(exc).splitlines()[0]}") from None
+    except RecursionError:
+        raise ScenarioError(f"{path}: nested too deeply to read") from None
+    if _count_values(data, MAX_VALUES) > MAX_VALUES:
+        raise ScenarioError(f"{path}: too large: more than {MAX_VALUES:,} values once YAML aliases are expanded")
     try:
         return parse_scenario(data, path)
     except ScenarioError as exc:
         raise ScenarioError(f"{path}: {exc}") from None
+    except RecursionError:
+        raise ScenarioError(f"{path}: nested too deeply to read") from None

@@ -20,6 +20,7 @@ from .blackboard import Blackboard
 from .fragment import project_content
 from .history import HistoryOptions, HistoryProjection, project_dialogue_history
 from .order import Slot, normalise_slot
+from .jstext import js_trim
 from .vocabulary import (
     CURRENT_TURN_TAG,
     DIALOGUE_HISTORY_FALLBACK_TAG,
@@ -49,7 +50,9 @@ __all__ = [
 # is used as stored (and the segment says so in its notes).
 RECAP_TAGS = frozenset({"创作.已验收内容", "创作.已验收单位"})
 
-_ID_UNSAFE = re.compile(r"[^A-Za-z0-9_.\-\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+# contextOrderToSegments' /[^\w.\u4e00-\u9fff-]+/g: a run becomes one "_", and only the basic CJK
+# block counts (an astral ideograph is two UTF-16 units outside it, so one run).
+_ID_UNSAFE = re.compile(r"[^A-Za-z0-9_.\-\u4e00-\u9fff]+")
 _TAIL_LINES = re.compile(r"tail_lines_(\d+)")
 _TAIL_TOKENS = re.compile(r"tail_tokens_(\d+)")
 _LINE_BREAK = re.compile(r"\r?\n")
@@ -79,8 +82,9 @@ def segment_label(ref: str, note: str, label: str) -> str:
 
 
 def order_slot_to_segments(slot: Slot, persona_text: str) -> list[Segment]:
-    """``contextOrderToSegments`` for one slot; the persona insert is dropped when ``persona_text`` is empty."""
+    """``contextOrderToSegments`` for one slot; the persona insert is dropped when ``persona_text`` is blank."""
     normal, _ = normalise_slot(slot)
+    persona_text = js_trim(persona_text or "")
     history_at = next((i for i, insert in enumerate(normal.inserts) if is_history_ref(insert.ref)), None)
     segments = []
     for index, insert in enumerate(normal.inserts):
@@ -103,7 +107,7 @@ def order_slot_to_segments(slot: Slot, persona_text: str) -> list[Segment]:
 
 
 def _trimmed(value: Any) -> str:
-    return value.strip() if isinstance(value, str) else ""
+    return js_trim(value) if isinstance(value, str) else ""
 
 
 def parse_context_segments(rows: Any) -> list[Segment]:
@@ -114,8 +118,8 @@ def parse_context_segments(rows: Any) -> list[Segment]:
             continue
         seg_id = _trimmed(row.get("id"))
         raw_tags = row.get("tags")
-        tags = tuple(t.strip() for t in raw_tags if isinstance(t, str) and t.strip()) if isinstance(raw_tags, list) else ()
-        inline = row.get("inline") if isinstance(row.get("inline"), str) and row.get("inline") else None
+        tags = tuple(js_trim(t) for t in raw_tags if isinstance(t, str) and js_trim(t)) if isinstance(raw_tags, list) else ()
+        inline = _trimmed(row.get("inline")) or None
         if not seg_id or not (tags or inline):
             continue
         segments.append(Segment(
@@ -189,24 +193,26 @@ class TagReader:
         if tag in self.overrides:
             return self.overrides[tag]
         value = self.inputs.get(tag)
-        if isinstance(value, str) and value.strip():
-            return value
-        return "\n\n".join(self.blackboard.read(tag, merge or self.merge))
+        if isinstance(value, str) and js_trim(value):
+            return js_trim(value)
+        merge = merge or self.merge
+        contents = self.blackboard.read(tag, merge)
+        if merge == "concat":
+            return "\n\n".join(content for content in contents if content)
+        return js_trim(contents[-1]) if contents else ""
 
     def history_text(self) -> str:
         """The raw history: ``对话.历史``, else ``对话历史``, else the event-stream fallback."""
-        text = self.read(DIALOGUE_HISTORY_TAG)
-        if not text.strip():
-            text = self.read(DIALOGUE_HISTORY_FALLBACK_TAG)
-        if text.strip():
-            return text
+        text = self.read(DIALOGUE_HISTORY_TAG) or self.read(DIALOGUE_HISTORY_FALLBACK_TAG)
+        if js_trim(text):
+            return js_trim(text)
         parts = []
-        events = self.read(EVENT_STREAM_TAG, "concat")
-        if events.strip():
-            parts.append(f"{EVENT_STREAM_HEADING}\n\n{events.strip()}")
-        turn = self.read(CURRENT_TURN_TAG)
-        if turn.strip():
-            parts.append(f"{USER_HEADING}\n\n{turn.strip()}")
+        events = js_trim(self.read(EVENT_STREAM_TAG, "concat"))
+        if events:
+            parts.append(f"{EVENT_STREAM_HEADING}\n\n{events}")
+        turn = js_trim(self.read(CURRENT_TURN_TAG))
+        if turn:
+            parts.append(f"{USER_HEADING}\n\n{turn}")
         return "\n\n".join(parts)
 
 
@@ -238,10 +244,10 @@ def render_segment_body(
 ) -> SegmentBody:
     """``renderContextSegmentBody`` (A.4). ``history_blocks`` may pass the ready split of the
     history text the reader returns (the turn replay has it already)."""
-    if segment.inline is not None:
-        return SegmentBody(project_content(segment.inline, segment.projection))
+    if segment.inline is not None and js_trim(segment.inline):
+        return SegmentBody(project_content(js_trim(segment.inline), segment.projection))
     skip = frozenset(skip_tags)
-    exact = frozenset(s.strip() for s in skip_exact)
+    exact = frozenset(skip_exact)
     parts: list[str] = []
     seen: set[str] = set()
     history = None
@@ -254,16 +260,17 @@ def render_segment_body(
             raw = reader.history_text()
             history = project_dialogue_history(raw, segment.projection, history_options,
                                                history_blocks if history_blocks is not None and raw.strip() else None)
-            part = history.text.strip()
+            part = js_trim(history.text)
         else:
             content = reader.read(tag, merge)
-            if not content.strip():
+            if not content:
                 empty.append(tag)
                 continue
             if tag in RECAP_TAGS:
                 notes.append(f"{tag}: recap formatting is not specified; shown as stored")
             part = project_content(apply_policy(content, segment.policy, encoding=encoding,
-                                                code_policies=code_policies), segment.projection).strip()
+                                                code_policies=code_policies), segment.projection)
+            part = js_trim(part)
         if _is_duplicate(part, parts, seen, exact):
             continue
         seen.add(part)

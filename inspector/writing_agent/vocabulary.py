@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .jstext import js_trim
+
 CONTEXT_ORDER_SCHEMA = "context-order.v1"
 CONTEXT_FRAGMENT_SCHEMA = "context-fragment.v1"
 
@@ -88,7 +90,8 @@ PLAY_AGENT_ALIASES = {
 
 
 def resolve_play_slot(name: str) -> PlaySlot | None:
-    """The play slot a name denotes: the exact string first, then its lower-case form."""
+    """The play slot a name denotes: the trimmed string first, then its lower-case form."""
+    name = js_trim(name)
     key = PLAY_AGENT_ALIASES.get(name)
     if key is None:
         key = PLAY_AGENT_ALIASES.get(name.lower())
@@ -96,11 +99,11 @@ def resolve_play_slot(name: str) -> PlaySlot | None:
 
 
 def is_history_ref(ref: str) -> bool:
-    return ref.strip() in HISTORY_ALIASES
+    return js_trim(ref) in HISTORY_ALIASES
 
 
 def is_current_turn_ref(ref: str) -> bool:
-    return ref.strip() in CURRENT_TURN_ALIASES
+    return js_trim(ref) in CURRENT_TURN_ALIASES
 
 
 def is_persona_ref(ref: str) -> bool:

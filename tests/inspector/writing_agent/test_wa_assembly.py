@@ -302,7 +302,7 @@ def test_code_policies_switch(sample):
 
 @pytest.mark.parametrize("tag,hidden", [
     ("角色.沈砚.秘密", True), ("角色.沈砚", True), ("角色.列表", True), ("角色.林岚.行动", False),
-    ("角色.林岚.行动.候选", False), ("角色.林岚.思考", True), ("角色.林岚.推理.候选", True), ("角色.林岚", False),
+    ("角色.林岚.行动.候选", False), ("角色.林岚.思考", True), ("角色.林岚.推理.候选", True), ("角色.林岚", True),
     ("角色.林岚二.x", True), ("世界.蓝图", False)])
 def test_role_pov_rules(tag, hidden):
     assert role_pov_hides(tag, "林岚") is hidden

@@ -47,12 +47,16 @@ def test_order_apply_several_and_changes_reported(capfdbinary):
     assert "note: narrator: persona pinned first: move undone" in out
     assert "note: auditor: the slot had no history insert" in out
     code, out, _ = run(capfdbinary, "order", ORDER, "--apply",
-                       '{"action":"set_projection","slotRef":"gm","index":1,"projection":"full"}', "--normalise")
+                       '{"action":"set_projection","slotRef":"world-simulator","index":1,"projection":"full"}',
+                       "--normalise")
     assert json.loads(out)["slots"][0]["inserts"][1]["projection"] == "full"
 
 
 @pytest.mark.parametrize("op,message", [
-    ('{"action":"move","slotRef":"narrator","index":2,"delta":2}', "move 需要 slotRef、数字 index 与 delta（±1）"),
+    ('{"action":"move","slotRef":"narrator","index":2,"delta":2}', "move 需要 slotRef、index、delta(±1)"),
+    # An edit names the slot by its ref: the play-slot alias is not resolved, as in the original.
+    ('{"action":"set_projection","slotRef":"gm","index":1,"projection":"full"}', "未找到槽 gm"),
+    ('{"action":"replace"}', "context_order 无法解析"),
     ('{"action":"move","slotRef":"narrator","index":20,"delta":1}', "插入项下标越界"),
     ('{"action":"set_projection","slotRef":"nobody","index":0,"projection":"full"}', "未找到槽 nobody"),
     ('{"action":"rename"}', "action 须为 move | set_anchor | set_projection | replace"),

@@ -121,8 +121,15 @@ def test_hysteresis_invariants(count, n, boundary):
     kept = count - start
     assert start % n == 0
     assert kept == count or n <= kept < 2 * n
-    # growing by one block moves the cut by 0 or exactly n
-    assert kept_block_range(count + 1, n, options) - start in (0, n)
+    # Growing by one block moves the cut by 0 or exactly n. The one exception is spec A.6's
+    # quantised formula at n = 1: the first cut lands at floor((3 - 1) / 1) = 2, past block 1.
+    moved = kept_block_range(count + 1, n, options) - start
+    assert moved in (0, n) or (n == 1 and start == 0 and moved == 2)
+
+
+def test_the_first_cut_at_n_1_follows_the_spec_formula():
+    options = HistoryOptions(boundary=">")
+    assert [kept_block_range(count, 1, options) for count in range(1, 6)] == [0, 0, 2, 3, 4]
 
 
 # --- messages ----------------------------------------------------------------------------------

@@ -107,7 +107,7 @@ def test_projection_is_exact_or_full(value, expected):
 
 
 @pytest.mark.parametrize("value,expected", [
-    (3, 3), ("4", 4), ("2.5", 2.5), (" 7 ", 7), ("", 99), ("abc", 99), (None, 99), (True, 99),
+    (3, 3), ("4", 4), ("2.5", 2.5), (" 7 ", 7), ("", 0), ("abc", 99), (None, 99), (True, 1),
     (float("inf"), 99), ("Infinity", 99), ("NaN", 99)])
 def test_order_values(value, expected):
     row = {"ref": "a", "order": value}
@@ -243,21 +243,21 @@ def test_move_persona_is_undone_by_normalisation():
 
 
 @pytest.mark.parametrize("request_,message", [
-    ({"action": "move", "slotRef": "narrator", "index": 1, "delta": 2}, "move 需要 slotRef、数字 index 与 delta（±1）"),
-    ({"action": "move", "slotRef": "narrator", "index": "1", "delta": 1}, "move 需要 slotRef、数字 index 与 delta（±1）"),
-    ({"action": "move", "index": 1, "delta": 1}, "move 需要 slotRef、数字 index 与 delta（±1）"),
-    ({"action": "move", "slotRef": "narrator", "index": 1, "delta": True}, "move 需要 slotRef、数字 index 与 delta（±1）"),
+    ({"action": "move", "slotRef": "narrator", "index": 1, "delta": 2}, "move 需要 slotRef、index、delta(±1)"),
+    ({"action": "move", "slotRef": "narrator", "index": "1", "delta": 1}, "move 需要 slotRef、index、delta(±1)"),
+    ({"action": "move", "index": 1, "delta": 1}, "move 需要 slotRef、index、delta(±1)"),
+    ({"action": "move", "slotRef": "narrator", "index": 1, "delta": True}, "move 需要 slotRef、index、delta(±1)"),
     ({"action": "move", "slotRef": "nobody", "index": 1, "delta": 1}, "未找到槽 nobody"),
     ({"action": "move", "slotRef": "narrator", "index": 5, "delta": -1}, ERROR_INDEX_OUT_OF_RANGE),
     ({"action": "move", "slotRef": "narrator", "index": -1, "delta": 1}, ERROR_INDEX_OUT_OF_RANGE),
     ({"action": "move", "slotRef": "narrator", "index": 1.5, "delta": 1}, ERROR_INDEX_OUT_OF_RANGE),
     ({"action": "set_anchor", "slotRef": "narrator", "index": 1, "anchor": "dynamic"},
-     "set_anchor 需要 slotRef、index 与 anchor（pre_history | post_history）"),
+     "set_anchor 需要 slotRef、index、anchor(pre_history|post_history)"),
     ({"action": "set_anchor", "slotRef": "narrator", "index": 9, "anchor": "pre_history"}, ERROR_INDEX_OUT_OF_RANGE),
     ({"action": "set_projection", "slotRef": "narrator", "index": 1, "projection": "摘要"},
-     "set_projection 需要 slotRef、index 与 projection（fixed | full | summary | fields）"),
+     "set_projection 需要 slotRef、index、projection"),
     ({"action": "set_projection", "slotRef": "gm", "index": 1, "projection": "full"}, "未找到槽 gm"),
-    ({"action": "replace"}, "replace 需要 context_order"),
+    ({"action": "replace"}, ERROR_REPLACE_UNPARSEABLE),
     ({"action": "replace", "context_order": "no json here"}, ERROR_REPLACE_UNPARSEABLE),
     ({"action": "delete"}, ERROR_BAD_ACTION),
     ({}, ERROR_BAD_ACTION),
@@ -275,9 +275,13 @@ def test_no_current_order_only_replace_works():
     assert refs(result.document)[2] == "对话.历史"
 
 
-def test_slot_ref_found_through_play_slot_alias():
+def test_edits_find_the_slot_by_its_ref_not_through_play_slot_aliases():
+    # applyContextOrderEdit compares trimmed refs only; the lookup for assembly is lenient.
     doc = parse_context_order(DOC_EXAMPLE)
-    assert refs(move(doc, "gm", 3, -1).document)[2:4] == ["变量.当前", "对话.历史"]
+    assert refs(move(doc, " world-simulator ", 3, -1).document)[2:4] == ["变量.当前", "对话.历史"]
+    with pytest.raises(OrderEditError, match="未找到槽 gm"):
+        move(doc, "gm", 3, -1)
+    assert doc.slot("gm") is doc.slots[0]
 
 
 def test_set_projection():
@@ -349,7 +353,7 @@ def test_merge_into_worker_set_json():
 
 @pytest.mark.parametrize("worker_set", ["workers:\n  - ref: narrator\n", "[1]", ""])
 def test_merge_rejects_non_object_worker_sets(worker_set):
-    with pytest.raises(OrderEditError, match="not a JSON object"):
+    with pytest.raises(OrderEditError, match="设计.worker集 无法解析为 JSON"):
         merge_into_worker_set_json(worker_set, four_design_tags())
 
 
