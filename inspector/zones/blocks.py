@@ -28,13 +28,13 @@ from __future__ import annotations
 import copy
 import hashlib
 import logging
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from inspector.jsjson import UNDEFINED, js_stringify, utf16_len
 
 from . import diagnostic as dg
-from .config import Block, PromptConfig, Variable
+from .config import Block, PromptConfig, Variable, same_value
 from .evaluate import Evaluation, evaluate, to_text
 from .template import parse
 
@@ -315,7 +315,7 @@ def _render_block(block: Block, values: _Values, settings, prompt_text: str | No
 
 
 def _block_warnings(block: Block, ev: Evaluation | None) -> list[dg.Diagnostic]:
-    return [d.for_block(block.id) for d in ev.diagnostics] if ev is not None else []
+    return [replace(d, block_id=block.id, source=block.source) for d in ev.diagnostics] if ev is not None else []
 
 
 @dataclass(slots=True)
@@ -353,6 +353,10 @@ def _render_system(config: PromptConfig, lay: Layout, values: _Values) -> _Syste
             rendered.append(RenderedBlock(block.id, "system", role, "system", text, 0, length, spans))
             parts.append(text)
             length += len(text)
+        elif not text:
+            # An empty user/assistant message is refused by most chat APIs, and an empty context
+            # block is dropped the same way.
+            rendered.append(RenderedBlock(block.id, "system", role, "empty", text, spans=spans))
         else:
             rendered.append(RenderedBlock(block.id, "system", role, "prelude", text, len(prelude), 0, spans))
             prelude.append(Message(role, text, block.id))
@@ -365,7 +369,7 @@ def _changed(old: dict[str, Any], new: dict[str, Any]) -> dict[str, tuple[Any, A
         a, b = old.get(key, UNDEFINED), new.get(key, UNDEFINED)
         if a is UNDEFINED and b is UNDEFINED:
             continue
-        if a != b or type(a) is not type(b):
+        if not same_value(a, b):
             out[key] = (a, b)
     return out
 

@@ -30,7 +30,12 @@ def _is_covel(args: argparse.Namespace) -> bool:
 
 
 def _read_text(path: str, error_type) -> str:
+    from .config import MAX_CONFIG_BYTES
+
     try:
+        size = Path(path).stat().st_size
+        if size > MAX_CONFIG_BYTES:
+            raise error_type(f"{path}: the file is {size} bytes; at most {MAX_CONFIG_BYTES} bytes are read")
         raw = Path(path).read_bytes()
     except FileNotFoundError:
         raise error_type(f"{path}: no such file") from None
@@ -55,6 +60,8 @@ def _load(path: str, error_type):
 
 def _diagnostic_line(file: str, d) -> str:
     where = d.block_id if d.block_id is not None else "-"
+    if d.source is not None:
+        where += f" ({d.source})"
     place = f"{d.line}:{d.column}" if d.field == "content" else d.field or "-"
     name = f" ({d.variable})" if d.variable and d.code == "unused-variable" else ""
     return f"{file}: {where} {place}: {d.severity} [{d.code}] {d.message}{name}"

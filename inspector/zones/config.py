@@ -59,6 +59,31 @@ class ConfigError(ValueError):
     """A config file that cannot be used; the message names the file and the field."""
 
 
+# A config is read whole into memory and every block is parsed; past this a file is refused with a
+# message rather than stalling the editor or the CLI.
+MAX_CONFIG_BYTES = 16 * 1024 * 1024
+# Values nest far less than this in any real config; the limit keeps every recursive walk of them
+# (copying, merging, JSON output) clear of Python's recursion limit.
+MAX_NESTING = 64
+
+
+def same_value(a: Any, b: Any) -> bool:
+    """Whether two config values are the same JavaScript value: ``1`` and ``1.0`` are one number,
+    ``true`` and ``1`` are not, and objects compare by their keys and values, not key order.
+    Every "did this value change between turns" question goes through here."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return type(a) is type(b) and a is b
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)):
+        return a == b
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(same_value(x, y) for x, y in zip(a, b))
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(same_value(a[k], b[k]) for k in a)
+    if type(a) is not type(b):
+        return False
+    return a == b if isinstance(a, str) else a is b
+
+
 _UNSET: Any = UNDEFINED
 
 
@@ -146,7 +171,7 @@ class Variable:
         if not isinstance(self.values, list) or len(self.values) < 2:
             return False
         first = self.values[0]
-        return any(v != first or type(v) is not type(first) for v in self.values[1:])
+        return any(not same_value(v, first) for v in self.values[1:])
 
 
 @dataclass
@@ -306,12 +331,18 @@ def _kind(value: Any) -> str:
     return type(value).__name__
 
 
-def _plain(value: Any) -> Any:
+class _TooDeep(Exception):
+    pass
+
+
+def _plain(value: Any, depth: int = 0) -> Any:
     """TOML dates and YAML timestamps become ISO strings, so values stay JSON values."""
+    if isinstance(value, (dict, list)) and depth >= MAX_NESTING:
+        raise _TooDeep()
     if isinstance(value, dict):
-        return {str(k): _plain(v) for k, v in value.items()}
+        return {str(k): _plain(v, depth + 1) for k, v in value.items()}
     if isinstance(value, list):
-        return [_plain(v) for v in value]
+        return [_plain(v, depth + 1) for v in value]
     if value is None or isinstance(value, (str, int, float, bool)):
         return value
     if hasattr(value, "isoformat"):
@@ -328,7 +359,10 @@ _TOP_KEYS = {"blocks", "variables", "environment", "settings", "sampleInput"}
 
 def from_data(data: Any, origin: str = "<config>", path: Path | None = None) -> PromptConfig:
     r = _Reader(origin)
-    data = _plain(r.table(data, "top level"))
+    try:
+        data = _plain(r.table(data, "top level"))
+    except _TooDeep:
+        raise r.fail("top level", f"values are nested more than {MAX_NESTING} levels deep") from None
     r.keys(data, "top level", _TOP_KEYS)
     blocks_raw = data.get("blocks", [])
     if not isinstance(blocks_raw, list):
@@ -473,6 +507,23 @@ def format_of(path: str | Path) -> str:
 
 
 def loads_config(text: str, fmt: str, origin: str = "<config>", path: Path | None = None) -> PromptConfig:
+    try:
+        data = _parse_text(text, fmt, origin)
+    except RecursionError:
+        raise ConfigError(f"{origin}: not valid {fmt.upper()}: nested too deeply to read") from None
+    except ConfigError:
+        raise
+    except ValueError as exc:
+        # Beyond the syntax errors each parser reports with a place: an integer literal past
+        # Python's digit limit, and the like.
+        reason = str(exc)
+        if "integer string conversion" in reason:
+            reason = "an integer literal has more digits than can be read (the limit is 4300)"
+        raise ConfigError(f"{origin}: not valid {fmt.upper()}: {reason}") from None
+    return from_data(data, origin, path)
+
+
+def _parse_text(text: str, fmt: str, origin: str) -> Any:
     if fmt == "json":
         try:
             data = json.loads(text)
@@ -495,13 +546,16 @@ def loads_config(text: str, fmt: str, origin: str = "<config>", path: Path | Non
             raise ConfigError(f"{origin}: not valid TOML: {exc}") from None
     else:
         raise ConfigError(f"{origin}: unknown config format {fmt!r}")
-    return from_data(data, origin, path)
+    return data
 
 
 def load_config(path: str | Path) -> PromptConfig:
     path = Path(path)
     fmt = format_of(path)
     try:
+        size = path.stat().st_size
+        if size > MAX_CONFIG_BYTES:
+            raise ConfigError(f"{path}: the file is {size} bytes; a config may be at most {MAX_CONFIG_BYTES} bytes")
         raw = path.read_bytes()
     except FileNotFoundError:
         raise ConfigError(f"{path}: no such file") from None

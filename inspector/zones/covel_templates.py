@@ -36,8 +36,10 @@ from inspector.jsjson import UNDEFINED, js_number, js_stringify
 
 from . import diagnostic as dg
 from .diagnostic import Diagnostic
+from .evaluate import JS_SPACE, js_trim
 
-_VARIABLE = re.compile(r"\{\{\s*([^}]+?)\s*\}\}")
+# Covel's own pattern, with JavaScript's \s spelt out (Python's differs).
+_VARIABLE = re.compile(rf"\{{\{{[{JS_SPACE}]*([^}}]+?)[{JS_SPACE}]*\}}\}}")
 _TAG_LINE = re.compile(r"^<([A-Za-z0-9_-]+)>", re.M)
 _FRONT_MATTER = re.compile(r"\A---[ \t]*\r?\n(?:.*?\r?\n)??---[ \t]*(?:\r?\n|\Z)", re.S)
 
@@ -103,15 +105,42 @@ CATALOG: tuple[CovelVariable, ...] = (
 _BY_PATH = {v.path: v for v in CATALOG}
 
 
+def _groups() -> dict[str, CovelVariable]:
+    """``world``, ``player`` … : a path to a whole group renders the group as JSON, and changes
+    between turns when anything in it does."""
+    out: dict[str, CovelVariable] = {}
+    for head in dict.fromkeys(v.path.split(".")[0] for v in CATALOG if "." in v.path):
+        members = [v for v in CATALOG if v.path.startswith(head + ".")]
+        volatile = [v for v in members if v.changes_between_turns]
+        instead = "name the field you need" + (f" and leave out {', '.join(v.path for v in volatile)}: "
+                                               f"{volatile[0].instead}" if volatile else "")
+        out[head] = CovelVariable(head, f"every {head}.* value, as one JSON object", bool(volatile),
+                                  example=None, instead=instead)
+    return out
+
+
+_GROUPS = _groups()
+_INDEX = re.compile(r"(?:0|[1-9][0-9]*)\Z")
+
+
 def lookup(path: str) -> CovelVariable | None:
     """The catalog entry a dotted path falls under, or None."""
     if path in _BY_PATH:
         return _BY_PATH[path]
+    if path in _GROUPS:
+        return _GROUPS[path]
     parts = path.split(".")
     for i in range(len(parts) - 1, 0, -1):
         entry = _BY_PATH.get(".".join(parts[:i]))
-        if entry is not None:
-            return entry if entry.open else None
+        if entry is None:
+            continue
+        if entry.open:
+            return entry
+        # A list's own properties are its indices and length; a string has none (not an object).
+        tail = parts[i:]
+        if isinstance(entry.example, list) and len(tail) == 1 and (tail[0] == "length" or _INDEX.match(tail[0])):
+            return entry
+        return None
     return None
 
 
@@ -173,7 +202,7 @@ def references(source: str, *, front_matter: bool = False) -> list[CovelReferenc
         tag = None
         if b < len(blocks) and blocks[b][0] <= m.start() and m.end() <= blocks[b][1]:
             tag = blocks[b][2]
-        out.append(CovelReference(m.group(1).strip(), m.start(), m.end(), m.start(1), m.end(1), tag))
+        out.append(CovelReference(js_trim(m.group(1)), m.start(), m.end(), m.start(1), m.end(1), tag))
     return out
 
 

@@ -70,6 +70,8 @@ class Diagnostic:
     line: int = 1
     column: int = 1  # 1-based, in UTF-16 units like an editor's cursor column
     variable: str | None = None
+    # The plugin that registered the block (ChatLuna's sourceOf), when the config says.
+    source: str | None = None
 
     @property
     def throws(self) -> bool:
@@ -94,6 +96,7 @@ class Diagnostic:
             "line": self.line,
             "column": self.column,
             "throws": self.throws,
+            "source": self.source,
         }
 
 

@@ -16,13 +16,13 @@ cannot know that statically; at run time pinning keeps the first value and adds 
 from __future__ import annotations
 
 import difflib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from inspector.jsjson import js_truthy
+from inspector.jsjson import js_number, js_truthy
 
 from . import diagnostic as dg
 from .blocks import PROMPT, build_environment, simulated_turns
-from .config import ORDER_BANDS, ORDER_RANGE, Block, PromptConfig, Variable
+from .config import ORDER_BANDS, ORDER_RANGE, Block, PromptConfig, Variable, same_value
 from .diagnostic import Diagnostic
 from .evaluate import name_target, to_text
 from .template import ForBlock, IfBlock, Operand, RepeatBlock, Template, VarTag, WhileBlock, parse
@@ -103,7 +103,7 @@ class CheckContext:
             envs = [build_environment(self.config, t, log_failures=False)[0] for t in range(turns)]
             for v in fed:
                 seen = [v.value_at(t, env)[1] for t, env in enumerate(envs)]
-                if any(s != seen[0] or type(s) is not type(seen[0]) for s in seen[1:]):
+                if any(not same_value(s, seen[0]) for s in seen[1:]):
                     out.add(v.name)
         return out
 
@@ -223,7 +223,7 @@ def _band_of(purpose: str) -> tuple[int, int]:
 
 
 def _num(order) -> str:
-    return str(int(order)) if float(order).is_integer() else str(order)
+    return js_number(order)
 
 
 def check(config: PromptConfig) -> list[Diagnostic]:
@@ -297,7 +297,8 @@ def check(config: PromptConfig) -> list[Diagnostic]:
                 dg.MULTIPLE_COMPLETE, dg.ERROR, f"{len(complete)} complete system blocks ({ids}); at most one may "
                 "take over the system zone, so the assembly fails", config.blocks[i].id, "complete"))
 
-    out = [d for i in range(len(config.blocks)) for d in per_block[i]]
+    out = [d if config.blocks[i].source is None else replace(d, source=config.blocks[i].source)
+           for i in range(len(config.blocks)) for d in per_block[i]]
     for v in config.variables:
         if v.name not in used and v.name != PROMPT:
             out.append(dg.field_diagnostic(dg.UNUSED_VARIABLE, dg.WARNING, f"variable {v.name!r} is declared but no "

@@ -45,6 +45,16 @@ from .template import (
 )
 
 DEFAULT_LOOP_CAP = 100
+# JavaScript's whitespace (what \s matches, and what trim() and Number() strip): WhiteSpace plus
+# LineTerminator. Python's \s and str.strip() differ: they take U+001C..U+001F and U+0085, and
+# miss U+FEFF.
+JS_SPACE = "\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
+_JS_SPACE_CHARS = "".join(chr(c) for c in range(0x2000, 0x200B)) + "\t\n\v\f\r \u00a0\u1680\u2028\u2029\u202f\u205f\u3000\ufeff"
+
+
+def js_trim(text: str) -> str:
+    return text.strip(_JS_SPACE_CHARS)
+
 _DECIMAL = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?\Z")
 _RADIX = re.compile(r"0[xX][0-9a-fA-F]+\Z|0[oO][0-7]+\Z|0[bB][01]+\Z")
 TOTAL_ITERATIONS = 10_000
@@ -104,7 +114,7 @@ def to_number(value: Any) -> float:
     if _is_number(value):
         return float(value)
     if isinstance(value, str):
-        text = value.strip()
+        text = js_trim(value)
         if text == "":
             return 0.0
         if _DECIMAL.match(text):

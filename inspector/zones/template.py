@@ -18,7 +18,7 @@ The docs give the constructs, not a grammar; what this module decides, in one pl
   body is still parsed as ordinary content) and yield a ``parse-error`` diagnostic. A ``{`` whose
   content does not begin with a word (``{}``, ``{"json": 1}``, ``{ 3 }``, or no ``}`` on the
   line) is most likely literal text and gets a warning; anything that starts like a tag gets an
-  error.
+  error, and so does a tag whose quoted string is never closed on its line.
 * A closer that matches a block further out closes the blocks in between as unclosed, the way an
   HTML parser recovers, so one missing ``{/for}`` does not swallow the rest of the template.
 
@@ -204,12 +204,16 @@ class Piece:
     """One lexical unit of the source: text, an escape, or a complete ``{…}`` tag."""
     start: int
     end: int
-    kind: str  # "text" | "escape" | "tag" | "stray-brace"
+    kind: str  # "text" | "escape" | "tag" | "stray-brace" | "open-string" (a brace kept as text)
     tokens: list[Token] = field(default_factory=list)
 
 
+_OPEN_STRING = -2
+
+
 def _tag_end(source: str, open_at: int) -> int:
-    """Index of the ``}`` closing the tag opened at ``open_at``, or -1 when the line has none."""
+    """Index of the ``}`` closing the tag opened at ``open_at``; -1 when the line has none,
+    ``_OPEN_STRING`` when a quoted string in the tag runs to the end of the line."""
     j = open_at + 1
     n = len(source)
     while j < n:
@@ -222,10 +226,10 @@ def _tag_end(source: str, open_at: int) -> int:
             j += 1
             while j < n and source[j] != c:
                 if source[j] == "\n":
-                    return -1
+                    return _OPEN_STRING
                 j += 2 if source[j] == "\\" and j + 1 < n and source[j + 1] != "\n" else 1
             if j >= n:
-                return -1
+                return _OPEN_STRING
         j += 1
     return -1
 
@@ -272,7 +276,7 @@ def scan(source: str) -> list[Piece]:
             continue
         close = _tag_end(source, at)
         if close < 0:
-            pieces.append(Piece(at, at + 1, "stray-brace"))
+            pieces.append(Piece(at, at + 1, "open-string" if close == _OPEN_STRING else "stray-brace"))
             pos = at + 1
             continue
         pieces.append(Piece(at, close + 1, "tag", _tokens(source, at + 1, close)))
@@ -460,6 +464,11 @@ def parse_uncached(source: str, trim_standalone: bool = True) -> Template:
         if piece.kind == "escape":
             body().append(Text(piece.start, piece.end, source[piece.start], "escape"))
             continue
+        if piece.kind == "open-string":
+            report(dg.ERROR, "a quoted string in this tag is never closed on its line, so the tag never ends; "
+                   "the '{' is kept as text", piece.start, piece.end)
+            body().append(_literal(piece, source))
+            continue
         if piece.kind == "stray-brace":
             report(dg.WARNING, "'{' opens no tag (there is no '}' on this line); it is kept as text. "
                    "Write '{{' for a literal brace", piece.start, piece.end)
@@ -578,7 +587,7 @@ def lex(source: str) -> list[tuple[int, int, str]]:
             out.append((piece.start, piece.end, "text"))
         elif piece.kind == "escape":
             out.append((piece.start, piece.end, "escape"))
-        elif piece.kind == "stray-brace":
+        elif piece.kind in ("stray-brace", "open-string"):
             out.append((piece.start, piece.end, "literal"))
         else:
             try:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import hashlib
 import logging
 
+from hypothesis import given, settings as hsettings, strategies as st
+
 from inspector.jsjson import js_stringify
 from inspector.zones import diagnostic as dg
 from inspector.zones.blocks import TurnSimulator, build_environment, render, simulate_turns, simulated_turns
@@ -216,3 +218,76 @@ def test_the_sample_renders_every_zone() -> None:
     assert r.warnings == []
     data = r.to_json()
     assert data["contexts"][0] == "现在是 2024-05-15 18:42。" and data["sectionNames"][0] == "core:identity"
+
+
+# --- values compare as JavaScript values --------------------------------------------------------
+
+def test_one_and_one_point_zero_are_the_same_value_for_pinning() -> None:
+    # YAML/JSON/TOML give 1 and 1.0 as different Python types; in JavaScript they are one number.
+    config = cfg([sys_block("s", 0, "{x}", template=True)], [{"name": "x", "values": [1, 1.0]}])
+    assert not config.variables[0].varies()
+    assert [row.system_action for row in simulate_turns(config)] == ["rendered", "reused"]
+    from inspector.zones.diagnostics import check
+
+    assert [d.code for d in check(config)] == []
+
+
+def test_a_nested_change_from_true_to_one_is_a_change() -> None:
+    # Python's True == 1 must not hide a change JavaScript sees.
+    config = cfg([sys_block("s", 0, "{x.a}", template=True)], [{"name": "x", "values": [{"a": True}, {"a": 1}]}])
+    assert config.variables[0].varies()
+    rows = simulate_turns(config)
+    assert rows[1].system_action == "note" and rows[1].note == "环境已更新\n- x: {\"a\":1}"
+
+
+def test_object_key_order_is_not_a_change() -> None:
+    config = cfg([sys_block("s", 0, "{x.a}", template=True)],
+                 [{"name": "x", "values": [{"a": 1, "b": 2}, {"b": 2, "a": 1}]}])
+    assert [row.system_action for row in simulate_turns(config)] == ["rendered", "reused"]
+
+
+def test_a_prelude_block_that_renders_empty_sends_no_message() -> None:
+    r = render(cfg([sys_block("s", 0, "S"), sys_block("u", 80, "{if flag}Q{/if}", role="user", template=True),
+                    sys_block("a", 81, "A", role="assistant")], [{"name": "flag", "values": False}]))
+    assert [(m.role, m.content) for m in r.prelude] == [("assistant", "A")]
+    assert r.block("u").target == "empty" and r.block("a").message_index == 0
+    assert r.section_names == ["s", "u", "a"]
+
+
+def test_render_warnings_name_the_block_and_its_plugin() -> None:
+    r = render(cfg([sys_block("s", 0, "{while true}x{/while}", template=True, source="loop-plugin")],
+                   settings={"loopCap": 2}))
+    assert [(w.code, w.block_id, w.source) for w in r.warnings] == [(dg.LOOP_LIMIT, "s", "loop-plugin")]
+
+
+# --- Hypothesis: any config the loader accepts renders and checks without raising ------------------
+
+_CONTENT = st.lists(st.sampled_from(["{a}", "{b 1}", "{prompt}", "{if a}", "{else}", "{/if}", "{for x in b}", "{x}",
+                                     "{/for}", "{while a}", "{/while}", "{repeat a}", "{/repeat}", "{{", "}}", "{",
+                                     "中", "😀", "\n", " ", "text"]), max_size=12).map("".join)
+_VALUE = st.one_of(st.none(), st.booleans(), st.integers(-3, 3), st.sampled_from([0.5, 1.0, "", "s", "2"]),
+                   st.lists(st.integers(0, 2), max_size=3), st.dictionaries(st.sampled_from(["k", "*"]), st.text(max_size=2),
+                                                                          max_size=2))
+_BLOCK = st.fixed_dictionaries({
+    "id": st.sampled_from(["p", "q", "r", "s"]), "zone": st.sampled_from(["system", "context", "input"]),
+    "order": st.sampled_from([-301, -300, 0, 0, 5, 299, 300]), "content": _CONTENT, "template": st.booleans(),
+    "complete": st.booleans(), "role": st.sampled_from([None, "system", "user", "assistant"])})
+
+
+@hsettings(max_examples=150, deadline=None)
+@given(blocks=st.lists(_BLOCK, max_size=5), a=st.lists(_VALUE, max_size=3), b=_VALUE,
+       pin=st.booleans(), mode=st.sampled_from(["chain", "first", "last"]))
+def test_any_config_renders_and_checks_without_raising(blocks, a, b, pin, mode) -> None:
+    from inspector.zones.diagnostics import check
+
+    blocks = [{k: v for k, v in blk.items() if v is not None} for blk in blocks]
+    config = cfg(blocks, [{"name": "a", "values": a, "mutable": False}, {"name": "b", "args": [{"name": "n", "optional": True}],
+                                                                           "values": b}],
+                 settings={"pinning": pin, "inputMode": mode, "loopCap": 3})
+    check(config)
+    for row in simulate_turns(config, 3):
+        assert len(row.digest) == 64
+    r = render(config, 1)
+    if r.ok:
+        assert r.digest == hashlib.sha256("\n".join(r.section_names).encode()).hexdigest()
+        assert all(m.content for m in r.prelude + r.contexts)

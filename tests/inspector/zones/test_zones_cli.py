@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from inspector.cli import main
 from inspector.zones.config import sample_path
 
@@ -52,7 +54,7 @@ def test_lint_json_covers_every_listed_code(tmp_path, capfdbinary) -> None:
 def test_lint_text_and_exit_status(tmp_path, capfdbinary) -> None:
     code, out, _ = run(capfdbinary, "lint", sample_path("yaml"))
     assert code == 0
-    assert "preset:persona 1:43: warning [mutable-in-system]" in out and out.endswith("0 errors, 1 warning\n")
+    assert "preset:persona (preset-xiaodeng) 1:43: warning [mutable-in-system]" in out and out.endswith("0 errors, 1 warning\n")
     clean = tmp_path / "clean.toml"
     clean.write_text('[[blocks]]\nid = "s"\nzone = "system"\ncontent = "hello"\n', encoding="utf-8")
     code, out, _ = run(capfdbinary, "lint", clean)
@@ -129,3 +131,92 @@ def test_render_a_covel_body_with_variables(tmp_path, capfdbinary) -> None:
     code, out, _ = run(capfdbinary, "render", body, "--json")
     data = json.loads(out)
     assert data["text"].startswith("<world-lore>灯岭镇的灯会") and data["diagnostics"]
+
+
+def _sys(bid, content, order=0, **kw):
+    return {"id": bid, "zone": "system", "order": order, "content": content, **kw}
+
+
+# One config per code: (blocks, variables, the code's expected (blockId, start, end, severity)).
+# Content spans are UTF-16 offsets; "😀" counts 2 and "中" 1.
+PER_CODE = {
+    "unknown-variable": ([_sys("s", "😀中{ghost}", template=True)], [], ("s", 4, 9, "error")),
+    "zone-not-allowed": ([_sys("s", "😀{t}", template=True)], [{"name": "t", "zones": ["context"]}],
+                         ("s", 3, 4, "error")),
+    "mutable-in-system": ([_sys("s", "{m}", template=True)], [{"name": "m", "mutable": True}], ("s", 1, 2, "error")),
+    "arg-count": ([_sys("s", "😀{lore}", template=True)], [{"name": "lore", "args": ["k"]}], ("s", 2, 8, "error")),
+    "duplicate-id": ([_sys("s", "a"), _sys("s", "b", 1)], [], ("s", 0, 0, "error")),
+    "order-out-of-range": ([_sys("s", "a", 300)], [], ("s", 0, 0, "error")),
+    "input-missing-prompt": ([{"id": "i", "zone": "input", "template": True, "content": "x"}], [],
+                             ("i", 0, 0, "error")),
+    "multiple-complete": ([_sys("c1", "a", complete=True), _sys("c2", "b", 1, complete=True)], [],
+                          ("c1", 0, 0, "error")),
+    "parse-error": ([_sys("s", "😀{if x}", template=True)], [{"name": "x"}], ("s", 2, 8, "error")),
+    "loop-limit": ([_sys("s", "中{while true}x{/while}", template=True)], [], ("s", 1, 13, "warning")),
+    "order-tie": ([_sys("a", "a", 5), _sys("b", "b", 5)], [], ("b", 0, 0, "warning")),
+    "unused-variable": ([_sys("s", "a")], [{"name": "spare"}], (None, 0, 0, "warning")),
+}
+
+
+@pytest.mark.parametrize("code", sorted(CODES))
+def test_each_code_through_lint_json(tmp_path, capfdbinary, code) -> None:
+    blocks, variables, (block_id, start, end, severity) = PER_CODE[code]
+    path = tmp_path / "one.json"
+    path.write_text(json.dumps({"blocks": blocks, "variables": variables}, ensure_ascii=False), encoding="utf-8")
+    status, out, err = run(capfdbinary, "lint", path, "--json")
+    found = json.loads(out)
+    mine = [d for d in found if d["code"] == code]
+    assert len(mine) >= 1 and err == ""
+    d = mine[0]
+    assert (d["blockId"], d["start"], d["end"], d["severity"]) == (block_id, start, end, severity)
+    assert isinstance(d["message"], str) and d["message"]
+    assert status == (1 if any(x["severity"] == "error" for x in found) else 0)
+
+
+@pytest.mark.parametrize("name, text", [
+    ("deep.json", "[" * 100_000 + "]" * 100_000),
+    ("deep.yaml", "[" * 10_000 + "]" * 10_000),
+    ("bad.toml", "blocks = [\n"),
+    ("types.json", '{"blocks": [{"id": "a", "zone": "system", "template": "yes"}]}'),
+    ("zone.yaml", "blocks:\n  - id: a\n    zone: sytem\n"),
+])
+def test_bad_input_is_one_line_on_stderr(tmp_path, capfdbinary, name, text) -> None:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    for command in ("lint", "render"):
+        status, out, err = run(capfdbinary, command, path, "--json")
+        assert status == 1 and out == ""
+        assert err.startswith(f"prompt-inspector: {path}: ") and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_huge_files_are_refused_with_their_size(tmp_path, capfdbinary, monkeypatch) -> None:
+    from inspector.zones import config as config_module
+
+    monkeypatch.setattr(config_module, "MAX_CONFIG_BYTES", 10)
+    for name, text in (("RUNTIME.md", "{{ world.name }} and more"), ("big.json", '{"blocks": []}   ')):
+        path = tmp_path / name
+        path.write_text(text, encoding="utf-8")
+        status, out, err = run(capfdbinary, "lint", path)
+        assert status == 1 and out == "" and err.startswith(f"prompt-inspector: {path}: the file is ")
+
+
+def test_an_infinite_order_reads_as_javascript_writes_it(tmp_path, capfdbinary) -> None:
+    path = tmp_path / "inf.json"
+    path.write_text('{"blocks": [{"id": "s", "zone": "system", "order": 1e400, "content": "x"}]}', encoding="utf-8")
+    status, out, _ = run(capfdbinary, "lint", path, "--json")
+    assert status == 1 and json.loads(out)[0]["message"] == "system order Infinity is outside -300..299"
+
+
+def test_diagnostics_name_the_plugin_that_registered_the_block(tmp_path, capfdbinary) -> None:
+    # ChatLuna's docs: a diagnostic carries the block id and the plugin it came from (sourceOf).
+    path = tmp_path / "src.json"
+    path.write_text(json.dumps({"blocks": [
+        {"id": "w:a", "zone": "system", "order": 400, "source": "weather", "template": True, "content": "{ghost}"},
+        {"id": "b", "zone": "system", "order": 1, "content": "plain"}], "variables": [{"name": "spare"}]}),
+        encoding="utf-8")
+    _status, out, _ = run(capfdbinary, "lint", path, "--json")
+    assert [(d["code"], d["blockId"], d["source"]) for d in json.loads(out)] == [
+        ("order-out-of-range", "w:a", "weather"), ("unknown-variable", "w:a", "weather"),
+        ("unused-variable", None, None)]
+    _status, out, _ = run(capfdbinary, "lint", path)
+    assert f"{path}: w:a (weather) 1:2: error [unknown-variable]" in out

@@ -134,3 +134,36 @@ def test_every_format_round_trips(content, order, value, fmt) -> None:
                        variables=[Variable("v", example=value, values=[value, value])])
     again = loads_config(dump_config(cfg, fmt), fmt)
     assert to_data(again) == to_data(cfg)
+
+
+# --- input no parser should turn into a traceback ----------------------------------------------
+
+@pytest.mark.parametrize("name, text", [
+    ("deep.json", "[" * 100_000 + "]" * 100_000),
+    ("deep.yaml", "[" * 10_000 + "]" * 10_000),
+    ("deep.toml", "a = " + "[" * 10_000 + "]" * 10_000),
+    # Accepted by each parser, but nested past what a config value needs.
+    ("nested.json", '{"environment": {"base": ' + '{"a": ' * 500 + "1" + "}" * 500 + "}}"),
+    ("bigint.json", '{"sampleInput": ' + "7" * 5000 + "}"),
+    ("bigint.yaml", "sampleInput: " + "7" * 5000 + "\n"),
+    ("bigint.toml", "sampleInput = " + "7" * 5000 + "\n"),
+])
+def test_pathological_files_give_one_clear_message(tmp_path, name, text) -> None:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(ConfigError) as info:
+        load_config(path)
+    message = str(info.value)
+    assert message.startswith(f"{path}: ") and "\n" not in message and "sys." not in message
+
+
+def test_a_file_over_the_size_limit_is_refused_before_reading(tmp_path, monkeypatch) -> None:
+    from inspector.zones import config as config_module
+
+    monkeypatch.setattr(config_module, "MAX_CONFIG_BYTES", 64)
+    path = tmp_path / "big.json"
+    path.write_text(json.dumps({"sampleInput": "x" * 100}), encoding="utf-8")
+    with pytest.raises(ConfigError) as info:
+        load_config(path)
+    size = path.stat().st_size
+    assert str(info.value) == f"{path}: the file is {size} bytes; a config may be at most 64 bytes"

@@ -90,3 +90,33 @@ def test_diagnostics() -> None:
     assert body[unknown.start:unknown.end] == "player.nick" and unknown.line == 3
     assert "characterSheetSegments" in check_covel("{{ characters.npcs }}")[0].message
     assert check_covel("{{ session.turnNumber }}", in_system_prompt=False) == []
+
+
+def test_a_path_to_a_whole_group_is_known_and_renders_as_json() -> None:
+    # {{ world }} renders the whole object in Covel; it is not an unknown variable.
+    variables = {"world": {"name": "灯岭镇"}, "session": {"id": "S", "turnNumber": 3}}
+    assert interpolate("{{ world }}", variables) == '{\n  "name": "灯岭镇"\n}'
+    assert [d.code for d in check_covel("{{ world.name }} {{ session.id }}")] == []
+    found = [(d.code, d.variable) for d in check_covel("{{ world }}\n{{ session }}\n{{ player }}\n{{ characters }}")]
+    # Each group holds a value that changes between turns, so the whole group does too.
+    assert found == [(dg.COVEL_VOLATILE_IN_SYSTEM, "world"), (dg.COVEL_VOLATILE_IN_SYSTEM, "session"),
+                     (dg.COVEL_VOLATILE_IN_SYSTEM, "player"), (dg.COVEL_VOLATILE_IN_SYSTEM, "characters")]
+    assert lookup("world") is not None and lookup("world").changes_between_turns
+    assert lookup("worl") is None
+
+
+def test_length_and_indices_of_a_list_variable_are_known() -> None:
+    assert interpolate("{{ world.tags.length }}/{{ world.tags.0 }}", example_variables()) == "2/古镇"
+    assert check_covel("{{ world.tags.length }} {{ world.tags.1 }}") == []
+    assert [d.code for d in check_covel("{{ world.tags.first }} {{ world.name.length }}")] == [
+        dg.COVEL_UNKNOWN_VARIABLE, dg.COVEL_UNKNOWN_VARIABLE]
+
+
+def test_spaces_inside_the_braces_are_javascripts() -> None:
+    # JavaScript's \s and trim() include U+FEFF and exclude the information separators U+001C..1F,
+    # which Python's \s and str.strip() treat the other way round.
+    variables = {"world": {"name": "N"}}
+    assert interpolate("{{\ufeffworld.name\ufeff}}|{{\u3000world.name}}", variables) == "N|N"
+    assert interpolate("{{\x1cworld.name}}", variables) == ""
+    assert [d.code for d in check_covel("{{\x1cworld.name}}")] == [dg.COVEL_UNKNOWN_VARIABLE]
+    assert [d.code for d in check_covel("{{\ufeffworld.name}}")] == []

@@ -143,3 +143,20 @@ def test_output_spans_map_back_to_the_source() -> None:
 def test_values_record_catalog_reads_only() -> None:
     ev = run("{for m in ms}{m}{/for}{a}", {"ms": [1], "a": "A"})
     assert ev.values == {"ms": [1], "a": "A"} and ev.used == ["ms", "a"]
+
+
+def test_number_conversion_trims_javascript_whitespace_only() -> None:
+    assert to_number("\ufeff 12\u3000") == 12 and to_number("\u2028-3\n") == -3
+    assert math.isnan(to_number("\x1c1")) and math.isnan(to_number("1\x85"))
+
+
+def test_comparisons_across_types_table() -> None:
+    # Each row: a, op, b, what JavaScript answers.
+    rows = [
+        ("10", "<", "9", True), ("10", "<", 9, False), (True, ">", 0, True), (None, ">=", 0, True),
+        (UNDEFINED, ">=", 0, False), ([2], ">", 1, True), ([1, 2], ">", 0, False), ("", "==", 0, True),
+        ("0", "==", False, True), (None, "==", False, False), ("a", "<", "b", True), ("😀", ">", "\uffff", False),
+        ("中", ">", "a", True), (2, "!=", "2", False), ({"k": 1}, "==", "[object Object]", True),
+    ]
+    for a, op, b, expected in rows:
+        assert compare(a, op, b) is expected, (a, op, b)

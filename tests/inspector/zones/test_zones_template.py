@@ -252,3 +252,70 @@ def test_lexer_runs_cover_the_source(source: str) -> None:
         assert s == pos and e > s
         pos = e
     assert pos == len(source)
+
+
+def test_an_unterminated_string_says_so() -> None:
+    # The line has a '}', but it sits inside the open string: the tag never ends.
+    t = parse_uncached('前 {lore "灯会} 后')
+    assert [(d.severity, d.start, d.end) for d in t.diagnostics] == [("error", 2, 3)]
+    assert "string" in t.diagnostics[0].message and "never closed" in t.diagnostics[0].message
+    assert "".join(n.text for n in t.nodes) == '前 {lore "灯会} 后'
+
+
+def test_nested_ifs_close_innermost_first() -> None:
+    t = parse_uncached("{if a}{if b}AB{elseif c}AC{/if}{else}{if d}D{/if}{/if}")
+    outer = t.nodes[0]
+    assert isinstance(outer, IfBlock) and not t.diagnostics
+    assert [b.keyword for b in outer.branches] == ["if", "else"]
+    inner, = outer.branches[0].body
+    assert [b.keyword for b in inner.branches] == ["if", "elseif"]
+    assert isinstance(outer.branches[1].body[0], IfBlock)
+
+
+def test_escapes_right_against_block_tags() -> None:
+    t = parse_uncached("{{{if a}}}{{{/if}}}")
+    assert [type(n).__name__ for n in t.nodes] == ["Text", "IfBlock", "Text"] and not t.diagnostics
+    assert [n.text for n in t.nodes[1].branches[0].body] == ["}", "{"]
+
+
+# Pieces that form whole tags, broken tags and quotes around braces, so generated sources reach
+# every branch of the scanner and parser rather than mostly plain text.
+_TAGS = st.sampled_from(list("{}ab =<>!\"'\\/.\n\r\t-0123😀中") + [
+    "{a}", "{a.b}", "{a 1 \"x}\" b}", "{/x}", "{if a}", "{if a == 1}", "{if a < \"b\"}", "{elseif b}", "{else}",
+    "{/if}", "{for x in a}", "{/for}", "{while a}", "{/while}", "{repeat 2}", "{/repeat}", "{{", "}}", "{{{a}}}",
+    "{\"j\": 1}", "{if", "{for x in}", "'", "\\\""])
+_TAG_SOURCES = st.lists(_TAGS, max_size=60).map("".join)
+
+
+@settings(max_examples=600, deadline=None)
+@given(_TAG_SOURCES)
+def test_spans_tile_and_positions_agree_on_tag_heavy_sources(source: str) -> None:
+    from inspector.jsjson import utf16_len
+
+    for trim in (True, False):
+        t = parse_uncached(source, trim)
+        _tiles(t.nodes, 0, len(source))
+        for d in t.diagnostics:
+            assert d.start_utf16 == utf16_len(source[:d.start]) and d.end_utf16 == utf16_len(source[:d.end])
+            line_start = source.rfind("\n", 0, d.start) + 1
+            assert d.line == source.count("\n", 0, d.start) + 1
+            assert d.column == utf16_len(source[line_start:d.start]) + 1
+    # Untrimmed, the leaf texts put back together are the source with each escape halved.
+    untrimmed = parse_uncached(source, False)
+    leaves = [n for n in untrimmed.walk() if isinstance(n, Text)]
+    assert all(n.text == source[n.start:n.end] for n in leaves if n.kind != "escape")
+
+
+@settings(max_examples=400, deadline=None)
+@given(_TAG_SOURCES, st.sampled_from([None, 0, 1, "", "b", [], [1, "😀"], {"b": 2}, True]))
+def test_evaluation_never_raises_and_maps_every_output_character(source: str, value) -> None:
+    from inspector.zones.evaluate import evaluate
+
+    ev = evaluate(parse_uncached(source), {"a", "b"}, lambda name, args: value, loop_cap=3)
+    pos = 0
+    for s0, s1, t0, t1, verbatim in ev.spans:
+        assert t0 == pos and t1 > t0 and 0 <= s0 <= s1 <= len(source)
+        if verbatim:
+            assert ev.text[t0:t1] == source[s0:s1]
+        pos = t1
+    assert pos == len(ev.text)
