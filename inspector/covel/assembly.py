@@ -15,7 +15,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence
 
-from inspector.jsjson import js_stringify
+from inspector.jsjson import js_code_units, js_stringify
 from inspector.tokens import covel_estimate
 
 from . import markers as M
@@ -282,12 +282,6 @@ def xml_escape(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
-def _code_units(text: str) -> bytes:
-    # Big-endian UTF-16 bytes compare exactly like JavaScript's code-unit string comparison,
-    # which differs from Python's code-point order for astral vs. U+E000-U+FFFF characters.
-    return text.encode("utf-16-be", "surrogatepass")
-
-
 def _json(value: Any) -> str:
     text = js_stringify(value)
     if text is None:
@@ -332,7 +326,7 @@ def segment_sort_key(segment: Segment) -> tuple:
         rank = _VOLATILITY_RANK[segment.volatility]
     except KeyError:
         raise ValueError(f"unknown segment volatility {segment.volatility!r}") from None
-    return (rank, segment.order, _code_units(segment.provider_plugin_id or ""), _code_units(segment.id))
+    return (rank, segment.order, js_code_units(segment.provider_plugin_id or ""), js_code_units(segment.id))
 
 
 def select_segments(segments: Sequence[Segment], runtime: RuntimeSpec) -> list[Segment]:

@@ -26,7 +26,7 @@ from .blackboard import Blackboard
 from .framing import Bags, BagEntry, FramedMessage, PresetEntry, frame_messages
 from .history import HistoryOptions, HistoryProjection, block_role, history_prefix, split_history_blocks
 from .isolation import hidden_tag_predicate
-from .jstext import js_trim
+from inspector.jsjson import js_trim
 from .order import ContextOrder, find_slot
 from .scenario import Scenario, WorkerConfig, history_turn_limit
 from .segments import Segment, SegmentBody, TagReader, order_slot_to_segments, render_segment_body, with_policies

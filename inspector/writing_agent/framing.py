@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .history import HistoryOptions, parse_history_messages
-from .jstext import js_trim
+from inspector.jsjson import js_trim
 
 __all__ = ["PresetEntry", "BagEntry", "Bags", "FramedMessage", "apply_extended_markers", "bag_text",
            "frame_messages", "parse_preset", "DEFAULT_PRESET", "TASK_CONTRACT_NAME", "EXTENDED_MARKERS"]

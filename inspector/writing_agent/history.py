@@ -15,7 +15,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from .jstext import JS_SPACE, js_trim
+from inspector.jsjson import JS_SPACE, js_trim
 from .vocabulary import (
     HISTORY_EMPTY_PLACEHOLDER,
     HISTORY_FIXED_PLACEHOLDER,
@@ -41,7 +41,7 @@ __all__ = [
 DEFAULT_BLOCK_LIMITS: Mapping[str, int] = {"fields": 5, "summary": 20, "brief": 20, "full": 80}
 _OTHER_MODES_LIMIT_KEY = "full"
 
-# JavaScript's \s, not Python's (see jstext): "##\ufeff" starts a block, "##\x1f" does not.
+# JavaScript's \s, not Python's (see inspector.jsjson): "##\ufeff" starts a block, "##\x1f" does not.
 _RULE1_SPLIT = re.compile(f"\\n(?=##[{JS_SPACE}]|【|(?:用户|助手|系统)[:：])")
 _RULE2_SPLIT = re.compile(r"\n{2,}")
 _RULE3_SPLIT = re.compile(r"\r?\n")

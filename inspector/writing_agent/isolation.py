@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 from .blackboard import Blackboard, tag_matches
-from .jstext import js_trim
+from inspector.jsjson import js_trim
 from .vocabulary import CURRENT_ROLE_ID_TAG
 
 __all__ = ["ISOLATION_MODES", "DEFAULT_BLIND_REVIEW_TAGS", "role_pov_hides", "hidden_tag_predicate",

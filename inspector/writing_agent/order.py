@@ -18,7 +18,7 @@ from typing import Any
 
 from inspector.jsjson import UNDEFINED, js_parse, js_stringify
 
-from .jstext import JS_SPACE, js_is_blank, js_to_number, js_trim
+from inspector.jsjson import JS_SPACE, js_is_blank, js_to_number, js_trim
 
 from .vocabulary import (
     CONTEXT_ORDER_SCHEMA,

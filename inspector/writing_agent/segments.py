@@ -20,7 +20,7 @@ from .blackboard import Blackboard
 from .fragment import project_content
 from .history import HistoryOptions, HistoryProjection, project_dialogue_history
 from .order import Slot, normalise_slot
-from .jstext import js_trim
+from inspector.jsjson import js_trim
 from .vocabulary import (
     CURRENT_TURN_TAG,
     DIALOGUE_HISTORY_FALLBACK_TAG,

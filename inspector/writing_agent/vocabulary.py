@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .jstext import js_trim
+from inspector.jsjson import js_trim
 
 CONTEXT_ORDER_SCHEMA = "context-order.v1"
 CONTEXT_FRAGMENT_SCHEMA = "context-fragment.v1"

@@ -36,7 +36,7 @@ from inspector.jsjson import UNDEFINED, js_number, js_stringify
 
 from . import diagnostic as dg
 from .diagnostic import Diagnostic
-from .evaluate import JS_SPACE, js_trim
+from inspector.jsjson import JS_SPACE, js_trim
 
 # Covel's own pattern, with JavaScript's \s spelt out (Python's differs).
 _VARIABLE = re.compile(rf"\{{\{{[{JS_SPACE}]*([^}}]+?)[{JS_SPACE}]*\}}\}}")

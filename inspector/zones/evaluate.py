@@ -24,12 +24,11 @@ whole render stops looping after ``TOTAL_ITERATIONS`` so a live preview can neve
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Callable, Container
 from dataclasses import dataclass, field
 from typing import Any
 
-from inspector.jsjson import UNDEFINED, js_number, js_to_string, js_truthy
+from inspector.jsjson import UNDEFINED, js_code_units, js_number, js_to_number, js_to_string, js_truthy
 
 from . import diagnostic as dg
 from .template import (
@@ -48,15 +47,7 @@ DEFAULT_LOOP_CAP = 100
 # JavaScript's whitespace (what \s matches, and what trim() and Number() strip): WhiteSpace plus
 # LineTerminator. Python's \s and str.strip() differ: they take U+001C..U+001F and U+0085, and
 # miss U+FEFF.
-JS_SPACE = "\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
-_JS_SPACE_CHARS = "".join(chr(c) for c in range(0x2000, 0x200B)) + "\t\n\v\f\r \u00a0\u1680\u2028\u2029\u202f\u205f\u3000\ufeff"
 
-
-def js_trim(text: str) -> str:
-    return text.strip(_JS_SPACE_CHARS)
-
-_DECIMAL = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?\Z")
-_RADIX = re.compile(r"0[xX][0-9a-fA-F]+\Z|0[oO][0-7]+\Z|0[bB][01]+\Z")
 TOTAL_ITERATIONS = 10_000
 
 # resolve(name, args) -> value, for a name in the catalog; args are already evaluated.
@@ -114,18 +105,7 @@ def to_number(value: Any) -> float:
     if _is_number(value):
         return float(value)
     if isinstance(value, str):
-        text = js_trim(value)
-        if text == "":
-            return 0.0
-        if _DECIMAL.match(text):
-            return float(text)
-        if _RADIX.match(text):
-            return float(int(text, 0))
-        if text in ("Infinity", "+Infinity"):
-            return math.inf
-        if text == "-Infinity":
-            return -math.inf
-        return math.nan
+        return js_to_number(value)
     if isinstance(value, (list, tuple)):
         return to_number(js_to_string(value))
     return math.nan
@@ -153,10 +133,6 @@ def loose_equals(a: Any, b: Any) -> bool:
     return x == y
 
 
-def _code_units(text: str) -> bytes:
-    return text.encode("utf-16-be", "surrogatepass")
-
-
 def compare(a: Any, op: str, b: Any) -> bool:
     if op == "==":
         return loose_equals(a, b)
@@ -164,7 +140,7 @@ def compare(a: Any, op: str, b: Any) -> bool:
         return not loose_equals(a, b)
     a, b = _primitive(a), _primitive(b)
     if isinstance(a, str) and isinstance(b, str):
-        x, y = _code_units(a), _code_units(b)
+        x, y = js_code_units(a), js_code_units(b)
     else:
         x, y = to_number(a), to_number(b)
         if math.isnan(x) or math.isnan(y):

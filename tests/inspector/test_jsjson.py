@@ -6,10 +6,17 @@ UTF-16 slicing and lengths, String() of arrays and objects, Math.round of halves
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 from inspector.jsjson import (
+    JS_SPACE,
     UNDEFINED,
+    js_code_units,
+    js_is_blank,
+    js_to_number,
+    js_trim,
     common_prefix_utf16,
     js_number,
     js_parse,
@@ -201,3 +208,32 @@ def test_parse_keeps_escaped_pairs_whole_and_lone_surrogates_lone():
         js_parse("NaN")
     with pytest.raises(ValueError):
         js_parse("[Infinity]")
+
+
+# --- String.prototype.trim, \s, Number(), code-unit order ---------------------------------------
+# Expected values from the ECMAScript definitions (WhiteSpace, LineTerminator, StringToNumber).
+
+def test_trim_uses_javascripts_whitespace() -> None:
+    assert js_trim("\ufeff\u3000 标题 \u2028") == "标题"
+    assert js_trim("\x1c a \x85") == "\x1c a \x85"  # Python's strip() would take these
+    assert js_is_blank(" \ufeff ") and js_is_blank(None) and not js_is_blank(" x ")
+    import re
+
+    assert re.fullmatch(f"[{JS_SPACE}]+", "\t\v\u00a0\u200a\ufeff") and not re.match(f"[{JS_SPACE}]", "\x1f")
+
+
+@pytest.mark.parametrize(("value", "expected"), [
+    ("", 0.0), ("  12 ", 12.0), ("0x10", 16.0), ("0b101", 5.0), ("0o17", 15.0), ("-0x10", math.nan),
+    ("1_000", math.nan), ("Infinity", math.inf), ("-Infinity", -math.inf), ("infinity", math.nan),
+    ("5.", 5.0), (".", math.nan), (True, 1.0), (None, 0.0), ([7], 7.0), ([1, 2], math.nan), ({}, math.nan),
+    (10**400, math.inf), (-(10**400), -math.inf),
+])
+def test_number_conversion_is_javascripts(value: object, expected: float) -> None:
+    got = js_to_number(value)
+    assert (math.isnan(got) and math.isnan(expected)) or got == expected
+
+
+def test_code_unit_order_puts_astral_characters_before_the_private_use_area() -> None:
+    # U+1F600 is D83D DE00 in UTF-16, which sorts before U+E000 in JavaScript (not in Python).
+    assert sorted(["\ue000", "😀"], key=js_code_units) == ["😀", "\ue000"]
+    assert sorted(["\ue000", "😀"]) == ["\ue000", "😀"]
