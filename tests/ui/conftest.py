@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 from PySide6.QtCore import QSettings
+from PySide6.QtWidgets import QMessageBox
 
 from covel_sample import build_sample_store
 
@@ -77,3 +78,16 @@ def view(qtbot: Any, store: Any) -> Iterator[Any]:
     widget.show()
     yield widget
     tasks.shutdown()
+
+
+@pytest.fixture
+def errors(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, str]]:
+    """Capture QMessageBox.warning instead of opening a modal dialog."""
+    seen: list[tuple[str, str]] = []
+
+    def fake(_parent: Any, title: str, text: str, *_args: Any, **_kwargs: Any) -> QMessageBox.StandardButton:
+        seen.append((title, text))
+        return QMessageBox.StandardButton.Ok
+
+    monkeypatch.setattr(QMessageBox, "warning", staticmethod(fake))
+    return seen

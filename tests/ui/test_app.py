@@ -24,19 +24,6 @@ from covel_sample import build_sample_store
 
 
 @pytest.fixture
-def errors(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, str]]:
-    """Capture QMessageBox.warning instead of opening a modal dialog."""
-    seen: list[tuple[str, str]] = []
-
-    def fake(_parent: Any, title: str, text: str, *_args: Any, **_kwargs: Any) -> QMessageBox.StandardButton:
-        seen.append((title, text))
-        return QMessageBox.StandardButton.Ok
-
-    monkeypatch.setattr(QMessageBox, "warning", staticmethod(fake))
-    return seen
-
-
-@pytest.fixture
 def window(qtbot: Any, isolated_settings: Path, errors: list[tuple[str, str]]) -> Iterator[MainWindow]:
     win = MainWindow()
     qtbot.addWidget(win)

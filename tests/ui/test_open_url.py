@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from PySide6.QtWidgets import QDialogButtonBox, QMessageBox
+from PySide6.QtWidgets import QDialogButtonBox
 from sqlalchemy.engine import make_url
 
 from inspector.store.urls import BadUrlError, credential_key, short_name, shown_url, split_url
@@ -60,18 +60,6 @@ def fake_keyring(monkeypatch: pytest.MonkeyPatch) -> _FakeKeyring:
 @pytest.fixture
 def no_keyring(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "keyring", None)  # import fails
-
-
-@pytest.fixture
-def errors(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, str]]:
-    seen: list[tuple[str, str]] = []
-
-    def fake(_parent: Any, title: str, text: str, *_args: Any, **_kwargs: Any) -> QMessageBox.StandardButton:
-        seen.append((title, text))
-        return QMessageBox.StandardButton.Ok
-
-    monkeypatch.setattr(QMessageBox, "warning", staticmethod(fake))
-    return seen
 
 
 @pytest.fixture
