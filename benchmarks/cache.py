@@ -1,20 +1,28 @@
 """Speed of the prompt-cache analysis on the largest session of the benchmark database.
 
-    python benchmarks/cache.py                    # benchmarks/data/bench.db, 5 runs
-    python benchmarks/cache.py --db PATH --repeat 9
+    python benchmarks/cache.py                    # benchmarks/data/bench.db, 3 cold + 5 warm runs
+    python benchmarks/cache.py --db PATH --cold 5 --repeat 9
 
-Prints the median wall-clock time of the full analysis of the session with the most model
-requests (every pair, names, reasons, costs and layout findings), with token counts and parts
-already cached from an earlier run in the same process (what a view sees when it reopens a
-session), and, separately, the first run with empty caches. Loading the tokenizer's rank file
-happens once per process and is not counted. Also prints how soon the first pair arrives, which
-is what a view filling progressively waits for.
+Prints the median wall-clock and CPU time of the full analysis of the session with the most
+model requests (every pair, names, reasons, costs and layout findings), two ways:
+
+* cold: each run in a new process, as a user's first look at the session after starting the
+  app: nothing is cached (no parts, no token counts). Loading the tokenizer's rank file happens
+  once per process, before the clock starts (the app loads it at start-up).
+* warm: again in one process, with the parts and their token counts kept from the run before
+  (what a view sees when it reopens a session).
+
+Also prints how soon the first pair arrives, which is what a view filling progressively waits
+for. CPU time counts every thread of the process; on a machine shared with other work the wall
+time carries their load, so both medians and the fastest run are shown.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import statistics
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -25,56 +33,94 @@ sys.path.insert(0, str(ROOT))
 DEFAULT_DB = ROOT / "benchmarks" / "data" / "bench.db"
 
 
+def _prepare():
+    from inspector.cache_rules import default_rules
+    from inspector.tokens import get_encoding
+
+    for name in ("o200k_base", "cl100k_base"):
+        get_encoding(name)
+    return default_rules()
+
+
+def _largest_session(store):
+    return max(store.sessions(), key=lambda s: s.llm_call_count)
+
+
+def _timed_run(store, session_id: str, rules) -> dict:
+    """One full analysis: wall and CPU seconds, time to the first pair, and its size."""
+    from inspector.cache_analysis import analyse_session
+
+    first: list[float] = []
+    wall, cpu = time.perf_counter(), time.process_time()
+
+    def on_pair(_pair) -> None:
+        if not first:
+            first.append(time.perf_counter() - wall)
+
+    analysis = analyse_session(store, session_id, rules=rules, on_pair=on_pair)
+    return {"wall": time.perf_counter() - wall, "cpu": time.process_time() - cpu,
+            "first": first[0] if first else None, "pairs": len(analysis.pairs),
+            "findings": len(analysis.findings)}
+
+
+def _cold_child(db: Path) -> int:
+    """One cold run in this (new) process; prints its figures as JSON."""
+    from inspector import cache_analysis, tokens
+    from inspector.store import open_store
+
+    rules = _prepare()
+    # A new process starts with nothing cached; say so rather than trust it.
+    assert not cache_analysis._PARTS.parts and not tokens._cache._data
+    with open_store(db) as store:
+        result = _timed_run(store, _largest_session(store).id, rules)
+    print(json.dumps(result))
+    return 0
+
+
+def _cold_runs(db: Path, count: int) -> list[dict]:
+    runs = []
+    for _ in range(count):
+        out = subprocess.run([sys.executable, __file__, "--db", str(db), "--cold-child"],
+                             check=True, capture_output=True, text=True)
+        runs.append(json.loads(out.stdout.strip().splitlines()[-1]))
+    return runs
+
+
+def _summary(runs: list[dict], key: str) -> str:
+    values = [r[key] for r in runs]
+    return f"{statistics.median(values):.2f} s"
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--db", type=Path, default=DEFAULT_DB)
-    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--repeat", type=int, default=5, help="warm runs (default 5)")
+    parser.add_argument("--cold", type=int, default=3, help="cold runs, each in a new process (default 3)")
+    parser.add_argument("--cold-child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if not args.db.exists():
         print(f"{args.db} does not exist; build it with: python benchmarks/run.py", file=sys.stderr)
         return 2
+    if args.cold_child:
+        return _cold_child(args.db)
 
-    from inspector import cache_analysis
-    from inspector.cache_analysis import SessionCacheAnalyser, analyse_session
-    from inspector.cache_rules import default_rules
     from inspector.store import open_store
-    from inspector.tokens import get_encoding
 
-    rules = default_rules()
-    for name in ("o200k_base", "cl100k_base"):
-        get_encoding(name)
+    cold = _cold_runs(args.db, max(1, args.cold))
+    rules = _prepare()
     with open_store(args.db) as store:
-        session = max(store.sessions(), key=lambda s: s.llm_call_count)
+        session = _largest_session(store)
         print(f"database: {args.db} ({args.db.stat().st_size / 1e6:.0f} MB); session {session.id}: "
               f"{session.llm_call_count} model requests")
+        _timed_run(store, session.id, rules)  # fills the caches the warm runs reuse
+        warm = [_timed_run(store, session.id, rules) for _ in range(max(1, args.repeat))]
 
-        def timed() -> tuple[float, float, int, int]:
-            wall, cpu = time.perf_counter(), time.process_time()
-            analysis = analyse_session(store, session.id, rules=rules)
-            return (time.perf_counter() - wall, time.process_time() - cpu, len(analysis.pairs),
-                    len(analysis.findings))
-
-        cache_analysis._PARTS.clear()
-        cold_wall, cold_cpu, pairs, findings = timed()
-        runs = [timed() for _ in range(max(1, args.repeat))]
-
-        start = time.perf_counter()
-        gen = SessionCacheAnalyser(store, session.id, rules=rules).pairs()
-        next(gen)
-        first = time.perf_counter() - start
-        gen.close()
-
-    wall = statistics.median(r[0] for r in runs)
-    cpu = statistics.median(r[1] for r in runs)
-    print(f"pairs: {pairs}, layout findings: {findings}")
-    print(f"full analysis, median of {len(runs)} (parts and token counts cached): {wall:.2f} s "
-          f"(CPU {cpu:.2f} s; runs {', '.join(f'{r[0]:.2f}' for r in runs)})")
-    # On a shared machine the median carries other processes' load; the fastest run is the
-    # closest to what an idle machine does.
-    print(f"fastest run: {min(r[0] for r in runs):.2f} s")
-    print(f"first run, empty caches (every distinct part tokenized and labelled): {cold_wall:.2f} s "
-          f"(CPU {cold_cpu:.2f} s)")
-    print(f"first pair delivered after {first * 1000:.0f} ms")
+    print(f"pairs: {warm[0]['pairs']}, layout findings: {warm[0]['findings']}")
+    for name, runs in (("cold (new process, nothing cached)", cold), ("warm (parts and token counts cached)", warm)):
+        walls = ", ".join(f"{r['wall']:.2f}" for r in runs)
+        print(f"{name}, median of {len(runs)}: {_summary(runs, 'wall')} wall, {_summary(runs, 'cpu')} CPU; "
+              f"fastest {min(r['wall'] for r in runs):.2f} s; runs {walls}")
+        print(f"    first pair after {statistics.median(r['first'] for r in runs) * 1000:.0f} ms (median)")
     return 0
 
 

@@ -20,12 +20,15 @@ message by construction (turn-context, pictures, current-input, closing-cue, res
 that message's node itself, so a path reads ``turn context › <world-dimensions>``; the other bags
 (pre-history, summaries, history, execution-story, post-history, tool-loop) are grouping nodes
 over one node per message, one grouping node per contiguous run.
+
+The message-bag rules live in :class:`BagLayout`, over one :class:`MessageFacts` record per
+message; the cache analysis applies the same class to the records it keeps per distinct message.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 from inspector.covel import markers
@@ -555,25 +558,36 @@ def _label_system(req: NormalisedRequest, runtime_body: str | None, tc_in_messag
         prompt = AnatomyNode("system-prompt", "system prompt", "", POSITION, role="system", children=children)
 
     # Further leading system messages kept as their own blocks.
-    special = []
-    for i in extra_ids:
-        stripped = blocks[i].text.strip()
-        if _is_pruned(stripped):
-            special.append((i, "pruned"))
-        elif stripped.startswith(markers.LEGACY_COMPACTED_PREFIX):
-            special.append((i, "legacy-summary"))
-        elif stripped.startswith(markers.RESPONSE_FORMAT_PREFIX):
-            special.append((i, "response-format"))
-        else:
-            special.append((i, "other"))
-    if not tc_in_messages and not any(k == "turn-context" for k, _ in extras):
-        others = [i for i, k in special if k == "other"]
-        if others:
-            special = [(i, "turn-context" if i == others[-1] else k) for i, k in special]
-    for i, kind in special:
+    tc_elsewhere = tc_in_messages or any(k == "turn-context" for k, _ in extras)
+    kinds = leading_system_kinds([blocks[i].text for i in extra_ids], tc_elsewhere)
+    for i, kind in zip(extra_ids, kinds):
         b = _Builder(blocks[i].text, ("system", i))
         extras.append(_extra_node(b, kind, 0, len(b.text)))
     return prompt, extras
+
+
+def leading_system_kind(text: str) -> str:
+    """What a leading system message after the system prompt is by its own text: ``pruned``
+    (the pruned-history marker), ``legacy-summary``, ``response-format`` or ``other``."""
+    stripped = text.strip()
+    if _is_pruned(stripped):
+        return "pruned"
+    if stripped.startswith(markers.LEGACY_COMPACTED_PREFIX):
+        return "legacy-summary"
+    if stripped.startswith(markers.RESPONSE_FORMAT_PREFIX):
+        return "response-format"
+    return "other"
+
+
+def leading_system_kinds(texts: Sequence[str], turn_context_elsewhere: bool) -> list[str]:
+    """:func:`leading_system_kind` of each leading system message after the prompt, in order,
+    except that without a turn context elsewhere (among the messages, or inside the prompt text)
+    the last ``other`` one is the ``turn-context``: a request without history has its turn
+    context among the leading system messages."""
+    kinds = [leading_system_kind(t) for t in texts]
+    if not turn_context_elsewhere and "other" in kinds:
+        kinds[len(kinds) - 1 - kinds[::-1].index("other")] = "turn-context"
+    return kinds
 
 
 def _label_unsplit(b: _Builder, start: int, end: int, runtime_body: str | None) -> list[AnatomyNode]:
@@ -613,183 +627,219 @@ def _label_unsplit(b: _Builder, start: int, end: int, runtime_body: str | None) 
 # --- messages ---------------------------------------------------------------------------------
 
 
-class _MessageFacts:
-    """Per-message predicates computed once (Message.text joins parts on every call)."""
+class MessageFacts:
+    """What the bag rules (§1.6) ask of one message, worked out once.
 
-    __slots__ = ("texts", "inner", "msgs")
+    Every fact depends on the message alone, so a caller that meets the same message in many
+    requests (the cache analysis) keeps one record per distinct message and builds a
+    :class:`BagLayout` over the records of each request.
+    """
 
-    def __init__(self, msgs: list[Message]):
-        self.msgs = msgs
-        self.texts = [m.text for m in msgs]
-        self.inner = [t[slice(*m.inner_span())] if m.late_system else t for m, t in zip(msgs, self.texts)]
+    __slots__ = ("message", "role", "text", "inner", "sys_like", "tool_call", "tool_related", "plain_assistant",
+                 "pictures", "pruned", "envelope", "legacy_summary", "summary", "response_format", "plain_user",
+                 "cue", "turn_data_score", "eligible_tc", "opener", "blank_cue")
 
-    def sys_like(self, i: int) -> bool:
-        m = self.msgs[i]
-        return m.role == "system" or m.late_system
-
-    def tool_related(self, i: int) -> bool:
-        m = self.msgs[i]
-        return m.role == "tool" or (m.role == "assistant" and m.has_kind(TOOL_CALL)) or m.has_kind(TOOL_RESULT)
-
-    def plain_assistant(self, i: int) -> bool:
-        m = self.msgs[i]
-        return m.role == "assistant" and not m.has_kind(TOOL_CALL)
-
-    def pictures(self, i: int) -> bool:
-        m = self.msgs[i]
-        return m.role == "user" and not m.late_system and m.has_kind(IMAGE, IMAGE_NOTE)
-
-    def pruned(self, i: int) -> bool:
-        return self.sys_like(i) and _is_pruned(self.inner[i])
-
-    def envelope(self, i: int) -> bool:
-        return self.msgs[i].role == "user" and self.texts[i].lstrip().startswith(markers.COMPACTED_HISTORY_OPEN)
-
-    def legacy_summary(self, i: int) -> bool:
-        return self.sys_like(i) and self.inner[i].lstrip().startswith(markers.LEGACY_COMPACTED_PREFIX)
-
-    def summary(self, i: int) -> bool:
-        return self.envelope(i) or self.legacy_summary(i)
-
-    def response_format(self, i: int) -> bool:
-        return self.sys_like(i) and self.inner[i].lstrip().startswith(markers.RESPONSE_FORMAT_PREFIX)
-
-    def plain_user(self, i: int) -> bool:
-        m = self.msgs[i]
-        return m.role == "user" and not m.late_system and not self.envelope(i) and not m.has_kind(TOOL_RESULT)
-
-    def cue(self, i: int) -> bool:
-        return self.plain_user(i) and self.texts[i].lstrip().startswith(markers.CLOSING_CUE_PREFIXES)
-
-
-def _find_turn_context(f: _MessageFacts) -> tuple[int | None, int | None]:
-    """(turn context, current message) by the §1.6 rule: the last system-like message followed,
-    after an optional pictures message, by the player's user message. Candidates carrying turn
-    data tags beat ones with any tagged block, which beat plain ones."""
-    n = len(f.msgs)
-    best: tuple[int, int, int] | None = None
-    for i in range(n):
-        if not f.sys_like(i) or f.pruned(i) or f.summary(i) or f.response_format(i):
-            continue
-        j = i + 1
-        while j < n and (f.pictures(j) or f.response_format(j)):
-            j += 1
-        if j >= n or not f.plain_user(j) or f.cue(j):
-            continue
-        inner = f.inner[i]
-        score = 2 if _TURN_DATA_LINE.search(inner) else 1 if _ANY_TAG_LINE.search(inner) else 0
-        if best is None or score >= best[0]:
-            best = (score, i, j)
-    return (best[1], best[2]) if best else (None, None)
+    def __init__(self, message: Message) -> None:
+        m = message
+        role = m.role
+        late = m.late_system
+        # Message.text joins the parts on every call.
+        text = m.text
+        inner = text[slice(*m.inner_span())] if late else text
+        has_call = m.has_kind(TOOL_CALL)
+        has_result = m.has_kind(TOOL_RESULT)
+        self.message = m
+        self.role = role
+        self.text = text
+        self.inner = inner
+        self.sys_like = sys_like = role == "system" or late
+        self.tool_call = role == "assistant" and has_call
+        self.tool_related = role == "tool" or self.tool_call or has_result
+        self.plain_assistant = role == "assistant" and not has_call
+        self.pictures = role == "user" and not late and m.has_kind(IMAGE, IMAGE_NOTE)
+        lead = inner.lstrip()
+        self.pruned = sys_like and _is_pruned(inner)
+        self.envelope = role == "user" and text.lstrip().startswith(markers.COMPACTED_HISTORY_OPEN)
+        self.legacy_summary = sys_like and lead.startswith(markers.LEGACY_COMPACTED_PREFIX)
+        self.summary = self.envelope or self.legacy_summary
+        self.response_format = sys_like and lead.startswith(markers.RESPONSE_FORMAT_PREFIX)
+        self.plain_user = role == "user" and not late and not self.envelope and not has_result
+        self.cue = self.plain_user and text.lstrip().startswith(markers.CLOSING_CUE_PREFIXES)
+        # For a system-like message: 2 when it carries turn data tags, 1 when any tagged block,
+        # else 0 (0 for every other message; only system-like ones can be a turn context).
+        self.turn_data_score = (
+            (2 if _TURN_DATA_LINE.search(inner) else 1 if _ANY_TAG_LINE.search(inner) else 0) if sys_like else 0
+        )
+        self.eligible_tc = sys_like and not (self.pruned or self.summary or self.response_format)
+        stripped = text.strip()
+        self.opener = role == "user" and stripped == markers.ANTHROPIC_CONTINUATION_OPENER
+        self.blank_cue = stripped in markers.BLANK_INPUT_CUES or stripped.startswith(markers.MANUAL_TRIGGER_CUE_PREFIXES)
 
 
-def _find_current_without_tc(f: _MessageFacts) -> int | None:
-    n = len(f.msgs)
-    for i in range(n - 1, -1, -1):
-        if f.pictures(i):
+class BagLayout:
+    """The message bags of one request (§1.6) over its messages' facts.
+
+    The positions the rules hinge on (turn context, current input, where the head of the request
+    ends, where the tool loop starts, the execution story) are found up front; each message is
+    classified on demand by :meth:`classify`, so a caller that needs one message's bag does not
+    pay for the others'.
+    """
+
+    __slots__ = ("facts", "n", "tc", "current", "current_rb", "head_end", "loop", "story_end", "story_valid",
+                 "_first_summary")
+
+    def __init__(self, facts: Sequence[MessageFacts]) -> None:
+        self.facts = facts
+        n = self.n = len(facts)
+        tc, current = self._find_turn_context()
+        self.current_rb = POSITION
+        if current is None:
+            current = self._find_current_without_tc()
+            self.current_rb = GUESS
+        self.tc = tc
+        self.current = current
+        if current is not None:
+            head_end = tc if tc is not None else current
+            if tc is None:
+                while head_end > 0 and (facts[head_end - 1].pictures or facts[head_end - 1].response_format):
+                    head_end -= 1
+            loop = next((i for i in range(current + 1, n) if facts[i].tool_related), n)
+            k = current + 1
+            story_end = k
+            while story_end < loop and facts[story_end].plain_assistant:
+                story_end += 1
+            # An execution story (assistant messages after the player's) counts only when a user
+            # message follows it: the closing cue, or any user message after at least one story
+            # message.
+            self.story_valid = (story_end < loop and facts[story_end].plain_user
+                                and (story_end > k or facts[story_end].cue))
+            self.story_end = story_end
+        else:
+            loop = self._loop_after_last_plain_assistant()
+            head_end = loop
+            self.story_end = loop
+            self.story_valid = False
+        self.head_end = head_end
+        self.loop = loop
+        self._first_summary: int | None | bool = False
+
+    def _loop_after_last_plain_assistant(self) -> int:
+        facts = self.facts
+        n = self.n
+        last_plain = max((i for i in range(n) if facts[i].plain_assistant), default=-1)
+        return next((i for i in range(last_plain + 1, n) if facts[i].tool_related), n)
+
+    def _find_turn_context(self) -> tuple[int | None, int | None]:
+        """(turn context, current message): the last system-like message followed, after
+        optional pictures or response-format messages, by the player's user message. Candidates
+        carrying turn data tags beat ones with any tagged block, which beat plain ones; among
+        equals the last wins. Scanning from the end, the first candidate scoring 2 (the highest
+        there is) is that one; below 2 the first candidate that beats every later one is."""
+        facts = self.facts
+        n = self.n
+        best: tuple[int, int, int] | None = None
+        for i in range(n - 1, -1, -1):
+            f = facts[i]
+            if not f.eligible_tc:
+                continue
             j = i + 1
-            while j < n and f.response_format(j):
+            while j < n and (facts[j].pictures or facts[j].response_format):
                 j += 1
-            if j < n and f.plain_user(j):
-                return j
-    cue = next((i for i in range(n - 1, -1, -1) if f.cue(i)), None)
-    if cue is not None:
-        k = cue - 1
-        while k >= 0 and f.plain_assistant(k):
-            k -= 1
-        if k >= 0 and k < cue - 1 and f.plain_user(k):
-            return k
-    last_plain = max((i for i in range(n) if f.plain_assistant(i)), default=-1)
-    loop = next((i for i in range(last_plain + 1, n) if f.tool_related(i)), n)
-    return next((i for i in range(loop - 1, -1, -1) if f.plain_user(i) and not f.cue(i)), None)
+            if j >= n or not facts[j].plain_user or facts[j].cue:
+                continue
+            if f.turn_data_score == 2:
+                return i, j
+            if best is None or f.turn_data_score > best[0]:
+                best = (f.turn_data_score, i, j)
+        return (best[1], best[2]) if best else (None, None)
+
+    def _find_current_without_tc(self) -> int | None:
+        """The player's message when no turn context precedes it: the user message after the last
+        pictures message, else the one before a closing cue's execution story, else the last plain
+        user message before the tool loop."""
+        facts = self.facts
+        n = self.n
+        for i in range(n - 1, -1, -1):
+            if facts[i].pictures:
+                j = i + 1
+                while j < n and facts[j].response_format:
+                    j += 1
+                if j < n and facts[j].plain_user:
+                    return j
+        cue = next((i for i in range(n - 1, -1, -1) if facts[i].cue), None)
+        if cue is not None:
+            k = cue - 1
+            while k >= 0 and facts[k].plain_assistant:
+                k -= 1
+            if k >= 0 and k < cue - 1 and facts[k].plain_user:
+                return k
+        loop = self._loop_after_last_plain_assistant()
+        return next((i for i in range(loop - 1, -1, -1) if facts[i].plain_user and not facts[i].cue), None)
+
+    @property
+    def first_summary(self) -> int | None:
+        """The first summary before the head's end; messages before it are pre-history."""
+        if self._first_summary is False:
+            facts = self.facts
+            self._first_summary = next((i for i in range(self.head_end) if facts[i].summary), None)
+        return self._first_summary  # type: ignore[return-value]
+
+    def classify(self, k: int) -> tuple[str, str, str, str]:
+        """``(bag, kind, label, recognised_by)`` of message ``k``."""
+        f = self.facts[k]
+        if k < self.head_end:
+            if f.pruned:
+                return "pre-history", "pruned-marker", "pruned-history marker", MARKER
+            if f.envelope:
+                return "summaries", "compacted-history", "<compacted_history>", MARKER
+            if f.legacy_summary:
+                return "summaries", "legacy-compacted-history", "[Compacted history: …] (legacy)", MARKER
+            first_summary = self.first_summary
+            if first_summary is not None and k < first_summary:
+                return "pre-history", "pre-history-message", f"{f.role} #{k} (pre-history extension message)", POSITION
+            if f.opener:
+                return "history", "continuation-opener", "continuation opener", MARKER
+            if f.sys_like:
+                return "history", "system-insertion", f"system #{k} (depth insertion or late system segment)", GUESS
+            return "history", "message", f"{f.role} #{k}", POSITION
+        current = self.current
+        if current is not None and k < self.loop:
+            if k < current:
+                if k == self.tc:
+                    return "turn-context", "turn-context", "turn context", POSITION
+                if f.response_format:
+                    return "response-format", "response-format", "response format", MARKER
+                if f.pictures:
+                    return "pictures", "pictures", "pictures", STRUCTURE
+                return "history", "message", f"{f.role} #{k}", GUESS
+            if k == current:
+                if f.blank_cue:
+                    return "current-input", "current-input", "current input (blank-input cue)", MARKER
+                return "current-input", "current-input", "current input", self.current_rb
+            if self.story_valid and k < self.story_end:
+                return "execution-story", "story-message", f"assistant #{k} (execution story)", POSITION
+            if self.story_valid and k == self.story_end:
+                return "closing-cue", "closing-cue", "closing cue", MARKER if f.cue else GUESS
+            return ("post-history", "post-history-message",
+                    f"{f.role} #{k} (post-history segment or depth-0 insertion)", GUESS)
+        if f.tool_call:
+            return "tool-loop", "tool-call", f"assistant #{k} (tool calls)", STRUCTURE
+        if f.tool_related:
+            return "tool-loop", "tool-result", f"tool #{k} (tool result)", STRUCTURE
+        return "tool-loop", "tool-loop-hint", f"{f.role} #{k} (steering or retry hint)", POSITION
+
+    def history_start(self) -> int | None:
+        """The first message of the history bag (after pre-history and summaries)."""
+        for k in range(self.head_end):
+            if self.classify(k)[0] == "history":
+                return k
+        return None
 
 
-def _assign_bags(f: _MessageFacts) -> tuple[list[tuple[str, str, str, str]], int | None]:
-    """Per message ``(bag, kind, label, recognised_by)``; also the turn context position."""
-    msgs = f.msgs
-    n = len(msgs)
-    tc, current = _find_turn_context(f)
-    current_rb = POSITION
-    if current is None:
-        current = _find_current_without_tc(f)
-        current_rb = GUESS
-    out: list[tuple[str, str, str, str] | None] = [None] * n
-
-    if current is not None:
-        head_end = tc if tc is not None else current
-        if tc is None:
-            while head_end > 0 and (f.pictures(head_end - 1) or f.response_format(head_end - 1)):
-                head_end -= 1
-        loop = next((i for i in range(current + 1, n) if f.tool_related(i)), n)
-    else:
-        last_plain = max((k for k in range(n) if f.plain_assistant(k)), default=-1)
-        loop = next((i for i in range(last_plain + 1, n) if f.tool_related(i)), n)
-        head_end = loop
-
-    first_summary = next((i for i in range(head_end) if f.summary(i)), None)
-    for i in range(head_end):
-        m = msgs[i]
-        if f.pruned(i):
-            out[i] = ("pre-history", "pruned-marker", "pruned-history marker", MARKER)
-        elif f.envelope(i):
-            out[i] = ("summaries", "compacted-history", "<compacted_history>", MARKER)
-        elif f.legacy_summary(i):
-            out[i] = ("summaries", "legacy-compacted-history", "[Compacted history: …] (legacy)", MARKER)
-        elif first_summary is not None and i < first_summary:
-            out[i] = ("pre-history", "pre-history-message", f"{m.role} #{i} (pre-history extension message)", POSITION)
-        elif m.role == "user" and f.texts[i].strip() == markers.ANTHROPIC_CONTINUATION_OPENER:
-            out[i] = ("history", "continuation-opener", "continuation opener", MARKER)
-        elif f.sys_like(i):
-            out[i] = ("history", "system-insertion", f"system #{i} (depth insertion or late system segment)", GUESS)
-        else:
-            out[i] = ("history", "message", f"{m.role} #{i}", POSITION)
-
-    if current is not None:
-        for i in range(head_end, current):
-            if i == tc:
-                out[i] = ("turn-context", "turn-context", "turn context", POSITION)
-            elif f.response_format(i):
-                out[i] = ("response-format", "response-format", "response format", MARKER)
-            elif f.pictures(i):
-                out[i] = ("pictures", "pictures", "pictures", STRUCTURE)
-            else:
-                out[i] = ("history", "message", f"{msgs[i].role} #{i}", GUESS)
-        blank = f.texts[current].strip()
-        if blank in markers.BLANK_INPUT_CUES or blank.startswith(markers.MANUAL_TRIGGER_CUE_PREFIXES):
-            out[current] = ("current-input", "current-input", "current input (blank-input cue)", MARKER)
-        else:
-            out[current] = ("current-input", "current-input", "current input", current_rb)
-        k = current + 1
-        story_end = k
-        while story_end < loop and f.plain_assistant(story_end):
-            story_end += 1
-        if story_end < loop and f.plain_user(story_end) and (story_end > k or f.cue(story_end)):
-            for i in range(k, story_end):
-                out[i] = ("execution-story", "story-message", f"assistant #{i} (execution story)", POSITION)
-            rb = MARKER if f.cue(story_end) else GUESS
-            out[story_end] = ("closing-cue", "closing-cue", "closing cue", rb)
-            k = story_end + 1
-        for i in range(k, loop):
-            out[i] = ("post-history", "post-history-message",
-                      f"{msgs[i].role} #{i} (post-history segment or depth-0 insertion)", GUESS)
-
-    for i in range(loop, n):
-        if out[i] is not None:
-            continue
-        m = msgs[i]
-        if m.role == "assistant" and m.has_kind(TOOL_CALL):
-            out[i] = ("tool-loop", "tool-call", f"assistant #{i} (tool calls)", STRUCTURE)
-        elif f.tool_related(i):
-            out[i] = ("tool-loop", "tool-result", f"tool #{i} (tool result)", STRUCTURE)
-        else:
-            out[i] = ("tool-loop", "tool-loop-hint", f"{m.role} #{i} (steering or retry hint)", POSITION)
-    return out, tc  # type: ignore[return-value]
-
-
-def _message_node(f: _MessageFacts, pos: int, bag: str, kind: str, label: str, rb: str,
+def _message_node(f: MessageFacts, pos: int, bag: str, kind: str, label: str, rb: str,
                   breakpoints: dict[int, list[int | None]]) -> AnatomyNode:
-    msg = f.msgs[pos]
-    text = f.texts[pos]
+    msg = f.message
+    text = f.text
     b = _Builder(text, ("message", pos))
     node = AnatomyNode(kind, label, text, rb, role=msg.role, source=("message", pos), start=0, end=len(text), bag=bag)
     if kind == "turn-context":
@@ -818,8 +868,8 @@ def _message_node(f: _MessageFacts, pos: int, bag: str, kind: str, label: str, r
 def label_request(request: NormalisedRequest, runtime_body: str | None = None) -> Anatomy:
     """The anatomy of one request; ``runtime_body`` (the plugin body text, when known) lets an
     unsplit system prompt's body be found by content instead of guessed."""
-    f = _MessageFacts(request.messages)
-    assigned, tc = _assign_bags(f)
+    facts = [MessageFacts(m) for m in request.messages]
+    layout = BagLayout(facts)
     breakpoints: dict[int, list[int | None]] = {}
     for bp in request.cache_breakpoints:
         if bp.where == "message":
@@ -833,13 +883,14 @@ def label_request(request: NormalisedRequest, runtime_body: str | None = None) -
             tools.children.append(AnatomyNode("tool", tool.name or f"tool #{i}", t, STRUCTURE, source=("tool", i), start=0, end=len(t)))
         roots.append(tools)
 
-    prompt, extras = _label_system(request, runtime_body, tc is not None)
+    prompt, extras = _label_system(request, runtime_body, layout.tc is not None)
     if prompt is not None:
         roots.append(prompt)
 
     items: list[tuple[str, AnatomyNode]] = list(extras)
     by_message: dict[int, AnatomyNode] = {}
-    for pos, (bag, kind, label, rb) in enumerate(assigned):
+    for pos, f in enumerate(facts):
+        bag, kind, label, rb = layout.classify(pos)
         node = _message_node(f, pos, bag, kind, label, rb, breakpoints)
         by_message[pos] = node
         items.append((bag, node))

@@ -12,19 +12,24 @@ prices what was not cached. After the last pair it runs Covel's layout checks.
 Speed is the design constraint: a 1,000-turn session holds about half a gigabyte of payloads,
 and almost all of it repeats from one request to the next. So a payload is read only as far as
 the provider body (the kernel copy that follows it is skipped); the leading messages whose bytes
-recur from the runtime's previous request are taken as they were, without parsing; what is new
-is interned by content (equal parts are the same object, compared by identity); and tokens,
-anatomy facts and names are computed once per distinct part. The anatomy's message-bag
-rules are applied to cached per-message facts instead of labelling every request in full; the
-full labeller is still used for the part that differs when it needs one, and a test checks the
-two agree on every pair of the demo database.
+recur from the runtime's previous request are taken as they were, without parsing, and a later
+message whose bytes were seen before is known by them; what is new is interned by content (equal
+parts are the same object, compared by identity); anatomy facts and names are computed once per
+distinct part, and tokens once per distinct line of text (see ``_SEGMENT_START``). The anatomy's
+message-bag rules (:class:`inspector.anatomy.BagLayout`) run over the per-message facts cached on
+the parts instead of labelling every request in full, and classify only the messages the
+analysis asks about; the full labeller is still used for the part that differs when it needs one.
 
 Results are delivered progressively: :meth:`SessionCacheAnalyser.pairs` is a generator that
-yields each pair as soon as its turn of that runtime is complete.
+yields each pair as soon as its turn of that runtime is complete and the batch of requests that
+completed it has been read (batches grow from two requests to ``_READ_AHEAD``).
 """
 
 from __future__ import annotations
 
+import bisect
+import functools
+import re
 import threading
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
@@ -36,13 +41,17 @@ import numpy as np
 import orjson
 
 from . import prefix_extended as naming
-from .anatomy import BAG_LABELS, SINGLE_MESSAGE_BAGS, Anatomy, label_request
-# The anatomy's per-message predicates and tag patterns, reused so the fast locator below judges
-# a message exactly as the labeller does; it caches their results per distinct message instead
-# of re-running them for every request.
-from .anatomy import _ANY_TAG_LINE, _PRUNED as _PRUNED_TEXT, _TURN_DATA_LINE, _MessageFacts  # noqa: PLC2701
+from .anatomy import (
+    BAG_LABELS,
+    SINGLE_MESSAGE_BAGS,
+    Anatomy,
+    BagLayout,
+    MessageFacts,
+    label_request,
+    leading_system_kind,
+    leading_system_kinds,
+)
 from .cache_rules import CacheRules, RuleSet, default_rules
-from .covel import markers
 from .jsjson import utf16_len
 from .store import Store, TokenUsage, parse_json_object
 from .tokens import encoding_for_model, get_encoding
@@ -116,6 +125,8 @@ _CONTEXT_AFTER = 80
 # the runtime's turn pairs: one prompt edit is not a layout problem, a change every turn is.
 _FINDING_MIN_TURNS = 2
 _FINDING_MIN_SHARE = 0.5
+# Requests read before their tokens are counted and their pairs made, at most.
+_READ_AHEAD = 256
 
 
 # =============================================================================================
@@ -135,6 +146,8 @@ _BODY_KEY = b'"body":'
 # that lands anywhere but at the intended depth makes the parse fail (a quote inside a string is
 # escaped, so a marker cannot lie inside a string, and a nested one leaves brackets unbalanced).
 _AFTER_BODY = b',"complete":'
+# What usually follows the body, longer: a longer needle is found with longer skips.
+_AFTER_COMPLETE_BODY = b',"complete":true,"omittedFieldCount":'
 _KERNEL_MESSAGES = b',"messages":'
 
 
@@ -154,6 +167,7 @@ class _Decoded:
 
 
 _TOP_SCALARS = ("runtimeId", "model", "provider", "attempt", "startedAt")
+_KEY_NEEDLES = {k: b',"' + k.encode() + b'":' for k in _TOP_SCALARS}
 
 
 def _fast_decode(raw: bytes) -> _Decoded | None:
@@ -169,7 +183,10 @@ def _fast_decode(raw: bytes) -> _Decoded | None:
     try:
         head = orjson.loads(raw[start:b] + b'"_":0}')
         vpos = b + len(_BODY_KEY)
-        e = raw.find(_AFTER_BODY, vpos)
+        # The cut is verified like any other: the slices around it must parse (see above).
+        e = raw.find(_AFTER_COMPLETE_BODY, vpos)
+        if e < 0:
+            e = raw.find(_AFTER_BODY, vpos)
         if e < 0 or not isinstance(head, dict) or head.get("schemaVersion") not in (None, 1):
             return None
         if raw[vpos] != 0x7B:
@@ -185,7 +202,7 @@ def _fast_decode(raw: bytes) -> _Decoded | None:
         if missing:
             # attempt and startedAt follow the kernel copy: the last occurrence of such a key is
             # the top-level one when everything from it to the end parses as one object's members.
-            starts = [s for s in (raw.rfind(b',"' + k.encode() + b'":') for k in missing) if s > m]
+            starts = [s for s in (raw.rfind(_KEY_NEEDLES[k]) for k in missing) if s > m]
             if starts:
                 tail = orjson.loads(b"{" + raw[min(starts) + 1 :])
                 if not isinstance(tail, dict):
@@ -269,38 +286,6 @@ def decode_payload(raw: Any) -> _Decoded:
 # =============================================================================================
 
 
-class _Facts:
-    """What the anatomy's bag rules ask of one normalised message, asked once per distinct one."""
-
-    __slots__ = ("role", "sys_like", "tool_related", "plain_assistant", "tool_call", "pictures", "pruned",
-                 "envelope", "legacy", "summary", "response_format", "plain_user", "cue", "tc_score",
-                 "opener", "blank_cue", "text", "message", "eligible_tc")
-
-    def __init__(self, f: _MessageFacts, i: int) -> None:
-        m = f.msgs[i]
-        self.message = m
-        self.role = m.role
-        self.sys_like = f.sys_like(i)
-        self.tool_related = f.tool_related(i)
-        self.plain_assistant = f.plain_assistant(i)
-        self.tool_call = m.role == "assistant" and m.has_kind(TOOL_CALL)
-        self.pictures = f.pictures(i)
-        self.pruned = f.pruned(i)
-        self.envelope = f.envelope(i)
-        self.legacy = f.legacy_summary(i)
-        self.summary = self.envelope or self.legacy
-        self.response_format = f.response_format(i)
-        self.plain_user = f.plain_user(i)
-        self.cue = f.cue(i)
-        inner = f.inner[i]
-        self.tc_score = 2 if _TURN_DATA_LINE.search(inner) else 1 if _ANY_TAG_LINE.search(inner) else 0
-        self.eligible_tc = self.sys_like and not (self.pruned or self.summary or self.response_format)
-        stripped = f.texts[i].strip()
-        self.text = f.texts[i]
-        self.opener = m.role == "user" and stripped == markers.ANTHROPIC_CONTINUATION_OPENER
-        self.blank_cue = stripped in markers.BLANK_INPUT_CUES or stripped.startswith(markers.MANUAL_TRIGGER_CUE_PREFIXES)
-
-
 _DUMMY_USER = {"role": "user", "content": ""}
 
 
@@ -313,7 +298,7 @@ class Part:
     """
 
     __slots__ = ("key", "text", "units", "images", "blocks", "element", "protocol", "kind", "_facts",
-                 "tokens", "_tool_name", "_messages")
+                 "tokens", "counts", "_pieces", "_tool_name", "_messages")
 
     def __init__(self, key: tuple, text: str, *, images: int = 0, blocks: int = 1, element: Any = None,
                  protocol: str | None = None, kind: str = "message") -> None:
@@ -325,10 +310,12 @@ class Part:
         self.element = element
         self.protocol = protocol
         self.kind = kind  # "tool", "settings", "system-text" or "message"
-        self._facts: list[_Facts] | None = None
+        self._facts: list[MessageFacts] | None = None
         self._messages: list[Message] | None = None
         self._tool_name: str | None = None
-        self.tokens: dict[str, np.ndarray] = {}
+        self.counts: dict[str, int] = {}  # tokens per encoding
+        self._pieces: dict[str, list[np.ndarray]] = {}  # the token ids of each segment of the text
+        self.tokens: dict[str, np.ndarray] = {}  # all token ids, joined when a comparison needs them
 
     def messages(self) -> list[Message]:
         """The element as normalised messages (a Gemini content may hold several)."""
@@ -336,11 +323,9 @@ class Part:
             self._messages = _parse_element(self.element, self.protocol)
         return self._messages
 
-    def facts(self) -> list[_Facts]:
+    def facts(self) -> list[MessageFacts]:
         if self._facts is None:
-            msgs = self.messages()
-            f = _MessageFacts(msgs)
-            self._facts = [_Facts(f, i) for i in range(len(msgs))]
+            self._facts = [MessageFacts(m) for m in self.messages()]
         return self._facts
 
     def tool_name(self) -> str:
@@ -355,29 +340,68 @@ class Part:
     def token_array(self, encoding: str) -> np.ndarray:
         found = self.tokens.get(encoding)
         if found is None:
-            ids = get_encoding(encoding).encode_ordinary(self.text) if self.text else []
-            found = np.array(ids, dtype=np.uint32)
+            pieces = self._pieces.get(encoding)
+            if pieces is None:
+                pieces = _tokenize_segments(self.text, encoding, {})
+            found = pieces[0] if len(pieces) == 1 else np.concatenate(pieces) if pieces else _NO_TOKENS
             self.tokens[encoding] = found
         return found
 
+    def count(self, encoding: str, table: _PartTable) -> None:
+        """Tokenize the text under ``encoding``, once."""
+        if encoding not in self.counts:
+            pieces = table.tokenize(self.text, encoding)
+            self._pieces[encoding] = pieces
+            self.counts[encoding] = sum(len(p) for p in pieces)
+
     def token_count(self, encoding: str, image_tokens: int) -> int:
-        found = self.tokens.get(encoding)
-        n = len(found) if found is not None else len(self.token_array(encoding))
+        """Tokens under ``encoding`` (after :meth:`count`), images included."""
+        n = self.counts[encoding]
         return n + self.images * image_tokens if self.images else n
 
 
+_NO_TOKENS = np.zeros(0, dtype=np.uint32)
+# tiktoken's pre-tokenizer (the o200k_base and cl100k_base split patterns) ends a piece at a line
+# break followed by a character that is neither white space nor "/": no alternative of either
+# pattern matches across such a point, and none looks behind. BPE never merges across pieces, so
+# the tokens of a text are the tokens of its segments cut there, joined. Long texts that differ
+# from one request to the next (turn contexts, memory blocks, narration) share most of their
+# lines, which are then tokenized once. Python's ``\s`` covers every character the tokenizer's
+# ``\s`` (Unicode White_Space) does, so this cuts at no point where a piece could continue.
+_SEGMENT_START = re.compile(r"(?<=\n)(?=[^\s/])")
+
+
+def _tokenize_segments(text: str, encoding: str, cache: dict[str, np.ndarray]) -> list[np.ndarray]:
+    """The token ids of ``text``'s segments, each looked up in (or added to) ``cache``."""
+    if not text:
+        return []
+    enc = get_encoding(encoding)
+    segments = _SEGMENT_START.split(text) if "\n" in text else (text,)
+    out = []
+    for segment in segments:
+        ids = cache.get(segment)
+        if ids is None:
+            ids = cache.setdefault(segment, np.array(enc.encode_ordinary(segment), dtype=np.uint32))
+        out.append(ids)
+    return out
+
+
 def _parse_element(element: Any, protocol: str | None) -> list[Message]:
-    """Normalise one message element on its own. A dummy user message goes first where the
-    reader would otherwise fold a leading system message into the system prompt."""
+    """Normalise one message element on its own. Where the reader folds leading system messages
+    into the system prompt, an element it folded is read again behind a dummy user message; every
+    message gets the index it has there (1), so it is the same either way."""
     if protocol == GOOGLE_GENERATIVE_AI:
         return from_provider_body({"contents": [element]}, protocol).messages
     if protocol == ANTHROPIC_MESSAGES:
         return from_provider_body({"messages": [element]}, protocol).messages
-    if protocol == OPENAI_RESPONSES:
-        return from_provider_body({"input": [_DUMMY_USER, element]}, protocol).messages[1:]
-    if protocol == OPENAI_CHAT:
-        return from_provider_body({"messages": [_DUMMY_USER, element]}, protocol).messages[1:]
-    return from_kernel({"messages": [_DUMMY_USER, element]}).messages[1:]
+    list_key = "input" if protocol == OPENAI_RESPONSES else "messages"
+    read = from_kernel if protocol is None else lambda body: from_provider_body(body, protocol)
+    request = read({list_key: [element]})
+    if request.system_message_count:
+        return read({list_key: [_DUMMY_USER, element]}).messages[1:]
+    for message in request.messages:
+        message.index = 1
+    return request.messages
 
 
 def _message_text(msgs: list[Message]) -> tuple[str, int]:
@@ -408,18 +432,45 @@ class _PartTable:
         self.max_chars = max_chars
         self.chars = 0
         self.parts: dict[tuple, Part] = {}
+        # (protocol, an element's JSON bytes as recorded) -> its _Elem: an element that recurs
+        # anywhere in a later request is known by its bytes, without keying and interning it again
+        self.elements: dict[tuple[str | None, bytes], _Elem] = {}
+        # encoding -> text segment -> token ids (see _SEGMENT_START)
+        self.segments: dict[str, dict[str, np.ndarray]] = {}
         self.lock = threading.Lock()
 
     def trim(self) -> None:
         with self.lock:
             if self.chars > self.max_chars:
-                self.parts.clear()
-                self.chars = 0
+                self._clear()
 
     def clear(self) -> None:
         with self.lock:
-            self.parts.clear()
-            self.chars = 0
+            self._clear()
+
+    def _clear(self) -> None:
+        self.parts.clear()
+        self.elements.clear()
+        self.segments.clear()
+        self.chars = 0
+
+    def tokenize(self, text: str, encoding: str) -> list[np.ndarray]:
+        cache = self.segments.get(encoding)
+        if cache is None:
+            cache = self.segments.setdefault(encoding, {})
+        before = len(cache)
+        pieces = _tokenize_segments(text, encoding, cache)
+        if len(cache) != before:
+            self.chars += len(text)
+        return pieces
+
+    def element(self, protocol: str | None, raw: bytes, el: Any) -> _Elem:
+        key = (protocol, raw)
+        found = self.elements.get(key)
+        if found is None:
+            found = self.elements.setdefault(key, _elem(el, protocol, self))
+            self.chars += len(raw)
+        return found
 
     def get(self, key: tuple, make: Callable[[], Part]) -> Part:
         part = self.parts.get(key)
@@ -536,6 +587,7 @@ class _Body:
 
     rest: dict
     elements: list[_Elem]
+    parts: list[Part]  # the parts of ``elements``, in the same order
     data: bytes | None = None
     list_start: int = 0  # index just after the list's "["
     # end of each leading element whose bytes are known, relative to ``list_start``
@@ -564,36 +616,21 @@ def _elem(el: Any, protocol: str | None, table: _PartTable) -> _Elem:
 def _same_elements(data: bytes, start: int, ref: _Body) -> int:
     """How many of the previous body's leading elements recur byte for byte at ``data[start:]``.
 
-    Elements and their commas are contiguous in both bodies, so one ``startswith`` over a run of
-    elements proves the whole run; runs double in length and a failing run is halved, which keeps
-    both the compared bytes and the Python steps few."""
+    Elements and their commas are contiguous in both bodies, so the elements that recur are those
+    that end before the first byte where the two lists differ; one vectorised comparison finds it."""
     ends = ref.ends
-    n = len(ends)
-    if not n:
+    if not ends:
         return 0
-    base = ref.list_start
-    view = memoryview(ref.data)  # type: ignore[arg-type]
-
-    def same(i: int, j: int) -> bool:
-        a = ends[i - 1] + 1 if i else 0
-        return data.startswith(view[base + a : base + ends[j - 1]], start + a)
-
-    k, step = 0, 1
-    while k < n:
-        j = min(n, k + step)
-        if same(k, j):
-            k = j
-            step *= 2
-            continue
-        lo, hi = k, j - 1
-        while lo < hi:
-            mid = (lo + hi + 1) // 2
-            if same(lo, mid):
-                lo = mid
-            else:
-                hi = mid - 1
-        k = lo
-        break
+    length = min(ends[-1], len(data) - start)
+    if length <= 0:
+        return 0
+    was = np.frombuffer(ref.data, dtype=np.uint8, count=length, offset=ref.list_start)  # type: ignore[arg-type]
+    now = np.frombuffer(data, dtype=np.uint8, count=length, offset=start)
+    differs = was != now
+    first = int(differs.argmax())
+    if not differs[first]:
+        first = length
+    k = bisect.bisect_right(ends, first)
     # A recurring element ends where the previous one did (JSON values are prefix-free), but a
     # truncated or malformed body must not pass: check the delimiter that follows.
     while k and data[start + ends[k - 1] : start + ends[k - 1] + 1] not in (b",", b"]"):
@@ -628,11 +665,12 @@ def _body_from_bytes(data: bytes, protocol: str | None, ref: _Body | None, table
         k = _same_elements(data, list_start, ref) if ref is not None else 0
         if k:
             elements = ref.elements[:k]  # type: ignore[union-attr]
+            parts = ref.parts[:k]  # type: ignore[union-attr]
             ends = ref.ends[:k]  # type: ignore[union-attr]
             pos = list_start + ends[-1]
             pos += 1 if data[pos] == 0x2C else 0
         else:
-            elements, ends, pos = [], [], list_start
+            elements, parts, ends, pos = [], [], [], list_start
         new = None
         rest: dict | None = None
         if ref is not None and ref.suffix and prefix is ref.rest_prefix \
@@ -655,41 +693,29 @@ def _body_from_bytes(data: bytes, protocol: str | None, ref: _Body | None, table
     except (orjson.JSONDecodeError, IndexError):
         return None
     recording = len(ends) == len(elements)
-    # After the first difference most elements still recur a place or two away (a moved depth
-    # insertion, two new history messages): compare their bytes with the previous body's
-    # elements near the expected place before keying and interning them afresh.
-    ref_ends = ref.ends if ref is not None else []
-    ref_data = ref.data if ref is not None else b""
-    guess = k + 1
+    # An element whose bytes were seen before (in any earlier request) is taken as it was.
     for el in new:
-        if not recording:
-            elements.append(_elem(el, protocol, table))
-            continue
-        dumped = _dumps(el)
-        n = len(dumped)
-        if not (data.startswith(dumped, pos) and data[pos + n : pos + n + 1] in (b",", b"]")):
-            recording = False
-            elements.append(_elem(el, protocol, table))
-            continue
-        found = None
-        for c in (guess, guess + 1, guess - 1, guess + 2):
-            if 0 <= c < len(ref_ends):
-                start = ref.list_start + (ref_ends[c - 1] + 1 if c else 0)  # type: ignore[union-attr]
-                stop = ref.list_start + ref_ends[c]  # type: ignore[union-attr]
-                if stop - start == n and ref_data.startswith(dumped, start):
-                    found = ref.elements[c]  # type: ignore[union-attr]
-                    guess = c + 1
-                    break
-        elements.append(found if found is not None else _elem(el, protocol, table))
-        ends.append(pos + n - list_start)
-        pos += n + 1
+        if recording:
+            dumped = _dumps(el)
+            n = len(dumped)
+            if data.startswith(dumped, pos) and data[pos + n : pos + n + 1] in (b",", b"]"):
+                elem = table.element(protocol, dumped, el)
+                ends.append(pos + n - list_start)
+                pos += n + 1
+            else:
+                recording = False
+                elem = _elem(el, protocol, table)
+        else:
+            elem = _elem(el, protocol, table)
+        elements.append(elem)
+        parts.append(elem.part)
     suffix = 0
     if recording:
         # Every element's end is known, so the list's "]" is: remember what follows it.
         close = list_start + ends[-1] if ends else list_start
         if data[close : close + 1] == b"]":
             suffix = len(data) - close
-    return _Body(rest, elements, data, list_start, ends, prefix, k, suffix)  # type: ignore[arg-type]
+    return _Body(rest, elements, parts, data, list_start, ends, prefix, k, suffix)  # type: ignore[arg-type]
 
 
 def _body_from_dict(body: dict, protocol: str | None, table: _PartTable) -> _Body:
@@ -700,7 +726,8 @@ def _body_from_dict(body: dict, protocol: str | None, table: _PartTable) -> _Bod
     if not isinstance(items, list):
         items = []
     rest = {k: v for k, v in body.items() if k != list_key}
-    return _Body(rest, [_elem(el, protocol, table) for el in items])
+    elements = [_elem(el, protocol, table) for el in items]
+    return _Body(rest, elements, [e.part for e in elements])
 
 
 @dataclass(slots=True)
@@ -727,10 +754,13 @@ class _Layout:
     raw_system: Any
     encoding: str
     image_tokens: int
-    cum: list[int]  # cum[i]: tokens of parts [0, i)
+    # cum[i]: tokens of parts [0, i); None until _count_tokens has run over the layout
+    cum: list[int] | None
     cum_units: list[int]  # the same in UTF-16 units
     n_pre: int  # parts before the message list's elements
     same_as_ref: int  # leading parts identical (the same objects) to the reference layout's
+    # the reference layout, until the counts of the parts shared with it are taken from it
+    ref: _Layout | None = None
 
 
 def _read_body(dec: _Decoded, ref: _Layout | None, table: _PartTable) -> _Body | None:
@@ -769,10 +799,12 @@ def _layout(dec: _Decoded, table: _PartTable, rules: CacheRules, ref: _Layout | 
     if body is None:
         rest: dict = {}
         elements = [_elem(el, None, table) for el in (dec.kernel_messages or [])]
+        element_parts = [e.part for e in elements]
         tools: Any = dec.kernel_tools or []
     else:
         rest = body.rest
         elements = body.elements
+        element_parts = body.parts
         tools = rest.get("tools") or []
     if not isinstance(tools, list):
         tools = []
@@ -834,7 +866,7 @@ def _layout(dec: _Decoded, table: _PartTable, rules: CacheRules, ref: _Layout | 
 
     # -- messages --
     message_start = len(parts)
-    parts += [e.part for e in elements[lead:]]
+    parts += element_parts[lead:] if lead else element_parts
     if protocol == ANTHROPIC_MESSAGES:
         for n, elem in enumerate(elements[lead:], start=message_start):
             marks.extend((n, ttl) for ttl in elem.marks)
@@ -851,24 +883,40 @@ def _layout(dec: _Decoded, table: _PartTable, rules: CacheRules, ref: _Layout | 
             k += 1
         if k == n_pre == ref.n_pre and body is not None:
             k = min(limit, n_pre + body.reused)
-        cum = ref.cum[: k + 1]
         cum_units = ref.cum_units[: k + 1]
     else:
-        cum = [0]
         cum_units = [0]
-    total = cum[-1]
     units = cum_units[-1]
-    image_tokens = rules.image_tokens
     for part in parts[k:]:
-        total += part.token_count(encoding, image_tokens)
         units += part.units
-        cum.append(total)
         cum_units.append(units)
 
     retention = rest.get("prompt_cache_retention")
     return _Layout(protocol, parts, n_tools, n_settings, n_system, n_prompt, marks, origins, system_body,
                    retention if isinstance(retention, str) else None, body, tools, raw_system, encoding,
-                   image_tokens, cum, cum_units, n_pre, k)
+                   rules.image_tokens, None, cum_units, n_pre, k, ref)
+
+
+def _count_tokens(layouts: list[_Layout], table: _PartTable) -> None:
+    """The running token sums of layouts read one after another (each after its reference).
+
+    The parts new in them are tokenized first, one after another: between other work the
+    tokenizer finds its tables out of the processor's caches and takes several times as long.
+    """
+    for lay in layouts:
+        encoding = lay.encoding
+        for part in lay.parts[lay.same_as_ref :]:
+            part.count(encoding, table)
+    for lay in layouts:
+        k = lay.same_as_ref
+        cum = lay.ref.cum[: k + 1] if lay.ref is not None else [0]  # type: ignore[index]
+        total = cum[-1]
+        encoding, image_tokens = lay.encoding, lay.image_tokens
+        for part in lay.parts[k:]:
+            total += part.token_count(encoding, image_tokens)
+            cum.append(total)
+        lay.cum = cum
+        lay.ref = None  # the layouts of a runtime must not chain in memory
 
 
 def _system_parts(protocol: str | None, kernel: bool, raw_system: Any, table: _PartTable, parts: list[Part],
@@ -995,16 +1043,16 @@ class _Call:
 # =============================================================================================
 
 
-class _Locator:
-    """Bags of a request's messages by the rules of ``anatomy._assign_bags`` (Covel §1.6),
-    evaluated on per-message facts cached on the parts."""
+class _Locator(BagLayout):
+    """The anatomy's message bags of one request (:class:`inspector.anatomy.BagLayout`) over the
+    facts cached on its parts, with where each element's messages start (a Gemini content may
+    hold several messages)."""
 
-    __slots__ = ("facts", "elem_first", "n", "tc", "current", "head_end", "loop", "_first_summary",
-                 "story_end", "story_valid")
+    __slots__ = ("elem_first",)
 
     def __init__(self, call: _Call) -> None:
         start = call.message_start
-        facts: list[_Facts] = []
+        facts: list[MessageFacts] = []
         firsts: list[int] = []
         ref = call.ref
         if ref is not None and ref._locator is not None and ref.message_start == start:
@@ -1013,7 +1061,7 @@ class _Locator:
             ref_loc = ref._locator
             if m:
                 count = ref_loc.elem_first[m] if m < len(ref_loc.elem_first) else ref_loc.n
-                facts = ref_loc.facts[:count]
+                facts = ref_loc.facts[:count]  # type: ignore[assignment]
                 firsts = ref_loc.elem_first[:m]
                 start += m
         lists = [part.facts() for part in call.parts[start:]]
@@ -1026,138 +1074,12 @@ class _Locator:
                 firsts.append(at)
                 at += len(group)
         facts += new
-        self.facts = facts
         self.elem_first = firsts
-        n = self.n = len(facts)
-        tc, current = self._find_turn_context()
-        if current is None:
-            current = self._find_current_without_tc()
-        self.tc = tc
-        self.current = current
-        if current is not None:
-            head_end = tc if tc is not None else current
-            if tc is None:
-                while head_end > 0 and (facts[head_end - 1].pictures or facts[head_end - 1].response_format):
-                    head_end -= 1
-            loop = next((i for i in range(current + 1, n) if facts[i].tool_related), n)
-            k = current + 1
-            story_end = k
-            while story_end < loop and facts[story_end].plain_assistant:
-                story_end += 1
-            self.story_valid = story_end < loop and facts[story_end].plain_user and (story_end > k or facts[story_end].cue)
-            self.story_end = story_end
-        else:
-            last_plain = max((k for k in range(n) if facts[k].plain_assistant), default=-1)
-            loop = next((i for i in range(last_plain + 1, n) if facts[i].tool_related), n)
-            head_end = loop
-            self.story_end = loop
-            self.story_valid = False
-        self.head_end = head_end
-        self.loop = loop
-        self._first_summary: int | None | bool = False
-
-    def _find_turn_context(self) -> tuple[int | None, int | None]:
-        """The anatomy keeps the last candidate with the highest score. Scanning from the end, the
-        first candidate scoring 2 (the highest there is) is that one; below 2 the first candidate
-        that beats every later one is."""
-        facts = self.facts
-        n = self.n
-        best: tuple[int, int, int] | None = None
-        for i in range(n - 1, -1, -1):
-            f = facts[i]
-            if not f.eligible_tc:
-                continue
-            j = i + 1
-            while j < n and (facts[j].pictures or facts[j].response_format):
-                j += 1
-            if j >= n or not facts[j].plain_user or facts[j].cue:
-                continue
-            if f.tc_score == 2:
-                return i, j
-            if best is None or f.tc_score > best[0]:
-                best = (f.tc_score, i, j)
-        return (best[1], best[2]) if best else (None, None)
-
-    def _find_current_without_tc(self) -> int | None:
-        facts = self.facts
-        n = self.n
-        for i in range(n - 1, -1, -1):
-            if facts[i].pictures:
-                j = i + 1
-                while j < n and facts[j].response_format:
-                    j += 1
-                if j < n and facts[j].plain_user:
-                    return j
-        cue = next((i for i in range(n - 1, -1, -1) if facts[i].cue), None)
-        if cue is not None:
-            k = cue - 1
-            while k >= 0 and facts[k].plain_assistant:
-                k -= 1
-            if k >= 0 and k < cue - 1 and facts[k].plain_user:
-                return k
-        last_plain = max((i for i in range(n) if facts[i].plain_assistant), default=-1)
-        loop = next((i for i in range(last_plain + 1, n) if facts[i].tool_related), n)
-        return next((i for i in range(loop - 1, -1, -1) if facts[i].plain_user and not facts[i].cue), None)
-
-    @property
-    def first_summary(self) -> int | None:
-        if self._first_summary is False:
-            self._first_summary = next((i for i in range(self.head_end) if self.facts[i].summary), None)
-        return self._first_summary  # type: ignore[return-value]
-
-    def classify(self, k: int) -> tuple[str, str, str]:
-        """``(bag, kind, label)`` of normalised message ``k``, as the anatomy labels it."""
-        f = self.facts[k]
-        if k < self.head_end:
-            if f.pruned:
-                return "pre-history", "pruned-marker", "pruned-history marker"
-            if f.envelope:
-                return "summaries", "compacted-history", "<compacted_history>"
-            if f.legacy:
-                return "summaries", "legacy-compacted-history", "[Compacted history: …] (legacy)"
-            first_summary = self.first_summary
-            if first_summary is not None and k < first_summary:
-                return "pre-history", "pre-history-message", f"{f.role} #{k} (pre-history extension message)"
-            if f.opener:
-                return "history", "continuation-opener", "continuation opener"
-            if f.sys_like:
-                return "history", "system-insertion", f"system #{k} (depth insertion or late system segment)"
-            return "history", "message", f"{f.role} #{k}"
-        current = self.current
-        if current is not None and k < self.loop:
-            if k < current:
-                if k == self.tc:
-                    return "turn-context", "turn-context", "turn context"
-                if f.response_format:
-                    return "response-format", "response-format", "response format"
-                if f.pictures:
-                    return "pictures", "pictures", "pictures"
-                return "history", "message", f"{f.role} #{k}"
-            if k == current:
-                label = "current input (blank-input cue)" if f.blank_cue else "current input"
-                return "current-input", "current-input", label
-            if self.story_valid and k < self.story_end:
-                return "execution-story", "story-message", f"assistant #{k} (execution story)"
-            if self.story_valid and k == self.story_end:
-                return "closing-cue", "closing-cue", "closing cue"
-            return ("post-history", "post-history-message",
-                    f"{f.role} #{k} (post-history segment or depth-0 insertion)")
-        if f.tool_call:
-            return "tool-loop", "tool-call", f"assistant #{k} (tool calls)"
-        if f.tool_related:
-            return "tool-loop", "tool-result", f"tool #{k} (tool result)"
-        return "tool-loop", "tool-loop-hint", f"{f.role} #{k} (steering or retry hint)"
+        super().__init__(facts)
 
     def region(self, k: int) -> str:
         """``history`` before the turn context (or the current input), else ``turn-context``."""
         return "history" if k < self.head_end else "turn-context"
-
-    def history_start(self) -> int | None:
-        """The first message of the history bag (after pre-history and summaries)."""
-        for k in range(self.head_end):
-            if self.classify(k)[0] == "history":
-                return k
-        return None
 
 
 # =============================================================================================
@@ -1390,8 +1312,10 @@ def _compare(prev: _Call, cur: _Call) -> _Comparison:
             enc = cur.rules.tokenizer
             ta, tb = was.token_array(enc), now.token_array(enc)
             n = min(len(ta), len(tb))
-            diff = np.flatnonzero(ta[:n] != tb[:n])
-            shared += int(diff[0]) if len(diff) else n
+            if n:
+                differs = ta[:n] != tb[:n]
+                first = int(differs.argmax())
+                shared += first if differs[first] else n
         units += offset_units
     return _Comparison(d, shared, units, offset_units, offset_chars)
 
@@ -1473,8 +1397,14 @@ def _predict_explicit(rules: CacheRules, prev: _Call, cur: _Call, d: int, gap: f
 
 def _provenance(model: str | None, rules: CacheRules) -> str:
     """``exact`` when the tokenizer in use is the model's own (OpenAI models), else ``proxy``."""
+    return _provenance_of(model, rules.tokenizer)
+
+
+@functools.lru_cache(maxsize=256)
+def _provenance_of(model: str | None, tokenizer: str) -> str:
+    # A session asks this for every request, of a handful of models.
     choice = encoding_for_model(model)
-    return "exact" if choice.provenance == "exact" and choice.encoding == rules.tokenizer else "proxy"
+    return "exact" if choice.provenance == "exact" and choice.encoding == tokenizer else "proxy"
 
 
 class _RuntimeState:
@@ -1518,8 +1448,9 @@ class SessionCacheAnalyser:
     """The cache analysis of one session, delivered as it goes.
 
     ``pairs()`` is a generator: each :class:`CachePair` is yielded as soon as the turn it belongs
-    to is complete for its runtime (its responses are bound then), in the session's order of
-    turns. After it is exhausted, :attr:`findings`, :attr:`summaries` and :attr:`warnings` are
+    to is complete for its runtime (its responses are bound then) and the batch of requests read
+    with the one that completed it is counted, in the session's order of turns. After it is
+    exhausted, :attr:`findings`, :attr:`summaries` and :attr:`warnings` are
     complete. Closing the generator early (a view switching session) releases the store's
     cursor. The analyser reads the store only while ``pairs()`` runs.
     """
@@ -1555,19 +1486,19 @@ class SessionCacheAnalyser:
         self._load_side_events()
         rows = self.store.iter_llm_calling_rows(self.session_id)
         try:
+            # Requests are read a few at a time and their tokens counted together (see
+            # _count_tokens); the first batches are small so the first pairs come at once.
+            batch: list[_Call] = []
+            size = 2
             for row in rows:
                 call = self._read(row)
-                if call is None:
-                    continue
-                state = self._states[call.runtime_id]
-                if state.turn_id != call.turn_id:
-                    yield from self._flush(state)
-                    state.turn_id = call.turn_id
-                    state.step = -1
-                if call.attempt == 0 or state.step < 0:
-                    state.step += 1
-                call.step = state.step
-                state.pending.append(call)
+                if call is not None:
+                    batch.append(call)
+                if len(batch) >= size:
+                    yield from self._take(batch)
+                    batch = []
+                    size = min(2 * size, _READ_AHEAD)
+            yield from self._take(batch)
         finally:
             close = getattr(rows, "close", None)
             if close is not None:
@@ -1577,6 +1508,21 @@ class SessionCacheAnalyser:
         for state in self._states.values():
             self.findings.extend(self._findings(state))
             self.summaries.append(state.summary)
+
+    def _take(self, calls: list[_Call]) -> Iterator[CachePair]:
+        """Count the tokens of requests just read, then add each to its runtime's turn, making
+        the pairs of every turn that the request completes."""
+        _count_tokens([call.layout for call in calls], _PARTS)
+        for call in calls:
+            state = self._states[call.runtime_id]
+            if state.turn_id != call.turn_id:
+                yield from self._flush(state)
+                state.turn_id = call.turn_id
+                state.step = -1
+            if call.attempt == 0 or state.step < 0:
+                state.step += 1
+            call.step = state.step
+            state.pending.append(call)
 
     # -- reading -------------------------------------------------------------------------------
 
@@ -1863,22 +1809,9 @@ class SessionCacheAnalyser:
         without history) are the turn context; any other is a pre-history insertion."""
         lay = call.layout
         first = lay.n_tools + lay.n_settings + lay.n_prompt
-        kinds = []
-        for part in lay.parts[first : call.message_start]:
-            stripped = part.text.strip()
-            if _PRUNED_TEXT.fullmatch(stripped):
-                kinds.append("history")
-            elif stripped.startswith(markers.LEGACY_COMPACTED_PREFIX):
-                kinds.append("history")
-            elif stripped.startswith(markers.RESPONSE_FORMAT_PREFIX):
-                kinds.append("turn-context")
-            else:
-                kinds.append("other")
-        others = [i for i, k in enumerate(kinds) if k == "other"]
-        if others and call.locator().tc is None:
-            kinds[others[-1]] = "turn-context"
-        kind = kinds[d - first]
-        return "history" if kind == "other" else kind
+        texts = [part.text for part in lay.parts[first : call.message_start]]
+        kind = leading_system_kinds(texts, call.locator().tc is not None)[d - first]
+        return "turn-context" if kind in ("turn-context", "response-format") else "history"
 
     def _reason(self, state: _RuntimeState, prev: _Call, cur: _Call, cmp: _Comparison, region: str,
                 predicted: int, untimed: int, gap: float | None, ttl: float | None,
@@ -1925,17 +1858,17 @@ class SessionCacheAnalyser:
         if d >= len(lay.parts) or d < lay.n_tools + lay.n_settings + lay.n_prompt:
             return None, None
         if d < call.message_start:
-            stripped = lay.parts[d].text.strip()
-            if _PRUNED_TEXT.fullmatch(stripped):
+            kind = leading_system_kind(lay.parts[d].text)
+            if kind == "pruned":
                 return "pre-history", "pruned-marker"
-            if stripped.startswith(markers.LEGACY_COMPACTED_PREFIX):
+            if kind == "legacy-summary":
                 return "summaries", "legacy-compacted-history"
             return "pre-history", "system-insertion"
         loc = call.locator()
         m = loc.elem_first[d - call.message_start]
         if m >= loc.n:
             return None, None
-        bag, kind, _ = loc.classify(m)
+        bag, kind, _, _ = loc.classify(m)
         return bag, kind
 
     def _history_detail(self, prev: _Call, cur: _Call, cmp: _Comparison) -> str:
@@ -1959,7 +1892,7 @@ class SessionCacheAnalyser:
         if loc.n == 0:
             return False
         last = loc.facts[-1]
-        return last.sys_like and last.tc_score == 2
+        return last.sys_like and last.turn_data_score == 2
 
     # -- names ---------------------------------------------------------------------------------
 
@@ -2025,7 +1958,7 @@ class SessionCacheAnalyser:
                     k, cut = n, naming.common_prefix(was, m.text)
                     break
         pos = first + k
-        bag, kind, label = loc.classify(pos)
+        bag, kind, label, _ = loc.classify(pos)
         if kind in ("turn-context", "compacted-history"):
             mini = NormalisedRequest(source="provider", protocol=part.protocol, model=None,
                                      messages=[msgs[k]] + (_stand_in_user() if kind == "turn-context" else []))

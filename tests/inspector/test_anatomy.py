@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 
-from inspector.anatomy import Anatomy, label_request
+from inspector.anatomy import Anatomy, BagLayout, MessageFacts, label_request, leading_system_kind, leading_system_kinds
 from inspector.covel import markers
 from inspector.wire.parse import from_kernel, from_provider_body
 from inspector.wire.protocols import ANTHROPIC_MESSAGES, GOOGLE_GENERATIVE_AI, OPENAI_CHAT
@@ -427,6 +427,37 @@ def test_pre_history_messages_before_summaries_and_legacy_forms():
         ("turn-context", "turn-context"),
         ("current-input", "current-input"),
     ]
+
+
+# --- the rules as parts the cache analysis reuses ------------------------------------------------
+
+
+def test_leading_system_kinds():
+    legacy_pruned = "[... 12 older messages pruned to stay within token budget ...]"
+    texts = ["depth insertion", markers.PRUNED_MARKER_EN, legacy_pruned, "  " + markers.PRUNED_MARKER_ZH + "\n",
+             markers.LEGACY_COMPACTED_PREFIX + "plot]] They met.", markers.RESPONSE_FORMAT_PREFIX + " {}",
+             "<runtime-inputs>{}</runtime-inputs>"]
+    assert [leading_system_kind(t) for t in texts] == [
+        "other", "pruned", "pruned", "pruned", "legacy-summary", "response-format", "other"]
+    # Without a turn context elsewhere the last plain one is the turn context of a request
+    # without history; with one, nothing changes.
+    assert leading_system_kinds(texts, False) == [
+        "other", "pruned", "pruned", "pruned", "legacy-summary", "response-format", "turn-context"]
+    assert leading_system_kinds(texts, True) == [leading_system_kind(t) for t in texts]
+    assert leading_system_kinds([markers.PRUNED_MARKER_EN], False) == ["pruned"]
+    assert leading_system_kinds([], False) == []
+    # A near miss is plain text: the marker must stand alone.
+    assert leading_system_kind(markers.PRUNED_MARKER_EN + " and more") == "other"
+
+
+def test_bag_layout_classifies_each_message_as_the_labeller_does():
+    req = from_kernel(kernel_payload())
+    anatomy = label_request(req)
+    layout = BagLayout([MessageFacts(m) for m in req.messages])
+    for k, node in anatomy.by_message.items():
+        assert layout.classify(k) == (node.bag, node.kind, node.label, node.recognised_by)
+    assert layout.history_start() == 2
+    assert layout.tc == 6 and layout.current == 8
 
 
 # --- speed --------------------------------------------------------------------------------------

@@ -8,12 +8,15 @@ shared prefix can be put one token either side of a rule's boundary.
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 import statistics
 from datetime import datetime, timedelta, timezone
 from types import SimpleNamespace
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import inspector.cache_analysis as ca
 from inspector.cache_analysis import (
@@ -28,6 +31,7 @@ from inspector.cache_analysis import (
 from inspector.cache_rules import default_rules, load_rules
 from inspector.demo import generate_demo
 from inspector.store import open_store
+from inspector.tokens import count_exact, get_encoding
 
 BASE = datetime(2026, 10, 6, 8, 0, tzinfo=timezone.utc)
 SCHEMA = """
@@ -628,12 +632,16 @@ def test_fast_names_equal_the_full_labeller(demo):
             assert [p.first_difference for p in fast] == [p.first_difference for p in full]
 
 
-def test_byte_reader_equals_the_full_parser(demo, monkeypatch):
+def test_byte_reader_equals_the_full_parser_on_every_demo_session(demo, monkeypatch):
+    """The byte reader (recurring elements taken by their bytes, moved or not) gives what parsing
+    every payload whole gives, on every wire of the demo."""
     with open_store(demo) as store:
-        fast = [p.to_json() for p in analyse_session(store, "demo-lantern-claude").pairs]
+        sessions = [s.id for s in store.sessions()]
+        ca._PARTS.clear()
+        fast = {s: [p.to_json() for p in analyse_session(store, s).pairs] for s in sessions}
         ca._PARTS.clear()
         monkeypatch.setattr(ca, "_fast_decode", lambda raw: None)
-        slow = [p.to_json() for p in analyse_session(store, "demo-lantern-claude").pairs]
+        slow = {s: [p.to_json() for p in analyse_session(store, s).pairs] for s in sessions}
     assert fast == slow
 
 
@@ -693,3 +701,52 @@ def test_summaries_add_up(demo_runs):
         assert sum(s.pairs for s in analysis.summaries) == len(analysis.pairs)
         assert sum(s.predicted_cached_tokens for s in analysis.summaries) == sum(
             p.predicted_cached_tokens for p in analysis.pairs)
+
+
+# --- token counts by segment -------------------------------------------------------------------------
+
+# Pieces of text that meet at every kind of boundary the tokenizers' split patterns know: line
+# breaks before letters, spaces, slashes and punctuation; contractions; digits; CJK; combining
+# marks; astral characters; and the white space Python and the tokenizer might not agree on.
+_SEGMENT_PIECES = ["a", "Zq", "é", "字", "。", " ", "  ", "\n", "\n\n", "\r\n", "\r", "\t", "/", "'", "'ll", "s",
+                   "1", "234", "!", ".", "<", "tag>", "\x1c", "\x85", "\xa0", "\u2028", "\u3000", "\u0301", "😀",
+                   "\ufeff", "_"]
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.lists(st.sampled_from(_SEGMENT_PIECES), max_size=40), st.sampled_from(["o200k_base", "cl100k_base"]))
+def test_tokens_by_segment_equal_the_whole_text(pieces, encoding):
+    text = "".join(pieces)
+    joined = [int(t) for seg in ca._tokenize_segments(text, encoding, {}) for t in seg]
+    assert joined == get_encoding(encoding).encode_ordinary(text)
+
+
+def test_python_white_space_covers_the_tokenizers():
+    """The segment cut never falls before a character the tokenizers' ``\\s`` (Unicode
+    White_Space) matches, because Python's ``\\s`` matches each of them too."""
+    white_space = [*range(0x09, 0x0E), 0x20, 0x85, 0xA0, 0x1680, *range(0x2000, 0x200B), 0x2028, 0x2029, 0x202F,
+                   0x205F, 0x3000]
+    assert all(re.match(r"\s", chr(c)) for c in white_space)
+    assert ca._SEGMENT_START.split("a\n b\n/c\nd\n\ne") == ["a\n b\n/c\n", "d\n\n", "e"]
+
+
+def test_token_counts_equal_the_exact_counter(demo):
+    """Every part of every demo request counts what :func:`inspector.tokens.count_exact` counts."""
+    table = ca._PartTable()
+    with open_store(demo) as store:
+        texts = {p.text for p in _demo_parts(store, table)}
+    assert len(texts) > 200
+    for text in texts:
+        for encoding in ("o200k_base", "cl100k_base"):
+            assert sum(len(p) for p in table.tokenize(text, encoding)) == count_exact(text, encoding)
+
+
+def _demo_parts(store, table):
+    rules = default_rules()
+    for session in store.sessions():
+        previous = None
+        for row in store.iter_llm_calling_rows(session.id):
+            dec = ca.decode_payload(row[2])
+            layout = ca._layout(dec, table, rules.resolve(dec.provider, dec.protocol, dec.model), previous)
+            previous = layout
+            yield from layout.parts
