@@ -8,9 +8,6 @@ Kept out of the UI so the clipboard, the Export menu and the tests produce ident
 from __future__ import annotations
 
 import json
-import os
-import tempfile
-from pathlib import Path
 from typing import Any
 
 from inspector.covel import markers
@@ -196,23 +193,3 @@ def response_text(detail: RequestDetail) -> str:
     if meta:
         out += ["<response-facts>", _pretty(meta), "</response-facts>"]
     return "\n".join(out).rstrip("\n") + "\n"
-
-
-def write_atomic(path: str | os.PathLike[str], text: str) -> Path:
-    """Write ``text`` (UTF-8) to ``path`` through a temporary file in the same folder and
-    ``os.replace``, so a crash or a full disk never leaves a half-written export."""
-    target = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=str(target.parent))
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, target)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
-        raise
-    return target

@@ -24,8 +24,9 @@ from inspector import views
 from inspector.compare import Comparison, compare_details
 from inspector.export import (
     anatomy_json, anatomy_markdown, attempt_body_json, attempt_facts, kernel_messages_json, node_text,
-    provider_body_json, raw_event_json, response_text, write_atomic,
+    provider_body_json, raw_event_json, response_text,
 )
+from inspector.files import write_atomic
 from inspector.highlight import PreparedText, prepare_text
 from inspector.views import DetailNode, RequestDetail
 

@@ -23,8 +23,6 @@ the space-joined arguments (``"*"`` is the fallback); any other value serves eve
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 import tomllib
 from dataclasses import dataclass, field, fields
 from pathlib import Path
@@ -32,6 +30,7 @@ from typing import Any
 
 import yaml
 
+from inspector.files import write_atomic
 from inspector.jsjson import UNDEFINED
 
 ZONES = ("system", "context", "input")
@@ -652,33 +651,7 @@ def save_config(config: PromptConfig, path: str | Path, fmt: str | None = None) 
     """Write atomically: a temporary file in the same folder, fsync, the old file kept as
     ``.bak``, then one rename."""
     path = Path(path)
-    return write_text_atomic(path, dump_config(config, fmt or format_of(path)))
-
-
-def write_text_atomic(path: str | Path, text: str) -> Path:
-    """Write ``text`` (UTF-8, ``\n`` line ends) through a temporary file in the same folder and
-    one ``os.replace``, keeping the previous file as ``<name>.bak``. Used for configs and for the
-    Covel template files the editor saves."""
-    path = Path(path)
-    directory = path.parent if str(path.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        if path.exists():
-            backup = path.with_name(path.name + ".bak")
-            with open(path, "rb") as src, open(backup, "wb") as dst:
-                dst.write(src.read())
-                dst.flush()
-                os.fsync(dst.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-    return path
+    return write_atomic(path, dump_config(config, fmt or format_of(path)), keep_backup=True)
 
 
 class _YamlDumper(yaml.SafeDumper):

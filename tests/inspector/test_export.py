@@ -10,9 +10,10 @@ import pytest
 from inspector import views
 from inspector.covel import markers
 from inspector.demo import generate_demo
+from inspector.files import write_atomic
 from inspector.export import (
     anatomy_json, anatomy_markdown, attempt_facts, kernel_messages_json, node_text, provider_body_json,
-    raw_event_json, response_text, write_atomic,
+    raw_event_json, response_text,
 )
 from inspector.highlight import SENTINEL_CHIP
 from inspector.jsjson import js_parse

@@ -16,15 +16,13 @@ atomic and keeps the previous file as ``FILE.bak``.
 from __future__ import annotations
 
 import os
-import shutil
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, QObject, Signal
 from PySide6.QtGui import QUndoStack
 
-from inspector.export import write_atomic
+from inspector.files import write_atomic
 from inspector.jsjson import js_parse
 from inspector.writing_agent.order import (
     Change,
@@ -84,23 +82,8 @@ def _from_worker_set(text: str) -> ContextOrder | None:
 
 
 def save_with_backup(path: str | os.PathLike[str], text: str) -> Path:
-    """Write ``text`` atomically (temporary file in the same folder, fsync, rename), first
-    keeping the file it replaces as ``FILE.bak`` (itself written the same way)."""
-    target = Path(path)
-    if target.exists():
-        backup = target.with_name(target.name + ".bak")
-        fd, tmp = tempfile.mkstemp(prefix=f".{backup.name}.", suffix=".tmp", dir=str(target.parent))
-        try:
-            with os.fdopen(fd, "wb") as dst, open(target, "rb") as src:
-                shutil.copyfileobj(src, dst)
-                dst.flush()
-                os.fsync(dst.fileno())
-            os.replace(tmp, backup)
-        except BaseException:
-            if os.path.exists(tmp):
-                os.unlink(tmp)
-            raise
-    return write_atomic(target, text)
+    """Write ``text`` atomically, keeping the file it replaces as ``FILE.bak``."""
+    return write_atomic(path, text, keep_backup=True)
 
 
 class OrderDocument(QObject):

@@ -19,7 +19,8 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
 from inspector.zones import ConfigError, PromptConfig, load_config, save_config
-from inspector.zones.config import format_of, write_text_atomic
+from inspector.files import write_atomic
+from inspector.zones.config import format_of
 from inspector.zones.covel_templates import is_covel_template_path
 
 ZONES_MODE = "zones"
@@ -193,7 +194,7 @@ class ZonesDocument(QObject):
             raise ConfigError("this document has no file yet; use Save As")
         if self.mode == COVEL_MODE:
             assert self.covel is not None
-            write_text_atomic(target, self.covel.content)
+            write_atomic(target, self.covel.content, keep_backup=True)
         else:
             fmt = format_of(target)
             save_config(self.config, target, fmt)
