@@ -140,13 +140,17 @@ def utf16_offsets(text: str) -> list[int] | None:
     return table
 
 
-def spans_utf16(text: str, language: str = "prompt") -> list[tuple[int, int, str]]:
-    """:func:`spans` with offsets in UTF-16 code units, what ``QSyntaxHighlighter.setFormat`` takes."""
-    runs = spans(text, language)
+def runs_in_utf16(text: str, runs: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
+    """``runs`` over ``text`` (Python indices) with offsets in UTF-16 code units instead."""
     table = utf16_offsets(text)
     if table is None:
         return runs
     return [(table[s], table[e], k) for s, e, k in runs]
+
+
+def spans_utf16(text: str, language: str = "prompt") -> list[tuple[int, int, str]]:
+    """:func:`spans` with offsets in UTF-16 code units, what ``QSyntaxHighlighter.setFormat`` takes."""
+    return runs_in_utf16(text, spans(text, language))
 
 
 @dataclass(slots=True)

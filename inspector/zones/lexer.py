@@ -25,7 +25,7 @@ from pygments.token import (
     Token,
 )
 
-from inspector.highlight import utf16_offsets
+from inspector.highlight import runs_in_utf16
 
 from . import covel_templates
 from .template import lex
@@ -136,8 +136,5 @@ def spans(text: str, language: str = "zones") -> list[tuple[int, int, str]]:
 
 
 def spans_utf16(text: str, language: str = "zones") -> list[tuple[int, int, str]]:
-    runs = spans(text, language)
-    table = utf16_offsets(text)
-    if table is None:
-        return runs
-    return [(table[s], table[e], k) for s, e, k in runs]
+    """:func:`spans` in UTF-16 code units, what a Qt highlighter takes."""
+    return runs_in_utf16(text, spans(text, language))
