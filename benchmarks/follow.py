@@ -8,6 +8,13 @@ written). The app opens the copy, opens its largest session and follows; a write
 intervals. For each, the time from its commit to the turn's row being in the expanded tree is
 recorded; the median and the maximum are printed, with the target (1 s). A watchdog timer also
 records the GUI thread's longest stall while following.
+
+    python benchmarks/follow.py --cache [--db benchmarks/data/bench.db] [--turns 7]
+
+measures the cache analysis on follow instead (headless): the copy's session with the most
+requests is analysed once, then ``--turns`` times a turn (a request and its response, copied
+from the session's last ones) is committed and the analysis brought up to date, by
+``SessionCacheAnalyser.resume`` and by a full re-analysis; the medians are printed.
 """
 
 from __future__ import annotations
@@ -25,6 +32,7 @@ import tempfile
 import textwrap
 import threading
 import time
+from datetime import datetime, timedelta
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -75,10 +83,13 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--db", type=Path, default=DEFAULT_DB)
     parser.add_argument("--turns", type=int, default=15)
+    parser.add_argument("--cache", action="store_true", help="time the cache analysis update instead")
     args = parser.parse_args()
     if not args.db.exists():
         print(f"{args.db} does not exist (python benchmarks/run.py builds it)", file=sys.stderr)
         return 2
+    if args.cache:
+        return cache_update(args.db, args.turns)
 
     app = QApplication.instance() or QApplication(sys.argv)
     with tempfile.TemporaryDirectory(prefix="pi-follow-") as tmp:
@@ -161,6 +172,61 @@ def main() -> int:
     print(f"commit → row in the tree: median {median * 1000:.0f} ms, max {max(latencies) * 1000:.0f} ms "
           f"(target < {TARGET_S * 1000:.0f} ms: {'met' if max(latencies) < TARGET_S else 'NOT met'})")
     print(f"GUI thread while following: longest stall {max(stalls):.0f} ms")
+    return 0
+
+
+def cache_update(db: Path, turns: int) -> int:
+    import orjson
+
+    from inspector.cache_analysis import SessionCacheAnalyser
+    from inspector.store import open_store
+
+    with tempfile.TemporaryDirectory(prefix="pi-follow-cache-") as tmp:
+        path = Path(tmp) / "covel.db"
+        shutil.copyfile(db, path)
+        writer = sqlite3.connect(path)
+        writer.execute("PRAGMA journal_mode=WAL")
+        sid, requests = writer.execute(
+            "SELECT session_id, COUNT(*) FROM trace_events WHERE type = 'llm.calling' GROUP BY session_id "
+            "ORDER BY COUNT(*) DESC LIMIT 1").fetchone()
+        templates = {etype: writer.execute(
+            "SELECT CAST(payload AS TEXT), created_at FROM trace_events WHERE session_id = ? AND type = ? "
+            "ORDER BY created_at DESC, seq DESC LIMIT 1", (sid, etype)).fetchone()
+            for etype in ("llm.calling", "llm.responded")}
+        last_at = max(created for _, created in templates.values())
+        base = datetime.fromisoformat(last_at.replace("Z", "+00:00"))
+
+        def write_turn(i: int) -> None:
+            turn = f"bench-cache-{i}"
+            for k, etype in enumerate(("llm.calling", "llm.responded")):
+                at = (base + timedelta(seconds=60 * (i + 1) + k)).strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z"
+                payload = orjson.loads(templates[etype][0])
+                if etype == "llm.calling":
+                    payload["startedAt"] = at
+                writer.execute("INSERT INTO trace_events (id, session_id, type, trace_id, turn_id, payload, "
+                               "created_at, seq) VALUES (?, ?, ?, ?, ?, ?, ?, 0)",
+                               (f"{turn}-{k}", sid, etype, turn, turn, orjson.dumps(payload).decode(), at))
+            writer.commit()
+
+        incremental: list[float] = []
+        full: list[float] = []
+        with open_store(path) as store:
+            analyser = SessionCacheAnalyser(store, sid)
+            for _ in analyser.pairs():
+                pass
+            for i in range(turns):
+                write_turn(i)
+                started = time.perf_counter()
+                changed = list(analyser.resume([f"bench-cache-{i}"]))
+                incremental.append(time.perf_counter() - started)
+                started = time.perf_counter()
+                everything = list(SessionCacheAnalyser(store, sid).pairs())
+                full.append(time.perf_counter() - started)
+                assert {p.event_id: p for p in changed}.items() <= {p.event_id: p for p in everything}.items()
+        writer.close()
+    print(f"database: {db.name}, session {sid} ({requests:,} requests), {turns} turns written")
+    print(f"cache analysis after one new turn: resume median {statistics.median(incremental) * 1000:.0f} ms "
+          f"(max {max(incremental) * 1000:.0f} ms), full re-analysis median {statistics.median(full) * 1000:.0f} ms")
     return 0
 
 

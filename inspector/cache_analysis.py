@@ -28,6 +28,7 @@ completed it has been read (batches grow from two requests to ``_READ_AHEAD``).
 from __future__ import annotations
 
 import bisect
+import dataclasses
 import functools
 import re
 import threading
@@ -53,7 +54,7 @@ from .anatomy import (
 )
 from .cache_rules import CacheRules, RuleSet, default_rules
 from .jsjson import utf16_len
-from .store import Store, TokenUsage, parse_json_object
+from .store import Store, TokenUsage, TraceEvent, parse_json_object
 from .tokens import encoding_for_model, get_encoding
 from .wire.model import (
     IMAGE,
@@ -1435,6 +1436,61 @@ class _RuntimeState:
         self.examples: dict[str, dict[str, Any]] = {}
 
 
+_SIDE_EVENTS = ("llm.responded", "context.compacted", "context.pruned")
+
+
+def _event_order(ev: TraceEvent) -> tuple:
+    """A trace row's place in the store's canonical order (created_at, seq, id)."""
+    return (ev.created_at or "", -1 if ev.seq is None else ev.seq, ev.id)
+
+
+def _copy_summary(summary: RuntimeSummary) -> RuntimeSummary:
+    copied = dataclasses.replace(summary)
+    copied.reasons = Counter(summary.reasons)
+    return copied
+
+
+class _Checkpoint:
+    """A runtime's state before its pending (last) turn is flushed, to put it back after: flushing
+    mutates the state, the pending calls, the calls they are compared with (breakpoints read)
+    and the turn's responses (bound)."""
+
+    def __init__(self, state: _RuntimeState, responses: dict[tuple[str, str | None], list[_Response]]) -> None:
+        self.state = state
+        self.pending = list(state.pending)
+        self.calls = [(c, c.ref, c.shared_tokens, c.usage, c.response_at, c.failed, set(c.bp_reads))
+                      for c in self.pending]
+        self.scalars = (state.last, state.last_ok, state.turn_first, state.turn_pairs)
+        self.lengths = {name: len(getattr(state, name)) for name in _APPENDED}
+        self.reads = [(reads, set(reads)) for _, _, reads in state.bp_calls]
+        self.summary = _copy_summary(state.summary)
+        self.examples = dict(state.examples)
+        keys = {(c.turn_id, c.runtime_id) for c in self.pending}
+        self.used = [(r, r.used) for key in keys for r in responses.get(key, [])]
+
+    def restore(self) -> None:
+        state = self.state
+        state.pending = self.pending
+        for call, ref, shared, usage, response_at, failed, reads in self.calls:
+            call.ref, call.shared_tokens, call.usage = ref, shared, usage
+            call.response_at, call.failed = response_at, failed
+            call.bp_reads.clear()
+            call.bp_reads.update(reads)
+        state.last, state.last_ok, state.turn_first, state.turn_pairs = self.scalars
+        for name, n in self.lengths.items():
+            del getattr(state, name)[n:]
+        for reads, before in self.reads:
+            reads.clear()
+            reads.update(before)
+        state.summary = _copy_summary(self.summary)
+        state.examples = dict(self.examples)
+        for response, used in self.used:
+            response.used = used
+
+
+_APPENDED = ("history_moves", "sliding", "system_changes", "data_last", "too_many", "bp_calls")
+
+
 @dataclass(slots=True)
 class _Response:
     created_at: str
@@ -1452,7 +1508,10 @@ class SessionCacheAnalyser:
     with the one that completed it is counted, in the session's order of turns. After it is
     exhausted, :attr:`findings`, :attr:`summaries` and :attr:`warnings` are
     complete. Closing the generator early (a view switching session) releases the store's
-    cursor. The analyser reads the store only while ``pairs()`` runs.
+    cursor. The analyser reads the store only while ``pairs()`` or ``resume()`` runs.
+
+    While a store grows (following a running engine), :meth:`resume` brings a finished analysis
+    up to date from the rows written since, yielding only new and changed pairs.
     """
 
     def __init__(self, store: Store, session_id: str, *, rules: RuleSet | None = None,
@@ -1475,6 +1534,14 @@ class SessionCacheAnalyser:
         self._prunes: set[tuple[str, str | None]] = set()
         self._payloads: dict[str, Any] = {}  # naming_mode "full" only
         self._done = False
+        # What resume() needs to read only what was written since the last run.
+        self._resumable = False
+        self._calls_seen: set[str] = set()
+        self._side_seen: set[str] = set()
+        self._read_turns: set[tuple[str, str | None]] = set()
+        self._last_event_id: str | None = None
+        self._cursor: int | None = None
+        self._last_order: tuple | None = None
 
     # -- public --------------------------------------------------------------------------------
 
@@ -1483,31 +1550,135 @@ class SessionCacheAnalyser:
             raise RuntimeError("pairs() was already run; create a new analyser")
         self._done = True
         _PARTS.trim()
-        self._load_side_events()
+        self._load_side_events(self.store.events(self.session_id, types=_SIDE_EVENTS))
         rows = self.store.iter_llm_calling_rows(self.session_id)
         try:
-            # Requests are read a few at a time and their tokens counted together (see
-            # _count_tokens); the first batches are small so the first pairs come at once.
-            batch: list[_Call] = []
-            size = 2
-            for row in rows:
-                call = self._read(row)
-                if call is not None:
-                    batch.append(call)
-                if len(batch) >= size:
-                    yield from self._take(batch)
-                    batch = []
-                    size = min(2 * size, _READ_AHEAD)
-            yield from self._take(batch)
+            yield from self._consume(rows)
         finally:
             close = getattr(rows, "close", None)
             if close is not None:
                 close()
+        yield from self._finish()
+
+    def resume(self, turn_ids: Iterable[str] | None = None) -> Iterator[CachePair]:
+        """After :meth:`pairs` (or a previous resume) ran to its end: the pairs that are new or
+        changed since, reading only the requests written since and the side events of the turns
+        they may touch. Each turn's last pairs are made again (its later requests or responses may
+        change them), keyed by ``event_id`` like the earlier ones. ``turn_ids``: the executions
+        with new rows when the caller knows them (a follow delta); None reads every side event of
+        the session. Whenever the new rows could change an earlier, settled pair (a row sorting
+        before one already read, a response to a settled turn), the session is analysed again
+        from the start and every pair is yielded. Findings and summaries are then those of the
+        whole session so far, equal to a fresh analysis's."""
+        if not self._resumable:
+            yield from self._restart()
+            return
+        self._resumable = False
+        side = self._new_side_events(turn_ids)
+        rows = self._new_calling_rows()
+        if side is None or rows is None:
+            yield from self._restart()
+            return
+        self._load_side_events(side)
+        yield from self._consume(iter(rows))
+        yield from self._finish()
+
+    def _restart(self) -> Iterator[CachePair]:
+        fresh = SessionCacheAnalyser(self.store, self.session_id, rules=self.rules, runtime_id=self.runtime_filter,
+                                     naming_mode=self.naming_mode, warn=self._warn)
+        for name in fresh.__dict__:
+            setattr(self, name, getattr(fresh, name))
+        yield from self.pairs()
+
+    def _consume(self, rows: Iterable[tuple]) -> Iterator[CachePair]:
+        # Requests are read a few at a time and their tokens counted together (see
+        # _count_tokens); the first batches are small so the first pairs come at once.
+        batch: list[_Call] = []
+        size = 2
+        for row in rows:
+            call = self._read(row)
+            if call is not None:
+                batch.append(call)
+            if len(batch) >= size:
+                yield from self._take(batch)
+                batch = []
+                size = min(2 * size, _READ_AHEAD)
+        yield from self._take(batch)
+
+    def _finish(self) -> Iterator[CachePair]:
+        """Flush each runtime's last turn, then put those turns back as pending: a later resume
+        adds the requests that arrive for them and makes their pairs again."""
+        saved = [_Checkpoint(state, self._responses) for state in self._states.values() if state.pending]
         for state in self._states.values():
             yield from self._flush(state)
+        findings: list[Finding] = []
+        summaries: list[RuntimeSummary] = []
         for state in self._states.values():
-            self.findings.extend(self._findings(state))
-            self.summaries.append(state.summary)
+            findings.extend(self._findings(state))
+            summaries.append(_copy_summary(state.summary))
+        for checkpoint in saved:
+            checkpoint.restore()
+        self.findings, self.summaries = findings, summaries
+        self._resumable = True
+
+    def _new_side_events(self, turn_ids: Iterable[str] | None) -> list[TraceEvent] | None:
+        """The side events not read yet (None when one of them belongs to a settled turn)."""
+        if turn_ids is None:
+            events = self.store.events(self.session_id, types=_SIDE_EVENTS)
+        else:
+            wanted = dict.fromkeys(turn_ids)
+            wanted.update(dict.fromkeys(s.turn_id for s in self._states.values() if s.pending))
+            events = [ev for tid in wanted if tid is not None
+                      for ev in self.store.events(self.session_id, tid, types=_SIDE_EVENTS)]
+        fresh = [ev for ev in events if ev.id not in self._side_seen]
+        if not fresh:
+            return fresh
+        open_turns = {(s.turn_id, s.runtime_id) for s in self._states.values() if s.pending}
+        settled = self._read_turns - open_turns
+        settled_ids = {tid for tid, _ in settled}
+        for ev in fresh:
+            if ev.type == "context.compacted":
+                if ev.turn_id in settled_ids:
+                    return None
+            elif ev.type == "llm.responded":
+                if (ev.turn_id, _response_fields(ev)[0]) in settled:
+                    return None
+            elif (ev.turn_id, ev.runtime_id) in settled:
+                return None
+        return fresh
+
+    def _new_calling_rows(self) -> list[tuple] | None:
+        """``iter_llm_calling_rows`` rows written since the last run, in canonical order (None
+        when the store cannot say which are new, or one sorts before a row already read)."""
+        if self.store.request_key_column() is None:
+            return None
+        if self._cursor is None and self._last_event_id is not None:
+            self._cursor = self.store.event_key(self._last_event_id)
+            last = self.store.event(self._last_event_id)
+            if self._cursor is None or last is None:
+                return None
+            self._last_order = _event_order(last)
+        found: list[tuple[tuple, tuple]] = []
+        stream = self.store.iter_llm_calling_since(self.session_id, self._cursor)
+        try:
+            for key, event_id, raw in stream:
+                self._cursor = key if self._cursor is None else max(self._cursor, key)
+                if event_id in self._calls_seen:
+                    continue
+                ev = self.store.event(event_id)
+                if ev is None:
+                    continue
+                found.append((_event_order(ev), (ev.session_id, ev.turn_id, raw, event_id)))
+        finally:
+            close = getattr(stream, "close", None)
+            if close is not None:
+                close()
+        found.sort(key=lambda item: item[0])
+        if found and self._last_order is not None and found[0][0] < self._last_order:
+            return None
+        if found:
+            self._last_order = found[-1][0]
+        return [row for _, row in found]
 
     def _take(self, calls: list[_Call]) -> Iterator[CachePair]:
         """Count the tokens of requests just read, then add each to its runtime's turn, making
@@ -1531,8 +1702,9 @@ class SessionCacheAnalyser:
         if self._warn is not None:
             self._warn(message)
 
-    def _load_side_events(self) -> None:
-        for ev in self.store.events(self.session_id, types=("llm.responded", "context.compacted", "context.pruned")):
+    def _load_side_events(self, events: Iterable[TraceEvent]) -> None:
+        for ev in events:
+            self._side_seen.add(ev.id)
             if ev.type == "llm.responded":
                 runtime_id, attempt, usage_raw, failed = _response_fields(ev)
                 usage = None
@@ -1553,6 +1725,8 @@ class SessionCacheAnalyser:
     def _read(self, row: tuple) -> _Call | None:
         session_id, turn_id, raw = row[0], row[1], row[2]
         event_id = row[3] if len(row) > 3 else ""
+        self._calls_seen.add(event_id)
+        self._last_event_id = event_id
         try:
             dec = decode_payload(raw)
         except (_Unreadable, ValueError, TypeError) as exc:
@@ -1566,6 +1740,7 @@ class SessionCacheAnalyser:
         layout = _layout(dec, _PARTS, rules, reference.layout if reference is not None else None)
         if state is None:
             state = self._states[dec.runtime_id] = _RuntimeState(self.session_id, dec.runtime_id)
+        self._read_turns.add((turn_id, dec.runtime_id))
         if self.naming_mode == "full":
             self._payloads[event_id] = parse_json_object(raw, merge_data=True)[0]
         call = _Call(event_id, session_id, turn_id, dec, layout, rules)

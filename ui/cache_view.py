@@ -924,6 +924,10 @@ class CacheView(QWidget):
         self.elapsed: float | None = None
         self._results: dict[str, tuple[CacheAnalysis, list[tuple[int, str]], float]] = {}
         self._refresh_wanted = False
+        # The shown session's analyser, kept after its run so a follow update analyses only what
+        # was written since (SessionCacheAnalyser.resume), and the executions changed meanwhile.
+        self._analyser: SessionCacheAnalyser | None = None
+        self._follow_turns: list[str] = []
         self._sessions_job: Job | None = None
         self._wanted: tuple[str | None] | None = None  # request_session() before the list arrived
         self._chart_runtime: str | None = None
@@ -1089,6 +1093,7 @@ class CacheView(QWidget):
             return
         self._cancel()
         self._refresh_wanted = False
+        self._follow_turns = []
         self.session_id = session_id
         i = self.session_box.findData(session_id)
         if i >= 0 and i != self.session_box.currentIndex():
@@ -1105,10 +1110,11 @@ class CacheView(QWidget):
         self.elapsed = None
         relay = self._relay
 
+        analyser = SessionCacheAnalyser(store, session_id)
+
         def work(job: Job) -> CacheAnalysis | None:
             turns = [(t.number, t.turn_id) for t in store.turns(session_id)]
             relay.turns.emit(job, turns)
-            analyser = SessionCacheAnalyser(store, session_id)
             pairs: list[CachePair] = []
             batch: list[CachePair] = []
             last = time.perf_counter()
@@ -1129,11 +1135,13 @@ class CacheView(QWidget):
                 relay.batch.emit(job, batch)
             return CacheAnalysis(session_id, pairs, analyser.findings, analyser.summaries, analyser.warnings)
 
-        self.job = self.tasks.run(work, lambda result: self._done(session_id, result),
+        self.job = self.tasks.run(work, lambda result: self._done(session_id, result, analyser),
                                   lambda exc: self._failed(session_id, exc), resource=store, pause_gc=True)
         self._show_status()
 
     def _cancel(self) -> None:
+        # A run stopped half-way leaves its analyser unable to resume.
+        self._analyser = None
         if self.job is not None:
             self.job.cancel()
             self.cancelled_jobs.append(self.job)
@@ -1177,10 +1185,11 @@ class CacheView(QWidget):
             self._chart_timer.start()
         self.pairsAdded.emit(len(pairs))
 
-    def _done(self, session_id: str, analysis: CacheAnalysis | None) -> None:
+    def _done(self, session_id: str, analysis: CacheAnalysis | None, analyser: SessionCacheAnalyser) -> None:
         if session_id != self.session_id or analysis is None:
             return
         self.job = None
+        self._analyser = analyser
         elapsed = time.perf_counter() - self._started
         self._results[session_id] = (analysis, list(self.model.turns), elapsed)
         self._complete(analysis, elapsed)
@@ -1200,10 +1209,13 @@ class CacheView(QWidget):
         for sid in touched:
             self._results.pop(sid, None)
         if self.session_id in touched:
+            self._follow_turns.extend(update.changes.sessions[self.session_id].turns)
             self.refresh_session()
 
     def refresh_session(self) -> None:
-        """Analyse the shown session again and merge the result (after a running analysis)."""
+        """Analyse what was written to the shown session since its last analysis and merge the
+        new and changed pairs (after a running analysis); the whole session when there is no
+        analyser to resume."""
         store, session_id = self.store, self.session_id
         if store is None or session_id is None:
             return
@@ -1212,12 +1224,16 @@ class CacheView(QWidget):
             return
         self._refresh_wanted = False
         started = time.perf_counter()
+        analyser, self._analyser = self._analyser, None
+        turns, self._follow_turns = self._follow_turns, []
 
         def work(job: Job) -> CacheAnalysis | None:
-            # The analyser's pairing and layout state only exists while pairs() runs, so the
-            # session is analysed again; the table only shows what changed.
-            analyser = SessionCacheAnalyser(store, session_id)
-            gen = analyser.pairs()
+            nonlocal analyser
+            if analyser is None:
+                analyser = SessionCacheAnalyser(store, session_id)
+                gen = analyser.pairs()
+            else:
+                gen = analyser.resume(turns)
             pairs: list[CachePair] = []
             try:
                 for pair in gen:
@@ -1232,7 +1248,11 @@ class CacheView(QWidget):
             if session_id != self.session_id or analysis is None:
                 return
             self.job = None
+            self._analyser = analyser
             appended, replaced = self.model.merge_pairs(analysis.pairs)
+            # The changed pairs were merged: what the view keeps is the whole session's.
+            analysis = CacheAnalysis(session_id, list(self.model.pairs), analysis.findings, analysis.summaries,
+                                     analysis.warnings)
             self._recount()
             elapsed = time.perf_counter() - started
             self._results[session_id] = (analysis, list(self.model.turns), elapsed)

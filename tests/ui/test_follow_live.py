@@ -17,6 +17,7 @@ import pytest
 from PySide6.QtCore import QSettings
 
 from inspector import views
+from inspector.cache_analysis import analyse_session
 from inspector.store import open_store
 from ui import navigator as nav
 from ui.main_window import MainWindow
@@ -283,6 +284,24 @@ def test_cache_analysis_appends_the_new_turns_pairs(qtbot: Any, window: MainWind
     view.table.setCurrentIndex(first)
     resets: list[int] = []
     view.model.modelReset.connect(lambda: resets.append(1))
+    # Follow updates resume the analysis: the session's requests are not read again from the start.
+    full_reads: list[str | None] = []
+    store = window.store
+    read_all = store.iter_llm_calling_rows
+
+    def counting(session_id: str | None = None, batch: int = 256) -> Any:
+        full_reads.append(session_id)
+        return read_all(session_id, batch)
+
+    store.iter_llm_calling_rows = counting
+    since_reads: list[Any] = []
+    read_since = store.iter_llm_calling_since
+
+    def counting_since(session_id: str, after: int | None, batch: int = 128) -> Any:
+        since_reads.append(after)
+        return read_since(session_id, after, batch)
+
+    store.iter_llm_calling_since = counting_since
 
     window.follow_live_action.setChecked(True)
     writer = Writer(wal_db, sid)
@@ -304,3 +323,14 @@ def test_cache_analysis_appends_the_new_turns_pairs(qtbot: Any, window: MainWind
     pair = next(p for p in view.model.pairs if p.event_id == "cache-turn-call")
     assert view.model.index_of(pair).column() == columns
     assert pair.kind == "turn" and pair.runtime_id == "narrator/main"
+    assert full_reads == []
+    # Each update read only the rows after the previous one's cursor.
+    assert len(since_reads) >= 2 and all(after is not None for after in since_reads)
+    # The merged pairs, findings and summaries are those of a fresh analysis.
+    qtbot.waitUntil(lambda: not view.running, timeout=10000)
+    with open_store(wal_db) as fresh_store:
+        fresh = analyse_session(fresh_store, sid)
+    assert {p.event_id: p.to_json() for p in view.model.pairs} == {p.event_id: p.to_json() for p in fresh.pairs}
+    assert view.analysis is not None
+    assert [f.to_json() for f in view.analysis.findings] == [f.to_json() for f in fresh.findings]
+    assert [s.to_json() for s in view.analysis.summaries] == [s.to_json() for s in fresh.summaries]
