@@ -18,9 +18,13 @@ from .jsjson import js_stringify
 _CORE_SUBCOMMANDS = ("prefix", "sessions", "turns", "requests", "show", "demo", "cache", "turn")
 
 # Engines other than Covel's store bring their own subcommands. Each module named here exposes
-# `COMMANDS` (the subcommand names) and `register(subparsers, error_type)`, which adds them; a
-# command that fails raises `error_type` (this module's CliError) with the message to print.
-_COMMAND_MODULES: tuple[str, ...] = ("inspector.zones.commands", "inspector.writing_agent.commands")
+# `COMMANDS` (the subcommand names, repeated here so that starting the app or another command
+# does not import every engine) and `register(subparsers, error_type)`, which adds them; a command
+# that fails raises `error_type` (this module's CliError) with the message to print.
+_COMMAND_MODULES: dict[str, tuple[str, ...]] = {
+    "inspector.zones.commands": ("lint", "render"),
+    "inspector.writing_agent.commands": ("order", "assemble"),
+}
 
 
 def _command_modules() -> list[Any]:
@@ -28,8 +32,7 @@ def _command_modules() -> list[Any]:
     return [importlib.import_module(name) for name in _COMMAND_MODULES]
 
 
-SUBCOMMANDS = _CORE_SUBCOMMANDS + tuple(
-    name for module in _command_modules() for name in module.COMMANDS)
+SUBCOMMANDS = _CORE_SUBCOMMANDS + tuple(name for names in _COMMAND_MODULES.values() for name in names)
 
 
 class CliError(Exception):

@@ -210,3 +210,23 @@ def test_show_names_transport_attempts_whose_body_cannot_be_resolved(tmp_path, d
     assert code == 0 and detail["view"] == "kernel"
     assert any(p.startswith("providerRequests[0]:") for p in detail["problems"])
     assert any(p.startswith("providerRequests[1]:") and "7" in p for p in detail["problems"])
+
+
+def test_engine_commands_are_named_in_the_cli_as_their_modules_name_them() -> None:
+    import importlib
+
+    from inspector import cli
+
+    for module_name, names in cli._COMMAND_MODULES.items():
+        assert importlib.import_module(module_name).COMMANDS == names
+        assert set(names) <= set(cli.SUBCOMMANDS)
+
+
+def test_importing_the_cli_does_not_import_the_engines() -> None:
+    import subprocess
+    import sys
+
+    code = ("import sys, inspector.cli; "
+            "print(any(m.startswith(('inspector.zones', 'inspector.writing_agent')) for m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "False"
