@@ -119,6 +119,10 @@ FINDING_KINDS = (
 # structured-output schemas ("hits need an exact prefix match including ... tools and
 # structured-output schemas", provider-caching.md §3.2).
 _SETTINGS_FIELDS = ("tool_choice", "response_format", "text")
+# Anthropic keeps separate caches for tools, system and messages: a change of these request fields
+# drops the messages cache only (provider-caching §3.1), so they are not a part of the prefix there
+# but a gate in front of the messages (_Call.messages_gate).
+_ANTHROPIC_MESSAGE_GATES = ("tool_choice", "thinking")
 _PROMPT_FIELDS = ("messages", "input", "instructions", "system", "contents", "systemInstruction")
 _CONTEXT_BEFORE = 40
 _CONTEXT_AFTER = 80
@@ -762,6 +766,9 @@ class _Layout:
     same_as_ref: int  # leading parts identical (the same objects) to the reference layout's
     # the reference layout, until the counts of the parts shared with it are taken from it
     ref: _Layout | None = None
+    # Anthropic: the request fields whose change drops the messages cache (a JSON key; None
+    # on other wires)
+    message_gates: Any = None
 
 
 def _read_body(dec: _Decoded, ref: _Layout | None, table: _PartTable) -> _Body | None:
@@ -826,8 +833,13 @@ def _layout(dec: _Decoded, table: _PartTable, rules: CacheRules, ref: _Layout | 
     n_tools = len(parts)
 
     # -- request settings --
+    gates: Any = None
     if body is not None:
-        settings = {k: rest[k] for k in _SETTINGS_FIELDS if k in rest and (k != "text" or protocol == OPENAI_RESPONSES)}
+        hashed = _SETTINGS_FIELDS
+        if protocol == ANTHROPIC_MESSAGES:
+            gates = _json_key({k: rest[k] for k in _ANTHROPIC_MESSAGE_GATES if k in rest})
+            hashed = tuple(k for k in _SETTINGS_FIELDS if k not in _ANTHROPIC_MESSAGE_GATES)
+        settings = {k: rest[k] for k in hashed if k in rest and (k != "text" or protocol == OPENAI_RESPONSES)}
         if settings:
             key = ("g", _json_key(settings))
             parts.append(table.get(key, lambda: Part(key, _json_text(settings), element=settings, kind="settings")))
@@ -893,9 +905,11 @@ def _layout(dec: _Decoded, table: _PartTable, rules: CacheRules, ref: _Layout | 
         cum_units.append(units)
 
     retention = rest.get("prompt_cache_retention")
-    return _Layout(protocol, parts, n_tools, n_settings, n_system, n_prompt, marks, origins, system_body,
-                   retention if isinstance(retention, str) else None, body, tools, raw_system, encoding,
-                   rules.image_tokens, None, cum_units, n_pre, k, ref)
+    layout = _Layout(protocol, parts, n_tools, n_settings, n_system, n_prompt, marks, origins, system_body,
+                     retention if isinstance(retention, str) else None, body, tools, raw_system, encoding,
+                     rules.image_tokens, None, cum_units, n_pre, k, ref)
+    layout.message_gates = gates
+    return layout
 
 
 def _count_tokens(layouts: list[_Layout], table: _PartTable) -> None:
@@ -1840,9 +1854,13 @@ class SessionCacheAnalyser:
                 predicted = untimed = 0
                 write = self._cold_write(rules, cur) if explicit else 0
             elif explicit:
-                predicted, write = _predict_explicit(rules, source, cur, basis.index, gap, True)
-                untimed, _ = _predict_explicit(rules, source, cur, basis.index, gap, False)
-                self._mark_reads(source, basis.index, gap, rules)
+                reach = basis.index
+                if source.layout.message_gates != cur.layout.message_gates:
+                    # A cache entry in the messages cannot be read: only tools and system remain.
+                    reach = min(reach, cur.message_start)
+                predicted, write = _predict_explicit(rules, source, cur, reach, gap, True)
+                untimed, _ = _predict_explicit(rules, source, cur, reach, gap, False)
+                self._mark_reads(source, reach, gap, rules)
             else:
                 untimed = _predict_automatic(rules, basis.shared_tokens, source)
                 expired = ttl is not None and gap is not None and gap > ttl
@@ -1852,6 +1870,9 @@ class SessionCacheAnalyser:
                                           reported)
             if prev.failed and reason != "model-changed":
                 detail += "; the request compared with failed, so the prediction uses the last one that succeeded"
+            if explicit and source is not None and source.layout.message_gates != cur.layout.message_gates:
+                detail += ("; tool_choice or thinking changed: Anthropic keeps the tools and system caches "
+                           "but not the messages cache")
             self._collect(state, prev, cur, region, kind, reason, detail, name, was, now)
         cur.shared_tokens = comparison.shared_tokens
 

@@ -750,3 +750,26 @@ def _demo_parts(store, table):
             layout = ca._layout(dec, table, rules.resolve(dec.provider, dec.protocol, dec.model), previous)
             previous = layout
             yield from layout.parts
+
+
+@pytest.mark.parametrize("change", [{"tool_choice": {"type": "any"}}, {"thinking": {"type": "enabled", "budget_tokens": 2048}}])
+def test_anthropic_tool_choice_or_thinking_change_drops_only_the_messages_cache(db, change):
+    system = [block(T(1100), CC)]
+    history = [msg("user", T(600)), msg("assistant", "hi", CC)]
+    prev = claude(system, history)
+    cur = {**claude(system, history + [msg("user", "next", CC)]), **change}
+    pair = anthropic_pair(db, prev, cur).pairs[1]
+    # Without the change the entry at the end of the history would be read (about 1,700 tokens);
+    # with it only the system prompt's entry survives.
+    assert pair.predicted_cached_tokens == 1100
+    assert "tool_choice or thinking changed" in pair.reason_detail
+
+
+def test_anthropic_same_tool_choice_keeps_the_messages_cache(db):
+    system = [block(T(1100), CC)]
+    history = [msg("user", T(600)), msg("assistant", "hi", CC)]
+    prev = {**claude(system, history), "tool_choice": {"type": "auto"}}
+    cur = {**claude(system, history + [msg("user", "next", CC)]), "tool_choice": {"type": "auto"}}
+    pair = anthropic_pair(db, prev, cur).pairs[1]
+    assert pair.predicted_cached_tokens > 1100
+    assert "tool_choice" not in pair.reason_detail
