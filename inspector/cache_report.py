@@ -66,26 +66,21 @@ def _cell(value: Any) -> str:
     return str(value)
 
 
-def pairs_csv(analyses: Iterable[CacheAnalysis]) -> str:
+def _csv(columns: Sequence[str], rows: Iterable[dict[str, Any]]) -> str:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(PAIR_COLUMNS)
-    for analysis in analyses:
-        for pair in analysis.pairs:
-            row = pair.to_json()
-            writer.writerow([_cell(row[k]) for k in PAIR_COLUMNS])
+    writer.writerow(columns)
+    for row in rows:
+        writer.writerow([_cell(row[k]) for k in columns])
     return out.getvalue()
+
+
+def pairs_csv(analyses: Iterable[CacheAnalysis]) -> str:
+    return _csv(PAIR_COLUMNS, (pair.to_json() for analysis in analyses for pair in analysis.pairs))
 
 
 def findings_csv(analyses: Iterable[CacheAnalysis]) -> str:
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(FINDING_COLUMNS)
-    for analysis in analyses:
-        for finding in analysis.findings:
-            row = finding.to_json()
-            writer.writerow([_cell(row[k]) for k in FINDING_COLUMNS])
-    return out.getvalue()
+    return _csv(FINDING_COLUMNS, (f.to_json() for analysis in analyses for f in analysis.findings))
 
 
 # --- text ---------------------------------------------------------------------------------------
