@@ -221,10 +221,16 @@ def _collect_breakpoints(req: NormalisedRequest) -> None:
             origin = "cache_control" if block.cache_control else "sentinel"
             req.cache_breakpoints.append(CacheBreakpoint("system", i, None, origin))
     for pos, msg in enumerate(req.messages):
-        for j, part in enumerate(msg.parts):
-            if part.cache_control:
-                msg.cache_breakpoint = True
-                req.cache_breakpoints.append(CacheBreakpoint("message", pos, j, "cache_control"))
+        for j in _message_breakpoints(msg):
+            req.cache_breakpoints.append(CacheBreakpoint("message", pos, j, "cache_control"))
+
+
+def _message_breakpoints(msg: Message) -> list[int]:
+    """The parts of ``msg`` that carry ``cache_control``; marks the message when there are any."""
+    found = [j for j, part in enumerate(msg.parts) if part.cache_control]
+    if found:
+        msg.cache_breakpoint = True
+    return found
 
 
 def _fold_leading_system(
@@ -376,45 +382,55 @@ def _chat_parts(content: Any, problems: list[str], where: str) -> list[Part]:
     return parts
 
 
+def _chat_message(m: Any, i: int, p: list[str]) -> Message:
+    """Element ``i`` of an OpenAI Chat ``messages`` list."""
+    where = f"messages[{i}]"
+    if not isinstance(m, dict):
+        p.append(f"{where} is not an object")
+        return Message("user", [_other(m)], i, raw=m)
+    role, wire_role = _role(m.get("role"), p, where)
+    parts = _chat_parts(m.get("content"), p, where)
+    reasoning = m.get("reasoning_content")
+    if isinstance(reasoning, str) and reasoning:
+        parts.insert(0, Part(kind=THINKING, text=reasoning, raw=reasoning))
+    for call in _list(m.get("tool_calls"), f"{where}.tool_calls", p):
+        fn = call.get("function") if isinstance(call, dict) else None
+        if not isinstance(fn, dict):
+            parts.append(_other(call))
+            continue
+        parts.append(
+            Part(
+                kind=TOOL_CALL,
+                text=_text_of(fn.get("arguments")),
+                name=_str(fn.get("name")),
+                call_id=_str(call.get("id")),
+                raw=call,
+            )
+        )
+    if role == "tool":
+        call_id = _str(m.get("tool_call_id"))
+        parts = [
+            Part(kind=TOOL_RESULT, text=x.text, call_id=call_id, cache_control=x.cache_control, raw=x.raw)
+            if x.kind == TEXT
+            else x
+            for x in parts
+        ]
+    msg = Message(role, parts, i, name=_str(m.get("name")), raw=m, wire_role=wire_role)
+    _mark_late_system(msg)
+    return msg
+
+
+def chat_message_alone(element: Any) -> Message:
+    """One OpenAI Chat message element read on its own, as :func:`from_provider_body` reads it
+    at index 1 of a list that does not fold it into the system prompt (behind a user message)."""
+    msg = _chat_message(element, 1, [])
+    _message_breakpoints(msg)
+    return msg
+
+
 def _chat(body: dict, req: NormalisedRequest) -> None:
     p = req.problems
-    msgs: list[Message] = []
-    for i, m in enumerate(_list(body.get("messages"), "messages", p)):
-        where = f"messages[{i}]"
-        if not isinstance(m, dict):
-            p.append(f"{where} is not an object")
-            msgs.append(Message("user", [_other(m)], i, raw=m))
-            continue
-        role, wire_role = _role(m.get("role"), p, where)
-        parts = _chat_parts(m.get("content"), p, where)
-        reasoning = m.get("reasoning_content")
-        if isinstance(reasoning, str) and reasoning:
-            parts.insert(0, Part(kind=THINKING, text=reasoning, raw=reasoning))
-        for call in _list(m.get("tool_calls"), f"{where}.tool_calls", p):
-            fn = call.get("function") if isinstance(call, dict) else None
-            if not isinstance(fn, dict):
-                parts.append(_other(call))
-                continue
-            parts.append(
-                Part(
-                    kind=TOOL_CALL,
-                    text=_text_of(fn.get("arguments")),
-                    name=_str(fn.get("name")),
-                    call_id=_str(call.get("id")),
-                    raw=call,
-                )
-            )
-        if role == "tool":
-            call_id = _str(m.get("tool_call_id"))
-            parts = [
-                Part(kind=TOOL_RESULT, text=x.text, call_id=call_id, cache_control=x.cache_control, raw=x.raw)
-                if x.kind == TEXT
-                else x
-                for x in parts
-            ]
-        msg = Message(role, parts, i, name=_str(m.get("name")), raw=m, wire_role=wire_role)
-        _mark_late_system(msg)
-        msgs.append(msg)
+    msgs = [_chat_message(m, i, p) for i, m in enumerate(_list(body.get("messages"), "messages", p))]
     _fold_leading_system(req, msgs, split_first=True, first_source=SRC_SYSTEM_MESSAGE)
     for i, t in enumerate(_list(body.get("tools"), "tools", p)):
         fn = t.get("function") if isinstance(t, dict) else None

@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 from inspector.covel import markers
 from inspector.wire.model import NormalisedRequest
 from inspector.wire.parse import (
+    chat_message_alone,
     detect_protocol,
     from_kernel,
     from_provider_body,
@@ -408,3 +409,20 @@ def test_parsers_never_raise(value, protocol):
     wrapped = {"messages": value, "system": value, "contents": value, "input": value, "tools": value}
     label_request(from_provider_body(wrapped, protocol))
     label_request(from_kernel({"messages": value if isinstance(value, list) else [value], "tools": [value]}))
+
+
+chat_element = json_like | st.fixed_dictionaries(
+    {"role": ROLE_VALUES, "content": json_like},
+    optional={"tool_calls": json_like, "reasoning_content": st.text(max_size=5), "tool_call_id": json_like,
+              "name": json_like},
+)
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(chat_element)
+def test_a_chat_message_alone_reads_as_in_a_list(element):
+    """The cache analysis reads each message element on its own; it must be the message the list
+    reader makes of it at index 1 (behind a user message, so never folded into the system)."""
+    alone = chat_message_alone(element)
+    [listed] = from_provider_body({"messages": [{"role": "user", "content": ""}, element]}, OPENAI_CHAT).messages[1:]
+    assert repr(alone) == repr(listed)
