@@ -32,6 +32,7 @@ import dataclasses
 import functools
 import re
 import threading
+from concurrent.futures import Future, ThreadPoolExecutor
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -55,7 +56,7 @@ from .anatomy import (
 from .cache_rules import CacheRules, RuleSet, default_rules
 from .jsjson import utf16_len
 from .store import Store, TokenUsage, TraceEvent, parse_json_object
-from .tokens import encoding_for_model, get_encoding
+from .tokens import encode_many, encoding_for_model, get_encoding
 from .wire.model import (
     IMAGE,
     IMAGE_NOTE,
@@ -73,7 +74,14 @@ from .wire.model import (
     Message,
     NormalisedRequest,
 )
-from .wire.parse import detect_protocol, from_kernel, from_provider_body, provider_attempts, request_for
+from .wire.parse import (
+    chat_message_alone,
+    detect_protocol,
+    from_kernel,
+    from_provider_body,
+    provider_attempts,
+    request_for,
+)
 from .wire.protocols import ANTHROPIC_MESSAGES, GOOGLE_GENERATIVE_AI, OPENAI_CHAT, OPENAI_RESPONSES
 
 __all__ = [
@@ -352,15 +360,8 @@ class Part:
             self.tokens[encoding] = found
         return found
 
-    def count(self, encoding: str, table: _PartTable) -> None:
-        """Tokenize the text under ``encoding``, once."""
-        if encoding not in self.counts:
-            pieces = table.tokenize(self.text, encoding)
-            self._pieces[encoding] = pieces
-            self.counts[encoding] = sum(len(p) for p in pieces)
-
     def token_count(self, encoding: str, image_tokens: int) -> int:
-        """Tokens under ``encoding`` (after :meth:`count`), images included."""
+        """Tokens under ``encoding`` (once a _TokenJob has counted them), images included."""
         n = self.counts[encoding]
         return n + self.images * image_tokens if self.images else n
 
@@ -376,12 +377,19 @@ _NO_TOKENS = np.zeros(0, dtype=np.uint32)
 _SEGMENT_START = re.compile(r"(?<=\n)(?=[^\s/])")
 
 
+def _segments(text: str) -> list[str] | tuple[str, ...]:
+    """``text`` cut where tiktoken's pre-tokenizer always ends a piece (_SEGMENT_START)."""
+    if not text:
+        return ()
+    return _SEGMENT_START.split(text) if "\n" in text else (text,)
+
+
 def _tokenize_segments(text: str, encoding: str, cache: dict[str, np.ndarray]) -> list[np.ndarray]:
     """The token ids of ``text``'s segments, each looked up in (or added to) ``cache``."""
-    if not text:
+    segments = _segments(text)
+    if not segments:
         return []
     enc = get_encoding(encoding)
-    segments = _SEGMENT_START.split(text) if "\n" in text else (text,)
     out = []
     for segment in segments:
         ids = cache.get(segment)
@@ -399,6 +407,8 @@ def _parse_element(element: Any, protocol: str | None) -> list[Message]:
         return from_provider_body({"contents": [element]}, protocol).messages
     if protocol == ANTHROPIC_MESSAGES:
         return from_provider_body({"messages": [element]}, protocol).messages
+    if protocol == OPENAI_CHAT:
+        return [chat_message_alone(element)]
     list_key = "input" if protocol == OPENAI_RESPONSES else "messages"
     read = from_kernel if protocol is None else lambda body: from_provider_body(body, protocol)
     request = read({list_key: [element]})
@@ -459,16 +469,6 @@ class _PartTable:
         self.segments.clear()
         self.chars = 0
 
-    def tokenize(self, text: str, encoding: str) -> list[np.ndarray]:
-        cache = self.segments.get(encoding)
-        if cache is None:
-            cache = self.segments.setdefault(encoding, {})
-        before = len(cache)
-        pieces = _tokenize_segments(text, encoding, cache)
-        if len(cache) != before:
-            self.chars += len(text)
-        return pieces
-
     def element(self, protocol: str | None, raw: bytes, el: Any) -> _Elem:
         key = (protocol, raw)
         found = self.elements.get(key)
@@ -489,6 +489,8 @@ class _PartTable:
 
 
 _PARTS = _PartTable()
+# One thread tokenizes for every analysis (see SessionCacheAnalyser._consume).
+_TOKENIZER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="cache-tokenizer")
 
 _dumps = orjson.dumps
 _SORTED = orjson.OPT_SORT_KEYS
@@ -759,7 +761,7 @@ class _Layout:
     raw_system: Any
     encoding: str
     image_tokens: int
-    # cum[i]: tokens of parts [0, i); None until _count_tokens has run over the layout
+    # cum[i]: tokens of parts [0, i); None until its _TokenJob is finished
     cum: list[int] | None
     cum_units: list[int]  # the same in UTF-16 units
     n_pre: int  # parts before the message list's elements
@@ -912,16 +914,62 @@ def _layout(dec: _Decoded, table: _PartTable, rules: CacheRules, ref: _Layout | 
     return layout
 
 
-def _count_tokens(layouts: list[_Layout], table: _PartTable) -> None:
-    """The running token sums of layouts read one after another (each after its reference).
+class _TokenJob:
+    """The text new in a batch of layouts, tokenized on the tokenizer thread (see
+    SessionCacheAnalyser._consume).
 
-    The parts new in them are tokenized first, one after another: between other work the
-    tokenizer finds its tables out of the processor's caches and takes several times as long.
-    """
-    for lay in layouts:
-        encoding = lay.encoding
-        for part in lay.parts[lay.same_as_ref :]:
-            part.count(encoding, table)
+    Planned and finished on the analysing thread, which alone touches parts and the segment
+    cache; the tokenizer thread only encodes strings, all of a batch in one call
+    (:func:`inspector.tokens.encode_many`), so it waits for the interpreter lock once per batch
+    rather than once per line. ``before`` is the job still running when this one is planned: what
+    it tokenizes is not asked for again (it is finished first)."""
+
+    __slots__ = ("table", "layouts", "parts", "new", "planned")
+
+    def __init__(self, layouts: list[_Layout], table: _PartTable, before: _TokenJob | None) -> None:
+        self.table = table
+        self.layouts = layouts
+        self.parts: list[tuple[Part, str, list[str]]] = []  # (part, encoding, its segments)
+        self.new: dict[str, dict[str, None]] = {}  # encoding -> segments in no cache yet
+        self.planned: set[tuple[int, str]] = set()
+        running = before.planned if before is not None else set()
+        for lay in layouts:
+            encoding = lay.encoding
+            cache = table.segments.setdefault(encoding, {})
+            pending = before.new.get(encoding, {}) if before is not None else {}
+            new = self.new.setdefault(encoding, {})
+            for part in lay.parts[lay.same_as_ref :]:
+                key = (id(part), encoding)
+                if encoding in part.counts or key in self.planned or key in running:
+                    continue
+                self.planned.add(key)
+                segments = _segments(part.text)
+                for segment in segments:
+                    if segment not in cache and segment not in pending:
+                        new[segment] = None
+                self.parts.append((part, encoding, segments))
+
+    def run(self) -> dict[str, list[np.ndarray]]:
+        return {encoding: encode_many(encoding, list(segments)) for encoding, segments in self.new.items() if segments}
+
+    def finish(self, ids: dict[str, list[np.ndarray]]) -> None:
+        """Store the token ids, count each part, and sum the layouts' tokens (_sum_tokens)."""
+        table = self.table
+        for encoding, found in ids.items():
+            table.segments[encoding].update(zip(self.new[encoding], found))
+            table.chars += sum(len(segment) for segment in self.new[encoding])
+        for part, encoding, segments in self.parts:
+            if encoding not in part.counts:
+                cache = table.segments[encoding]
+                pieces = [cache[segment] for segment in segments]
+                part._pieces[encoding] = pieces
+                part.counts[encoding] = sum(len(p) for p in pieces)
+        _sum_tokens(self.layouts)
+
+
+def _sum_tokens(layouts: list[_Layout]) -> None:
+    """The running token sums of layouts read one after another (each after its reference),
+    once their new parts are counted."""
     for lay in layouts:
         k = lay.same_as_ref
         cum = lay.ref.cum[: k + 1] if lay.ref is not None else [0]  # type: ignore[index]
@@ -1605,8 +1653,21 @@ class SessionCacheAnalyser:
         yield from self.pairs()
 
     def _consume(self, rows: Iterable[tuple]) -> Iterator[CachePair]:
-        # Requests are read a few at a time and their tokens counted together (see
-        # _count_tokens); the first batches are small so the first pairs come at once.
+        # Requests are read a few at a time; the first batches are small so the first pairs come
+        # at once. The tokenizer releases the interpreter lock, so each batch's new text is
+        # tokenized on a thread of its own while the next batch is read and the one before it
+        # paired: on a second core the tokens cost next to nothing.
+        running: tuple[list[_Call], _TokenJob, Future] | None = None
+        for calls in self._batches(rows):
+            job = _TokenJob([call.layout for call in calls], _PARTS, running[1] if running else None)
+            started = _TOKENIZER.submit(job.run)
+            if running is not None:
+                yield from self._take(*running)
+            running = (calls, job, started)
+        if running is not None:
+            yield from self._take(*running)
+
+    def _batches(self, rows: Iterable[tuple]) -> Iterator[list[_Call]]:
         batch: list[_Call] = []
         size = 2
         for row in rows:
@@ -1614,10 +1675,11 @@ class SessionCacheAnalyser:
             if call is not None:
                 batch.append(call)
             if len(batch) >= size:
-                yield from self._take(batch)
+                yield batch
                 batch = []
                 size = min(2 * size, _READ_AHEAD)
-        yield from self._take(batch)
+        if batch:
+            yield batch
 
     def _finish(self) -> Iterator[CachePair]:
         """Flush each runtime's last turn, then put those turns back as pending: a later resume
@@ -1694,10 +1756,10 @@ class SessionCacheAnalyser:
             self._last_order = found[-1][0]
         return [row for _, row in found]
 
-    def _take(self, calls: list[_Call]) -> Iterator[CachePair]:
-        """Count the tokens of requests just read, then add each to its runtime's turn, making
-        the pairs of every turn that the request completes."""
-        _count_tokens([call.layout for call in calls], _PARTS)
+    def _take(self, calls: list[_Call], job: _TokenJob, tokenized: Future) -> Iterator[CachePair]:
+        """Once the new text of requests just read is tokenized, count their tokens, then add
+        each to its runtime's turn, making the pairs of every turn that the request completes."""
+        job.finish(tokenized.result())
         for call in calls:
             state = self._states[call.runtime_id]
             if state.turn_id != call.turn_id:

@@ -731,17 +731,29 @@ def test_python_white_space_covers_the_tokenizers():
 
 
 def test_token_counts_equal_the_exact_counter(demo):
-    """Every part of every demo request counts what :func:`inspector.tokens.count_exact` counts."""
+    """Every part of every demo request, tokenized batch by batch as the analysis does (each
+    batch planned while the one before it still runs), counts what count_exact counts, and each
+    request's running sum ends at the sum of its parts."""
     table = ca._PartTable()
     with open_store(demo) as store:
-        texts = {p.text for p in _demo_parts(store, table)}
-    assert len(texts) > 200
-    for text in texts:
-        for encoding in ("o200k_base", "cl100k_base"):
-            assert sum(len(p) for p in table.tokenize(text, encoding)) == count_exact(text, encoding)
+        layouts = list(_demo_layouts(store, table))
+    running = None
+    for start in range(0, len(layouts), 7):
+        job = ca._TokenJob(layouts[start : start + 7], table, running[0] if running else None)
+        ids = job.run()
+        if running:
+            running[0].finish(running[1])
+        running = (job, ids)
+    running[0].finish(running[1])
+    parts = {(id(p), lay.encoding): (p, lay.encoding) for lay in layouts for p in lay.parts}.values()
+    assert len({p.text for p, _ in parts}) > 200
+    for part, encoding in parts:
+        assert part.counts[encoding] == count_exact(part.text, encoding)
+    for lay in layouts:
+        assert lay.cum[-1] == sum(count_exact(p.text, lay.encoding) + p.images * lay.image_tokens for p in lay.parts)
 
 
-def _demo_parts(store, table):
+def _demo_layouts(store, table):
     rules = default_rules()
     for session in store.sessions():
         previous = None
@@ -749,7 +761,7 @@ def _demo_parts(store, table):
             dec = ca.decode_payload(row[2])
             layout = ca._layout(dec, table, rules.resolve(dec.provider, dec.protocol, dec.model), previous)
             previous = layout
-            yield from layout.parts
+            yield layout
 
 
 @pytest.mark.parametrize("change", [{"tool_choice": {"type": "any"}}, {"thinking": {"type": "enabled", "budget_tokens": 2048}}])

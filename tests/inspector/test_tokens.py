@@ -1,6 +1,8 @@
 import hashlib
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from inspector import tokens
 from inspector.tokens import (
@@ -118,3 +120,20 @@ def test_count_tokens_carries_provenance():
     assert counts.encoding == "o200k_base" and counts.provenance == "exact"
     assert counts.covel_estimate == covel_estimate("你好, world")
     assert counts.exact == count_exact("你好, world", "o200k_base")
+
+
+# Pieces that meet the separator encode_many joins texts with: the whole special token, its halves,
+# and what might merge with it (angle brackets, pipes, letters, spaces, line breaks), and the halves of
+# a surrogate pair, which must not pair up across two texts.
+_JOIN_PIECES = ["<|endoftext|>", "<|", "|>", "endoftext", "<", "|", ">", "a", " ", "\n", "字", "1", "<|fim_prefix|>", "",
+                "\ud800", "\ud83d", "\ude00"]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.lists(st.sampled_from(_JOIN_PIECES), max_size=8).map("".join), max_size=12),
+       st.sampled_from(["o200k_base", "cl100k_base"]))
+def test_encode_many_equals_encoding_each_text(texts, encoding):
+    got = tokens.encode_many(encoding, texts)
+    assert len(got) == len(texts)
+    for ids, text in zip(got, texts):
+        assert ids.tolist() == tokens.get_encoding(encoding).encode_ordinary(text)
