@@ -30,10 +30,11 @@ from __future__ import annotations
 import bisect
 import dataclasses
 import functools
+import hashlib
 import re
 import threading
 from concurrent.futures import Future, ThreadPoolExecutor
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -1035,6 +1036,35 @@ def _system_parts(protocol: str | None, kernel: bool, raw_system: Any, table: _P
 # =============================================================================================
 
 
+def _leading_tokens_digest(lay: _Layout, size: int) -> bytes:
+    """A digest of the layout's first ``size`` token ids (all of them when it has fewer)."""
+    chunks: list[np.ndarray] = []
+    have = 0
+    for part in lay.parts:
+        for piece in part._pieces.get(lay.encoding, ()):
+            chunks.append(piece)
+            have += len(piece)
+            if have >= size:
+                return hashlib.blake2b(np.concatenate(chunks)[:size].tobytes(), digest_size=16).digest()
+    return hashlib.blake2b(np.concatenate(chunks).tobytes() if chunks else b"", digest_size=16).digest()
+
+
+def _overflow_note(call: _Call) -> str | None:
+    """Why a request may have missed although its prefix was cached: its route carried more
+    requests a minute than one machine takes (provider-caching §3.2)."""
+    rules = call.rules
+    if not _over_routing_limit(rules, call.routing_rate):
+        return None
+    return (f"{call.routing_rate} requests on its route (model, cache key, first {rules.routing_prefix_tokens} "
+            f"tokens) in the minute up to it, over the ~{rules.overflow_requests_per_minute:g} a minute one "
+            f"machine takes ({rules.source}): some overflow to machines without the cache")
+
+
+def _over_routing_limit(rules: CacheRules, rate: int | None) -> bool:
+    limit = rules.overflow_requests_per_minute
+    return limit is not None and rate is not None and rate > limit
+
+
 def _epoch(iso: str | None) -> float | None:
     if not iso:
         return None
@@ -1049,7 +1079,7 @@ class _Call:
 
     __slots__ = ("event_id", "session_id", "turn_id", "runtime_id", "model", "provider", "protocol", "attempt",
                  "step", "started_at", "t", "layout", "rules", "usage", "response_at", "_locator",
-                 "shared_tokens", "bp_reads", "ref", "failed")
+                 "shared_tokens", "bp_reads", "ref", "failed", "routing_rate")
 
     def __init__(self, event_id: str, session_id: str, turn_id: str, dec: _Decoded, layout: _Layout,
                  rules: CacheRules) -> None:
@@ -1077,6 +1107,7 @@ class _Call:
         # Its response reported an error: the provider may never have read it, so it wrote nothing
         # to the cache and later requests cannot hit what it sent.
         self.failed = False
+        self.routing_rate: int | None = None  # see CachePair.routing_rate
 
     @property
     def parts(self) -> list[Part]:
@@ -1199,6 +1230,15 @@ class CachePair:
     uncached_cost_usd: float | None
     reported_uncached_cost_usd: float | None
     missed_savings_usd: float | None
+    # Requests sent with this one's route (model, cache key, first tokens) in the minute up to it,
+    # it included; None where the rules do not route by prefix (provider-caching §3.2).
+    routing_rate: int | None = None
+
+    @property
+    def routing_over_limit(self) -> bool:
+        """More requests went on its route in its minute than one machine takes: some of them
+        may have gone to machines without the cache."""
+        return _over_routing_limit(self.rules, self.routing_rate)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -1240,6 +1280,7 @@ class CachePair:
             "uncachedCostUsd": _js_number(self.uncached_cost_usd),
             "reportedUncachedCostUsd": _js_number(self.reported_uncached_cost_usd),
             "missedSavingsUsd": _js_number(self.missed_savings_usd),
+            "routingRate": self.routing_rate,
         }
 
 
@@ -1594,6 +1635,8 @@ class SessionCacheAnalyser:
         self._responses: dict[tuple[str, str | None], list[_Response]] = {}
         self._compactions: set[str] = set()
         self._prunes: set[tuple[str, str | None]] = set()
+        # route -> start times of the requests sent on it in the last minute (_route)
+        self._routes: dict[tuple, deque[float]] = {}
         self._payloads: dict[str, Any] = {}  # naming_mode "full" only
         self._done = False
         # What resume() needs to read only what was written since the last run.
@@ -1769,7 +1812,27 @@ class SessionCacheAnalyser:
             if call.attempt == 0 or state.step < 0:
                 state.step += 1
             call.step = state.step
+            call.routing_rate = self._route(call)
             state.pending.append(call)
+
+    def _route(self, call: _Call) -> int | None:
+        """How many requests went on ``call``'s route in the minute up to it, it included. The
+        route is what picks the machine whose cache a request can read (provider-caching §3.2):
+        the model, the cache key, and a hash of the first tokens. Rows come in write order."""
+        size = call.rules.routing_prefix_tokens
+        if size is None or call.t is None:
+            return None
+        lay = call.layout
+        rest = lay.body.rest if lay.body is not None else {}
+        key = rest.get("prompt_cache_key", rest.get("user"))
+        route = (call.model, None if key is None else _json_key(key), _leading_tokens_digest(lay, size))
+        times = self._routes.get(route)
+        if times is None:
+            times = self._routes[route] = deque()
+        while times and times[0] <= call.t - 60:
+            times.popleft()
+        times.append(call.t)
+        return len(times)
 
     # -- reading -------------------------------------------------------------------------------
 
@@ -1930,6 +1993,10 @@ class SessionCacheAnalyser:
                 write = 0
             reason, detail = self._reason(state, prev, cur, comparison, region, predicted, untimed, gap, ttl,
                                           reported)
+            if reason != "unexplained" and (reported is None or reported < predicted):
+                overflow = _overflow_note(cur)
+                if overflow is not None:
+                    detail += f"; {overflow}"
             if prev.failed and reason != "model-changed":
                 detail += "; the request compared with failed, so the prediction uses the last one that succeeded"
             if explicit and source is not None and source.layout.message_gates != cur.layout.message_gates:
@@ -1991,6 +2058,7 @@ class SessionCacheAnalyser:
             uncached_cost_usd=uncached_cost,
             reported_uncached_cost_usd=reported_cost,
             missed_savings_usd=missed,
+            routing_rate=cur.routing_rate,
         )
 
     @staticmethod
@@ -2104,6 +2172,9 @@ class SessionCacheAnalyser:
                 return "below-minimum", (f"{cmp.shared_tokens} shared tokens; {rules.source} caches no prefix "
                                          f"under {minimum} tokens")
         if reported == 0 and predicted > 0:
+            overflow = _overflow_note(cur)
+            if overflow is not None:
+                return "unexplained", f"{predicted} tokens predicted cached but none reported; {overflow}"
             return "unexplained", (f"{predicted} tokens predicted cached but none reported; no visible reason "
                                    "(eviction, routing overflow, or a relay that drops caching)")
         return "turn-context", "the prefix runs to the turn context or later"

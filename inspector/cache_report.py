@@ -26,7 +26,7 @@ PAIR_COLUMNS = (
     "sharedChars", "totalChars", "sharedTokens", "totalTokens", "firstDifference", "region", "offset",
     "predictedCachedTokens", "predictedCacheWriteTokens", "reportedCachedTokens", "reportedCacheWriteTokens",
     "reportedInputTokens", "gapSeconds", "ttlSeconds", "reason", "reasonDetail", "breakpoints", "uncachedTokens",
-    "inputPricePerMTok", "uncachedCostUsd", "reportedUncachedCostUsd", "missedSavingsUsd",
+    "inputPricePerMTok", "uncachedCostUsd", "reportedUncachedCostUsd", "missedSavingsUsd", "routingRate",
 )
 FINDING_COLUMNS = ("sessionId", "runtimeId", "kind", "severity", "part", "count", "outOf", "turnIds", "message")
 

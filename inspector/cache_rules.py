@@ -58,6 +58,8 @@ _FAMILY_KEYS: dict[str, str] = {
     "input_price_per_mtok": "num",
     "tokenizer": "tokenizer",
     "image_tokens": "int",
+    "routing_prefix_tokens": "pos_int",
+    "overflow_requests_per_minute": "pos_num",
     "sources": "strs",
     "notes": "str",
 }
@@ -203,6 +205,8 @@ def _required(family: dict, name: str, errors: list[str], where: str) -> None:
             errors.append(f"{where}granularity: mode \"explicit\" needs granularity \"breakpoints\", got {granularity!r}")
     elif mode == "automatic" and granularity == "breakpoints":
         errors.append(f"{where}granularity: \"breakpoints\" needs mode \"explicit\"")
+    if "overflow_requests_per_minute" in family and "routing_prefix_tokens" not in family:
+        errors.append(f"{where}routing_prefix_tokens: missing (needed by overflow_requests_per_minute)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -227,6 +231,10 @@ class CacheRules:
     input_price_per_mtok: float | None
     tokenizer: str
     image_tokens: int
+    # Automatic caching routes a request by a hash of its first tokens (and cache key); past this
+    # many requests a minute with the same route, some go to machines without the cache.
+    routing_prefix_tokens: int | None = None
+    overflow_requests_per_minute: float | None = None
 
     @property
     def source(self) -> str:
@@ -259,6 +267,8 @@ class CacheRules:
             "writeMultiplier": self.write_multiplier,
             "inputPricePerMTok": self.input_price_per_mtok,
             "tokenizer": self.tokenizer,
+            "routingPrefixTokens": self.routing_prefix_tokens,
+            "overflowRequestsPerMinute": self.overflow_requests_per_minute,
         }
 
 
@@ -325,6 +335,8 @@ class RuleSet:
             input_price_per_mtok=values.get("input_price_per_mtok"),
             tokenizer=values["tokenizer"],
             image_tokens=int(values["image_tokens"]),
+            routing_prefix_tokens=values.get("routing_prefix_tokens"),
+            overflow_requests_per_minute=values.get("overflow_requests_per_minute"),
         )
         self._memo[key] = rules
         return rules

@@ -427,7 +427,21 @@ def pair_tooltip(pair: CachePair) -> str:
         _tr("First difference: {part} at character {offset}").format(
             part=html.escape(part_label(pair.first_difference)), offset=f"{pair.offset:,}"),
     ]
+    route = _route_text(pair)
+    if route:
+        lines.append(route)
     return "<br>".join(lines)
+
+
+def _route_text(pair: CachePair) -> str:
+    """The requests on the pair's route in its minute, and the provider's limit, when known."""
+    if pair.routing_rate is None:
+        return ""
+    limit = pair.rules.overflow_requests_per_minute
+    if limit is None:
+        return _tr("Route: {rate} requests in the minute up to this one").format(rate=pair.routing_rate)
+    return _tr("Route: {rate} requests in the minute up to this one (some overflow to other machines above "
+               "~{limit:g})").format(rate=pair.routing_rate, limit=limit)
 
 
 def _kind_text(pair: CachePair) -> str:
@@ -775,6 +789,9 @@ class PairView(QWidget):
         where = _tr("First difference: <b>{part}</b> at character {offset} — {detail}").format(
             part=html.escape(part_label(pair.first_difference)), offset=f"{pair.offset:,}", detail=html.escape(pair.reason_detail))
         lines = [title, facts, where]
+        route = _route_text(pair)
+        if route:
+            lines.append(f"<b>{route}</b>" if pair.routing_over_limit else route)
         if comparison is not None:
             counts = comparison.counts()
             lines.append(_tr("Aligned parts: {equal} equal, {changed} changed, {added} added, {removed} removed").format(

@@ -121,6 +121,10 @@
       <translation>{n} 小时</translation>
     </message>
     <message>
+      <source>Route: {rate} requests in the minute up to this one (some overflow to other machines above ~{limit:g})</source>
+      <translation>路由：此前一分钟内（含本次）{rate} 个请求（超过约 {limit:g} 个时部分请求会溢出到其他机器）</translation>
+    </message>
+    <message>
       <source>tool-loop step {step}</source>
       <translation>工具循环第 {step} 步</translation>
     </message>
@@ -235,6 +239,10 @@
     <message>
       <source>First difference: {part} at character {offset}</source>
       <translation>首个差异：{part}，第 {offset} 个字符</translation>
+    </message>
+    <message>
+      <source>Route: {rate} requests in the minute up to this one</source>
+      <translation>路由：此前一分钟内（含本次）{rate} 个请求</translation>
     </message>
     <message>
       <source>tool-loop step {step}, attempt {attempt}</source>

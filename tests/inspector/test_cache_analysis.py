@@ -785,3 +785,57 @@ def test_anthropic_same_tool_choice_keeps_the_messages_cache(db):
     pair = anthropic_pair(db, prev, cur).pairs[1]
     assert pair.predicted_cached_tokens > 1100
     assert "tool_choice" not in pair.reason_detail
+
+
+# --- OpenAI routing overflow (provider-caching §3.2) -------------------------------------------------
+
+
+def busy_route(db, times, *, cached, keys=None):
+    """One runtime, a turn at each of ``times`` (seconds), the same 1,100-token system prompt first;
+    ``cached[i]`` is what turn i reports, ``keys[i]`` its prompt_cache_key."""
+    system = T(1100)
+    for i, at in enumerate(times):
+        body = chat(system, [user(f"step {j}") for j in range(i)], turn=i + 1, player=f"go {i}")
+        if keys is not None and keys[i] is not None:
+            body["prompt_cache_key"] = keys[i]
+        db.call("s", f"t{i + 1:02d}", "narrator/main", body, at=at, cached=cached[i])
+    return analyse(db.done()).pairs
+
+
+def test_routing_rate_counts_the_requests_of_the_minute_up_to_each(db):
+    pairs = busy_route(db, [0, 10, 30, 59.9, 60, 70.5], cached=[0] * 6)
+    # A request 60 s after another no longer shares its minute.
+    assert [p.routing_rate for p in pairs] == [1, 2, 3, 4, 4, 4]
+    assert pairs[1].to_json()["routingRate"] == 2
+
+
+def test_more_than_fifteen_requests_a_minute_explain_a_miss_as_overflow(db):
+    times = [i * 3 for i in range(17)]
+    cached = [0] + [1024] * 13 + [0, 0, 512]  # turns 15 and 16 miss entirely, 17 in part
+    pairs = busy_route(db, times, cached=cached)
+    assert [p.routing_rate for p in pairs] == list(range(1, 18))
+    at_limit, over, partly = pairs[14], pairs[15], pairs[16]
+    assert at_limit.predicted_cached_tokens == over.predicted_cached_tokens == 1024
+    assert at_limit.reason == over.reason == "unexplained"
+    assert "no visible reason" in at_limit.reason_detail and "on its route" not in at_limit.reason_detail
+    assert "16 requests on its route" in over.reason_detail and "over the ~15 a minute" in over.reason_detail
+    assert partly.reason == "turn-context" and "17 requests on its route" in partly.reason_detail
+    # Where the cache was read as predicted, the rate alone explains nothing.
+    assert "on its route" not in pairs[13].reason_detail
+
+
+def test_the_cache_key_is_part_of_the_route(db):
+    times = [i * 2 for i in range(20)]
+    pairs = busy_route(db, times, cached=[0] * 20, keys=["a" if i % 2 else "b" for i in range(20)])
+    assert [p.routing_rate for p in pairs] == [i // 2 + 1 for i in range(20)]
+    assert all("on its route" not in p.reason_detail for p in pairs)
+
+
+def test_routing_limits_come_from_the_rules(db, tmp_path):
+    override = tmp_path / "rules.toml"
+    override.write_text("[families.openai]\noverflow_requests_per_minute = 2\n", encoding="utf-8")
+    busy_route(db, [0, 5, 10], cached=[0, 0, 0])
+    with open_store(db.path) as store:
+        pairs = analyse_session(store, "s", rules=load_rules(override, env={})).pairs
+    assert "3 requests on its route" in pairs[2].reason_detail and "over the ~2 a minute" in pairs[2].reason_detail
+    assert "on its route" not in pairs[1].reason_detail

@@ -78,7 +78,9 @@ def test_spec_numbers_are_in_the_table():
     assert (openai.min_cacheable_tokens, openai.granularity, openai.step_tokens) == (1024, "step", 128)
     assert openai.write_multiplier == 1.0 and openai.read_multiplier == 0.1
     assert rules.resolve("openai", None, "gpt-5.6").write_multiplier == 1.25
+    assert (openai.routing_prefix_tokens, openai.overflow_requests_per_minute) == (256, 15)
     claude = rules.resolve("anthropic", None, "claude-sonnet-4-5")
+    assert claude.routing_prefix_tokens is None and claude.overflow_requests_per_minute is None
     assert (claude.max_breakpoints, claude.lookback_blocks) == (4, 20)
     assert claude.ttl_for(None) == 300 and claude.ttl_for("1h") == 3600
     assert claude.write_multiplier_for(None) == 1.25 and claude.write_multiplier_for("1h") == 2.0
@@ -192,6 +194,10 @@ def test_an_empty_environment_variable_is_unset():
     ("default_family = \"nowhere\"\n", "default_family: 'nowhere' is not one of the families"),
     ("schema = 2\n", "schema: this version reads schema 1, the file says 2"),
     ("colour = \"blue\"\n", "colour: unknown key"),
+    ("[families.openai]\noverflow_requests_per_minute = 0\n",
+     "families.openai.overflow_requests_per_minute: expected a number above 0"),
+    ("[families.google]\noverflow_requests_per_minute = 10\n",
+     "families.google.routing_prefix_tokens: missing (needed by overflow_requests_per_minute)"),
     ("[families.new]\nproviders = [\"x\"]\n", "families.new.mode: missing"),
 ])
 def test_invalid_user_files_name_the_file_and_the_key(tmp_path, text, message):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -15,7 +16,7 @@ from inspector.store import open_store
 from ui import navigator as nav
 from ui.cache_dock import install_cache_view
 from inspector.jsjson import utf16_len, utf16_to_index
-from ui.cache_view import CacheView, share_colour
+from ui.cache_view import CacheView, pair_tooltip, share_colour
 from ui.compare_view import MARK_COLOUR
 from ui.main_window import MainWindow
 from ui.settings import Settings
@@ -272,3 +273,17 @@ def test_the_view_menu_action_opens_the_navigator_session(qtbot: Any, window: Ma
     assert blocker.args == [CLAUDE]
     assert window.cache_dock.isVisible()
     assert window.cache_view.session_box.currentData() == CLAUDE
+
+
+def test_the_route_of_a_busy_prefix_is_shown_with_the_providers_limit(qtbot: Any, window: MainWindow,
+                                                                       demo_db: Path) -> None:
+    with open_store(demo_db) as store:
+        pair = next(p for p in analyse_session(store, "demo-lantern-openai").pairs if p.routing_rate is not None)
+    calm = dataclasses.replace(pair, routing_rate=15)
+    busy = dataclasses.replace(pair, routing_rate=16)
+    assert not calm.routing_over_limit and busy.routing_over_limit
+    assert "Route: 16 requests in the minute up to this one" in pair_tooltip(busy)
+    assert "above ~15" in pair_tooltip(busy)
+    header = window.cache_view.pair_view._header_html
+    assert "<b>Route: 16 requests" in header(busy, None)
+    assert "Route: 15 requests" in header(calm, None) and "<b>Route" not in header(calm, None)
