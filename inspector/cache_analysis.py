@@ -31,11 +31,12 @@ import bisect
 import dataclasses
 import functools
 import hashlib
+import queue
 import re
 import threading
-from concurrent.futures import Future, ThreadPoolExecutor
 from collections import Counter, deque
 from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -490,8 +491,41 @@ class _PartTable:
 
 
 _PARTS = _PartTable()
+
+
+class _Worker:
+    """One daemon thread that runs the calls given to it in order. A ThreadPoolExecutor's
+    threads are joined when the interpreter exits, so quitting the app would wait for a long
+    tokenization (a 50 MB message takes about 20 s) nobody needs any more."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self._calls: queue.SimpleQueue = queue.SimpleQueue()
+        self._thread: threading.Thread | None = None
+        self._lock = threading.Lock()
+
+    def submit(self, call: Callable[[], Any]) -> Future:
+        future: Future = Future()
+        with self._lock:
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name=self.name, daemon=True)
+                self._thread.start()
+        self._calls.put((future, call))
+        return future
+
+    def _run(self) -> None:
+        while True:
+            future, call = self._calls.get()
+            if not future.set_running_or_notify_cancel():
+                continue
+            try:
+                future.set_result(call())
+            except BaseException as exc:  # handed to whoever waits for the result
+                future.set_exception(exc)
+
+
 # One thread tokenizes for every analysis (see SessionCacheAnalyser._consume).
-_TOKENIZER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="cache-tokenizer")
+_TOKENIZER = _Worker("cache-tokenizer")
 
 _dumps = orjson.dumps
 _SORTED = orjson.OPT_SORT_KEYS

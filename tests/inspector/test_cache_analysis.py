@@ -753,6 +753,19 @@ def test_token_counts_equal_the_exact_counter(demo):
         assert lay.cum[-1] == sum(count_exact(p.text, lay.encoding) + p.images * lay.image_tokens for p in lay.parts)
 
 
+def test_the_tokenizer_thread_never_holds_up_exit_and_hands_on_failures():
+    worker = ca._Worker("test-worker")
+    assert worker.submit(lambda: 7).result(timeout=10) == 7
+    assert worker._thread.daemon
+
+    def failing():
+        raise ValueError("no tokens")
+
+    with pytest.raises(ValueError, match="no tokens"):
+        worker.submit(failing).result(timeout=10)
+    assert worker.submit(lambda: 8).result(timeout=10) == 8
+
+
 def _demo_layouts(store, table):
     rules = default_rules()
     for session in store.sessions():
