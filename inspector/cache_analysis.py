@@ -388,15 +388,16 @@ def _segments(text: str) -> list[str] | tuple[str, ...]:
 
 def _tokenize_segments(text: str, encoding: str, cache: dict[str, np.ndarray]) -> list[np.ndarray]:
     """The token ids of ``text``'s segments, each looked up in (or added to) ``cache``."""
-    segments = _segments(text)
-    if not segments:
-        return []
-    enc = get_encoding(encoding)
+    return _segment_ids(_segments(text), encoding, cache)
+
+
+def _segment_ids(segments: Iterable[str], encoding: str, cache: dict[str, np.ndarray]) -> list[np.ndarray]:
+    """The token ids of each segment, looked up in ``cache``; one missing is tokenized and added."""
     out = []
     for segment in segments:
         ids = cache.get(segment)
         if ids is None:
-            ids = cache.setdefault(segment, np.array(enc.encode_ordinary(segment), dtype=np.uint32))
+            ids = cache.setdefault(segment, np.array(get_encoding(encoding).encode_ordinary(segment), dtype=np.uint32))
         out.append(ids)
     return out
 
@@ -991,12 +992,12 @@ class _TokenJob:
         """Store the token ids, count each part, and sum the layouts' tokens (_sum_tokens)."""
         table = self.table
         for encoding, found in ids.items():
-            table.segments[encoding].update(zip(self.new[encoding], found))
+            table.segments.setdefault(encoding, {}).update(zip(self.new[encoding], found))
             table.chars += sum(len(segment) for segment in self.new[encoding])
         for part, encoding, segments in self.parts:
             if encoding not in part.counts:
-                cache = table.segments[encoding]
-                pieces = [cache[segment] for segment in segments]
+                # Looked up, not assumed: another analysis may have cleared the table meanwhile.
+                pieces = _segment_ids(segments, encoding, table.segments.setdefault(encoding, {}))
                 part._pieces[encoding] = pieces
                 part.counts[encoding] = sum(len(p) for p in pieces)
         _sum_tokens(self.layouts)

@@ -753,6 +753,22 @@ def test_token_counts_equal_the_exact_counter(demo):
         assert lay.cum[-1] == sum(count_exact(p.text, lay.encoding) + p.images * lay.image_tokens for p in lay.parts)
 
 
+def test_a_table_cleared_while_a_batch_is_tokenized_still_gives_exact_counts(demo):
+    """Another analysis may clear the shared table between planning a batch and finishing it."""
+    table = ca._PartTable()
+    with open_store(demo) as store:
+        layouts = list(_demo_layouts(store, table))[:12]
+    first = ca._TokenJob(layouts[:6], table, None)
+    first.finish(first.run())
+    second = ca._TokenJob(layouts[6:], table, None)
+    ids = second.run()
+    table.clear()
+    second.finish(ids)
+    for lay in layouts[6:]:
+        for part in lay.parts:
+            assert part.counts[lay.encoding] == count_exact(part.text, lay.encoding)
+
+
 def test_the_tokenizer_thread_never_holds_up_exit_and_hands_on_failures():
     worker = ca._Worker("test-worker")
     assert worker.submit(lambda: 7).result(timeout=10) == 7
