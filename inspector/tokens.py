@@ -127,7 +127,10 @@ def encode_many(name: str, texts: list[str]) -> list[np.ndarray]:
     across, and the ids are cut at it. One call releases the interpreter lock once for the whole
     lot, where a call per text would wait for the lock again after each (see cache_analysis)."""
     encoding = get_encoding(name)
-    joinable = [i for i, text in enumerate(texts) if _SEPARATOR not in text]
+    joinable: list[int] = []
+    alone: list[int] = []  # texts holding the separator's own characters, read as ordinary text
+    for i, text in enumerate(texts):
+        (alone if _SEPARATOR in text else joinable).append(i)
     out: list[np.ndarray] = [_NO_IDS] * len(texts)
     if joinable:
         joined = _SEPARATOR.join(texts[i] for i in joinable)
@@ -145,10 +148,8 @@ def encode_many(name: str, texts: list[str]) -> list[np.ndarray]:
         for i, end in zip(joinable, cuts + [len(ids)]):
             out[i] = ids[start:end]
             start = end + 1
-    for i, text in enumerate(texts):
-        # A text holding the separator's own characters is read as ordinary text, on its own.
-        if _SEPARATOR in text:
-            out[i] = np.array(encoding.encode_ordinary(text), dtype=np.uint32)
+    for i in alone:
+        out[i] = np.array(encoding.encode_ordinary(texts[i]), dtype=np.uint32)
     return out
 
 
