@@ -15,6 +15,12 @@ model requests (every pair, names, reasons, costs and layout findings), two ways
 Also prints how soon the first pair arrives, which is what a view filling progressively waits
 for. CPU time counts every thread of the process; on a machine shared with other work the wall
 time carries their load, so both medians and the fastest run are shown.
+
+    python benchmarks/cache.py --against ../other-checkout --cold 12
+
+compares two versions on a machine whose speed drifts (a shared VM can run 40 % slower for
+minutes at a time): cold runs alternate between this tree and the other checkout, so both see the
+same conditions, and the ratio of their medians is printed.
 """
 
 from __future__ import annotations
@@ -77,13 +83,35 @@ def _cold_child(db: Path) -> int:
     return 0
 
 
+def _cold_run(db: Path, root: Path = ROOT) -> dict:
+    """One cold run of the benchmark script of the checkout at ``root``, in a new process."""
+    out = subprocess.run([sys.executable, str(root / "benchmarks" / "cache.py"), "--db", str(db), "--cold-child"],
+                         check=True, capture_output=True, text=True, cwd=root)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
 def _cold_runs(db: Path, count: int) -> list[dict]:
-    runs = []
+    return [_cold_run(db) for _ in range(count)]
+
+
+def _compare(db: Path, other: Path, count: int) -> int:
+    """Alternating cold runs of this tree and ``other``; medians, fastest runs and their ratio."""
+    if not (other / "benchmarks" / "cache.py").is_file():
+        print(f"{other} is not a checkout of this project (no benchmarks/cache.py)", file=sys.stderr)
+        return 2
+    runs: dict[Path, list[dict]] = {ROOT: [], other: []}
     for _ in range(count):
-        out = subprocess.run([sys.executable, __file__, "--db", str(db), "--cold-child"],
-                             check=True, capture_output=True, text=True)
-        runs.append(json.loads(out.stdout.strip().splitlines()[-1]))
-    return runs
+        for root in (other, ROOT):
+            runs[root].append(_cold_run(db, root))
+    print(f"database: {db}; {count} alternating cold runs each")
+    medians = {}
+    for root, found in runs.items():
+        walls = [r["wall"] for r in found]
+        medians[root] = statistics.median(walls)
+        print(f"{root}: median {medians[root]:.2f} s, fastest {min(walls):.2f} s; runs "
+              + ", ".join(f"{w:.2f}" for w in walls))
+    print(f"this tree / {other.name}: {medians[ROOT] / medians[other]:.2f}x the median wall time")
+    return 0
 
 
 def _summary(runs: list[dict], key: str) -> str:
@@ -96,6 +124,8 @@ def main() -> int:
     parser.add_argument("--db", type=Path, default=DEFAULT_DB)
     parser.add_argument("--repeat", type=int, default=5, help="warm runs (default 5)")
     parser.add_argument("--cold", type=int, default=3, help="cold runs, each in a new process (default 3)")
+    parser.add_argument("--against", type=Path, metavar="CHECKOUT",
+                        help="alternate cold runs with another checkout of the project and compare")
     parser.add_argument("--cold-child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if not args.db.exists():
@@ -103,6 +133,8 @@ def main() -> int:
         return 2
     if args.cold_child:
         return _cold_child(args.db)
+    if args.against is not None:
+        return _compare(args.db.resolve(), args.against.resolve(), max(1, args.cold))
 
     from inspector.store import open_store
 
