@@ -302,15 +302,7 @@ def _kernel_message(i: int, m: Any, problems: list[str]) -> Message:
         if not isinstance(call, dict):
             parts.append(_other(call))
             continue
-        parts.append(
-            Part(
-                kind=TOOL_CALL,
-                text=_text_of(call.get("arguments")),
-                name=_str(call.get("name")),
-                call_id=_str(call.get("id")),
-                raw=call,
-            )
-        )
+        parts.append(_function_call(call, call.get("id"), call))
     call_id = _str(m.get("toolCallId"))
     if role == "tool":
         parts = [
@@ -382,6 +374,13 @@ def _chat_parts(content: Any, problems: list[str], where: str) -> list[Part]:
     return parts
 
 
+def _function_call(fn: dict, call_id: Any, raw: Any) -> Part:
+    """A tool call given as a ``name`` beside its ``arguments`` (text, or JSON written as text):
+    the kernel's and OpenAI's shapes."""
+    return Part(kind=TOOL_CALL, text=_text_of(fn.get("arguments")), name=_str(fn.get("name")), call_id=_str(call_id),
+                raw=raw)
+
+
 def _chat_message(m: Any, i: int, p: list[str]) -> Message:
     """Element ``i`` of an OpenAI Chat ``messages`` list."""
     where = f"messages[{i}]"
@@ -398,15 +397,7 @@ def _chat_message(m: Any, i: int, p: list[str]) -> Message:
         if not isinstance(fn, dict):
             parts.append(_other(call))
             continue
-        parts.append(
-            Part(
-                kind=TOOL_CALL,
-                text=_text_of(fn.get("arguments")),
-                name=_str(fn.get("name")),
-                call_id=_str(call.get("id")),
-                raw=call,
-            )
-        )
+        parts.append(_function_call(fn, call.get("id"), call))
     if role == "tool":
         call_id = _str(m.get("tool_call_id"))
         parts = [
@@ -467,14 +458,8 @@ def _responses(body: dict, req: NormalisedRequest) -> None:
             continue
         kind = item.get("type")
         if kind == "function_call":
-            part = Part(
-                kind=TOOL_CALL,
-                text=_text_of(item.get("arguments")),
-                name=_str(item.get("name")),
-                call_id=_str(item.get("call_id")),
-                raw=item,
-            )
-            msgs.append(Message("assistant", [part], i, raw=item, wire_role=None))
+            msgs.append(Message("assistant", [_function_call(item, item.get("call_id"), item)], i, raw=item,
+                                wire_role=None))
         elif kind == "function_call_output":
             part = Part(kind=TOOL_RESULT, text=_text_of(item.get("output")), call_id=_str(item.get("call_id")), raw=item)
             msgs.append(Message("tool", [part], i, raw=item, wire_role=None))
