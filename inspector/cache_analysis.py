@@ -1084,15 +1084,36 @@ def _leading_tokens_digest(lay: _Layout, size: int) -> bytes:
     return hashlib.blake2b(np.concatenate(chunks).tobytes() if chunks else b"", digest_size=16).digest()
 
 
-def _overflow_note(call: _Call) -> str | None:
+def _overflow_note(rules: CacheRules, rate: int | None) -> str | None:
     """Why a request may have missed although its prefix was cached: its route carried more
     requests a minute than one machine takes (provider-caching §3.2)."""
-    rules = call.rules
-    if not _over_routing_limit(rules, call.routing_rate):
+    if not _over_routing_limit(rules, rate):
         return None
-    return (f"{call.routing_rate} requests on its route (model, cache key, first {rules.routing_prefix_tokens} "
+    return (f"{rate} requests on its route (model, cache key, first {rules.routing_prefix_tokens} "
             f"tokens) in the minute up to it, over the ~{rules.overflow_requests_per_minute:g} a minute one "
             f"machine takes ({rules.source}): some overflow to machines without the cache")
+
+
+# A pair's reason detail may name its route's load (_overflow_note), which is known only once every
+# request before it has been read, by whichever process read it (cache_worker). So the detail is
+# made with a gap at that place, and _settle fills it: with "; <note>" or nothing after a reason
+# (_ROUTE_APPENDED), or with the note or _NO_VISIBLE_REASON in an unexplained miss (_ROUTE_CAUSE).
+_ROUTE_APPENDED = "appended"
+_ROUTE_CAUSE = "cause"
+_NO_VISIBLE_REASON = "no visible reason (eviction, routing overflow, or a relay that drops caching)"
+
+
+def _settle(pair: CachePair, gap: tuple[int, str] | None) -> None:
+    """Fill the routing gap of ``pair.reason_detail`` once ``pair.routing_rate`` is known."""
+    if gap is None:
+        return
+    at, kind = gap
+    note = _overflow_note(pair.rules, pair.routing_rate)
+    if kind == _ROUTE_CAUSE:
+        text = note if note is not None else _NO_VISIBLE_REASON
+    else:
+        text = f"; {note}" if note is not None else ""
+    pair.reason_detail = pair.reason_detail[:at] + text + pair.reason_detail[at:]
 
 
 def _over_routing_limit(rules: CacheRules, rate: int | None) -> bool:
@@ -1114,11 +1135,12 @@ class _Call:
 
     __slots__ = ("event_id", "session_id", "turn_id", "runtime_id", "model", "provider", "protocol", "attempt",
                  "step", "started_at", "t", "layout", "rules", "usage", "response_at", "_locator",
-                 "shared_tokens", "bp_reads", "ref", "failed", "routing_rate")
+                 "shared_tokens", "bp_reads", "ref", "failed", "routing_rate", "row")
 
     def __init__(self, event_id: str, session_id: str, turn_id: str, dec: _Decoded, layout: _Layout,
-                 rules: CacheRules) -> None:
+                 rules: CacheRules, row: int = 0) -> None:
         self.event_id = event_id
+        self.row = row  # its place among the session's llm.calling rows
         self.session_id = session_id
         self.turn_id = turn_id
         self.runtime_id = dec.runtime_id
@@ -1549,10 +1571,11 @@ def _provenance_of(model: str | None, tokenizer: str) -> str:
 class _RuntimeState:
     __slots__ = ("runtime_id", "turn_id", "pending", "last", "last_ok", "last_read", "turn_first", "step",
                  "turn_pairs", "history_moves", "sliding", "system_changes", "data_last", "too_many",
-                 "bp_calls", "summary", "examples")
+                 "bp_calls", "summary", "examples", "first_row")
 
-    def __init__(self, session_id: str, runtime_id: str | None) -> None:
+    def __init__(self, session_id: str, runtime_id: str | None, first_row: int = 0) -> None:
         self.runtime_id = runtime_id
+        self.first_row = first_row  # the row of its first request
         self.turn_id: str | None = None
         self.pending: list[_Call] = []
         self.last: _Call | None = None
@@ -1638,6 +1661,150 @@ class _Response:
     used: bool = False
 
 
+class _Routes:
+    """How many requests went on each route in the minute up to each one, it included, counted in
+    the order the requests were written (CachePair.routing_rate)."""
+
+    __slots__ = ("_times",)
+
+    def __init__(self) -> None:
+        self._times: dict[tuple, deque[float]] = {}
+
+    def count(self, route: tuple, t: float) -> int:
+        times = self._times.get(route)
+        if times is None:
+            times = self._times[route] = deque()
+        while times and times[0] <= t - 60:
+            times.popleft()
+        times.append(t)
+        return len(times)
+
+
+class _Share:
+    """The runtimes this process pairs when it shares a session with the worker process
+    (cache_worker). This side reads every row and decides; the worker's rows are handed to it
+    (``give``) as they are read.
+
+    A runtime's cost is about proportional to its requests, so the runtimes are dealt out by the
+    requests each has among the first rows (``window``): the busiest first, each to the side
+    further below its target share. This side's target is under half (_THIS_SIDE_SHARE), because
+    it also reads and decodes every row. A runtime first seen later goes the same way, as one
+    request."""
+
+    __slots__ = ("give", "owner", "loads")
+
+    def __init__(self, give: Callable[[int, tuple], None]) -> None:
+        self.give = give
+        self.owner: dict[str | None, int] = {}
+        self.loads = [0, 0]
+
+    def window(self, rows: Iterable[tuple]) -> Iterator[tuple]:
+        """``rows`` unchanged, the runtimes of the first _SHARE_WINDOW rows dealt out first."""
+        it = iter(rows)
+        first: list[tuple] = []
+        counts: dict[str | None, int] = {}
+        for row in it:
+            first.append(row)
+            try:
+                runtime = decode_payload(row[2]).runtime_id
+            except (_Unreadable, ValueError, TypeError):
+                pass  # said when the row is read
+            else:
+                counts[runtime] = counts.get(runtime, 0) + 1
+            if len(first) >= _SHARE_WINDOW:
+                break
+        order = sorted(counts, key=lambda r: -counts[r])  # stable: ties in order of appearance
+        for runtime in order:
+            self._deal(runtime, counts[runtime])
+        yield from first
+        yield from it
+
+    def _deal(self, runtime_id: str | None, weight: int) -> int:
+        side = 0 if self.loads[0] / _THIS_SIDE_SHARE < self.loads[1] / (1 - _THIS_SIDE_SHARE) else 1
+        self.owner[runtime_id] = side
+        self.loads[side] += weight
+        return side
+
+    def owns(self, runtime_id: str | None) -> bool:
+        side = self.owner.get(runtime_id)
+        if side is None:
+            side = self._deal(runtime_id, 1)
+        return side == 0
+
+
+# Rows read before the runtimes are dealt out (_Share.window), and the share of the requests the
+# reading side keeps: measured on the benchmark session, reading and decoding every row costs
+# that side about what pairing a tenth of the requests does.
+_SHARE_WINDOW = 64
+_THIS_SIDE_SHARE = 0.45
+
+
+class _Merge:
+    """The items of the two sides of a shared analysis, merged into the order and the routing
+    loads an analysis alone gives. A pair is given out once both sides have passed the row that
+    completed it: then every pair before it has come, and every request up to it has been
+    counted on its route, in row order, as the analyser alone counts them."""
+
+    def __init__(self) -> None:
+        self.pairs: tuple[deque[tuple], deque[tuple]] = (deque(), deque())
+        self.routes: tuple[deque[tuple], deque[tuple]] = (deque(), deque())
+        self.marks = [-1.0, -1.0]
+        self.counter = _Routes()
+        self.rates: dict[int, int] = {}
+        self.groups: list[tuple[int, list[Finding], RuntimeSummary]] = []
+
+    def add(self, side: int, item: tuple) -> None:
+        if item[0] == "p":
+            self.pairs[side].append(item)
+        else:
+            self.marks[side] = item[1]
+            self.routes[side].extend(item[2])
+
+    def receive(self, messages: list[tuple]) -> None:
+        """Messages of the worker (side 1): batches of items, then its runtimes' groups."""
+        for message in messages:
+            if message[0] == "items":
+                for item in message[1]:
+                    self.add(1, item)
+            elif message[0] == "end":
+                self.groups = message[1]
+
+    def ready(self) -> Iterator[tuple[tuple, CachePair]]:
+        limit = min(self.marks)
+        mine, theirs = self.routes
+        while True:
+            a = mine[0] if mine and mine[0][0] < limit else None
+            b = theirs[0] if theirs and theirs[0][0] < limit else None
+            if a is None and b is None:
+                break
+            row, t, route = mine.popleft() if b is None or (a is not None and a[0] < b[0]) else theirs.popleft()
+            self.rates[row] = self.counter.count(route, t)
+        first, second = self.pairs
+        while first or second:
+            queue_ = first if first and (not second or first[0][1] < second[0][1]) else second
+            item = queue_[0]
+            if item[1][0] >= limit and limit != _AT_END:
+                break
+            queue_.popleft()
+            pair = item[2]
+            pair.routing_rate = self.rates.pop(item[4], None)
+            _settle(pair, item[3])
+            yield item[1], pair
+
+
+# The key of the pairs made after the last row: after every pair keyed by a row number.
+_AT_END = float("inf")
+
+
+def _settled(items: Iterable[tuple]) -> Iterator[CachePair]:
+    """The pairs of an analyser's stream, their routing notes filled in (it counted the routes)."""
+    for item in items:
+        if item[0] == "p":
+            pair = item[2]
+            _settle(pair, item[3])
+            yield pair
+
+
 class SessionCacheAnalyser:
     """The cache analysis of one session, delivered as it goes.
 
@@ -1670,8 +1837,16 @@ class SessionCacheAnalyser:
         self._responses: dict[tuple[str, str | None], list[_Response]] = {}
         self._compactions: set[str] = set()
         self._prunes: set[tuple[str, str | None]] = set()
-        # route -> start times of the requests sent on it in the last minute (_route)
-        self._routes: dict[tuple, deque[float]] = {}
+        self._routes = _Routes()
+        # Set to False to analyse in this process even when a worker process is running.
+        self.use_worker = True
+        self._share: _Share | None = None  # which runtimes go to the worker, when this side decides
+        self._shared = False  # pairing only some runtimes (either side of a shared analysis)
+        self.shared_with_worker = False  # pairs() ran with the worker process to its end
+        self._rows = 0  # llm.calling rows read so far (a call's ``row``)
+        # per runtime, in the order of their first requests: (that request's row, the runtime's
+        # findings, its summary); complete with findings and summaries
+        self.groups: list[tuple[int, list[Finding], RuntimeSummary]] = []
         self._payloads: dict[str, Any] = {}  # naming_mode "full" only
         self._done = False
         # What resume() needs to read only what was written since the last run.
@@ -1688,17 +1863,12 @@ class SessionCacheAnalyser:
     def pairs(self) -> Iterator[CachePair]:
         if self._done:
             raise RuntimeError("pairs() was already run; create a new analyser")
+        worker = self._parallel_worker()
+        if worker is not None:
+            yield from self._pairs_in_parallel(worker)
+            return
         self._done = True
-        _PARTS.trim()
-        self._load_side_events(self.store.events(self.session_id, types=_SIDE_EVENTS))
-        rows = self.store.iter_llm_calling_rows(self.session_id)
-        try:
-            yield from self._consume(rows)
-        finally:
-            close = getattr(rows, "close", None)
-            if close is not None:
-                close()
-        yield from self._finish()
+        yield from _settled(self._items())
 
     def resume(self, turn_ids: Iterable[str] | None = None) -> Iterator[CachePair]:
         """After :meth:`pairs` (or a previous resume) ran to its end: the pairs that are new or
@@ -1709,7 +1879,9 @@ class SessionCacheAnalyser:
         the session. Whenever the new rows could change an earlier, settled pair (a row sorting
         before one already read, a response to a settled turn), the session is analysed again
         from the start and every pair is yielded. Findings and summaries are then those of the
-        whole session so far, equal to a fresh analysis's."""
+        whole session so far, equal to a fresh analysis's. An analysis shared with a worker
+        process (:mod:`inspector.cache_worker`) holds only its own runtimes: its first resume
+        analyses the session again, in this process."""
         if not self._resumable:
             yield from self._restart()
             return
@@ -1720,32 +1892,155 @@ class SessionCacheAnalyser:
             yield from self._restart()
             return
         self._load_side_events(side)
-        yield from self._consume(iter(rows))
-        yield from self._finish()
+        yield from _settled(self._consume(iter(rows)))
+        yield from _settled(self._finish())
 
     def _restart(self) -> Iterator[CachePair]:
-        fresh = SessionCacheAnalyser(self.store, self.session_id, rules=self.rules, runtime_id=self.runtime_filter,
-                                     naming_mode=self.naming_mode, warn=self._warn)
+        fresh = self._fresh()
         for name in fresh.__dict__:
             setattr(self, name, getattr(fresh, name))
-        yield from self.pairs()
+        self._done = True
+        yield from _settled(self._items())
 
-    def _consume(self, rows: Iterable[tuple]) -> Iterator[CachePair]:
+    def _fresh(self, warn: Callable[[str], None] | None = None) -> SessionCacheAnalyser:
+        """A new analyser of the same session, with the same settings, that analyses alone."""
+        fresh = SessionCacheAnalyser(self.store, self.session_id, rules=self.rules, runtime_id=self.runtime_filter,
+                                     naming_mode=self.naming_mode, warn=warn if warn is not None else self._warn)
+        fresh.use_worker = False
+        return fresh
+
+    # -- sharing the work with a worker process -----------------------------------------------
+
+    def shared_items(self, rows: Iterable[tuple]) -> Iterator[tuple]:
+        """The worker's side of a shared analysis: the stream of items (see below) of the rows it
+        is handed, each ``(session_id, turn_id, raw, event_id, row number)``."""
+        if self._done:
+            raise RuntimeError("pairs() was already run; create a new analyser")
+        self._done = True
+        self.use_worker = False
+        self._shared = True
+        _PARTS.trim()
+        self._load_side_events(self.store.events(self.session_id, types=_SIDE_EVENTS))
+        yield from self._consume(rows)
+        yield from self._finish()
+
+    def _parallel_worker(self) -> Any:
+        """A worker process claimed for this analysis, when one is ready and it can help."""
+        if not self.use_worker or self.runtime_filter is not None or self._shared:
+            return None
+        spec = getattr(self.store, "open_spec", None)
+        if spec is None:
+            return None
+        from .cache_worker import claim_worker
+
+        return claim_worker()
+
+    def _pairs_in_parallel(self, worker: Any) -> Iterator[CachePair]:
+        """pairs(), with the worker process pairing about half of the runtimes."""
+        from .cache_worker import WorkerGone
+
+        merge = _Merge()
+        delivered: tuple | None = None  # the key of the last pair yielded
+        try:
+            job = worker.start_job(self.store.open_spec, self.session_id, self.rules, self.naming_mode)
+        except WorkerGone:
+            self.use_worker = False
+            yield from self.pairs()
+            return
+        self._done = True
+        self._shared = True
+        self._share = _Share(job.give)
+        own = self._items(job.rows_end)
+        try:
+            try:
+                for item in own:
+                    merge.add(0, item)
+                    if item[0] == "m":
+                        merge.receive(job.take(block=False))
+                        for key, pair in merge.ready():
+                            delivered = key
+                            yield pair
+                while not job.ended:
+                    merge.receive(job.take(block=True))
+                    for key, pair in merge.ready():
+                        delivered = key
+                        yield pair
+            except WorkerGone as exc:
+                own.close()
+                job.close()
+                yield from self._finish_alone(delivered, str(exc))
+                return
+        finally:
+            own.close()
+            job.close()
+        self.groups = sorted(self.groups + merge.groups, key=lambda group: group[0])
+        self.findings = [f for _, found, _ in self.groups for f in found]
+        self.summaries = [summary for _, _, summary in self.groups]
+        self._resumable = False  # this analyser holds only its own runtimes (see resume())
+        self.shared_with_worker = True
+
+    def _finish_alone(self, delivered: tuple | None, why: str) -> Iterator[CachePair]:
+        """The worker failed: analyse the session again here and yield the pairs after the last
+        one delivered (an analysis makes them in the same order), so none is lost or repeated."""
+        said = set(self.warnings)
+        warn = self._warn
+
+        def once(message: str) -> None:
+            if message not in said and warn is not None:
+                warn(message)
+
+        fresh = self._fresh(warn=once)
+        fresh._done = True
+        fresh._note(f"the analysis's worker process failed ({why}); the analysis finished in this process")
+        for item in fresh._items():
+            if item[0] == "p" and (delivered is None or item[1] > delivered):
+                _settle(item[2], item[3])
+                yield item[2]
+        for name in fresh.__dict__:
+            setattr(self, name, getattr(fresh, name))
+
+    # -- the stream of pairs and marks ---------------------------------------------------------
+    #
+    # The analysis runs as a stream of items: ("p", key, pair, gap, row) for a pair, keyed by its
+    # place in the order of a whole analysis (_flush), with the gap for its routing note (_settle)
+    # and the row of its request; ("m", watermark, routes) after each batch: every pair keyed
+    # before ``watermark`` (a row number) has come, with the (row, time, route) of each request
+    # of the batch when this analyser holds only some runtimes (_Share). Alone, an analyser counts
+    # each route's load itself, in row order (_take), and its pairs come out in key order.
+
+    def _items(self, rows_read: Callable[[], None] | None = None) -> Iterator[tuple]:
+        """The whole stream; ``rows_read`` is called once the last row has been read."""
+        _PARTS.trim()
+        self._load_side_events(self.store.events(self.session_id, types=_SIDE_EVENTS))
+        rows = self.store.iter_llm_calling_rows(self.session_id)
+        try:
+            yield from self._consume(rows if self._share is None else self._share.window(rows), rows_read)
+        finally:
+            close = getattr(rows, "close", None)
+            if close is not None:
+                close()
+        yield from self._finish()
+
+    def _consume(self, rows: Iterable[tuple], rows_read: Callable[[], None] | None = None) -> Iterator[tuple]:
         # Requests are read a few at a time; the first batches are small so the first pairs come
         # at once. The tokenizer releases the interpreter lock, so each batch's new text is
         # tokenized on a thread of its own while the next batch is read and the one before it
         # paired: on a second core the tokens cost next to nothing.
-        running: tuple[list[_Call], _TokenJob, Future] | None = None
-        for calls in self._batches(rows):
-            job = _TokenJob([call.layout for call in calls], _PARTS, running[1] if running else None)
+        running: tuple[list[_Call], int, _TokenJob, Future] | None = None
+        for calls, read in self._batches(rows):
+            job = _TokenJob([call.layout for call in calls], _PARTS, running[2] if running else None)
             started = _TOKENIZER.submit(job.run)
             if running is not None:
                 yield from self._take(*running)
-            running = (calls, job, started)
+            running = (calls, read, job, started)
+        if rows_read is not None:
+            rows_read()
         if running is not None:
             yield from self._take(*running)
+        yield ("m", self._rows, [])
 
-    def _batches(self, rows: Iterable[tuple]) -> Iterator[list[_Call]]:
+    def _batches(self, rows: Iterable[tuple]) -> Iterator[tuple[list[_Call], int]]:
+        """Batches of calls, each with the number of rows read when it was full."""
         batch: list[_Call] = []
         size = 2
         for row in rows:
@@ -1753,27 +2048,26 @@ class SessionCacheAnalyser:
             if call is not None:
                 batch.append(call)
             if len(batch) >= size:
-                yield batch
+                yield batch, self._rows
                 batch = []
                 size = min(2 * size, _READ_AHEAD)
         if batch:
-            yield batch
+            yield batch, self._rows
 
-    def _finish(self) -> Iterator[CachePair]:
+    def _finish(self) -> Iterator[tuple]:
         """Flush each runtime's last turn, then put those turns back as pending: a later resume
         adds the requests that arrive for them and makes their pairs again."""
         saved = [_Checkpoint(state, self._responses) for state in self._states.values() if state.pending]
         for state in self._states.values():
-            yield from self._flush(state)
-        findings: list[Finding] = []
-        summaries: list[RuntimeSummary] = []
-        for state in self._states.values():
-            findings.extend(self._findings(state))
-            summaries.append(_copy_summary(state.summary))
+            yield from self._flush(state, _AT_END)
+        self.groups = [(state.first_row, self._findings(state), _copy_summary(state.summary))
+                       for state in self._states.values()]
         for checkpoint in saved:
             checkpoint.restore()
-        self.findings, self.summaries = findings, summaries
+        self.findings = [f for _, found, _ in self.groups for f in found]
+        self.summaries = [summary for _, _, summary in self.groups]
         self._resumable = True
+        yield ("m", _AT_END, [])
 
     def _new_side_events(self, turn_ids: Iterable[str] | None) -> list[TraceEvent] | None:
         """The side events not read yet (None when one of them belongs to a settled turn)."""
@@ -1834,40 +2128,41 @@ class SessionCacheAnalyser:
             self._last_order = found[-1][0]
         return [row for _, row in found]
 
-    def _take(self, calls: list[_Call], job: _TokenJob, tokenized: Future) -> Iterator[CachePair]:
+    def _take(self, calls: list[_Call], read: int, job: _TokenJob, tokenized: Future) -> Iterator[tuple]:
         """Once the new text of requests just read is tokenized, count their tokens, then add
         each to its runtime's turn, making the pairs of every turn that the request completes."""
         job.finish(tokenized.result())
+        routes: list[tuple[int, float, tuple]] = []
+        alone = not self._shared
         for call in calls:
             state = self._states[call.runtime_id]
             if state.turn_id != call.turn_id:
-                yield from self._flush(state)
+                yield from self._flush(state, call.row)
                 state.turn_id = call.turn_id
                 state.step = -1
             if call.attempt == 0 or state.step < 0:
                 state.step += 1
             call.step = state.step
-            call.routing_rate = self._route(call)
+            route = self._route(call)
+            if route is not None:
+                if alone:
+                    call.routing_rate = self._routes.count(route, call.t)  # type: ignore[arg-type]
+                else:
+                    routes.append((call.row, call.t, route))
             state.pending.append(call)
+        yield ("m", read, routes)
 
-    def _route(self, call: _Call) -> int | None:
-        """How many requests went on ``call``'s route in the minute up to it, it included. The
-        route is what picks the machine whose cache a request can read (provider-caching §3.2):
-        the model, the cache key, and a hash of the first tokens. Rows come in write order."""
+    def _route(self, call: _Call) -> tuple | None:
+        """The route that picks the machine whose cache a request can read (provider-caching
+        §3.2): the model, the cache key, and a hash of the first tokens. None where the rules do
+        not route by prefix or the request has no time."""
         size = call.rules.routing_prefix_tokens
         if size is None or call.t is None:
             return None
         lay = call.layout
         rest = lay.body.rest if lay.body is not None else {}
         key = rest.get("prompt_cache_key", rest.get("user"))
-        route = (call.model, None if key is None else _json_key(key), _leading_tokens_digest(lay, size))
-        times = self._routes.get(route)
-        if times is None:
-            times = self._routes[route] = deque()
-        while times and times[0] <= call.t - 60:
-            times.popleft()
-        times.append(call.t)
-        return len(times)
+        return (call.model, None if key is None else _json_key(key), _leading_tokens_digest(lay, size))
 
     # -- reading -------------------------------------------------------------------------------
 
@@ -1899,8 +2194,11 @@ class SessionCacheAnalyser:
     def _read(self, row: tuple) -> _Call | None:
         session_id, turn_id, raw = row[0], row[1], row[2]
         event_id = row[3] if len(row) > 3 else ""
+        index = row[4] if len(row) > 4 else self._rows  # the worker is handed rows with their number
+        self._rows = index + 1
         self._calls_seen.add(event_id)
         self._last_event_id = event_id
+        share = self._share
         try:
             dec = decode_payload(raw)
         except (_Unreadable, ValueError, TypeError) as exc:
@@ -1908,16 +2206,19 @@ class SessionCacheAnalyser:
             return None
         if self.runtime_filter is not None and dec.runtime_id != self.runtime_filter:
             return None
+        if share is not None and not share.owns(dec.runtime_id):
+            share.give(index, row)
+            return None
         rules = self.rules.resolve(dec.provider, dec.protocol, dec.model)
         state = self._states.get(dec.runtime_id)
         reference = state.last_read if state is not None else None
         layout = _layout(dec, _PARTS, rules, reference.layout if reference is not None else None)
         if state is None:
-            state = self._states[dec.runtime_id] = _RuntimeState(self.session_id, dec.runtime_id)
+            state = self._states[dec.runtime_id] = _RuntimeState(self.session_id, dec.runtime_id, index)
         self._read_turns.add((turn_id, dec.runtime_id))
         if self.naming_mode == "full":
             self._payloads[event_id] = parse_json_object(raw, merge_data=True)[0]
-        call = _Call(event_id, session_id, turn_id, dec, layout, rules)
+        call = _Call(event_id, session_id, turn_id, dec, layout, rules, index)
         if reference is not None and layout.same_as_ref:
             call.ref = reference
         state.last_read = call
@@ -1948,13 +2249,16 @@ class SessionCacheAnalyser:
 
     # -- pairs ---------------------------------------------------------------------------------
 
-    def _flush(self, state: _RuntimeState) -> Iterator[CachePair]:
+    def _flush(self, state: _RuntimeState, trigger: float) -> Iterator[tuple]:
+        """The pairs of the runtime's pending turn, completed by the request at row ``trigger``
+        (_AT_END after the last row); keyed (trigger, the runtime's first row, index), the order
+        in which an analysis of the whole session makes them."""
         calls = state.pending
         if not calls:
             return
         state.pending = []
         self._bind_responses(calls)
-        for call in calls:
+        for n, call in enumerate(calls):
             last = state.last
             if last is not None and last.turn_id == call.turn_id:
                 prev, kind = last, "tool-loop"
@@ -1965,7 +2269,7 @@ class SessionCacheAnalyser:
             gap = None
             if last is not None and last.t is not None and call.t is not None:
                 gap = round(call.t - last.t, 3)
-            pair = self._pair(state, prev, call, kind, gap)
+            route_gap, pair = self._pair(state, prev, call, kind, gap)
             # Its locator, if needed later, is built without the shortcut; keeping the reference
             # would chain every call of the session in memory.
             call.ref = None
@@ -1973,10 +2277,11 @@ class SessionCacheAnalyser:
             if not call.failed:
                 state.last_ok = call
             state.summary.add(pair)
-            yield pair
+            yield ("p", (trigger, state.first_row, n), pair, route_gap, call.row)
 
     def _pair(self, state: _RuntimeState, prev: _Call | None, cur: _Call, kind: str,
-              gap: float | None) -> CachePair:
+              gap: float | None) -> tuple[tuple[int, str] | None, CachePair]:
+        """The pair, and the gap its routing note goes in (see _settle)."""
         rules = cur.rules
         total = cur.total_tokens
         total_units = cur.layout.cum_units[-1]
@@ -1990,6 +2295,7 @@ class SessionCacheAnalyser:
         if explicit and len(cur.layout.breakpoints) > (rules.max_breakpoints or 0):
             state.too_many.append((cur.turn_id, len(cur.layout.breakpoints)))
 
+        route_gap: tuple[int, str] | None = None
         if prev is None:
             comparison = _Comparison(0, 0, 0, 0, 0)
             predicted = 0
@@ -2028,10 +2334,10 @@ class SessionCacheAnalyser:
                 write = 0
             reason, detail = self._reason(state, prev, cur, comparison, region, predicted, untimed, gap, ttl,
                                           reported)
-            if reason != "unexplained" and (reported is None or reported < predicted):
-                overflow = _overflow_note(cur)
-                if overflow is not None:
-                    detail += f"; {overflow}"
+            if reason == "unexplained":
+                route_gap = (len(detail), _ROUTE_CAUSE)
+            elif reason != "unexplained" and (reported is None or reported < predicted):
+                route_gap = (len(detail), _ROUTE_APPENDED)
             if prev.failed and reason != "model-changed":
                 detail += "; the request compared with failed, so the prediction uses the last one that succeeded"
             if explicit and source is not None and source.layout.message_gates != cur.layout.message_gates:
@@ -2054,7 +2360,7 @@ class SessionCacheAnalyser:
             missed = round(max(0, comparison.shared_tokens - predicted) * price * (1 - rules.read_multiplier) / 1e6, 8)
             if reported is not None and reported_input is not None:
                 reported_cost = round(max(0, reported_input - reported) * price / 1e6, 8)
-        return CachePair(
+        return route_gap, CachePair(
             session_id=cur.session_id,
             runtime_id=cur.runtime_id,
             turn_id=cur.turn_id,
@@ -2207,11 +2513,8 @@ class SessionCacheAnalyser:
                 return "below-minimum", (f"{cmp.shared_tokens} shared tokens; {rules.source} caches no prefix "
                                          f"under {minimum} tokens")
         if reported == 0 and predicted > 0:
-            overflow = _overflow_note(cur)
-            if overflow is not None:
-                return "unexplained", f"{predicted} tokens predicted cached but none reported; {overflow}"
-            return "unexplained", (f"{predicted} tokens predicted cached but none reported; no visible reason "
-                                   "(eviction, routing overflow, or a relay that drops caching)")
+            # The cause is filled in by _settle (_ROUTE_CAUSE): the route's load or no visible reason.
+            return "unexplained", f"{predicted} tokens predicted cached but none reported; "
         return "turn-context", "the prefix runs to the turn context or later"
 
     @staticmethod

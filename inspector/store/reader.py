@@ -520,6 +520,18 @@ class Store:
     def closed(self) -> bool:
         return self._closed
 
+    @property
+    def open_spec(self) -> str | None:
+        """What :func:`open_store` opens this store again with, in another process (the cache
+        analysis's worker, :mod:`inspector.cache_worker`); None for an in-memory database."""
+        if self._sa_url is None:
+            return str(self.path) if self.path is not None else None
+        database = self._sa_url.database
+        if self._sa_url.get_backend_name() == "sqlite" and (not database or database == ":memory:"
+                                                             or "mode=memory" in str(self._sa_url)):
+            return None
+        return self._sa_url.render_as_string(hide_password=False)
+
     def __enter__(self) -> Store:
         return self
 

@@ -287,3 +287,23 @@ def test_the_route_of_a_busy_prefix_is_shown_with_the_providers_limit(qtbot: Any
     header = window.cache_view.pair_view._header_html
     assert "<b>Route: 16 requests" in header(busy, None)
     assert "Route: 15 requests" in header(calm, None) and "<b>Route" not in header(calm, None)
+
+
+def test_an_analysis_shared_with_the_worker_fills_the_same_table(qtbot: Any, window: MainWindow,
+                                                                 expected: dict[str, Any]) -> None:
+    from inspector import cache_worker
+
+    started = cache_worker.start_worker()
+    try:
+        assert started.wait_ready(120), started.failure
+        view = window.cache_view
+        view.open_session(DEEPSEEK)
+        analyse(qtbot, view, CLAUDE)  # cancels the first, which the worker was sharing
+        qtbot.waitUntil(lambda: window.tasks.pending == 0 and not started.busy, timeout=30000)
+        assert [p.to_json() for p in view.model.pairs] == [p.to_json() for p in expected[CLAUDE].pairs]
+        analyse(qtbot, view, DEEPSEEK)
+        assert view._analyser is not None and view._analyser.shared_with_worker
+        assert [p.to_json() for p in view.model.pairs] == [p.to_json() for p in expected[DEEPSEEK].pairs]
+        assert started.alive and not started.broken
+    finally:
+        cache_worker.stop_worker()

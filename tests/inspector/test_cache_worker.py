@@ -1,0 +1,217 @@
+"""The cache analysis shared with a worker process gives exactly what an analysis alone gives:
+the same pairs in the same order, routing loads counted across both processes, the same findings
+and summaries; and it finishes alone, losing nothing, when the worker fails or is busy."""
+
+from __future__ import annotations
+
+import io
+import threading
+from pathlib import Path
+
+import pytest
+
+from inspector import cache_worker
+from inspector.cache_analysis import CacheAnalysis, SessionCacheAnalyser
+from inspector.demo import generate_demo
+from inspector.store import open_store
+
+from test_cache_analysis import T, Db, assistant, chat, user
+
+RUNTIMES = ("guide/main", "narrator/main", "affinity/main", "world/tracker")
+
+
+@pytest.fixture(scope="module")
+def worker():
+    started = cache_worker.start_worker()
+    assert started.wait_ready(120), started.failure
+    yield started
+    cache_worker.stop_worker()
+
+
+def run(path: Path, session: str, *, alone: bool, **kw) -> tuple[CacheAnalysis, SessionCacheAnalyser]:
+    with open_store(path) as store:
+        analyser = SessionCacheAnalyser(store, session, **kw)
+        analyser.use_worker = not alone
+        pairs = list(analyser.pairs())
+    return CacheAnalysis(session, pairs, analyser.findings, analyser.summaries, analyser.warnings), analyser
+
+
+def both(path: Path, session: str = "s", **kw) -> tuple[dict, dict, SessionCacheAnalyser]:
+    shared, analyser = run(path, session, alone=False, **kw)
+    alone, _ = run(path, session, alone=True, **kw)
+    return shared.to_json(), alone.to_json(), analyser
+
+
+def busy_session(db: Db, turns: int) -> Path:
+    """Four runtimes a turn, one with a tool loop; all open with the same long system prompt, so
+    they share one route (model, no cache key, the same first tokens) at 16 requests a minute
+    and more; a row that is not JSON; a failed request."""
+    system = T(1200)
+    at = 0.0
+    for turn in range(1, turns + 1):
+        history = [m for j in range(1, turn) for m in (user(f"say {j}"), assistant(f"said {j}"))]
+        for n, runtime in enumerate(RUNTIMES):
+            body = chat(system, history, turn=turn, player=f"{runtime} {turn}")
+            failed = runtime == "affinity/main" and turn == 3
+            db.call("s", f"t{turn:03d}", runtime, body, at=at, cached=0 if failed else 1024, failed=failed)
+            at += 0.9
+            if n == 1:
+                loop = chat(system, history, turn=turn, player=f"{runtime} {turn}",
+                            tail=[assistant("calling a tool"), user("tool result")])
+                db.call("s", f"t{turn:03d}", runtime, loop, at=at, cached=0)
+                at += 0.9
+        if turn == 2:
+            db.row("s", f"t{turn:03d}", "llm.calling", None, at, raw="{not json")
+    return db.done()
+
+
+def test_a_shared_analysis_equals_one_alone(worker, tmp_path):
+    path = busy_session(Db(tmp_path / "covel.db"), 12)
+    shared, alone, analyser = both(path)
+    assert analyser.shared_with_worker
+    assert set(analyser._share.owner.values()) == {0, 1}  # both processes paired runtimes
+    assert shared == alone
+    details = [p["reasonDetail"] for p in alone["pairs"]]
+    # Routes are counted across the runtimes of both processes.
+    assert any("requests on its route" in d for d in details)
+    assert max(p["routingRate"] for p in alone["pairs"]) > 15
+    assert len(alone["warnings"]) == 1 and "skipped trace_events row" in alone["warnings"][0]
+
+
+def test_every_demo_session_analyses_the_same_shared(worker, tmp_path):
+    path = tmp_path / "demo.db"
+    generate_demo(path, turns=8)
+    with open_store(path) as store:
+        sessions = [s.id for s in store.sessions()]
+    assert len(sessions) >= 4
+    for session in sessions:
+        shared, alone, analyser = both(path, session)
+        assert analyser.shared_with_worker
+        assert shared == alone, session
+
+
+def test_full_naming_mode_is_shared_too(worker, tmp_path):
+    path = busy_session(Db(tmp_path / "covel.db"), 4)
+    shared, alone, _ = both(path, naming_mode="full")
+    assert shared == alone
+
+
+def test_the_analysis_finishes_alone_when_the_worker_dies(worker, tmp_path):
+    path = busy_session(Db(tmp_path / "covel.db"), 40)
+    alone, _ = run(path, "s", alone=True)
+    warned: list[str] = []
+    with open_store(path) as store:
+        analyser = SessionCacheAnalyser(store, "s", warn=warned.append)
+        pairs = analyser.pairs()
+        got = [next(pairs)]
+        worker._process.kill()  # mid-analysis: the worker still has most of its runtimes to pair
+        got += list(pairs)
+    assert not analyser.shared_with_worker
+    assert [p.to_json() for p in got] == [p.to_json() for p in alone.pairs]
+    assert [f.to_json() for f in analyser.findings] == [f.to_json() for f in alone.findings]
+    assert [s.to_json() for s in analyser.summaries] == [s.to_json() for s in alone.summaries]
+    assert any("worker process failed" in w for w in analyser.warnings)
+    assert sorted(set(warned)) == sorted(warned)  # nothing said twice
+    # The failed worker is replaced; analyses use the new one once it has loaded.
+    assert cache_worker.claim_worker() is None
+    replacement = cache_worker.start_worker()
+    assert replacement is not worker and replacement.wait_ready(120)
+    shared, alone_json, analyser = both(path)
+    assert analyser.shared_with_worker and shared == alone_json
+
+
+def test_an_analysis_closed_early_leaves_the_worker_usable(tmp_path):
+    cache_worker.stop_worker()
+    started = cache_worker.start_worker()
+    try:
+        assert started.wait_ready(120)
+        path = busy_session(Db(tmp_path / "covel.db"), 30)
+        with open_store(path) as store:
+            pairs = SessionCacheAnalyser(store, "s").pairs()
+            next(pairs)
+            pairs.close()  # a view switching session
+        assert not started.busy and started.alive and not started.broken
+        shared, alone, analyser = both(path)
+        assert analyser.shared_with_worker and shared == alone
+    finally:
+        cache_worker.stop_worker()
+
+
+def test_a_second_analysis_runs_alone_while_the_worker_is_busy(tmp_path):
+    cache_worker.stop_worker()
+    started = cache_worker.start_worker()
+    try:
+        assert started.wait_ready(120)
+        path = busy_session(Db(tmp_path / "covel.db"), 10)
+        with open_store(path) as store:
+            first = SessionCacheAnalyser(store, "s")
+            pairs = first.pairs()
+            next(pairs)
+            assert started.busy
+            second, analyser = run(path, "s", alone=False)
+            assert not analyser.shared_with_worker
+            rest = list(pairs)
+        assert first.shared_with_worker and len(rest) + 1 == len(second.pairs)
+    finally:
+        cache_worker.stop_worker()
+
+
+def test_a_runtime_filter_is_analysed_alone(worker, tmp_path):
+    path = busy_session(Db(tmp_path / "covel.db"), 3)
+    shared, analyser = run(path, "s", alone=False, runtime_id="narrator/main")
+    assert not analyser.shared_with_worker and {p.runtime_id for p in shared.pairs} == {"narrator/main"}
+
+
+def test_the_worker_opens_the_file_the_app_opened(tmp_path):
+    path = busy_session(Db(tmp_path / "covel.db"), 1)
+    for spec in (path, f"sqlite:///{path}"):
+        with open_store(spec) as store:
+            assert store.open_spec == str(path.absolute())
+
+
+def test_no_worker_means_one_process(tmp_path):
+    cache_worker.stop_worker()
+    path = busy_session(Db(tmp_path / "covel.db"), 3)
+    _, analyser = run(path, "s", alone=False)
+    assert not analyser.shared_with_worker
+
+
+def test_the_worker_can_be_turned_off(monkeypatch):
+    monkeypatch.setenv(cache_worker.ENABLE_VARIABLE, "0")
+    assert not cache_worker.worker_enabled()
+    monkeypatch.setenv(cache_worker.ENABLE_VARIABLE, "1")
+    assert cache_worker.worker_enabled()
+
+
+@pytest.mark.parametrize("raw", [b'{"a":1}' * 1000, '{"é":"\\ud800"}', None, b""])
+def test_rows_and_messages_cross_the_pipe_unchanged(raw):
+    stream = io.BytesIO()
+    cache_worker._write_row(stream, 7, ("s", "t1", raw, "ev-1"))
+    cache_worker._write_frame(stream, ("items", [("m", 3, [(1, 2.5, ("gpt-4o", None, b"\x00"))])]))
+    stream.seek(0)
+    assert cache_worker._read_frame(stream) == ("row", ("s", "t1", raw, "ev-1", 7))
+    assert cache_worker._read_frame(stream) == ("items", [("m", 3, [(1, 2.5, ("gpt-4o", None, b"\x00"))])])
+    with pytest.raises(EOFError):
+        cache_worker._read_frame(stream)
+
+
+def test_a_worker_that_cannot_be_reached_is_not_claimed():
+    cache_worker.stop_worker()
+    started = cache_worker.start_worker()
+    try:
+        started.terminate()
+        assert not started.wait_ready(60)
+        assert cache_worker.worker_state() == "failed"
+        assert cache_worker.claim_worker() is None
+    finally:
+        cache_worker.stop_worker()
+    assert cache_worker.worker_state() == "none"
+
+
+def test_stopping_while_loading_does_not_hang():
+    cache_worker.stop_worker()
+    started = cache_worker.start_worker()
+    done = threading.Event()
+    threading.Thread(target=lambda: (cache_worker.stop_worker(), done.set()), daemon=True).start()
+    assert done.wait(30)
+    assert not started.alive
