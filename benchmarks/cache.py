@@ -7,14 +7,20 @@ Prints the median wall-clock and CPU time of the full analysis of the session wi
 model requests (every pair, names, reasons, costs and layout findings), two ways:
 
 * cold: each run in a new process, as a user's first look at the session after starting the
-  app: nothing is cached (no parts, no token counts). Loading the tokenizer's rank file happens
-  once per process, before the clock starts (the app loads it at start-up).
+  app: nothing is cached (no parts, no token counts). Loading the tokenizer's rank file and
+  starting the analysis's worker process happen before the clock starts (the app does both at
+  start-up; the worker pairs about half of the runtimes, see inspector/cache_worker.py).
 * warm: again in one process, with the parts and their token counts kept from the run before
   (what a view sees when it reopens a session).
 
 Also prints how soon the first pair arrives, which is what a view filling progressively waits
-for. CPU time counts every thread of the process; on a machine shared with other work the wall
-time carries their load, so both medians and the fastest run are shown.
+for. CPU time counts every thread of this process, not the worker's; on a machine shared with
+other work the wall time carries their load, so both medians and the fastest run are shown.
+``--alone`` analyses in one process, as with PROMPT_INSPECTOR_CACHE_WORKER=0.
+
+    python benchmarks/cache.py --versus-alone --cold 8
+
+alternates cold runs with and without the worker process and prints the ratio of their medians.
 
     python benchmarks/cache.py --against ../other-checkout --cold 12
 
@@ -39,12 +45,19 @@ sys.path.insert(0, str(ROOT))
 DEFAULT_DB = ROOT / "benchmarks" / "data" / "bench.db"
 
 
-def _prepare():
+def _prepare(alone: bool = False):
+    """What the app has done by the time a user opens a session: tokenizers loaded and, unless
+    ``alone``, the analysis's worker process started and loaded (inspector.cache_worker)."""
     from inspector.cache_rules import default_rules
     from inspector.tokens import get_encoding
 
     for name in ("o200k_base", "cl100k_base"):
         get_encoding(name)
+    if not alone:
+        from inspector.cache_worker import start_worker
+
+        if not start_worker().wait_ready(60):
+            raise SystemExit("the analysis's worker process did not start")
     return default_rules()
 
 
@@ -69,12 +82,12 @@ def _timed_run(store, session_id: str, rules) -> dict:
             "findings": len(analysis.findings)}
 
 
-def _cold_child(db: Path) -> int:
+def _cold_child(db: Path, alone: bool) -> int:
     """One cold run in this (new) process; prints its figures as JSON."""
     from inspector import cache_analysis, tokens
     from inspector.store import open_store
 
-    rules = _prepare()
+    rules = _prepare(alone)
     # A new process starts with nothing cached; say so rather than trust it.
     assert not cache_analysis._PARTS.parts and not tokens._cache._data
     with open_store(db) as store:
@@ -83,15 +96,32 @@ def _cold_child(db: Path) -> int:
     return 0
 
 
-def _cold_run(db: Path, root: Path = ROOT) -> dict:
+def _cold_run(db: Path, root: Path = ROOT, alone: bool = False) -> dict:
     """One cold run of the benchmark script of the checkout at ``root``, in a new process."""
-    out = subprocess.run([sys.executable, str(root / "benchmarks" / "cache.py"), "--db", str(db), "--cold-child"],
-                         check=True, capture_output=True, text=True, cwd=root)
+    command = [sys.executable, str(root / "benchmarks" / "cache.py"), "--db", str(db), "--cold-child"]
+    out = subprocess.run(command + (["--alone"] if alone else []), check=True, capture_output=True, text=True,
+                         cwd=root)
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-def _cold_runs(db: Path, count: int) -> list[dict]:
-    return [_cold_run(db) for _ in range(count)]
+def _cold_runs(db: Path, count: int, alone: bool) -> list[dict]:
+    return [_cold_run(db, alone=alone) for _ in range(count)]
+
+
+def _versus_alone(db: Path, count: int) -> int:
+    """Alternating cold runs with and without the worker process; medians and their ratio."""
+    walls: dict[bool, list[float]] = {True: [], False: []}
+    for _ in range(count):
+        for alone in (True, False):
+            walls[alone].append(_cold_run(db, alone=alone)["wall"])
+    print(f"database: {db}; {count} alternating cold runs each")
+    for alone, found in walls.items():
+        label = "alone (one process)  " if alone else "with the worker      "
+        print(f"{label}: median {statistics.median(found):.2f} s, fastest {min(found):.2f} s; runs "
+              + ", ".join(f"{w:.2f}" for w in found))
+    ratio = statistics.median(walls[False]) / statistics.median(walls[True])
+    print(f"with the worker / alone: {ratio:.2f}x the median wall time")
+    return 0
 
 
 def _compare(db: Path, other: Path, count: int) -> int:
@@ -126,20 +156,26 @@ def main() -> int:
     parser.add_argument("--cold", type=int, default=3, help="cold runs, each in a new process (default 3)")
     parser.add_argument("--against", type=Path, metavar="CHECKOUT",
                         help="alternate cold runs with another checkout of the project and compare")
+    parser.add_argument("--alone", action="store_true",
+                        help="analyse in one process, without the worker process (inspector.cache_worker)")
+    parser.add_argument("--versus-alone", action="store_true",
+                        help="alternate cold runs with and without the worker process and compare")
     parser.add_argument("--cold-child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if not args.db.exists():
         print(f"{args.db} does not exist; build it with: python benchmarks/run.py", file=sys.stderr)
         return 2
     if args.cold_child:
-        return _cold_child(args.db)
+        return _cold_child(args.db, args.alone)
+    if args.versus_alone:
+        return _versus_alone(args.db.resolve(), max(1, args.cold))
     if args.against is not None:
         return _compare(args.db.resolve(), args.against.resolve(), max(1, args.cold))
 
     from inspector.store import open_store
 
-    cold = _cold_runs(args.db, max(1, args.cold))
-    rules = _prepare()
+    cold = _cold_runs(args.db, max(1, args.cold), args.alone)
+    rules = _prepare(args.alone)
     with open_store(args.db) as store:
         session = _largest_session(store)
         print(f"database: {args.db} ({args.db.stat().st_size / 1e6:.0f} MB); session {session.id}: "

@@ -215,6 +215,10 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 # --- cache -----------------------------------------------------------------------------------
 
+_WORKER_MIN_REQUESTS = 1000
+_WORKER_START_WAIT_S = 15.0
+
+
 def cmd_cache(args: argparse.Namespace) -> int:
     from . import cache_report
     from .cache_analysis import analyse_session
@@ -227,13 +231,19 @@ def cmd_cache(args: argparse.Namespace) -> int:
     with _open(args.db) as store:
         for note in store.schema_notes:
             _warn(note)
+        sessions = store.sessions()
         if args.session is not None:
-            known = {s.id for s in store.sessions()}
-            if args.session not in known:
+            sessions = [s for s in sessions if s.id == args.session]
+            if not sessions:
                 raise CliError(f"no session {args.session!r} in {args.db}")
-            session_ids = [args.session]
-        else:
-            session_ids = [s.id for s in store.sessions()]
+        session_ids = [s.id for s in sessions]
+        if args.runtime is None and any((s.llm_call_count or 0) >= _WORKER_MIN_REQUESTS for s in sessions):
+            # A big session is analysed by two processes (inspector.cache_worker); the worker's
+            # start (about a second) is worth waiting for only then.
+            from .cache_worker import start_worker, worker_enabled
+
+            if worker_enabled():
+                start_worker().wait_ready(_WORKER_START_WAIT_S)
         analyses = [analyse_session(store, sid, rules=rules, runtime_id=args.runtime, warn=_warn)
                     for sid in session_ids]
     if args.html is not None:

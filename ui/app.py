@@ -180,6 +180,11 @@ def run_app(argv: Sequence[str]) -> int:
         app.setApplicationDisplayName("Prompt Inspector")
     install_translators(app)
     apply_theme(app)
+    if owns_app and not args.screenshot:
+        from inspector.cache_worker import start_worker, worker_enabled
+
+        if worker_enabled():
+            start_worker()  # loads in the background; big sessions' cache analyses share the work with it
 
     # Hosted in a running application (tests), a local loop stands in for exec() so the host's
     # application state (quit flags, quit-on-last-window) is left alone.
