@@ -77,6 +77,15 @@ def _read_exactly(stream: IO[bytes], size: int) -> bytes:
     return data
 
 
+def _read_message_bytes(stream: IO[bytes]) -> bytes:
+    """The pickled body of the next frame, which must be a message (the results pipe carries no
+    rows); unpickled by whoever takes it."""
+    size = int.from_bytes(_read_exactly(stream, _LENGTH_BYTES), "little")
+    if _read_exactly(stream, 1) != _MESSAGE:
+        raise ValueError("a row frame on the results pipe")
+    return _read_exactly(stream, size - 1)
+
+
 def _read_frame(stream: IO[bytes]) -> Any:
     size = int.from_bytes(_read_exactly(stream, _LENGTH_BYTES), "little")
     kind = _read_exactly(stream, 1)
@@ -245,9 +254,9 @@ class _Job:
         """The messages that have come (waiting for one when ``block``). Raises WorkerGone when
         the worker failed or ended; its "end" message is the last one returned."""
         found: list[tuple] = []
-        inbox = self._worker.inbox
+        worker = self._worker
         try:
-            message = inbox.get(block=block)
+            message = worker.message(block=block)
             while True:
                 if message[0] in ("error", "gone", "cancelled"):
                     self.ended = True
@@ -256,7 +265,7 @@ class _Job:
                 if message[0] == "end":
                     self.ended = True
                     return found
-                message = inbox.get_nowait()
+                message = worker.message(block=False)
         except queue.Empty:
             return found
 
@@ -301,22 +310,36 @@ class AnalysisWorker:
         self._reader.start()
 
     def _read(self) -> None:
+        # A job's messages are queued as the bytes that came: this thread holds the interpreter
+        # lock as little as it can, and the analysing thread, which unpickles them when it takes
+        # them (message()), does not wait for it.
         stream = self._process.stdout
         while True:
             try:
-                message = _read_frame(stream)  # type: ignore[arg-type]
+                data = _read_message_bytes(stream)  # type: ignore[arg-type]
+                message = pickle.loads(data) if not self._ready.is_set() else data
             except (EOFError, OSError, pickle.UnpicklingError, ValueError) as exc:
                 self.broken = True
                 self._ready.set()
                 self.inbox.put(("gone", f"the worker process ended ({exc or type(exc).__name__})"))
                 return
-            if message[0] == "ready":
+            if type(message) is bytes:
+                self.inbox.put(message)
+            elif message[0] == "ready":
                 self._ready.set()
             elif message[0] == "failed":
                 self.broken, self.failure = True, message[1]
                 self._ready.set()
-            else:
-                self.inbox.put(message)
+
+    def message(self, block: bool = True, timeout: float | None = None) -> tuple:
+        """The next message of the running job (queue.Empty when none comes in time)."""
+        found = self.inbox.get(block=block, timeout=timeout)
+        if type(found) is bytes:
+            try:
+                return pickle.loads(found)
+            except (pickle.UnpicklingError, EOFError, ValueError, AttributeError) as exc:
+                return ("error", f"a message of the worker cannot be read: {exc}")
+        return found
 
     @property
     def ready(self) -> bool:
@@ -356,7 +379,7 @@ class AnalysisWorker:
         """After a cancel: drop the job's messages up to its last one (False if none came)."""
         while True:
             try:
-                message = self.inbox.get(timeout=timeout)
+                message = self.message(timeout=timeout)
             except queue.Empty:
                 return False
             if message[0] in _TERMINAL:
@@ -401,7 +424,10 @@ ENABLE_VARIABLE = "PROMPT_INSPECTOR_CACHE_WORKER"
 
 
 def worker_enabled() -> bool:
-    return os.environ.get(ENABLE_VARIABLE, "1").strip() not in ("0", "false", "no", "off")
+    """Unless turned off, or the machine has a single core (two processes would take turns)."""
+    if os.environ.get(ENABLE_VARIABLE, "1").strip().lower() in ("0", "false", "no", "off"):
+        return False
+    return (os.cpu_count() or 1) >= 2
 
 
 def start_worker() -> AnalysisWorker:

@@ -176,11 +176,15 @@ def test_no_worker_means_one_process(tmp_path):
     assert not analyser.shared_with_worker
 
 
-def test_the_worker_can_be_turned_off(monkeypatch):
-    monkeypatch.setenv(cache_worker.ENABLE_VARIABLE, "0")
-    assert not cache_worker.worker_enabled()
+def test_the_worker_can_be_turned_off_and_is_off_on_one_core(monkeypatch):
+    monkeypatch.setattr(cache_worker.os, "cpu_count", lambda: 8)
+    for off in ("0", "off", "False"):
+        monkeypatch.setenv(cache_worker.ENABLE_VARIABLE, off)
+        assert not cache_worker.worker_enabled()
     monkeypatch.setenv(cache_worker.ENABLE_VARIABLE, "1")
     assert cache_worker.worker_enabled()
+    monkeypatch.setattr(cache_worker.os, "cpu_count", lambda: 1)
+    assert not cache_worker.worker_enabled()
 
 
 @pytest.mark.parametrize("raw", [b'{"a":1}' * 1000, '{"é":"\\ud800"}', None, b""])
