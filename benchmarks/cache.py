@@ -61,6 +61,20 @@ def _prepare(alone: bool = False):
     return default_rules()
 
 
+def host_speed() -> float:
+    """Seconds a fixed pure-Python loop takes (fastest of three): how fast the host runs right
+    now. A shared VM's speed drifts by half within minutes; timings taken at different speeds
+    compare only through this figure."""
+    best = float("inf")
+    for _ in range(3):
+        started = time.perf_counter()
+        total = 0
+        for i in range(3_000_000):
+            total += i
+        best = min(best, time.perf_counter() - started)
+    return best
+
+
 def _largest_session(store):
     return max(store.sessions(), key=lambda s: s.llm_call_count)
 
@@ -114,7 +128,7 @@ def _versus_alone(db: Path, count: int) -> int:
     for _ in range(count):
         for alone in (True, False):
             walls[alone].append(_cold_run(db, alone=alone)["wall"])
-    print(f"database: {db}; {count} alternating cold runs each")
+    print(f"database: {db}; {count} alternating cold runs each; host speed {host_speed():.3f} s (see host_speed)")
     for alone, found in walls.items():
         label = "alone (one process)  " if alone else "with the worker      "
         print(f"{label}: median {statistics.median(found):.2f} s, fastest {min(found):.2f} s; runs "
@@ -133,7 +147,7 @@ def _compare(db: Path, other: Path, count: int) -> int:
     for _ in range(count):
         for root in (other, ROOT):
             runs[root].append(_cold_run(db, root))
-    print(f"database: {db}; {count} alternating cold runs each")
+    print(f"database: {db}; {count} alternating cold runs each; host speed {host_speed():.3f} s (see host_speed)")
     medians = {}
     for root, found in runs.items():
         walls = [r["wall"] for r in found]
@@ -183,7 +197,8 @@ def main() -> int:
         _timed_run(store, session.id, rules)  # fills the caches the warm runs reuse
         warm = [_timed_run(store, session.id, rules) for _ in range(max(1, args.repeat))]
 
-    print(f"pairs: {warm[0]['pairs']}, layout findings: {warm[0]['findings']}")
+    print(f"pairs: {warm[0]['pairs']}, layout findings: {warm[0]['findings']}; "
+          f"host speed {host_speed():.3f} s (a fixed loop; see host_speed)")
     for name, runs in (("cold (new process, nothing cached)", cold), ("warm (parts and token counts cached)", warm)):
         walls = ", ".join(f"{r['wall']:.2f}" for r in runs)
         print(f"{name}, median of {len(runs)}: {_summary(runs, 'wall')} wall, {_summary(runs, 'cpu')} CPU; "

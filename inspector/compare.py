@@ -224,12 +224,21 @@ def compare_details(a: RequestDetail, b: RequestDetail) -> Comparison:
     left, right = parts_of(a), parts_of(b)
     rows = compare_parts(left, right)
     comparison = Comparison(a, b, rows)
-    for i, row in enumerate(rows):
-        if row.status == EQUAL:
-            continue
+    differing = [i for i, row in enumerate(rows) if row.status != EQUAL]
+    # A cache breakpoint added or removed is a marker, not text the provider reads: the first
+    # difference is the first part whose text differs, and a breakpoint only when nothing else
+    # does (one request may show breakpoints the other's wire does not carry).
+    content = [i for i in differing if not _is_marker(rows[i])]
+    if differing:
+        i = (content or differing)[0]
+        row = rows[i]
         path = row.left_path or row.right_path
         if row.status == CHANGED:
             path = row.right_path or row.left_path
         comparison.first_difference = FirstDifference(i, row.first_diff_offset or 0, path, row.status)
-        break
     return comparison
+
+
+def _is_marker(row: Row) -> bool:
+    node = row.left if row.left is not None else row.right
+    return node is not None and node.is_breakpoint

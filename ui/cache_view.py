@@ -38,7 +38,7 @@ from PySide6.QtWidgets import (
 from inspector.jsjson import utf16_to_index
 from inspector import views
 from inspector.cache_analysis import CacheAnalysis, CachePair, Finding, SessionCacheAnalyser
-from inspector.compare import Comparison, Row, compare_details
+from inspector.compare import Comparison, FirstDifference, Row, compare_details
 
 from .compare_view import MARK_COLOUR, CompareView
 from .part_names import part_label
@@ -113,6 +113,17 @@ class Divergence:
     left_offset: int | None
     exact: bool
     context_index: int
+
+    def first_difference(self, comparison: Comparison) -> FirstDifference:
+        """This point as the comparison's first difference: its row (the current request's side
+        when it has one), the offset in that row's text, the row's path and status."""
+        if self.right_row is not None:
+            row, offset = self.right_row, self.right_offset
+            path = comparison.rows[row].right_path or comparison.rows[row].left_path
+        else:
+            row, offset = self.left_row, self.left_offset or 0  # type: ignore[assignment]
+            path = comparison.rows[row].left_path  # type: ignore[index]
+        return FirstDifference(row, offset, path, comparison.rows[row].status)  # type: ignore[arg-type]
 
 
 def common_prefix(a: str, b: str) -> int:
@@ -718,7 +729,11 @@ class PairView(QWidget):
             return
         self.comparison = comparison
         self.divergence = find_divergence(pair, comparison)
-        self.compare.set_comparison(comparison)
+        # The table marks where the analysis says the prefix ends, as the header does; the first
+        # part that differs as aligned can lie elsewhere (a turn context removed from before the
+        # history that grew in its place).
+        self.compare.set_comparison(comparison, self.divergence.first_difference(comparison)
+                                    if self.divergence is not None else None)
         self.header.setText(self._header_html(pair, comparison))
         self.goto_button.setEnabled(self.divergence is not None)
         self.show_divergence()

@@ -13,7 +13,7 @@ from PySide6.QtWidgets import (
     QHeaderView, QLabel, QSplitter, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget,
 )
 
-from inspector.compare import ADDED, CHANGED, EQUAL, REMOVED, Comparison
+from inspector.compare import ADDED, CHANGED, EQUAL, REMOVED, Comparison, FirstDifference
 
 from .part_names import part_label
 from .text_pane import TextPane
@@ -76,16 +76,22 @@ class CompareView(QWidget):
         layout.addWidget(self.summary)
         layout.addWidget(split, 1)
 
-    def set_comparison(self, comparison: Comparison) -> None:
+    def set_comparison(self, comparison: Comparison, first: FirstDifference | None = None) -> None:
+        """Show ``comparison``, its first difference marked: the first part that differs as
+        aligned, or ``first`` when a caller knows better where the two requests part (the cache
+        analysis: where the provider's prefix stops matching)."""
         self.comparison = comparison
         self.table.clear()
         dark = self.palette().color(QPalette.ColorRole.Base).lightness() < 128
-        first = comparison.first_difference
+        if first is None:
+            first = comparison.first_difference
         bold = QFont(self.table.font())
         bold.setBold(True)
         for i, row in enumerate(comparison.rows):
             offset = "" if row.first_diff_offset is None else _tr("char {n}").format(n=f"{row.first_diff_offset:,}")
             if first is not None and i == first.row_index:
+                if row.first_diff_offset is not None or first.offset:
+                    offset = _tr("char {n}").format(n=f"{first.offset:,}")
                 offset = ("◀ " + _tr("first difference") + (f" · {offset}" if offset else ""))
             item = QTreeWidgetItem([
                 part_label(row.section), part_label(row.label), _status_text(row.status),

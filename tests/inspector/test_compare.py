@@ -101,6 +101,29 @@ def test_moved_breakpoint_and_tool_change() -> None:
     assert c.to_json()["counts"][REMOVED] == 1
 
 
+def test_a_breakpoint_before_the_changed_text_is_not_the_first_difference() -> None:
+    # The earlier request's wire carried no breakpoint where the later one has one; the first
+    # difference is still the text that changed after it.
+    left = base()
+    del left[1].children[1]
+    right = base()
+    right[3].text = "go south"
+    c = compare_details(detail(left), detail(right))
+    marker = next(i for i, r in enumerate(c.rows) if r.label == "cache breakpoint")
+    assert c.rows[marker].status == ADDED
+    fd = c.first_difference
+    assert fd.row_index > marker and fd.status == CHANGED
+    assert c.rows[fd.row_index].label == "current input" and fd.offset == len("go ")
+
+
+def test_a_moved_breakpoint_alone_is_still_a_difference() -> None:
+    right = base()
+    del right[1].children[1]
+    c = compare_details(detail(base()), detail(right))
+    assert not c.identical
+    assert c.first_difference.status == REMOVED and c.rows[c.first_difference.row_index].label == "cache breakpoint"
+
+
 @pytest.fixture(scope="module")
 def store(tmp_path_factory: pytest.TempPathFactory):
     path = tmp_path_factory.mktemp("compare") / "covel.db"

@@ -162,6 +162,32 @@ def test_a_cell_opens_the_pair_with_the_divergence_at_the_cores_offset(qtbot: An
     assert checked >= 1
 
 
+def test_the_aligned_table_marks_the_analysis_first_difference(qtbot: Any, window: MainWindow) -> None:
+    view = window.cache_view
+    analyse(qtbot, view, DEEPSEEK)
+    # The first turn pair of each runtime: the previous turn's turn context sits where this turn's
+    # history grew, so the first part that differs as aligned is not where the prefix ends.
+    firsts = {}
+    for pair in view.model.pairs:
+        if pair.kind == "turn" and pair.previous_event_id is not None:
+            firsts.setdefault(pair.runtime_id, pair)
+    moved = 0
+    for pair in firsts.values():
+        with qtbot.waitSignal(view.pair_view.loaded, timeout=30000):
+            view.select_pair(pair)
+        pv = view.pair_view
+        d = pv.divergence
+        assert d is not None and d.right_row is not None
+        table = pv.compare.table
+        marked = [i for i in range(table.topLevelItemCount()) if "◀" in table.topLevelItem(i).text(5)]
+        assert marked == [d.right_row]
+        assert table.topLevelItem(d.right_row).font(1).bold()
+        path = pv.comparison.rows[d.right_row].right_path
+        assert path in pv.compare.summary.text()
+        moved += pv.comparison.first_difference.row_index != d.right_row
+    assert moved >= 1  # the case the mark would otherwise get wrong did occur
+
+
 def test_pair_view_finds_a_divergence_inside_a_finer_anatomy_part(qtbot: Any, window: MainWindow) -> None:
     view = window.cache_view
     analyse(qtbot, view, DEEPSEEK)
