@@ -31,6 +31,7 @@ import bisect
 import dataclasses
 import functools
 import hashlib
+import os
 import queue
 import re
 import threading
@@ -1685,25 +1686,33 @@ class _Share:
     (cache_worker). This side reads every row and decides; the worker's rows are handed to it
     (``give``) as they are read.
 
-    The runtimes are dealt out by their requests among the first rows (``window``): the busiest
-    first, each to the side further below its target share; a runtime first seen later goes the
-    same way, as one request. This side's target is under half (_THIS_SIDE_SHARE), because it
-    also reads and decodes every row. Payload bytes are left out on purpose: a runtime's bytes
-    cost this side about as much to hand over as to pair, so the worker is best given requests
-    rather than bytes (measured on the benchmark session: dealt by bytes, 30 % slower)."""
+    The runtimes are dealt out by their weight among the first rows (``window``): the heaviest
+    first, each to the side further below its target share (this side's is under half, because
+    it also reads and decodes every row); a runtime first seen later goes the same way, weighing
+    its first request. What weighs depends on the cores (measured on the benchmark session):
+    with cores to spare, a request weighs its payload bytes, which is what pairing it costs, and
+    each process's analysis does 0.65 of the work of one process alone; on two cores, handing
+    bytes over the pipe costs about as much as it saves, so every request weighs one and the
+    worker gets many small requests (0.85 of one process's time, where dealing by bytes gained
+    nothing)."""
 
-    __slots__ = ("give", "owner", "loads")
+    __slots__ = ("give", "owner", "loads", "by_bytes", "target")
 
-    def __init__(self, give: Callable[[int, tuple], None]) -> None:
+    def __init__(self, give: Callable[[int, tuple], None], cores: int) -> None:
         self.give = give
         self.owner: dict[str | None, int] = {}
         self.loads = [0, 0]
+        self.by_bytes = cores >= _CORES_TO_SPARE
+        self.target = _THIS_SIDE_SHARE_BY_BYTES if self.by_bytes else _THIS_SIDE_SHARE_BY_REQUESTS
+
+    def weight(self, row: tuple) -> int:
+        return len(row[2] or b"") if self.by_bytes else 1
 
     def window(self, rows: Iterable[tuple]) -> Iterator[tuple]:
         """``rows`` unchanged, the runtimes of the first _SHARE_WINDOW rows dealt out first."""
         it = iter(rows)
         first: list[tuple] = []
-        counts: dict[str | None, int] = {}
+        weights: dict[str | None, int] = {}
         for row in it:
             first.append(row)
             try:
@@ -1711,32 +1720,33 @@ class _Share:
             except (_Unreadable, ValueError, TypeError):
                 pass  # said when the row is read
             else:
-                counts[runtime] = counts.get(runtime, 0) + 1
+                weights[runtime] = weights.get(runtime, 0) + self.weight(row)
             if len(first) >= _SHARE_WINDOW:
                 break
-        order = sorted(counts, key=lambda r: -counts[r])  # stable: ties in order of appearance
-        for runtime in order:
-            self._deal(runtime, counts[runtime])
+        for runtime in sorted(weights, key=lambda r: -weights[r]):  # stable: ties in order of appearance
+            self._deal(runtime, weights[runtime])
         yield from first
         yield from it
 
     def _deal(self, runtime_id: str | None, weight: int) -> int:
-        side = 0 if self.loads[0] / _THIS_SIDE_SHARE < self.loads[1] / (1 - _THIS_SIDE_SHARE) else 1
+        side = 0 if self.loads[0] / self.target < self.loads[1] / (1 - self.target) else 1
         self.owner[runtime_id] = side
         self.loads[side] += weight
         return side
 
-    def owns(self, runtime_id: str | None) -> bool:
+    def owns(self, runtime_id: str | None, row: tuple) -> bool:
         side = self.owner.get(runtime_id)
         if side is None:
-            side = self._deal(runtime_id, 1)
+            side = self._deal(runtime_id, self.weight(row))
         return side == 0
 
 
-# Rows read before the runtimes are dealt out (_Share.window), and the share of the requests the
-# reading side keeps (it also reads and decodes every row).
+# Rows read before the runtimes are dealt out (_Share.window); the cores from which the work is
+# balanced by bytes; the share of the weight the reading side keeps, either way.
 _SHARE_WINDOW = 64
-_THIS_SIDE_SHARE = 0.45
+_CORES_TO_SPARE = 4
+_THIS_SIDE_SHARE_BY_BYTES = 0.4
+_THIS_SIDE_SHARE_BY_REQUESTS = 0.45
 
 
 class _Merge:
@@ -1949,7 +1959,7 @@ class SessionCacheAnalyser:
             return
         self._done = True
         self._shared = True
-        self._share = _Share(job.give)
+        self._share = _Share(job.give, os.cpu_count() or 1)
         own = self._items(job.rows_end)
         try:
             try:
@@ -2206,7 +2216,7 @@ class SessionCacheAnalyser:
             return None
         if self.runtime_filter is not None and dec.runtime_id != self.runtime_filter:
             return None
-        if share is not None and not share.owns(dec.runtime_id):
+        if share is not None and not share.owns(dec.runtime_id, row):
             share.give(index, row)
             return None
         rules = self.rules.resolve(dec.provider, dec.protocol, dec.model)

@@ -123,10 +123,9 @@ def _serve(commands: IO[bytes], results: IO[bytes]) -> None:
     threading.Thread(target=read_commands, name="cache-worker-commands", daemon=True).start()
     try:
         from . import cache_analysis
-        from .tokens import get_encoding
+        from .tokens import DEFAULT_ENCODING, get_encoding
 
-        for name in ("o200k_base", "cl100k_base"):
-            get_encoding(name)
+        get_encoding(DEFAULT_ENCODING)  # as the app does at start-up; another loads when first used
     except Exception as exc:  # reported, then the worker ends: analyses run alone
         _write_frame(results, ("failed", f"{type(exc).__name__}: {exc}"))
         return

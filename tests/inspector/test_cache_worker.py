@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from inspector import cache_worker
-from inspector.cache_analysis import CacheAnalysis, SessionCacheAnalyser
+from inspector import cache_analysis, cache_worker
+from inspector.cache_analysis import CacheAnalysis, SessionCacheAnalyser, _Share
 from inspector.demo import generate_demo
 from inspector.store import open_store
 
@@ -65,7 +65,9 @@ def busy_session(db: Db, turns: int) -> Path:
     return db.done()
 
 
-def test_a_shared_analysis_equals_one_alone(worker, tmp_path):
+@pytest.mark.parametrize("cores", [2, 8])
+def test_a_shared_analysis_equals_one_alone(worker, tmp_path, monkeypatch, cores):
+    monkeypatch.setattr(cache_analysis.os, "cpu_count", lambda: cores)
     path = busy_session(Db(tmp_path / "covel.db"), 12)
     shared, alone, analyser = both(path)
     assert analyser.shared_with_worker
@@ -174,6 +176,30 @@ def test_no_worker_means_one_process(tmp_path):
     path = busy_session(Db(tmp_path / "covel.db"), 3)
     _, analyser = run(path, "s", alone=False)
     assert not analyser.shared_with_worker
+
+
+def rows_of(runtimes_and_sizes):
+    return [("s", "t", b'{"providerRequests":[{"body":{}}],"runtimeId":"%s"}' % r.encode() + b" " * size, f"e{i}")
+            for i, (r, size) in enumerate(runtimes_and_sizes)]
+
+
+def test_runtimes_are_dealt_by_requests_on_two_cores_and_by_bytes_with_more(monkeypatch):
+    # a: 2 small requests a turn; b, c: one big each; d: one small
+    turn = [("a", 10), ("a", 10), ("b", 5000), ("c", 4000), ("d", 10)]
+    rows = rows_of(turn * 20)
+    monkeypatch.setattr(cache_analysis, "decode_payload",
+                        lambda raw: type("D", (), {"runtime_id": raw.split(b'"runtimeId":"')[1].split(b'"')[0].decode()}))
+    by_requests = _Share(lambda i, r: None, 2)
+    assert list(by_requests.window(rows)) == rows
+    # by requests: a (26 in the window) is the heaviest and goes first, to the worker (a tie)
+    assert by_requests.owner == {"a": 1, "b": 0, "c": 0, "d": 1}
+    by_bytes = _Share(lambda i, r: None, 8)
+    list(by_bytes.window(rows))
+    # by bytes: the two big runtimes are split, and the small ones join the side under its share
+    assert by_bytes.owner == {"b": 1, "c": 0, "a": 1, "d": 1}
+    # a runtime first seen after the window goes to the side further below its share
+    late = rows_of([("e", 10)])[0]
+    assert by_requests.owns("e", late) == (by_requests.owner["e"] == 0)
 
 
 def test_the_worker_can_be_turned_off_and_is_off_on_one_core(monkeypatch):
