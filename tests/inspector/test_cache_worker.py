@@ -92,6 +92,16 @@ def test_every_demo_session_analyses_the_same_shared(worker, tmp_path):
         assert shared == alone, session
 
 
+def test_the_worker_opens_each_kind_of_store_the_app_opened(worker, backend, request):
+    location = request.getfixturevalue("demo_sqlite" if backend == "sqlite" else "demo_postgres")
+    with open_store(location) as store:
+        sessions = [s.id for s in store.sessions()]
+    for session in sessions:
+        shared, alone, analyser = both(location, session)
+        assert analyser.shared_with_worker
+        assert shared == alone, session
+
+
 def test_full_naming_mode_is_shared_too(worker, tmp_path):
     path = busy_session(Db(tmp_path / "covel.db"), 4)
     shared, alone, _ = both(path, naming_mode="full")
