@@ -28,6 +28,16 @@ def worker():
     cache_worker.stop_worker()
 
 
+@pytest.fixture
+def fresh_worker():
+    """A worker of its own for one test (the module's may have been replaced or stopped)."""
+    cache_worker.stop_worker()
+    started = cache_worker.start_worker()
+    assert started.wait_ready(120), started.failure
+    yield started
+    cache_worker.stop_worker()
+
+
 def run(path: Path, session: str, *, alone: bool, **kw) -> tuple[CacheAnalysis, SessionCacheAnalyser]:
     with open_store(path) as store:
         analyser = SessionCacheAnalyser(store, session, **kw)
@@ -132,40 +142,28 @@ def test_the_analysis_finishes_alone_when_the_worker_dies(worker, tmp_path):
     assert analyser.shared_with_worker and shared == alone_json
 
 
-def test_an_analysis_closed_early_leaves_the_worker_usable(tmp_path):
-    cache_worker.stop_worker()
-    started = cache_worker.start_worker()
-    try:
-        assert started.wait_ready(120)
-        path = busy_session(Db(tmp_path / "covel.db"), 30)
-        with open_store(path) as store:
-            pairs = SessionCacheAnalyser(store, "s").pairs()
-            next(pairs)
-            pairs.close()  # a view switching session
-        assert not started.busy and started.alive and not started.broken
-        shared, alone, analyser = both(path)
-        assert analyser.shared_with_worker and shared == alone
-    finally:
-        cache_worker.stop_worker()
+def test_an_analysis_closed_early_leaves_the_worker_usable(fresh_worker, tmp_path):
+    path = busy_session(Db(tmp_path / "covel.db"), 30)
+    with open_store(path) as store:
+        pairs = SessionCacheAnalyser(store, "s").pairs()
+        next(pairs)
+        pairs.close()  # a view switching session
+    assert not fresh_worker.busy and fresh_worker.alive and not fresh_worker.broken
+    shared, alone, analyser = both(path)
+    assert analyser.shared_with_worker and shared == alone
 
 
-def test_a_second_analysis_runs_alone_while_the_worker_is_busy(tmp_path):
-    cache_worker.stop_worker()
-    started = cache_worker.start_worker()
-    try:
-        assert started.wait_ready(120)
-        path = busy_session(Db(tmp_path / "covel.db"), 10)
-        with open_store(path) as store:
-            first = SessionCacheAnalyser(store, "s")
-            pairs = first.pairs()
-            next(pairs)
-            assert started.busy
-            second, analyser = run(path, "s", alone=False)
-            assert not analyser.shared_with_worker
-            rest = list(pairs)
-        assert first.shared_with_worker and len(rest) + 1 == len(second.pairs)
-    finally:
-        cache_worker.stop_worker()
+def test_a_second_analysis_runs_alone_while_the_worker_is_busy(fresh_worker, tmp_path):
+    path = busy_session(Db(tmp_path / "covel.db"), 10)
+    with open_store(path) as store:
+        first = SessionCacheAnalyser(store, "s")
+        pairs = first.pairs()
+        next(pairs)
+        assert fresh_worker.busy
+        second, analyser = run(path, "s", alone=False)
+        assert not analyser.shared_with_worker
+        rest = list(pairs)
+    assert first.shared_with_worker and len(rest) + 1 == len(second.pairs)
 
 
 def test_a_runtime_filter_is_analysed_alone(worker, tmp_path):
@@ -235,16 +233,12 @@ def test_rows_and_messages_cross_the_pipe_unchanged(raw):
         cache_worker._read_frame(stream)
 
 
-def test_a_worker_that_cannot_be_reached_is_not_claimed():
+def test_a_worker_that_cannot_be_reached_is_not_claimed(fresh_worker):
+    fresh_worker.terminate()
+    assert not fresh_worker.wait_ready(60)
+    assert cache_worker.worker_state() == "failed"
+    assert cache_worker.claim_worker() is None  # and a replacement starts loading
     cache_worker.stop_worker()
-    started = cache_worker.start_worker()
-    try:
-        started.terminate()
-        assert not started.wait_ready(60)
-        assert cache_worker.worker_state() == "failed"
-        assert cache_worker.claim_worker() is None
-    finally:
-        cache_worker.stop_worker()
     assert cache_worker.worker_state() == "none"
 
 
