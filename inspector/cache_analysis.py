@@ -28,6 +28,7 @@ completed it has been read (batches grow from two requests to ``_READ_AHEAD``).
 from __future__ import annotations
 
 import bisect
+import contextlib
 import dataclasses
 import functools
 import hashlib
@@ -1715,11 +1716,8 @@ class _Share:
         weights: dict[str | None, int] = {}
         for row in it:
             first.append(row)
-            try:
+            with contextlib.suppress(_Unreadable, ValueError, TypeError):  # said when the row is read
                 runtime = decode_payload(row[2]).runtime_id
-            except (_Unreadable, ValueError, TypeError):
-                pass  # said when the row is read
-            else:
                 weights[runtime] = weights.get(runtime, 0) + self.weight(row)
             if len(first) >= _SHARE_WINDOW:
                 break

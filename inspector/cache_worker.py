@@ -2,17 +2,18 @@
 
 Python runs one thread of pure-Python work at a time, and the analysis of a session is mostly
 that (reading JSON, interning parts, comparing requests). On a machine with a second core, a
-worker process takes about half of a session's runtimes: both processes read every request row
-in the same order and agree, without talking, on which runtimes each pairs
-(``cache_analysis._Share``); the worker sends its pairs back as it makes them and the analyser in
-this process merges both streams into the order and the figures an analysis alone gives
-(``SessionCacheAnalyser._pairs_in_parallel``), routing loads included.
+worker process pairs some of a session's runtimes: the analyser in the app's process reads every
+request row, deals the runtimes out (``cache_analysis._Share``) and hands the worker the rows of
+its runtimes over a pipe as they are read; the worker sends its pairs back as it makes them, and
+the analyser merges both streams into the order and the figures an analysis alone gives
+(``SessionCacheAnalyser._pairs_in_parallel``, ``cache_analysis._Merge``), routing loads included.
 
-The worker is started once (the app does it at start-up, the ``cache`` command when it starts)
-and loads the tokenizers before it says it is ready; an analysis uses it only when it is ready and
-idle, and runs alone otherwise. If the worker dies or fails, the analysis finishes alone from where
-it was, so a user never sees fewer or different pairs. The worker opens the store by itself, read
-only, like the app.
+The worker is started once (the app does it at start-up, the ``cache`` command for a big session)
+and loads the default tokenizer before it says it is ready; an analysis uses it only when it is
+ready and idle, and runs alone otherwise. If the worker dies or fails, the analysis finishes alone
+from the last pair it delivered, so a user never sees fewer, repeated or different pairs. The
+worker opens the store by itself (for the responses and other side events), read only, like the
+app; it ends when the app's end of its pipe closes, however the app ended.
 """
 
 from __future__ import annotations
