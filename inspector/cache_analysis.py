@@ -32,7 +32,6 @@ import contextlib
 import dataclasses
 import functools
 import hashlib
-import os
 import queue
 import re
 import threading
@@ -1684,30 +1683,21 @@ class _Routes:
 
 class _Share:
     """The runtimes this process pairs when it shares a session with the worker process
-    (cache_worker). This side reads every row and decides; the worker's rows are handed to it
-    (``give``) as they are read.
+    (cache_worker). This side reads every row and decides; the worker is handed the ids of its
+    rows (``give``) as they are read, and reads them from the store itself.
 
-    The runtimes are dealt out by their weight among the first rows (``window``): the heaviest
-    first, each to the side further below its target share (this side's is under half, because
-    it also reads and decodes every row); a runtime first seen later goes the same way, weighing
-    its first request. What weighs depends on the cores (measured on the benchmark session):
-    with cores to spare, a request weighs its payload bytes, which is what pairing it costs, and
-    each process's analysis does 0.65 of the work of one process alone; on two cores, handing
-    bytes over the pipe costs about as much as it saves, so every request weighs one and the
-    worker gets many small requests (0.85 of one process's time, where dealing by bytes gained
-    nothing)."""
+    Pairing a request costs about what its payload weighs, so the runtimes are dealt out by the
+    payload bytes of their requests among the first rows (``window``): the heaviest first, each
+    to the side further below its target share; a runtime first seen later goes the same way,
+    weighing its first request. This side's share is under half (_THIS_SIDE_SHARE) because it
+    also reads and decodes every row."""
 
-    __slots__ = ("give", "owner", "loads", "by_bytes", "target")
+    __slots__ = ("give", "owner", "loads")
 
-    def __init__(self, give: Callable[[int, tuple], None], cores: int) -> None:
+    def __init__(self, give: Callable[[int, tuple], None]) -> None:
         self.give = give
         self.owner: dict[str | None, int] = {}
         self.loads = [0, 0]
-        self.by_bytes = cores >= _CORES_TO_SPARE
-        self.target = _THIS_SIDE_SHARE_BY_BYTES if self.by_bytes else _THIS_SIDE_SHARE_BY_REQUESTS
-
-    def weight(self, row: tuple) -> int:
-        return len(row[2] or b"") if self.by_bytes else 1
 
     def window(self, rows: Iterable[tuple]) -> Iterator[tuple]:
         """``rows`` unchanged, the runtimes of the first _SHARE_WINDOW rows dealt out first."""
@@ -1718,7 +1708,7 @@ class _Share:
             first.append(row)
             with contextlib.suppress(_Unreadable, ValueError, TypeError):  # said when the row is read
                 runtime = decode_payload(row[2]).runtime_id
-                weights[runtime] = weights.get(runtime, 0) + self.weight(row)
+                weights[runtime] = weights.get(runtime, 0) + _weight(row)
             if len(first) >= _SHARE_WINDOW:
                 break
         for runtime in sorted(weights, key=lambda r: -weights[r]):  # stable: ties in order of appearance
@@ -1727,7 +1717,7 @@ class _Share:
         yield from it
 
     def _deal(self, runtime_id: str | None, weight: int) -> int:
-        side = 0 if self.loads[0] / self.target < self.loads[1] / (1 - self.target) else 1
+        side = 0 if self.loads[0] / _THIS_SIDE_SHARE < self.loads[1] / (1 - _THIS_SIDE_SHARE) else 1
         self.owner[runtime_id] = side
         self.loads[side] += weight
         return side
@@ -1735,16 +1725,18 @@ class _Share:
     def owns(self, runtime_id: str | None, row: tuple) -> bool:
         side = self.owner.get(runtime_id)
         if side is None:
-            side = self._deal(runtime_id, self.weight(row))
+            side = self._deal(runtime_id, _weight(row))
         return side == 0
 
 
-# Rows read before the runtimes are dealt out (_Share.window); the cores from which the work is
-# balanced by bytes; the share of the weight the reading side keeps, either way.
+def _weight(row: tuple) -> int:
+    return len(row[2] or b"")
+
+
+# Rows read before the runtimes are dealt out (_Share.window), and the share of the payload
+# bytes the reading side keeps.
 _SHARE_WINDOW = 64
-_CORES_TO_SPARE = 4
-_THIS_SIDE_SHARE_BY_BYTES = 0.4
-_THIS_SIDE_SHARE_BY_REQUESTS = 0.45
+_THIS_SIDE_SHARE = 0.4
 
 
 class _Merge:
@@ -1957,13 +1949,14 @@ class SessionCacheAnalyser:
             return
         self._done = True
         self._shared = True
-        self._share = _Share(job.give, os.cpu_count() or 1)
+        self._share = _Share(job.give)
         own = self._items(job.rows_end)
         try:
             try:
                 for item in own:
                     merge.add(0, item)
                     if item[0] == "m":
+                        job.flush()
                         merge.receive(job.take(block=False))
                         for key, pair in merge.ready():
                             delivered = key

@@ -3,8 +3,9 @@
 Python runs one thread of pure-Python work at a time, and the analysis of a session is mostly
 that (reading JSON, interning parts, comparing requests). On a machine with a second core, a
 worker process pairs some of a session's runtimes: the analyser in the app's process reads every
-request row, deals the runtimes out (``cache_analysis._Share``) and hands the worker the rows of
-its runtimes over a pipe as they are read; the worker sends its pairs back as it makes them, and
+request row, deals the runtimes out (``cache_analysis._Share``) and hands the worker the ids of
+its rows as they are read; the worker reads those rows from the store itself (handing over the
+payloads through a pipe cost about what it saved), sends its pairs back as it makes them, and
 the analyser merges both streams into the order and the figures an analysis alone gives
 (``SessionCacheAnalyser._pairs_in_parallel``, ``cache_analysis._Merge``), routing loads included.
 
@@ -34,8 +35,9 @@ __all__ = ["AnalysisWorker", "WorkerGone", "claim_worker", "start_worker", "stop
 # How long closing a job waits for the worker to acknowledge a cancel before it is replaced.
 _CANCEL_WAIT_S = 10.0
 _TERMINAL = ("end", "cancelled", "error")
-# Rows handed over but not yet paired, at most, on each side of the pipe.
-_ROWS_AHEAD = 512
+# Row ids handed over at once, and read by the worker in one query at most.
+_SEND_BATCH = 64
+_FETCH_BATCH = 256
 _LENGTH_BYTES = 8
 
 
@@ -47,28 +49,12 @@ class WorkerGone(RuntimeError):
 # stdin and stdout, not a multiprocessing child: those import the parent's __main__ again, which
 # breaks any script that starts the app or an analysis without a main guard.
 
-# A frame is its length (8 bytes), its kind (1 byte) and its body: a pickled message, or a row handed
-# to the worker: a pickled header then the payload's bytes as they are, so the half gigabyte of
-# payloads a big session holds is never copied into a pickle (pipe writes release the GIL).
-_MESSAGE, _ROW = b"m", b"r"
-
+# A frame is its length (8 bytes), then a pickled message.
 
 def _write_frame(stream: IO[bytes], message: Any) -> None:
     data = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
-    stream.write((len(data) + 1).to_bytes(_LENGTH_BYTES, "little") + _MESSAGE + data)
+    stream.write(len(data).to_bytes(_LENGTH_BYTES, "little") + data)
     stream.flush()
-
-
-def _write_row(stream: IO[bytes], index: int, row: tuple) -> None:
-    raw = row[2]
-    follows = type(raw) is bytes  # anything else (text, a NULL) travels in the header
-    head = pickle.dumps((row[0], row[1], None if follows else raw, row[3], index, follows),
-                        protocol=pickle.HIGHEST_PROTOCOL)
-    if not follows:
-        raw = b""
-    size = 1 + 4 + len(head) + len(raw)
-    stream.write(size.to_bytes(_LENGTH_BYTES, "little") + _ROW + len(head).to_bytes(4, "little") + head)
-    stream.write(raw)
 
 
 def _read_exactly(stream: IO[bytes], size: int) -> bytes:
@@ -79,24 +65,12 @@ def _read_exactly(stream: IO[bytes], size: int) -> bytes:
 
 
 def _read_message_bytes(stream: IO[bytes]) -> bytes:
-    """The pickled body of the next frame, which must be a message (the results pipe carries no
-    rows); unpickled by whoever takes it."""
-    size = int.from_bytes(_read_exactly(stream, _LENGTH_BYTES), "little")
-    if _read_exactly(stream, 1) != _MESSAGE:
-        raise ValueError("a row frame on the results pipe")
-    return _read_exactly(stream, size - 1)
+    """The next frame's pickled message, to be unpickled by whoever takes it."""
+    return _read_exactly(stream, int.from_bytes(_read_exactly(stream, _LENGTH_BYTES), "little"))
 
 
 def _read_frame(stream: IO[bytes]) -> Any:
-    size = int.from_bytes(_read_exactly(stream, _LENGTH_BYTES), "little")
-    kind = _read_exactly(stream, 1)
-    if kind == _MESSAGE:
-        return pickle.loads(_read_exactly(stream, size - 1))
-    head_size = int.from_bytes(_read_exactly(stream, 4), "little")
-    session_id, turn_id, raw, event_id, index, follows = pickle.loads(_read_exactly(stream, head_size))
-    if follows:
-        raw = _read_exactly(stream, size - 5 - head_size)
-    return ("row", (session_id, turn_id, raw, event_id, index))
+    return pickle.loads(_read_message_bytes(stream))
 
 
 # -- the worker process -------------------------------------------------------------------------
@@ -104,9 +78,7 @@ def _read_frame(stream: IO[bytes]) -> Any:
 def _serve(commands: IO[bytes], results: IO[bytes]) -> None:
     """Load what an analysis needs, say so, then run the jobs sent until told to stop (or until
     the app's end of the pipe closes: the app ended, however it ended)."""
-    # Bounded: when the worker falls behind, the app's sender waits instead of either side
-    # holding a session's payloads in memory.
-    inbox: queue.Queue = queue.Queue(maxsize=_ROWS_AHEAD)
+    inbox: queue.Queue = queue.Queue()
     halt = threading.Event()  # a cancel or stop has come: the running job ends at once
 
     def read_commands() -> None:
@@ -144,33 +116,47 @@ def _serve(commands: IO[bytes], results: IO[bytes]) -> None:
 
 def _analyse(cache_analysis: Any, inbox: queue.Queue, halt: threading.Event, results: IO[bytes], spec: str,
              session_id: str, rules: Any, naming_mode: str) -> bool:
-    """Run one job: pair the rows the app hands over until it says they are all there. False
-    when told to stop meanwhile."""
+    """Run one job: pair the rows whose ids the app hands over, until it says they are all there.
+    False when told to stop meanwhile."""
     from .store import open_store
 
     ended: list[str] = []
 
-    def rows() -> Any:
-        while not halt.is_set():
+    def rows(store: Any) -> Any:
+        # The ids come a few dozen at a time; each batch's rows are read in one query.
+        while not halt.is_set() and not ended:
             message = inbox.get()
-            if message[0] == "row":
-                yield message[1]
-            else:
+            if message[0] != "ids":
                 ended.append(message[0])
                 return
+            wanted = list(message[1])
+            while len(wanted) < _FETCH_BATCH:
+                try:
+                    message = inbox.get_nowait()
+                except queue.Empty:
+                    break
+                if message[0] != "ids":
+                    ended.append(message[0])
+                    break
+                wanted += message[1]
+            found = store.llm_calling_rows_by_id([event_id for _, event_id in wanted])
+            if len(found) != len(wanted):
+                raise LookupError("a request row the app read is no longer in the store")
+            for (index, _), row in zip(wanted, found):
+                yield (*row, index)
 
     try:
         with open_store(spec) as store:
             analyser = cache_analysis.SessionCacheAnalyser(store, session_id, rules=rules, naming_mode=naming_mode)
             batch: list[tuple] = []
-            for item in analyser.shared_items(rows()):
+            for item in analyser.shared_items(rows(store)):
                 batch.append(item)
                 if item[0] == "m":
                     if halt.is_set():
                         break
                     _write_frame(results, ("items", batch))
                     batch = []
-            if halt.is_set():
+            if halt.is_set() or (ended and ended[0] != "rows-end"):
                 _write_frame(results, ("cancelled",))
                 return "stop" not in ended
             _write_frame(results, ("end", analyser.groups))
@@ -183,12 +169,12 @@ def _analyse(cache_analysis: Any, inbox: queue.Queue, halt: threading.Event, res
 
 
 def _skip_rows(inbox: queue.Queue, ended: list[str]) -> None:
-    """After a failed job: drop the rows still coming for it."""
+    """After a failed job: drop the row ids still coming for it."""
     if ended:
         return
     while True:
         message = inbox.get()
-        if message[0] != "row":
+        if message[0] != "ids":
             if message[0] == "stop":
                 inbox.put(message)
             return
@@ -213,42 +199,33 @@ def main() -> int:
 # -- the app's side ----------------------------------------------------------------------------
 
 class _Job:
-    """One analysis the worker runs. Rows go to it through a thread of their own, and its
-    messages come back through the worker's reader thread, so neither side waits for a pipe."""
+    """One analysis the worker runs: the ids of its rows go to it in small batches, and its
+    messages come back through the worker's reader thread, so the worker never waits for the
+    app to take them."""
 
     def __init__(self, worker: AnalysisWorker) -> None:
         self._worker = worker
         self.ended = False
-        self._cancelled = False
-        self._outbox: queue.Queue = queue.Queue(maxsize=_ROWS_AHEAD)
-        self._sender = threading.Thread(target=self._send, name="cache-worker-rows", daemon=True)
-        self._sender.start()
-
-    def _send(self) -> None:
-        worker = self._worker
-        while True:
-            entry = self._outbox.get()
-            if entry[0] == "row" and self._cancelled:
-                continue
-            try:
-                with worker.write_lock:
-                    if entry[0] == "row":
-                        _write_row(worker.commands, entry[1], entry[2])
-                    else:
-                        _write_frame(worker.commands, entry)
-            except (OSError, ValueError):
-                worker.broken = True
-                return
-            if entry[0] in ("rows-end", "cancel"):
-                return
+        self._ids: list[tuple[int, str]] = []
+        self._rows_ended = False
 
     def give(self, index: int, row: tuple) -> None:
-        """Hand the worker a row of one of its runtimes (``index``: its row number). Waits while
-        the worker is too far behind."""
-        self._outbox.put(("row", index, row))
+        """Hand the worker a row of one of its runtimes (``index``: its row number)."""
+        self._ids.append((index, row[3]))
+        if len(self._ids) >= _SEND_BATCH:
+            self.flush()
+
+    def flush(self) -> None:
+        """Send the ids given since the last time (the analyser calls it after each batch)."""
+        if self._ids:
+            ids, self._ids = self._ids, []
+            if not self._worker.send(("ids", ids)):
+                self._worker.inbox.put(("gone", "the worker process cannot be reached"))
 
     def rows_end(self) -> None:
-        self._outbox.put(("rows-end",))
+        self.flush()
+        self._rows_ended = True
+        self._worker.send(("rows-end",))
 
     def take(self, block: bool) -> list[tuple]:
         """The messages that have come (waiting for one when ``block``). Raises WorkerGone when
@@ -275,16 +252,11 @@ class _Job:
         try:
             if not self.ended:
                 self.ended = True
-                self._cancelled = True
-                self._outbox.put(("cancel",))
-                self._sender.join(_CANCEL_WAIT_S)
-                if self._sender.is_alive() or not worker.drain_job(_CANCEL_WAIT_S):
+                if not worker.send(("cancel",)) or not worker.drain_job(_CANCEL_WAIT_S):
                     worker.broken = True  # it does not answer: replaced at the next claim
                     worker.terminate()
-            elif self._sender.is_alive():
-                self._cancelled = True  # the worker failed: the rows left are not needed
-                self._outbox.put(("rows-end",))
-                self._sender.join(_CANCEL_WAIT_S)
+            elif not self._rows_ended:
+                worker.send(("rows-end",))  # a failed job waits for the end of its ids
         finally:
             worker.release()
 

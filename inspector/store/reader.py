@@ -1337,6 +1337,20 @@ class Store:
             self._streams.add(stream)
         return stream
 
+    def llm_calling_rows_by_id(self, event_ids: list[str]) -> list[tuple[str, str, bytes | str | None, str]]:
+        """The :meth:`iter_llm_calling_rows` rows of these events, in the order given; an id that
+        names no row is left out. For the cache analysis's worker, which is handed the ids of its
+        rows (trace rows are written once, so any snapshot reads the same payload)."""
+        if self._closed:
+            raise StoreError(f"{self.location}: the store is closed", location=self.location)
+        if not event_ids:
+            return []
+        te = self._tables["trace_events"]
+        stmt = sa.select(te.c.session_id, te.c.turn_id, self._payload_expr(), te.c.id).where(te.c.id.in_(event_ids))
+        with self._connect() as conn:
+            found = {row[3]: (row[0], row[1], row[2], row[3]) for row in conn.execute(stmt)}
+        return [found[i] for i in event_ids if i in found]
+
     def request_key_column(self) -> str | None:
         """The column that numbers trace rows in write order across the whole table, for
         following new rows: SQLite's ``rowid``; PostgreSQL's ``seq`` (one sequence per table,

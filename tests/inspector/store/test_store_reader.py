@@ -698,3 +698,19 @@ def test_facets_from_the_database_equal_the_python_scan(make_db, backend: str,
     assert computed == {"runtimes": ["", "guide/main", "legacy/nested", "narrator/main", "角色/追踪"],
                         "models": ["claude-haiku-4-5", "deepseek-chat", "gpt-4o", "m-only",
                                    "quote\"and\\backslash", "模型😀"]}
+
+
+def test_llm_calling_rows_by_id_are_the_streamed_rows_in_the_order_asked(make_db, backend: str) -> None:
+    db = make_db()
+    db.session("s")
+    for n in range(5):
+        db.event("s", f"t{n}", "llm.calling", {"runtimeId": f"r{n % 2}", "n": n}, at=n + 1, eid=f"c{n}")
+    if backend == "sqlite":  # PostgreSQL's json column takes no broken payload
+        db.event("s", "t9", "llm.calling", None, at=9, raw=b"\xff\xfe{}", eid="bad")
+    db.event("s", "t9", "llm.responded", {"runtimeId": "r0"}, at=10, eid="reply")
+    with _open(db) as store:
+        streamed = {r[3]: tuple(r) for r in store.iter_llm_calling_rows("s")}
+        asked = ["c3", "bad", "c0", "missing", "c4"]
+        got = store.llm_calling_rows_by_id(asked)
+        assert store.llm_calling_rows_by_id([]) == []
+    assert [tuple(r) for r in got] == [streamed[i] for i in asked if i in streamed]
