@@ -437,7 +437,7 @@ def claim_worker() -> AnalysisWorker | None:
 
 
 def worker_state() -> str:
-    """For the status line and the CLI: "none", "loading", "ready", "busy" or "failed"."""
+    """What the worker is doing: "none" (not started), "loading", "ready", "busy" or "failed"."""
     worker = _worker
     if worker is None:
         return "none"

@@ -243,7 +243,10 @@ def cmd_cache(args: argparse.Namespace) -> int:
             from .cache_worker import start_worker, worker_enabled
 
             if worker_enabled():
-                start_worker().wait_ready(_WORKER_START_WAIT_S)
+                worker = start_worker()
+                if not worker.wait_ready(_WORKER_START_WAIT_S):
+                    why = f"failed: {worker.failure}" if worker.failure else "did not start in time"
+                    _warn(f"the analysis runs in one process: its worker process {why}")
         analyses = [analyse_session(store, sid, rules=rules, runtime_id=args.runtime, warn=_warn)
                     for sid in session_ids]
     if args.html is not None:

@@ -244,3 +244,39 @@ def test_stopping_while_loading_does_not_hang():
     threading.Thread(target=lambda: (cache_worker.stop_worker(), done.set()), daemon=True).start()
     assert done.wait(30)
     assert not started.alive
+
+
+def test_the_cache_command_shares_a_big_session_and_prints_the_same(tmp_path, capsys, monkeypatch):
+    from inspector.cli import main
+
+    cache_worker.stop_worker()
+    path = busy_session(Db(tmp_path / "covel.db"), 200)  # 1,000 requests: the command starts a worker
+    try:
+        assert main(["cache", str(path), "--json"]) == 0
+        shared = capsys.readouterr()
+        assert cache_worker.worker_state() == "ready"
+    finally:
+        cache_worker.stop_worker()
+    monkeypatch.setenv(cache_worker.ENABLE_VARIABLE, "0")
+    assert main(["cache", str(path), "--json"]) == 0
+    alone = capsys.readouterr()
+    assert cache_worker.worker_state() == "none"
+    assert shared.out == alone.out and shared.err == alone.err
+
+
+def test_the_cache_command_says_when_the_worker_cannot_help(tmp_path, capsys, monkeypatch):
+    from inspector.cli import main
+
+    def failed(self, timeout):
+        self.broken, self.failure = True, "no tokenizer"
+        return False
+
+    cache_worker.stop_worker()
+    monkeypatch.setattr(cache_worker.AnalysisWorker, "wait_ready", failed)
+    path = busy_session(Db(tmp_path / "covel.db"), 200)
+    try:
+        assert main(["cache", str(path), "--json"]) == 0
+    finally:
+        cache_worker.stop_worker()
+    err = capsys.readouterr().err
+    assert "the analysis runs in one process: its worker process failed: no tokenizer" in err
