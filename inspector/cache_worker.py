@@ -32,8 +32,10 @@ from typing import IO, Any
 __all__ = ["AnalysisWorker", "WorkerGone", "claim_worker", "start_worker", "stop_worker", "worker_enabled",
            "worker_state"]
 
-# How long closing a job waits for the worker to acknowledge a cancel before it is replaced.
+# How long closing a job waits for the worker to acknowledge a cancel before it is replaced, and
+# how long an analysis waits for a job that is ending to free the worker.
 _CANCEL_WAIT_S = 10.0
+_CLAIM_WAIT_S = 0.5
 _TERMINAL = ("end", "cancelled", "error")
 # Row ids handed over at once, and read by the worker in one query at most.
 _SEND_BATCH = 64
@@ -273,7 +275,7 @@ class AnalysisWorker:
                                          stdout=subprocess.PIPE, env=env, cwd=package_root)
         self.inbox: queue.SimpleQueue = queue.SimpleQueue()
         self._ready = threading.Event()
-        self._lock = threading.Lock()
+        self._free = threading.Condition()
         self.write_lock = threading.Lock()  # one frame at a time on the commands pipe
         self.busy = False
         self.broken = False
@@ -322,17 +324,19 @@ class AnalysisWorker:
         self._ready.wait(timeout)
         return self.ready
 
-    def claim(self) -> bool:
-        """Take the worker for one job: only when it has loaded and no job runs."""
-        with self._lock:
-            if self.busy or not self.ready:
+    def claim(self, wait: float = 0.0) -> bool:
+        """Take the worker for one job: only when it has loaded and no job runs, waiting up to
+        ``wait`` seconds for the job that runs to end (a view switching session cancels one)."""
+        with self._free:
+            if not self._free.wait_for(lambda: not self.busy, wait) or not self.ready:
                 return False
             self.busy = True
             return True
 
     def release(self) -> None:
-        with self._lock:
+        with self._free:
             self.busy = False
+            self._free.notify()
 
     @property
     def commands(self) -> IO[bytes]:
@@ -423,9 +427,10 @@ def stop_worker() -> None:
             _worker = None
 
 
-def claim_worker() -> AnalysisWorker | None:
-    """The worker, taken for one job, if one was started, has loaded, and is idle. A worker that
-    failed is replaced (the new one helps from the next analysis on, once it has loaded)."""
+def claim_worker(wait: float = _CLAIM_WAIT_S) -> AnalysisWorker | None:
+    """The worker, taken for one job, if one was started, has loaded, and is idle (or becomes
+    idle within ``wait`` seconds). A worker that failed is replaced (the new one helps from the
+    next analysis on, once it has loaded)."""
     with _worker_lock:
         worker = _worker
     if worker is None:
@@ -433,7 +438,7 @@ def claim_worker() -> AnalysisWorker | None:
     if (worker.broken or not worker.alive) and not worker.busy:
         start_worker()
         return None
-    return worker if worker.claim() else None
+    return worker if worker.claim(wait) else None
 
 
 def worker_state() -> str:

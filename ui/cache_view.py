@@ -954,7 +954,8 @@ class CacheView(QWidget):
         self.cancelled_jobs: list[Job] = []
         self._started = 0.0
         self.elapsed: float | None = None
-        self._results: dict[str, tuple[CacheAnalysis, list[tuple[int, str]], float]] = {}
+        self.shared = False  # the analysis shown was shared with the worker process
+        self._results: dict[str, tuple[CacheAnalysis, list[tuple[int, str]], float, bool]] = {}
         self._refresh_wanted = False
         # The shown session's analyser, kept after its run so a follow update analyses only what
         # was written since (SessionCacheAnalyser.resume), and the executions changed meanwhile.
@@ -1133,10 +1134,10 @@ class CacheView(QWidget):
         self._reset_views()
         cached = self._results.get(session_id)
         if cached is not None:
-            analysis, turns, elapsed = cached
+            analysis, turns, elapsed, shared = cached
             self.model.set_turns(turns)
             self._add(analysis.pairs)
-            self._complete(analysis, elapsed)
+            self._complete(analysis, elapsed, shared)
             return
         self._started = time.perf_counter()
         self.elapsed = None
@@ -1223,8 +1224,8 @@ class CacheView(QWidget):
         self.job = None
         self._analyser = analyser
         elapsed = time.perf_counter() - self._started
-        self._results[session_id] = (analysis, list(self.model.turns), elapsed)
-        self._complete(analysis, elapsed)
+        self._results[session_id] = (analysis, list(self.model.turns), elapsed, analyser.shared_with_worker)
+        self._complete(analysis, elapsed, analyser.shared_with_worker)
         self._refresh_if_wanted()
 
     # ------------------------------------------------------------------ following
@@ -1287,8 +1288,9 @@ class CacheView(QWidget):
                                      analysis.warnings)
             self._recount()
             elapsed = time.perf_counter() - started
-            self._results[session_id] = (analysis, list(self.model.turns), elapsed)
-            self._complete(analysis, elapsed)
+            shared = analyser is not None and analyser.shared_with_worker
+            self._results[session_id] = (analysis, list(self.model.turns), elapsed, shared)
+            self._complete(analysis, elapsed, shared)
             if appended:
                 self.pairsAdded.emit(appended)
             self._refresh_if_wanted()
@@ -1312,11 +1314,12 @@ class CacheView(QWidget):
                 totals[4] += 1
         self._totals = totals
 
-    def _complete(self, analysis: CacheAnalysis, elapsed: float) -> None:
+    def _complete(self, analysis: CacheAnalysis, elapsed: float, shared: bool = False) -> None:
         self._chart_timer.stop()
         self._update_chart()
         self.analysis = analysis
         self.elapsed = elapsed
+        self.shared = shared
         self.findings.set_findings(analysis.findings, running=False)
         self._show_status()
         self.finished.emit(analysis.session_id)
@@ -1355,7 +1358,8 @@ class CacheView(QWidget):
             parts.append(_tr("cached: predicted {predicted}, reported {reported}").format(
                 predicted=f"{predicted:,}", reported=f"{reported:,}" if reported_pairs else "—"))
         if self.elapsed is not None:
-            parts.append(_tr("analysed in {s}").format(s=f"{self.elapsed:.2f} s"))
+            done = _tr("analysed in {s} by two processes") if self.shared else _tr("analysed in {s}")
+            parts.append(done.format(s=f"{self.elapsed:.2f} s"))
         elif self.job is not None:
             parts.append(_tr("analysing…"))
         self.status.setText(" · ".join(parts))

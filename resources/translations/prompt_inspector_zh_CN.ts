@@ -313,6 +313,14 @@
       <translation>选择一个会话以分析其提示词缓存。</translation>
     </message>
     <message>
+      <source>analysed in {s} by two processes</source>
+      <translation>分析用时 {s}（两个进程）</translation>
+    </message>
+    <message>
+      <source>analysed in {s}</source>
+      <translation>分析用时 {s}</translation>
+    </message>
+    <message>
       <source>↳ step {step}</source>
       <translation>↳ 第 {step} 步</translation>
     </message>
@@ -389,10 +397,6 @@
     <message>
       <source>cached: predicted {predicted}, reported {reported}</source>
       <translation>缓存：预测 {predicted}，报告 {reported}</translation>
-    </message>
-    <message>
-      <source>analysed in {s}</source>
-      <translation>分析用时 {s}</translation>
     </message>
     <message>
       <source> · attempt {n}</source>

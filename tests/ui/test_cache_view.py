@@ -87,7 +87,7 @@ def test_the_table_fills_progressively_and_holds_every_pair(qtbot: Any, window: 
         shown = view.model.index(row, col)
         assert view.model.pair_at(shown).event_id == pair.event_id
         assert view.model.headerData(col, Qt.Orientation.Horizontal) == str(turns[col][0])
-    assert "analysed in" in view.status.text()
+    assert "analysed in" in view.status.text() and "two processes" not in view.status.text()
 
 
 def test_cells_are_coloured_by_shared_share(qtbot: Any, window: MainWindow) -> None:
@@ -329,6 +329,7 @@ def test_an_analysis_shared_with_the_worker_fills_the_same_table(qtbot: Any, win
         assert [p.to_json() for p in view.model.pairs] == [p.to_json() for p in expected[CLAUDE].pairs]
         analyse(qtbot, view, DEEPSEEK)
         assert view._analyser is not None and view._analyser.shared_with_worker
+        assert "by two processes" in view.status.text()
         assert [p.to_json() for p in view.model.pairs] == [p.to_json() for p in expected[DEEPSEEK].pairs]
         assert started.alive and not started.broken
     finally:
