@@ -8,6 +8,8 @@ raises on JSON-like input.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from inspector.covel import markers
@@ -288,28 +290,46 @@ def _kernel_parts(content: Any, problems: list[str], where: str) -> list[Part]:
     return parts
 
 
-def _kernel_message(i: int, m: Any, problems: list[str]) -> Message:
+def _message(m: Any, i: int, problems: list[str], keys: _MessageKeys) -> Message:
+    """Element ``i`` of a message list in the kernel's or OpenAI Chat's shape, which differ only
+    in their key names and in where a tool call keeps its function (``keys``)."""
     where = f"messages[{i}]"
     if not isinstance(m, dict):
         problems.append(f"{where} is not an object")
-        return Message("user", [_other(m)], i, raw=m, wire_role=None)
+        return Message("user", [_other(m)], i, raw=m)
     role, wire_role = _role(m.get("role"), problems, where)
-    parts = _kernel_parts(m.get("content"), problems, where)
-    reasoning = m.get("reasoningContent")
+    parts = keys.content(m.get("content"), problems, where)
+    reasoning = m.get(keys.reasoning)
     if isinstance(reasoning, str) and reasoning:
         parts.insert(0, Part(kind=THINKING, text=reasoning, raw=reasoning))
-    for call in _list(m.get("toolCalls"), f"{where}.toolCalls", problems):
-        if not isinstance(call, dict):
+    for call in _list(m.get(keys.tool_calls), f"{where}.{keys.tool_calls}", problems):
+        fn = keys.function_of(call) if isinstance(call, dict) else None
+        if not isinstance(fn, dict):
             parts.append(_other(call))
             continue
-        parts.append(_function_call(call, call.get("id"), call))
-    call_id = _str(m.get("toolCallId"))
+        parts.append(_function_call(fn, call.get("id"), call))
     if role == "tool":
+        call_id = _str(m.get(keys.tool_call_id))
         parts = [
-            Part(kind=TOOL_RESULT, text=p.text, call_id=call_id, raw=p.raw) if p.kind == TEXT else p
-            for p in parts
+            Part(kind=TOOL_RESULT, text=x.text, call_id=call_id, cache_control=x.cache_control, raw=x.raw)
+            if x.kind == TEXT
+            else x
+            for x in parts
         ]
     return Message(role, parts, i, name=_str(m.get("name")), raw=m, wire_role=wire_role)
+
+
+@dataclass(frozen=True, slots=True)
+class _MessageKeys:
+    content: Callable[[Any, list[str], str], list[Part]]
+    reasoning: str
+    tool_calls: str
+    tool_call_id: str
+    function_of: Callable[[dict], Any]  # a tool call's function object
+
+
+def _kernel_message(i: int, m: Any, problems: list[str]) -> Message:
+    return _message(m, i, problems, _KERNEL_KEYS)
 
 
 def from_kernel(payload: Any) -> NormalisedRequest:
@@ -383,32 +403,14 @@ def _function_call(fn: dict, call_id: Any, raw: Any) -> Part:
 
 def _chat_message(m: Any, i: int, p: list[str]) -> Message:
     """Element ``i`` of an OpenAI Chat ``messages`` list."""
-    where = f"messages[{i}]"
-    if not isinstance(m, dict):
-        p.append(f"{where} is not an object")
-        return Message("user", [_other(m)], i, raw=m)
-    role, wire_role = _role(m.get("role"), p, where)
-    parts = _chat_parts(m.get("content"), p, where)
-    reasoning = m.get("reasoning_content")
-    if isinstance(reasoning, str) and reasoning:
-        parts.insert(0, Part(kind=THINKING, text=reasoning, raw=reasoning))
-    for call in _list(m.get("tool_calls"), f"{where}.tool_calls", p):
-        fn = call.get("function") if isinstance(call, dict) else None
-        if not isinstance(fn, dict):
-            parts.append(_other(call))
-            continue
-        parts.append(_function_call(fn, call.get("id"), call))
-    if role == "tool":
-        call_id = _str(m.get("tool_call_id"))
-        parts = [
-            Part(kind=TOOL_RESULT, text=x.text, call_id=call_id, cache_control=x.cache_control, raw=x.raw)
-            if x.kind == TEXT
-            else x
-            for x in parts
-        ]
-    msg = Message(role, parts, i, name=_str(m.get("name")), raw=m, wire_role=wire_role)
-    _mark_late_system(msg)
+    msg = _message(m, i, p, _CHAT_KEYS)
+    if isinstance(m, dict):
+        _mark_late_system(msg)
     return msg
+
+
+_KERNEL_KEYS = _MessageKeys(_kernel_parts, "reasoningContent", "toolCalls", "toolCallId", lambda call: call)
+_CHAT_KEYS = _MessageKeys(_chat_parts, "reasoning_content", "tool_calls", "tool_call_id", lambda call: call.get("function"))
 
 
 def chat_message_alone(element: Any) -> Message:
