@@ -26,7 +26,7 @@ alternates cold runs with and without the worker process and prints the ratio of
 
 compares two versions on a machine whose speed drifts (a shared VM can run 40 % slower for
 minutes at a time): cold runs alternate between this tree and the other checkout, so both see the
-same conditions, and the ratio of their medians is printed.
+same conditions, and the ratio of their medians is printed (with ``--alone``, both in one process).
 """
 
 from __future__ import annotations
@@ -138,7 +138,7 @@ def _versus_alone(db: Path, count: int) -> int:
     return 0
 
 
-def _compare(db: Path, other: Path, count: int) -> int:
+def _compare(db: Path, other: Path, count: int, alone: bool = False) -> int:
     """Alternating cold runs of this tree and ``other``; medians, fastest runs and their ratio."""
     if not (other / "benchmarks" / "cache.py").is_file():
         print(f"{other} is not a checkout of this project (no benchmarks/cache.py)", file=sys.stderr)
@@ -146,7 +146,7 @@ def _compare(db: Path, other: Path, count: int) -> int:
     runs: dict[Path, list[dict]] = {ROOT: [], other: []}
     for _ in range(count):
         for root in (other, ROOT):
-            runs[root].append(_cold_run(db, root))
+            runs[root].append(_cold_run(db, root, alone=alone))
     print(f"database: {db}; {count} alternating cold runs each; host speed {host_speed():.3f} s (see host_speed)")
     medians = {}
     for root, found in runs.items():
@@ -184,7 +184,7 @@ def main() -> int:
     if args.versus_alone:
         return _versus_alone(args.db.resolve(), max(1, args.cold))
     if args.against is not None:
-        return _compare(args.db.resolve(), args.against.resolve(), max(1, args.cold))
+        return _compare(args.db.resolve(), args.against.resolve(), max(1, args.cold), args.alone)
 
     from inspector.store import open_store
 

@@ -57,6 +57,7 @@ from .anatomy import (
     leading_system_kinds,
 )
 from .cache_rules import CacheRules, RuleSet, default_rules
+from .collector import fewer_collections
 from .jsjson import utf16_len
 from .store import Store, TokenUsage, TraceEvent, parse_json_object
 from .tokens import encode_many, encoding_for_model, get_encoding
@@ -1863,12 +1864,13 @@ class SessionCacheAnalyser:
     def pairs(self) -> Iterator[CachePair]:
         if self._done:
             raise RuntimeError("pairs() was already run; create a new analyser")
-        worker = self._parallel_worker()
-        if worker is not None:
-            yield from self._pairs_in_parallel(worker)
-            return
-        self._done = True
-        yield from _settled(self._items())
+        with fewer_collections():
+            worker = self._parallel_worker()
+            if worker is not None:
+                yield from self._pairs_in_parallel(worker)
+                return
+            self._done = True
+            yield from _settled(self._items())
 
     def resume(self, turn_ids: Iterable[str] | None = None) -> Iterator[CachePair]:
         """After :meth:`pairs` (or a previous resume) ran to its end: the pairs that are new or
@@ -1882,18 +1884,19 @@ class SessionCacheAnalyser:
         whole session so far, equal to a fresh analysis's. An analysis shared with a worker
         process (:mod:`inspector.cache_worker`) holds only its own runtimes: its first resume
         analyses the session again, in this process."""
-        if not self._resumable:
-            yield from self._restart()
-            return
-        self._resumable = False
-        side = self._new_side_events(turn_ids)
-        rows = self._new_calling_rows()
-        if side is None or rows is None:
-            yield from self._restart()
-            return
-        self._load_side_events(side)
-        yield from _settled(self._consume(iter(rows)))
-        yield from _settled(self._finish())
+        with fewer_collections():
+            if not self._resumable:
+                yield from self._restart()
+                return
+            self._resumable = False
+            side = self._new_side_events(turn_ids)
+            rows = self._new_calling_rows()
+            if side is None or rows is None:
+                yield from self._restart()
+                return
+            self._load_side_events(side)
+            yield from _settled(self._consume(iter(rows)))
+            yield from _settled(self._finish())
 
     def _restart(self) -> Iterator[CachePair]:
         fresh = self._fresh()
@@ -1919,10 +1922,11 @@ class SessionCacheAnalyser:
         self._done = True
         self.use_worker = False
         self._shared = True
-        _PARTS.trim()
-        self._load_side_events(self.store.events(self.session_id, types=_SIDE_EVENTS))
-        yield from self._consume(rows)
-        yield from self._finish()
+        with fewer_collections():
+            _PARTS.trim()
+            self._load_side_events(self.store.events(self.session_id, types=_SIDE_EVENTS))
+            yield from self._consume(rows)
+            yield from self._finish()
 
     def _parallel_worker(self) -> Any:
         """A worker process claimed for this analysis, when one is ready and it can help."""
