@@ -15,7 +15,7 @@ the provider body (the kernel copy that follows it is skipped); the leading mess
 recur from the runtime's previous request are taken as they were, without parsing, and a later
 message whose bytes were seen before is known by them; what is new is interned by content (equal
 parts are the same object, compared by identity); anatomy facts and names are computed once per
-distinct part, and tokens once per distinct line of text (see ``_SEGMENT_START``). The anatomy's
+distinct part, and tokens once per distinct line of text (see ``_segments``). The anatomy's
 message-bag rules (:class:`inspector.anatomy.BagLayout`) run over the per-message facts cached on
 the parts instead of labelling every request in full, and classify only the messages the
 analysis asks about; the full labeller is still used for the part that differs when it needs one.
@@ -33,7 +33,6 @@ import dataclasses
 import functools
 import hashlib
 import queue
-import re
 import threading
 from collections import Counter, deque
 from collections.abc import Callable, Iterable, Iterator
@@ -376,16 +375,34 @@ _NO_TOKENS = np.zeros(0, dtype=np.uint32)
 # pattern matches across such a point, and none looks behind. BPE never merges across pieces, so
 # the tokens of a text are the tokens of its segments cut there, joined. Long texts that differ
 # from one request to the next (turn contexts, memory blocks, narration) share most of their
-# lines, which are then tokenized once. Python's ``\s`` covers every character the tokenizer's
-# ``\s`` (Unicode White_Space) does, so this cuts at no point where a piece could continue.
-_SEGMENT_START = re.compile(r"(?<=\n)(?=[^\s/])")
+# lines, which are then tokenized once. Python's white space (``str.isspace``, which is also the
+# regular expressions' ``\s``) covers every character the tokenizer's ``\s`` (Unicode
+# White_Space) does, so this cuts at no point where a piece could continue.
+
+
+def _segment_starts_here(line: str) -> bool:
+    """Whether a segment starts at this line (the text after a line break)."""
+    return bool(line) and not line[0].isspace() and line[0] != "/"
 
 
 def _segments(text: str) -> list[str] | tuple[str, ...]:
-    """``text`` cut where tiktoken's pre-tokenizer always ends a piece (_SEGMENT_START)."""
+    """``text`` cut after each line break where a segment starts (_segment_starts_here)."""
     if not text:
         return ()
-    return _SEGMENT_START.split(text) if "\n" in text else (text,)
+    if "\n" not in text:
+        return (text,)
+    # str.split, not a regular expression: a zero-width pattern is tried at every character.
+    lines = text.split("\n")
+    out: list[str] = []
+    current = lines[0]
+    for line in lines[1:]:
+        if _segment_starts_here(line):
+            out.append(current + "\n")
+            current = line
+        else:
+            current += "\n" + line
+    out.append(current)
+    return out
 
 
 def _tokenize_segments(text: str, encoding: str, cache: dict[str, np.ndarray]) -> list[np.ndarray]:
@@ -455,7 +472,7 @@ class _PartTable:
         # (protocol, an element's JSON bytes as recorded) -> its _Elem: an element that recurs
         # anywhere in a later request is known by its bytes, without keying and interning it again
         self.elements: dict[tuple[str | None, bytes], _Elem] = {}
-        # encoding -> text segment -> token ids (see _SEGMENT_START)
+        # encoding -> text segment -> token ids (see _segments)
         self.segments: dict[str, dict[str, np.ndarray]] = {}
         self.lock = threading.Lock()
 

@@ -726,8 +726,28 @@ def test_python_white_space_covers_the_tokenizers():
     White_Space) matches, because Python's ``\\s`` matches each of them too."""
     white_space = [*range(0x09, 0x0E), 0x20, 0x85, 0xA0, 0x1680, *range(0x2000, 0x200B), 0x2028, 0x2029, 0x202F,
                    0x205F, 0x3000]
-    assert all(re.match(r"\s", chr(c)) for c in white_space)
-    assert ca._SEGMENT_START.split("a\n b\n/c\nd\n\ne") == ["a\n b\n/c\n", "d\n\n", "e"]
+    assert all(re.match(r"\s", chr(c)) and chr(c).isspace() for c in white_space)
+    assert ca._segments("a\n b\n/c\nd\n\ne") == ["a\n b\n/c\n", "d\n\n", "e"]
+
+
+# The cut as the tokenizer's patterns define it: after a line break, before a character that is
+# neither white space nor "/".
+_CUT = re.compile(r"(?<=\n)(?=[^\s/])")
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.lists(st.sampled_from(_SEGMENT_PIECES), max_size=40))
+def test_segments_cut_where_the_pattern_says(pieces):
+    text = "".join(pieces)
+    segments = list(ca._segments(text))
+    assert "".join(segments) == text
+    assert segments == (_CUT.split(text) if text else [])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=60))
+def test_segments_cut_where_the_pattern_says_on_any_text(text):
+    assert list(ca._segments(text)) == (_CUT.split(text) if text else [])
 
 
 def test_token_counts_equal_the_exact_counter(demo):
