@@ -737,10 +737,14 @@ def _body_from_bytes(data: bytes, protocol: str | None, ref: _Body | None, table
         rest: dict | None = None
         if ref is not None and ref.suffix and prefix is ref.rest_prefix \
                 and data.endswith(memoryview(ref.data)[-ref.suffix :]):  # type: ignore[index]
-            # Same members after the list as last time (tools, limits): parse only the new
-            # elements. The slice must parse as one array, which proves where the list ends.
+            # Same members after the list as last time (tools, limits): read only the new
+            # elements, which must parse as the items of one array: that proves where the list
+            # ends. Most are cut apart and known by their bytes (_cut_elements); the rest are
+            # parsed in one piece.
+            close = len(data) - ref.suffix
+            pos = _cut_elements(data, pos, close, protocol, table, list_start, elements, parts, ends)
             try:
-                new = orjson.loads(b"[" + data[pos : len(data) - ref.suffix + 1])
+                new = orjson.loads(b"[" + data[pos : close + 1]) if pos < close else []
                 rest = ref.rest
             except orjson.JSONDecodeError:
                 new = None
@@ -778,6 +782,41 @@ def _body_from_bytes(data: bytes, protocol: str | None, ref: _Body | None, table
         if data[close : close + 1] == b"]":
             suffix = len(data) - close
     return _Body(rest, elements, parts, data, list_start, ends, prefix, k, suffix)  # type: ignore[arg-type]
+
+
+def _cut_elements(data: bytes, pos: int, close: int, protocol: str | None, table: _PartTable, list_start: int,
+                  elements: list[_Elem], parts: list[Part], ends: list[int]) -> int:
+    """Take the elements from ``data[pos:close]`` (``close``: the list's "]") without parsing the
+    ones seen before: each is cut where the next one starts (a "}," followed by how this one
+    starts, its first key) and looked up by its bytes; only one not seen is parsed. A cut is
+    kept only when what it cuts off is known or parses as one JSON value: a JSON value is never
+    a proper prefix of another, so that value is exactly the element, and a cut that falls inside
+    an element (a nested object with the same first key) makes the slice unparseable. Stops at
+    the first element that does not cut cleanly and returns where it stopped (``close`` when all
+    were taken), for the caller to parse the rest."""
+    if pos >= close or not data.startswith(b'{"', pos):
+        return pos
+    colon = data.find(b'":', pos + 2, min(close, pos + 66))
+    if colon < 0:
+        return pos
+    needle = b"}," + data[pos : colon + 2]
+    known = table.elements.get
+    while pos < close:
+        cut = data.find(needle, pos, close)
+        stop = cut + 1 if cut >= 0 else close
+        raw = data[pos:stop]
+        elem = known((protocol, raw))
+        if elem is None:
+            try:
+                el = orjson.loads(raw)
+            except orjson.JSONDecodeError:
+                return pos
+            elem = table.element(protocol, raw, el)
+        elements.append(elem)
+        parts.append(elem.part)
+        ends.append(stop - list_start)
+        pos = stop + 1
+    return close
 
 
 def _body_from_dict(body: dict, protocol: str | None, table: _PartTable) -> _Body:

@@ -14,6 +14,7 @@ import statistics
 from datetime import datetime, timedelta, timezone
 from types import SimpleNamespace
 
+import orjson
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -32,6 +33,7 @@ from inspector.cache_rules import default_rules, load_rules
 from inspector.demo import generate_demo
 from inspector.store import open_store
 from inspector.tokens import count_exact, get_encoding
+from inspector.wire.protocols import OPENAI_CHAT
 
 BASE = datetime(2026, 10, 6, 8, 0, tzinfo=timezone.utc)
 SCHEMA = """
@@ -888,3 +890,75 @@ def test_routing_limits_come_from_the_rules(db, tmp_path):
         pairs = analyse_session(store, "s", rules=load_rules(override, env={})).pairs
     assert "3 requests on its route" in pairs[2].reason_detail and "over the ~2 a minute" in pairs[2].reason_detail
     assert "on its route" not in pairs[1].reason_detail
+
+
+# --- reading new elements by their bytes ---------------------------------------------------------
+
+_TEXTS = st.lists(st.sampled_from(list('ab字 "\\}{,:\n') + ['},{"role":']), max_size=8).map("".join)
+_CONTENT = st.one_of(
+    _TEXTS,
+    # Content parts: objects in an array, one of them starting with the same key as a message,
+    # so "},{\"role\":" also appears inside an element.
+    st.lists(st.one_of(st.fixed_dictionaries({"type": st.just("text"), "text": _TEXTS}),
+                       st.fixed_dictionaries({"role": _TEXTS, "note": _TEXTS})), min_size=1, max_size=3),
+)
+_MESSAGES = st.lists(st.one_of(
+    st.fixed_dictionaries({"role": st.sampled_from(["user", "assistant", "system"]), "content": _CONTENT}),
+    st.fixed_dictionaries({"name": _TEXTS, "role": st.just("user"), "content": _TEXTS}),  # another first key
+), max_size=8)
+
+
+def _read(body: dict, ref, table):
+    data = orjson.dumps(body)
+    return data, ca._body_from_bytes(data, OPENAI_CHAT, ref, table)
+
+
+@settings(max_examples=400, deadline=None)
+@given(_MESSAGES, _MESSAGES, _MESSAGES, st.booleans())
+def test_new_elements_read_by_their_bytes_equal_a_full_parse(before, kept, added, same_rest):
+    """Each request of a runtime repeats most of the one before and adds elements; those are cut
+    apart at "}," plus how an element starts, and a cut is kept only when what it cuts off parses
+    (or was seen before). Whatever the elements hold, the body read this way has the parts, the
+    element ends and the other members that parsing it whole gives."""
+    table = ca._PartTable()
+    tools = [{"type": "function", "function": {"name": "roll"}}]
+    first = {"model": "m", "messages": before + kept, "tools": tools}
+    _, ref = _read(first, None, table)
+    assert ref is not None
+    second = {"model": "m", "messages": kept + added + before, "tools": tools if same_rest else []}
+    data, body = _read(second, ref, table)
+    assert body is not None
+    whole = ca._body_from_dict(second, OPENAI_CHAT, ca._PartTable())
+    assert [p.key for p in body.parts] == [p.key for p in whole.parts]
+    assert body.rest == whole.rest
+    messages = second["messages"]
+    for i, end in enumerate(body.ends):  # every recorded end is a true element boundary
+        assert orjson.loads(b"[" + data[body.list_start : body.list_start + end] + b"]") == messages[: i + 1]
+
+
+def test_an_element_seen_before_is_taken_by_its_bytes_without_parsing(monkeypatch):
+    table = ca._PartTable()
+    message = {"role": "user", "content": "雾港的灯"}
+    raw = orjson.dumps(message)
+    seen = table.element(OPENAI_CHAT, raw, message)
+    data = b'{"messages":[' + raw + b"," + raw + b"]}"
+    parsed: list[bytes] = []
+    real = ca.orjson.loads
+    monkeypatch.setattr(ca.orjson, "loads", lambda b: parsed.append(bytes(b)) or real(b))
+    elements, parts, ends = [], [], []
+    close = len(data) - 2
+    assert ca._cut_elements(data, 13, close, OPENAI_CHAT, table, 13, elements, parts, ends) == close
+    assert elements == [seen, seen] and elements[0] is seen
+    assert ends == [len(raw), 2 * len(raw) + 1]
+    assert parsed == []
+
+
+def test_a_cut_inside_an_element_is_not_kept():
+    """A nested object that starts like a message ("},{\"role\":" inside an element): the slice
+    before it does not parse, so the element is left for the caller to parse whole."""
+    table = ca._PartTable()
+    inner = {"role": "user", "content": [{"type": "text", "text": "a"}, {"role": "x"}]}
+    data = b'{"messages":[' + orjson.dumps(inner) + b"]}"
+    elements, parts, ends = [], [], []
+    assert ca._cut_elements(data, 13, len(data) - 2, OPENAI_CHAT, table, 13, elements, parts, ends) == 13
+    assert elements == [] and ends == []
