@@ -702,9 +702,11 @@ def _same_elements(data: bytes, start: int, ref: _Body) -> int:
 
 def _body_from_bytes(data: bytes, protocol: str | None, ref: _Body | None, table: _PartTable) -> _Body | None:
     """Read a body from its bytes, taking the leading elements that recur byte for byte from the
-    previous request's body (a memcmp, no parse). The rest is parsed in one piece; a new
-    element's end is recorded only when re-serialising it gives exactly the bytes found there, so
-    a recorded end is always a true element boundary."""
+    previous request's body (a memcmp, no parse). When the members after the list are those of
+    the previous body, the new elements are cut apart and known by their bytes (_cut_elements).
+    What remains is parsed in one piece; such an element's end is recorded only when
+    re-serialising it gives exactly the bytes found there. A recorded end is always a true
+    element boundary."""
     list_key = _LIST_KEYS.get(protocol or "")
     if list_key is None:
         return None
