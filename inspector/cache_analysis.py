@@ -33,6 +33,7 @@ import dataclasses
 import functools
 import hashlib
 import queue
+import re
 import threading
 from collections import Counter, deque
 from collections.abc import Callable, Iterable, Iterator
@@ -375,33 +376,23 @@ _NO_TOKENS = np.zeros(0, dtype=np.uint32)
 # pattern matches across such a point, and none looks behind. BPE never merges across pieces, so
 # the tokens of a text are the tokens of its segments cut there, joined. Long texts that differ
 # from one request to the next (turn contexts, memory blocks, narration) share most of their
-# lines, which are then tokenized once. Python's white space (``str.isspace``, which is also the
-# regular expressions' ``\s``) covers every character the tokenizer's ``\s`` (Unicode
-# White_Space) does, so this cuts at no point where a piece could continue.
-
-
-def _segment_starts_here(line: str) -> bool:
-    """Whether a segment starts at this line (the text after a line break)."""
-    return bool(line) and not line[0].isspace() and line[0] != "/"
+# lines, which are then tokenized once. Python's ``\s`` covers every character the tokenizer's
+# ``\s`` (Unicode White_Space) does, so this cuts at no point where a piece could continue. The
+# pattern matches the line break itself, not the empty point after it: a pattern that starts with
+# a literal character is searched for, while an empty one is tried at every character.
+_SEGMENT_BREAK = re.compile(r"\n(?=[^\s/])")
 
 
 def _segments(text: str) -> list[str] | tuple[str, ...]:
-    """``text`` cut after each line break where a segment starts (_segment_starts_here)."""
+    """``text`` cut after each line break where a segment starts (_SEGMENT_BREAK)."""
     if not text:
         return ()
     if "\n" not in text:
         return (text,)
-    # str.split, not a regular expression: a zero-width pattern is tried at every character.
-    lines = text.split("\n")
-    out: list[str] = []
-    current = lines[0]
-    for line in lines[1:]:
-        if _segment_starts_here(line):
-            out.append(current + "\n")
-            current = line
-        else:
-            current += "\n" + line
-    out.append(current)
+    pieces = _SEGMENT_BREAK.split(text)
+    last = pieces.pop()
+    out = [piece + "\n" for piece in pieces]
+    out.append(last)
     return out
 
 
