@@ -941,13 +941,14 @@ def test_an_element_seen_before_is_taken_by_its_bytes_without_parsing(monkeypatc
     message = {"role": "user", "content": "雾港的灯"}
     raw = orjson.dumps(message)
     seen = table.element(OPENAI_CHAT, raw, message)
-    data = b'{"messages":[' + raw + b"," + raw + b"]}"
+    head = b'{"messages":['
+    data = head + raw + b"," + raw + b"]}"
     parsed: list[bytes] = []
     real = ca.orjson.loads
     monkeypatch.setattr(ca.orjson, "loads", lambda b: parsed.append(bytes(b)) or real(b))
     elements, parts, ends = [], [], []
     close = len(data) - 2
-    assert ca._cut_elements(data, 13, close, OPENAI_CHAT, table, 13, elements, parts, ends) == close
+    assert ca._cut_elements(data, len(head), close, OPENAI_CHAT, table, len(head), elements, parts, ends) == close
     assert elements == [seen, seen] and elements[0] is seen
     assert ends == [len(raw), 2 * len(raw) + 1]
     assert parsed == []
@@ -958,7 +959,9 @@ def test_a_cut_inside_an_element_is_not_kept():
     before it does not parse, so the element is left for the caller to parse whole."""
     table = ca._PartTable()
     inner = {"role": "user", "content": [{"type": "text", "text": "a"}, {"role": "x"}]}
-    data = b'{"messages":[' + orjson.dumps(inner) + b"]}"
+    head = b'{"messages":['
+    data = head + orjson.dumps(inner) + b"]}"
     elements, parts, ends = [], [], []
-    assert ca._cut_elements(data, 13, len(data) - 2, OPENAI_CHAT, table, 13, elements, parts, ends) == 13
+    start = len(head)
+    assert ca._cut_elements(data, start, len(data) - 2, OPENAI_CHAT, table, start, elements, parts, ends) == start
     assert elements == [] and ends == []
