@@ -375,9 +375,13 @@ class AnalysisWorker:
         return self._process.poll() is None
 
     def terminate(self) -> None:
+        """Kill the process; returns once the results reader has seen its pipe close, so the
+        worker reads as broken (not ``ready``) from then on."""
         if self._process.poll() is None:
             self._process.kill()
         self._process.wait()
+        if threading.current_thread() is not self._reader:
+            self._reader.join(5)
 
     def close(self) -> None:
         self.send(("stop",))
