@@ -32,6 +32,7 @@ import contextlib
 import dataclasses
 import functools
 import hashlib
+import operator
 import queue
 import re
 import threading
@@ -181,6 +182,46 @@ class _Decoded:
     kernel_tools: list | None = None
     raw_body: bytes | None = None  # the provider body's bytes, as Covel wrote them
     raw: Any = None  # the whole payload, for the full parser when the bytes do not suffice
+    body_span: tuple[int, int] | None = None  # where raw_body lies in raw (read by _fast_decode)
+
+    def hint(self) -> tuple | None:
+        """What _fast_decode found, for the worker process to take instead of reading the payload's
+        head again (_decoded_from_hint); None when the payload was not read that way."""
+        if self.body_span is None or self.raw_body is None:
+            return None
+        return (len(self.raw), *self.body_span, self.protocol, self.provider, self.model, self.runtime_id,
+                self.attempt, self.started_at)
+
+
+def _decoded_from_hint(raw: Any, hint: tuple | None) -> _Decoded:
+    """``decode_payload(raw)``, taking what the app's side found in the same row (_Decoded.hint):
+    a trace row is written once, so the same bytes decode the same. Decoded again when the hint
+    does not fit them."""
+    if hint is None or type(raw) is not bytes or len(raw) != hint[0]:
+        return decode_payload(raw)
+    _, start, end, protocol, provider, model, runtime_id, attempt, started_at = hint
+    return _Decoded(None, protocol, provider, model, runtime_id, attempt, started_at, raw_body=raw[start:end],
+                    raw=raw, body_span=(start, end))
+
+
+# The marker's one upper-case letter, rare in a body: a byte is searched for with memchr, about
+# twice as fast over a body as searching for the whole marker.
+_RARE_AT = _AFTER_COMPLETE_BODY.index(b"F")
+_RARE = _AFTER_COMPLETE_BODY[_RARE_AT : _RARE_AT + 1]
+
+
+def _find_after_complete_body(raw: bytes, start: int) -> int:
+    """``raw.find(_AFTER_COMPLETE_BODY, start)``, by the marker's rare letter."""
+    at = raw.find(_RARE, start + _RARE_AT)
+    misses = 0
+    while at >= 0:
+        if raw.startswith(_AFTER_COMPLETE_BODY, at - _RARE_AT):
+            return at - _RARE_AT
+        misses += 1
+        if misses > 16:  # a body full of the letter: the plain search from here
+            return raw.find(_AFTER_COMPLETE_BODY, at - _RARE_AT + 1)
+        at = raw.find(_RARE, at + 1)
+    return -1
 
 
 _TOP_SCALARS = ("runtimeId", "model", "provider", "attempt", "startedAt")
@@ -201,7 +242,7 @@ def _fast_decode(raw: bytes) -> _Decoded | None:
         head = orjson.loads(raw[start:b] + b'"_":0}')
         vpos = b + len(_BODY_KEY)
         # The cut is verified like any other: the slices around it must parse (see above).
-        e = raw.find(_AFTER_COMPLETE_BODY, vpos)
+        e = _find_after_complete_body(raw, vpos)
         if e < 0:
             e = raw.find(_AFTER_BODY, vpos)
         if e < 0 or not isinstance(head, dict) or head.get("schemaVersion") not in (None, 1):
@@ -233,6 +274,7 @@ def _fast_decode(raw: bytes) -> _Decoded | None:
     decoded = _make_decoded(None, head.get("protocol"), provider, found)
     decoded.raw_body = raw[vpos:e]
     decoded.raw = raw
+    decoded.body_span = (vpos, e)
     return decoded
 
 
@@ -1348,6 +1390,12 @@ class CachePair:
         may have gone to machines without the cache."""
         return _over_routing_limit(self.rules, self.routing_rate)
 
+    def __reduce__(self) -> tuple[type[CachePair], tuple]:
+        # The worker process sends thousands of pairs (cache_worker): pickled as their values in
+        # field order, they take half the time of the dataclass default, which looks the fields
+        # up again for every pair, each way.
+        return CachePair, _pair_values(self)
+
     def to_json(self) -> dict[str, Any]:
         return {
             "sessionId": self.session_id,
@@ -1390,6 +1438,9 @@ class CachePair:
             "missedSavingsUsd": _js_number(self.missed_savings_usd),
             "routingRate": self.routing_rate,
         }
+
+
+_pair_values = operator.attrgetter(*(f.name for f in dataclasses.fields(CachePair)))
 
 
 @dataclass(slots=True)
@@ -1742,10 +1793,13 @@ class _Share:
     weighing its first request. This side's share is under half (_THIS_SIDE_SHARE) because it
     also reads and decodes every row."""
 
-    __slots__ = ("give", "owner", "loads")
+    __slots__ = ("give", "hand_over", "owner", "loads")
 
-    def __init__(self, give: Callable[[int, tuple], None]) -> None:
+    def __init__(self, give: Callable[[int, tuple, tuple | None], None],
+                 hand_over: Callable[[str | None], None] | None = None) -> None:
         self.give = give
+        # Called when a runtime is dealt to the worker, before any of its rows is given.
+        self.hand_over = hand_over
         self.owner: dict[str | None, int] = {}
         self.loads = [0, 0]
 
@@ -1770,6 +1824,8 @@ class _Share:
         side = 0 if self.loads[0] / _THIS_SIDE_SHARE < self.loads[1] / (1 - _THIS_SIDE_SHARE) else 1
         self.owner[runtime_id] = side
         self.loads[side] += weight
+        if side == 1 and self.hand_over is not None:
+            self.hand_over(runtime_id)
         return side
 
     def owns(self, runtime_id: str | None, row: tuple) -> bool:
@@ -1963,9 +2019,11 @@ class SessionCacheAnalyser:
 
     # -- sharing the work with a worker process -----------------------------------------------
 
-    def shared_items(self, rows: Iterable[tuple]) -> Iterator[tuple]:
+    def shared_items(self, rows: Iterable[tuple], *, side_events_handed: bool = False) -> Iterator[tuple]:
         """The worker's side of a shared analysis: the stream of items (see below) of the rows it
-        is handed, each ``(session_id, turn_id, raw, event_id, row number)``."""
+        is handed, each ``(session_id, turn_id, raw, event_id, row number, decode hint)``. With
+        ``side_events_handed``, the side events of its runtimes come from the app's side
+        (:meth:`take_side_events`, before their rows) instead of being read again."""
         if self._done:
             raise RuntimeError("pairs() was already run; create a new analyser")
         self._done = True
@@ -1973,9 +2031,28 @@ class SessionCacheAnalyser:
         self._shared = True
         with fewer_collections():
             _PARTS.trim()
-            self._load_side_events(self.store.events(self.session_id, types=_SIDE_EVENTS))
+            if not side_events_handed:
+                self._load_side_events(self.store.events(self.session_id, types=_SIDE_EVENTS))
             yield from self._consume(rows)
             yield from self._finish()
+
+    def _side_events_of(self, runtime_id: str | None) -> tuple:
+        """What the side events say of one runtime (and of the session's compactions), for the
+        worker process that pairs it: it need not read and parse them all again."""
+        responses = [(turn_id, [(r.created_at, r.attempt, _usage_values(r.usage), r.failed) for r in found])
+                     for (turn_id, runtime), found in self._responses.items() if runtime == runtime_id]
+        prunes = [turn_id for turn_id, runtime in self._prunes if runtime == runtime_id]
+        return runtime_id, responses, prunes, sorted(self._compactions)
+
+    def take_side_events(self, handed: tuple) -> None:
+        """The worker's side: take what ``_side_events_of`` gave of one of its runtimes."""
+        runtime_id, responses, prunes, compactions = handed
+        for turn_id, found in responses:
+            self._responses[(turn_id, runtime_id)] = [
+                _Response(created_at, attempt, None if usage is None else TokenUsage(*usage), failed)
+                for created_at, attempt, usage, failed in found]
+        self._prunes.update((turn_id, runtime_id) for turn_id in prunes)
+        self._compactions.update(compactions)
 
     def _parallel_worker(self) -> Any:
         """A worker process claimed for this analysis, when one is ready and it can help."""
@@ -2002,7 +2079,7 @@ class SessionCacheAnalyser:
             return
         self._done = True
         self._shared = True
-        self._share = _Share(job.give)
+        self._share = _Share(job.give, lambda runtime_id: job.hand_over(self._side_events_of(runtime_id)))
         own = self._items(job.rows_end)
         try:
             try:
@@ -2254,14 +2331,15 @@ class SessionCacheAnalyser:
         self._last_event_id = event_id
         share = self._share
         try:
-            dec = decode_payload(raw)
+            # The worker is handed each row with what the app's side decoded of it.
+            dec = decode_payload(raw) if len(row) < 6 else _decoded_from_hint(raw, row[5])
         except (_Unreadable, ValueError, TypeError) as exc:
             self._note(f"skipped trace_events row {event_id} (turn {turn_id}): {exc}")
             return None
         if self.runtime_filter is not None and dec.runtime_id != self.runtime_filter:
             return None
         if share is not None and not share.owns(dec.runtime_id, row):
-            share.give(index, row)
+            share.give(index, row, dec.hint())
             return None
         rules = self.rules.resolve(dec.provider, dec.protocol, dec.model)
         state = self._states.get(dec.runtime_id)
@@ -2841,6 +2919,12 @@ def _response_fields(ev: Any) -> tuple[str | None, int, Any, bool]:
                         tail.get("finishReason") == "error")
     payload = ev.payload
     return ev.runtime_id, ev.attempt or 0, payload.get("usage"), payload.get("finishReason") == "error"
+
+
+def _usage_values(usage: TokenUsage | None) -> tuple | None:
+    if usage is None:
+        return None
+    return (usage.input_tokens, usage.output_tokens, usage.cached_input_tokens, usage.cache_write_input_tokens)
 
 
 def _int(value: Any) -> int | None:

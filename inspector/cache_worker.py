@@ -4,17 +4,20 @@ Python runs one thread of pure-Python work at a time, and the analysis of a sess
 that (reading JSON, interning parts, comparing requests). On a machine with a second core, a
 worker process pairs some of a session's runtimes: the analyser in the app's process reads every
 request row, deals the runtimes out (``cache_analysis._Share``) and hands the worker the ids of
-its rows as they are read; the worker reads those rows from the store itself (handing over the
-payloads through a pipe cost about what it saved), sends its pairs back as it makes them, and
-the analyser merges both streams into the order and the figures an analysis alone gives
-(``SessionCacheAnalyser._pairs_in_parallel``, ``cache_analysis._Merge``), routing loads included.
+its rows as they are read, with what it decoded of each (where the provider body lies, the
+model, the attempt), and, before a runtime's first row, what the session's responses, prunings
+and compactions say of that runtime, so the worker reads and parses neither again. The worker
+reads the rows themselves from the store (handing over the payloads through a pipe cost about
+what it saved), sends its pairs back as it makes them, and the analyser merges both streams
+into the order and the figures an analysis alone gives (``SessionCacheAnalyser._pairs_in_parallel``,
+``cache_analysis._Merge``), routing loads included.
 
 The worker is started once (the app does it at start-up, the ``cache`` command for a big session)
 and loads the default tokenizer before it says it is ready; an analysis uses it only when it is
 ready and idle, and runs alone otherwise. If the worker dies or fails, the analysis finishes alone
 from the last pair it delivered, so a user never sees fewer, repeated or different pairs. The
-worker opens the store by itself (for the responses and other side events), read only, like the
-app; it ends when the app's end of its pipe closes, however the app ended.
+worker opens the store by itself, read only, like the app; it ends when the app's end of its
+pipe closes, however the app ended.
 """
 
 from __future__ import annotations
@@ -128,6 +131,9 @@ def _analyse(cache_analysis: Any, inbox: queue.Queue, halt: threading.Event, res
         # The ids come a few dozen at a time; each batch's rows are read in one query.
         while not halt.is_set() and not ended:
             message = inbox.get()
+            if message[0] == "side":
+                analyser.take_side_events(message[1])
+                continue
             if message[0] != "ids":
                 ended.append(message[0])
                 return
@@ -137,21 +143,24 @@ def _analyse(cache_analysis: Any, inbox: queue.Queue, halt: threading.Event, res
                     message = inbox.get_nowait()
                 except queue.Empty:
                     break
+                if message[0] == "side":  # a runtime's: comes before any of its rows
+                    analyser.take_side_events(message[1])
+                    continue
                 if message[0] != "ids":
                     ended.append(message[0])
                     break
                 wanted += message[1]
-            found = store.llm_calling_rows_by_id([event_id for _, event_id in wanted])
+            found = store.llm_calling_rows_by_id([event_id for _, event_id, _ in wanted])
             if len(found) != len(wanted):
                 raise LookupError("a request row the app read is no longer in the store")
-            for (index, _), row in zip(wanted, found):
-                yield (*row, index)
+            for (index, _, hint), row in zip(wanted, found):
+                yield (*row, index, hint)
 
     try:
         with open_store(spec) as store:
             analyser = cache_analysis.SessionCacheAnalyser(store, session_id, rules=rules, naming_mode=naming_mode)
             batch: list[tuple] = []
-            for item in analyser.shared_items(rows(store)):
+            for item in analyser.shared_items(rows(store), side_events_handed=True):
                 batch.append(item)
                 if item[0] == "m":
                     if halt.is_set():
@@ -176,7 +185,7 @@ def _skip_rows(inbox: queue.Queue, ended: list[str]) -> None:
         return
     while True:
         message = inbox.get()
-        if message[0] != "ids":
+        if message[0] not in ("ids", "side"):
             if message[0] == "stop":
                 inbox.put(message)
             return
@@ -208,14 +217,20 @@ class _Job:
     def __init__(self, worker: AnalysisWorker) -> None:
         self._worker = worker
         self.ended = False
-        self._ids: list[tuple[int, str]] = []
+        self._ids: list[tuple[int, str, tuple | None]] = []
         self._rows_ended = False
 
-    def give(self, index: int, row: tuple) -> None:
-        """Hand the worker a row of one of its runtimes (``index``: its row number)."""
-        self._ids.append((index, row[3]))
+    def give(self, index: int, row: tuple, hint: tuple | None = None) -> None:
+        """Hand the worker a row of one of its runtimes (``index``: its row number), with what
+        was decoded of it (``cache_analysis._Decoded.hint``)."""
+        self._ids.append((index, row[3], hint))
         if len(self._ids) >= _SEND_BATCH:
             self.flush()
+
+    def hand_over(self, side_events: tuple) -> None:
+        """Send what the side events say of a runtime dealt to the worker, before its rows."""
+        if not self._worker.send(("side", side_events)):
+            self._worker.inbox.put(("gone", "the worker process cannot be reached"))
 
     def flush(self) -> None:
         """Send the ids given since the last time (the analyser calls it after each batch)."""

@@ -804,6 +804,28 @@ def test_the_tokenizer_thread_never_holds_up_exit_and_hands_on_failures():
     assert worker.submit(lambda: 8).result(timeout=10) == 8
 
 
+def test_a_decode_hint_gives_what_decoding_gives(demo):
+    """The worker process takes what the app's side decoded of a row (_Decoded.hint) instead
+    of decoding it again: the same, field for field; bytes that do not fit are decoded."""
+    with open_store(demo) as store:
+        payloads = [row[2] for s in store.sessions() for row in store.iter_llm_calling_rows(s.id)]
+    hinted = 0
+    for raw in payloads:
+        try:
+            dec = ca.decode_payload(raw)
+        except ValueError:
+            continue
+        hint = dec.hint()
+        hinted += hint is not None
+        assert ca._decoded_from_hint(raw, hint) == dec
+        longer = raw + b" "
+        assert ca._decoded_from_hint(longer, hint) == ca.decode_payload(longer)
+    assert hinted
+    kernel_only = b'{"messages":[{"role":"user","content":"hi"}],"runtimeId":"r"}'  # no provider body: no hint
+    assert ca.decode_payload(kernel_only).hint() is None
+    assert ca._decoded_from_hint(kernel_only, None) == ca.decode_payload(kernel_only)
+
+
 def _demo_layouts(store, table):
     rules = default_rules()
     for session in store.sessions():
@@ -965,3 +987,20 @@ def test_a_cut_inside_an_element_is_not_kept():
     start = len(head)
     assert ca._cut_elements(data, start, len(data) - 2, OPENAI_CHAT, table, start, elements, parts, ends) == start
     assert elements == [] and ends == []
+
+
+_MARKER_PIECES = [ca._AFTER_COMPLETE_BODY, ca._AFTER_COMPLETE_BODY[:-1], ca._AFTER_COMPLETE_BODY[3:], b"F", b"FF",
+                  b',"complete":true,"omittedF', b"x", "灯".encode(), b'{"a":1}']
+
+
+@given(st.lists(st.sampled_from(_MARKER_PIECES), max_size=60), st.integers(min_value=0, max_value=400))
+def test_the_body_end_is_found_where_a_plain_search_finds_it(pieces, start):
+    raw = b"".join(pieces)
+    assert ca._find_after_complete_body(raw, start) == raw.find(ca._AFTER_COMPLETE_BODY, start)
+
+
+def test_a_body_full_of_the_rare_letter_is_searched_plainly():
+    raw = b"F" * 100 + ca._AFTER_COMPLETE_BODY + b"F" * 5 + ca._AFTER_COMPLETE_BODY
+    assert ca._find_after_complete_body(raw, 0) == 100
+    assert ca._find_after_complete_body(raw, 101) == raw.rfind(ca._AFTER_COMPLETE_BODY)
+    assert ca._find_after_complete_body(b"F" * 100, 0) == -1

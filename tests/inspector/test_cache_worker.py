@@ -88,6 +88,33 @@ def test_a_shared_analysis_equals_one_alone(worker, tmp_path):
     assert len(alone["warnings"]) == 1 and "skipped trace_events row" in alone["warnings"][0]
 
 
+def test_the_worker_is_handed_the_side_events_of_its_runtimes(worker, tmp_path):
+    # The history loses its oldest turn at turn 4 (each runtime's pruning says so) and again at
+    # turn 6 (a compaction of the whole turn says so): the reasons rest on those side events.
+    db = Db(tmp_path / "covel.db")
+    at = 0.0
+    for turn in range(1, 9):
+        oldest = 1 if turn < 4 else 2 if turn < 6 else 3
+        history = [m for j in range(oldest, turn) for m in (user(f"say {j}"), assistant(f"said {j}"))]
+        for runtime in RUNTIMES:
+            db.call("s", f"t{turn}", runtime, chat(T(1200), history, turn=turn, player=f"{runtime} {turn}"), at=at,
+                    cached=1024)
+            if turn == 4:
+                db.row("s", f"t{turn}", "context.pruned", {"runtimeId": runtime, "removed": 2}, at + 0.5)
+            at += 1.0
+        if turn == 6:
+            db.row("s", f"t{turn}", "context.compacted", {"summaryChars": 40}, at)
+    shared, alone, analyser = both(db.done())
+    assert shared == alone
+    theirs = {runtime for runtime, side in analyser._share.owner.items() if side == 1}
+    details = {(p["runtimeId"], p["turnId"]): p["reasonDetail"] for p in alone["pairs"] if p["kind"] == "turn"}
+    assert theirs
+    for runtime in theirs:
+        assert details[(runtime, "t4")].startswith("history pruned to stay within the token budget")
+        assert details[(runtime, "t6")].startswith("history compacted: summaries replaced the oldest messages")
+        assert not details[(runtime, "t5")].startswith("history")
+
+
 def test_every_demo_session_analyses_the_same_shared(worker, tmp_path):
     path = tmp_path / "demo.db"
     generate_demo(path, turns=8)
@@ -195,7 +222,7 @@ def test_runtimes_are_dealt_by_the_payload_bytes_of_the_first_rows(monkeypatch):
     rows = rows_of(turn * 20)
     monkeypatch.setattr(cache_analysis, "decode_payload",
                         lambda raw: type("D", (), {"runtime_id": raw.split(b'"runtimeId":"')[1].split(b'"')[0].decode()}))
-    share = _Share(lambda i, r: None)
+    share = _Share(lambda i, r, hint: None)
     assert list(share.window(rows)) == rows
     # The heaviest first: b to the worker (a tie), c here; the small ones join the worker while
     # it stays further below its share (60 %) than this side below its 40 %.
@@ -218,7 +245,7 @@ def test_the_worker_can_be_turned_off_and_is_off_on_one_core(monkeypatch):
 
 def test_messages_cross_the_pipe_unchanged():
     stream = io.BytesIO()
-    sent = [("ids", [(7, "ev-1"), (9, "ev-2")]), ("items", [("m", 3, [(1, 2.5, ("gpt-4o", None, b"\x00"))])]),
+    sent = [("ids", [(7, "ev-1", None), (9, "ev-2", (10, 1, 5, "openai-chat-v1", "openai", "gpt-4o", "r", 0, None))]), ("items", [("m", 3, [(1, 2.5, ("gpt-4o", None, b"\x00"))])]),
             ("rows-end",)]
     for message in sent:
         cache_worker._write_frame(stream, message)
@@ -226,6 +253,20 @@ def test_messages_cross_the_pipe_unchanged():
     assert [cache_worker._read_frame(stream) for _ in sent] == sent
     with pytest.raises(EOFError):
         cache_worker._read_frame(stream)
+
+
+def test_pairs_cross_the_pipe_with_every_field(tmp_path):
+    path = busy_session(Db(tmp_path / "covel.db"), 3)
+    analysis, _ = run(path, "s", alone=True)
+    pairs = analysis.pairs
+    assert any(p.routing_rate is not None for p in pairs) and any(p.previous_event_id is None for p in pairs)
+    stream = io.BytesIO()
+    cache_worker._write_frame(stream, ("items", [("p", (i, 0, 0), pair, None, i) for i, pair in enumerate(pairs)]))
+    stream.seek(0)
+    back = [item[2] for item in cache_worker._read_frame(stream)[1]]
+    assert back == pairs
+    assert [p.to_json() for p in back] == [p.to_json() for p in pairs]
+    assert all(type(p) is cache_analysis.CachePair for p in back)
 
 
 def test_a_worker_that_cannot_be_reached_is_not_claimed(fresh_worker):
