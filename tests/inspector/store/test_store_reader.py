@@ -714,3 +714,25 @@ def test_llm_calling_rows_by_id_are_the_streamed_rows_in_the_order_asked(make_db
         got = store.llm_calling_rows_by_id(asked)
         assert store.llm_calling_rows_by_id([]) == []
     assert [tuple(r) for r in got] == [streamed[i] for i in asked if i in streamed]
+
+
+@pytest.mark.parametrize("raw", ['{"runtimeId":"r","text":"灯"}', b'{"runtimeId":"r"}', b"\xff\xfe{}", "", None, 42, 4.5,
+                                 "x" * 300_000])
+def test_request_rows_carry_the_payload_bytes_as_stored(make_db, raw: Any) -> None:
+    # Text and blob payloads are read through blob handles, the rest selected: either way the
+    # bytes CAST(payload AS BLOB) gives, by both ways of reading request rows.
+    db = make_db()
+    db.session("s")
+    db.event("s", "t", "llm.calling", None, at=1, raw=raw, eid="odd")
+    db.event("s", "t", "llm.calling", {"runtimeId": "r"}, at=2, eid="good")
+    with _open(db) as store:
+        rows = list(store.iter_llm_calling_rows("s"))
+        by_id = store.llm_calling_rows_by_id(["good", "odd", "absent"])
+    conn = sqlite3.connect(db.path)
+    try:
+        expected = dict(conn.execute("SELECT id, CAST(payload AS BLOB) FROM trace_events"))
+    finally:
+        conn.close()
+    assert [(r[3], r[2]) for r in rows] == [("odd", expected["odd"]), ("good", expected["good"])]
+    assert [(r[3], r[2]) for r in by_id] == [("good", expected["good"]), ("odd", expected["odd"])]
+    assert all(r[:2] == ("s", "t") for r in rows + by_id)
