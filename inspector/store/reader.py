@@ -358,15 +358,16 @@ class _Tables:
         return col
 
 
-def _read_payload(connection: sqlite3.Connection, row: tuple) -> bytes:
-    """The payload of a ``Store._ROW_FETCH_SQL`` row (a text or a blob), read through a blob handle.
-
-    For payloads of tens of kilobytes that is about 40 % faster than selecting the value: SQLite
-    copies the overflow pages straight into the returned bytes, where a selected value is built
-    in SQLite's memory first and then copied into Python's. A text reads as its stored UTF-8
+def _request_row(connection: sqlite3.Connection, row: tuple) -> tuple[Any, ...]:
+    """``(session_id, turn_id, payload, id)`` of a ``Store._ROW_FETCH_SQL`` row. A text or blob
+    payload is read through a blob handle: SQLite copies its overflow pages straight into the
+    returned bytes, where a selected value is built in SQLite's memory first and then copied
+    again (0.26 s against 0.31 s for the benchmark session's 486 MB). A text reads as its stored
     bytes, as ``CAST(payload AS BLOB)`` gives it."""
+    if not row[5]:
+        return row[1], row[2], row[3], row[4]
     with connection.blobopen("trace_events", "payload", row[0], readonly=True) as blob:
-        return blob.read()
+        return row[1], row[2], blob.read(), row[4]
 
 
 def pair_llm_calls(events: Iterable[TraceEvent]) -> list[LlmCall]:
@@ -1366,8 +1367,16 @@ class Store:
         return [found[i] for i in event_ids if i in found]
 
     def _rows_by_id_sqlite(self, event_ids: list[str]) -> dict[str, tuple[Any, ...]]:
-        """llm_calling_rows_by_id on SQLite: the payloads read through blob handles (_read_payload),
+        """llm_calling_rows_by_id on SQLite: the payloads read through blob handles (_request_row),
         in one read transaction with the query that finds the rows."""
+        with self._sqlite_snapshot() as (raw, cursor):
+            cursor.execute(self._ROW_FETCH_SQL + "id IN (" + ",".join("?" * len(event_ids)) + ")", event_ids)
+            return {row[4]: _request_row(raw, row) for row in cursor.fetchall()}
+
+    @contextmanager
+    def _sqlite_snapshot(self) -> Iterator[tuple[sqlite3.Connection, sqlite3.Cursor]]:
+        """The driver's connection and a cursor in one read transaction: every query and blob
+        read in it sees the same snapshot while a writer carries on."""
         with self._connect() as conn:
             raw = conn.connection.driver_connection  # type: ignore[union-attr]
             began = not raw.in_transaction
@@ -1375,9 +1384,7 @@ class Store:
                 raw.execute("BEGIN")
             cursor = raw.cursor()
             try:
-                cursor.execute(self._ROW_FETCH_SQL + "id IN (" + ",".join("?" * len(event_ids)) + ")", event_ids)
-                return {row[4]: (row[1], row[2], _read_payload(raw, row) if row[5] else row[3], row[4])
-                        for row in cursor.fetchall()}
+                yield raw, cursor
             finally:
                 cursor.close()
                 if began and raw.in_transaction:
@@ -1441,7 +1448,7 @@ class Store:
         return int(value) if value is not None else None
 
     # The columns iter_llm_calling_rows and llm_calling_rows_by_id give, on SQLite, followed by a
-    # condition: a text or blob payload is read through a blob handle (_read_payload), any other
+    # condition: a text or blob payload is read through a blob handle (_request_row), any other
     # (NULL, a number) comes as the query's value.
     _ROW_FETCH_SQL = (
         "SELECT rowid, session_id, turn_id, CASE WHEN typeof(payload) IN ('text', 'blob') THEN NULL "
@@ -1457,29 +1464,19 @@ class Store:
         writer carries on.
         """
         keys_stmt = stmt.with_only_columns(sa.literal_column("rowid"))
-        with self._connect() as conn:
-            raw = conn.connection.driver_connection  # type: ignore[union-attr]
-            began = not raw.in_transaction
-            if began:
-                raw.execute("BEGIN")
-            cursor = raw.cursor()
-            try:
-                compiled = keys_stmt.compile(dialect=conn.dialect)
-                params = compiled.construct_params()
-                args = tuple(params[name] for name in (compiled.positiontup or ()))
-                rowids = [r[0] for r in cursor.execute(str(compiled), args)]
-                for start in range(0, len(rowids), batch):
-                    chunk = rowids[start : start + batch]
-                    cursor.execute(self._ROW_FETCH_SQL + "rowid IN (" + ",".join("?" * len(chunk)) + ")", chunk)
-                    found = {row[0]: row for row in cursor.fetchall()}
-                    for rowid in chunk:
-                        row = found.get(rowid)
-                        if row is not None:
-                            yield row[1], row[2], _read_payload(raw, row) if row[5] else row[3], row[4]
-            finally:
-                cursor.close()
-                if began and raw.in_transaction:
-                    raw.execute("ROLLBACK")
+        compiled = keys_stmt.compile(dialect=self._engine.dialect)
+        params = compiled.construct_params()
+        args = tuple(params[name] for name in (compiled.positiontup or ()))
+        with self._sqlite_snapshot() as (raw, cursor):
+            rowids = [r[0] for r in cursor.execute(str(compiled), args)]
+            for start in range(0, len(rowids), batch):
+                chunk = rowids[start : start + batch]
+                cursor.execute(self._ROW_FETCH_SQL + "rowid IN (" + ",".join("?" * len(chunk)) + ")", chunk)
+                found = {row[0]: row for row in cursor.fetchall()}
+                for rowid in chunk:
+                    row = found.get(rowid)
+                    if row is not None:
+                        yield _request_row(raw, row)
 
     def _stream(self, stmt: sa.Select[Any], batch: int) -> Iterator[tuple[Any, ...]]:
         with self._connect() as conn:
