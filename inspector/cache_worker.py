@@ -127,12 +127,18 @@ def _analyse(cache_analysis: Any, inbox: queue.Queue, halt: threading.Event, res
 
     ended: list[str] = []
 
+    def side_events(message: tuple) -> bool:
+        # A runtime's side events come before any of its rows.
+        if message[0] != "side":
+            return False
+        analyser.take_side_events(message[1])
+        return True
+
     def rows(store: Any) -> Any:
         # The ids come a few dozen at a time; each batch's rows are read in one query.
         while not halt.is_set() and not ended:
             message = inbox.get()
-            if message[0] == "side":
-                analyser.take_side_events(message[1])
+            if side_events(message):
                 continue
             if message[0] != "ids":
                 ended.append(message[0])
@@ -143,8 +149,7 @@ def _analyse(cache_analysis: Any, inbox: queue.Queue, halt: threading.Event, res
                     message = inbox.get_nowait()
                 except queue.Empty:
                     break
-                if message[0] == "side":  # a runtime's: comes before any of its rows
-                    analyser.take_side_events(message[1])
+                if side_events(message):
                     continue
                 if message[0] != "ids":
                     ended.append(message[0])
