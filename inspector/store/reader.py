@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import re
 import sqlite3
+import sys
 import threading
 import weakref
 from collections.abc import Callable, Iterable, Iterator
@@ -356,6 +357,13 @@ class _Tables:
             # PostgreSQL's default collation is locale-aware; "C" compares bytes.
             return col.collate("C")
         return col
+
+
+# Bulk payload reads (Store._sqlite_snapshot) memory-map the database file: SQLite then copies a
+# payload's pages from the mapping instead of reading each 4 kB page with a system call (0.11 s
+# against 0.17 s for the benchmark session's 486 MB). Not on Windows, where a file mapped by this
+# process keeps Covel from truncating its database (VACUUM) while the mapping lasts.
+_MAPPED_READ_BYTES = 0 if sys.platform == "win32" else 1 << 31
 
 
 def _request_row(connection: sqlite3.Connection, row: tuple) -> tuple[Any, ...]:
@@ -1376,10 +1384,14 @@ class Store:
     @contextmanager
     def _sqlite_snapshot(self) -> Iterator[tuple[sqlite3.Connection, sqlite3.Cursor]]:
         """The driver's connection and a cursor in one read transaction: every query and blob
-        read in it sees the same snapshot while a writer carries on."""
+        read in it sees the same snapshot while a writer carries on. The database file is
+        memory-mapped for the transaction where that is safe (_MAPPED_READ_BYTES)."""
         with self._connect() as conn:
             raw = conn.connection.driver_connection  # type: ignore[union-attr]
             began = not raw.in_transaction
+            mapped = began and _MAPPED_READ_BYTES > 0
+            if mapped:
+                raw.execute(f"PRAGMA mmap_size={_MAPPED_READ_BYTES}")
             if began:
                 raw.execute("BEGIN")
             cursor = raw.cursor()
@@ -1389,6 +1401,10 @@ class Store:
                 cursor.close()
                 if began and raw.in_transaction:
                     raw.execute("ROLLBACK")
+                if mapped:
+                    # Unmapped at once: a pooled connection does not keep the file's pages
+                    # counted in the app's resident memory.
+                    raw.execute("PRAGMA mmap_size=0")
 
     def request_key_column(self) -> str | None:
         """The column that numbers trace rows in write order across the whole table, for

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sqlite3
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -736,3 +738,57 @@ def test_request_rows_carry_the_payload_bytes_as_stored(make_db, raw: Any) -> No
     assert [(r[3], r[2]) for r in rows] == [("odd", expected["odd"]), ("good", expected["good"])]
     assert [(r[3], r[2]) for r in by_id] == [("good", expected["good"]), ("odd", expected["odd"])]
     assert all(r[:2] == ("s", "t") for r in rows + by_id)
+
+
+def _mapped(path: Path) -> bool | None:
+    """Whether this process maps the file ``path`` (None where the system does not say)."""
+    maps = Path("/proc/self/maps")
+    if not maps.exists():
+        return None
+    return any(line.split()[-1] == str(path) for line in maps.read_text().splitlines() if line.count(" ") >= 5)
+
+
+def _mmap_sizes(store: Store) -> list[int]:
+    """``PRAGMA mmap_size`` of every connection the store's pool holds."""
+    held = []
+    with contextlib.ExitStack() as stack:
+        for _ in range(store._engine.pool.size()):
+            conn = stack.enter_context(store._connect())
+            held.append(conn.exec_driver_sql("PRAGMA mmap_size").scalar())
+    return held
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="payload reads are not memory-mapped on Windows")
+def test_request_rows_read_memory_mapped_and_unmapped_after(make_db) -> None:
+    # The file is mapped only while rows are read: a pooled connection keeps no mapping, so the
+    # app's resident memory does not carry the pages it read.
+    db = make_db(wal=True)
+    db.session("s")
+    for n in range(6):
+        db.event("s", f"t{n}", "llm.calling", None, at=n + 1, raw=json.dumps({"runtimeId": "r", "text": "灯" * 9000}),
+                 eid=f"c{n}")
+    db.commit()
+    writer = sqlite3.connect(db.path)
+    writer.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # the rows in the file, where a mapping reads them
+    try:
+        with open_store(db.path) as store:
+            stream = store.iter_llm_calling_rows("s", batch=2)
+            first = next(stream)
+            assert _mapped(db.path) in (True, None)
+            with store._connect() as conn:  # another pooled connection: not mapped
+                assert conn.exec_driver_sql("PRAGMA mmap_size").scalar() == 0
+            # A writer appends and checkpoints meanwhile; the stream reads on from its own snapshot.
+            for n in range(6, 40):
+                writer.execute("INSERT INTO trace_events (id, session_id, type, trace_id, turn_id, payload,"
+                               " created_at, seq) VALUES (?, 's', 'llm.calling', 't', 't', ?, ?, 0)",
+                               (f"c{n}", "x" * 50_000, f"2026-10-06T09:00:{n:02d}.000Z"))
+                writer.commit()
+            writer.execute("PRAGMA wal_checkpoint(PASSIVE)")
+            rest = list(stream)
+            assert [r[3] for r in [first, *rest]] == [f"c{n}" for n in range(6)]
+            assert all(r[2].startswith(b'{"runtimeId": "r"') and len(r[2]) > 27_000 for r in [first, *rest])
+            assert store.llm_calling_rows_by_id(["c39", "c0"])[0][2] == b"x" * 50_000
+            assert set(_mmap_sizes(store)) == {0}
+            assert _mapped(db.path) in (False, None)
+    finally:
+        writer.close()
