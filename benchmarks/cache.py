@@ -27,6 +27,11 @@ alternates cold runs with and without the worker process and prints the ratio of
 compares two versions on a machine whose speed drifts (a shared VM can run 40 % slower for
 minutes at a time): cold runs alternate between this tree and the other checkout, so both see the
 same conditions, and the ratio of their medians is printed (with ``--alone``, both in one process).
+
+    python benchmarks/cache.py --spread 60 --cold 30
+
+spreads 30 cold runs over half an hour, a minute apart, each printed with the host's speed taken
+just before it, then their median, range and how many were under 2 s.
 """
 
 from __future__ import annotations
@@ -158,6 +163,27 @@ def _compare(db: Path, other: Path, count: int, alone: bool = False) -> int:
     return 0
 
 
+def _spread(db: Path, count: int, pause: float, alone: bool) -> int:
+    """Cold runs ``pause`` seconds apart, each with the host's speed just before it: a median over
+    half an hour says more about a drifting host than a set of runs taken within a minute."""
+    found: list[tuple[float, dict]] = []
+    print(f"database: {db}; {count} cold runs, {pause:.0f} s apart")
+    for n in range(count):
+        if n:
+            time.sleep(pause)
+        speed = host_speed()
+        run = _cold_run(db, alone=alone)
+        found.append((speed, run))
+        print(f"{time.strftime('%H:%M:%S')}  host speed {speed:.3f} s  wall {run['wall']:.2f} s  "
+              f"CPU {run['cpu']:.2f} s  first pair {run['first'] * 1000:.0f} ms", flush=True)
+    walls = sorted(run["wall"] for _, run in found)
+    speeds = [speed for speed, _ in found]
+    print(f"median {statistics.median(walls):.2f} s, fastest {walls[0]:.2f} s, slowest {walls[-1]:.2f} s; "
+          f"{sum(w < 2 for w in walls)} of {len(walls)} under 2 s; host speed {min(speeds):.3f}–{max(speeds):.3f} s "
+          f"(median {statistics.median(speeds):.3f} s)")
+    return 0
+
+
 def _summary(runs: list[dict], key: str) -> str:
     values = [r[key] for r in runs]
     return f"{statistics.median(values):.2f} s"
@@ -174,6 +200,8 @@ def main() -> int:
                         help="analyse in one process, without the worker process (inspector.cache_worker)")
     parser.add_argument("--versus-alone", action="store_true",
                         help="alternate cold runs with and without the worker process and compare")
+    parser.add_argument("--spread", type=float, metavar="SECONDS",
+                        help="only cold runs (--cold of them), SECONDS apart, each with the host's speed")
     parser.add_argument("--cold-child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if not args.db.exists():
@@ -183,6 +211,8 @@ def main() -> int:
         return _cold_child(args.db, args.alone)
     if args.versus_alone:
         return _versus_alone(args.db.resolve(), max(1, args.cold))
+    if args.spread is not None:
+        return _spread(args.db.resolve(), max(1, args.cold), max(0.0, args.spread), args.alone)
     if args.against is not None:
         return _compare(args.db.resolve(), args.against.resolve(), max(1, args.cold), args.alone)
 
