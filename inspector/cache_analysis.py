@@ -2143,7 +2143,7 @@ class SessionCacheAnalyser:
         """The whole stream; ``rows_read`` is called once the last row has been read."""
         _PARTS.trim()
         self._load_side_events(self.store.events(self.session_id, types=_SIDE_EVENTS))
-        rows = self.store.iter_llm_calling_rows(self.session_id)
+        rows = self.store.iter_llm_calling_rows(self.session_id, mapped=True)
         try:
             yield from self._consume(rows if self._share is None else self._share.window(rows), rows_read)
         finally:

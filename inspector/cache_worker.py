@@ -155,7 +155,7 @@ def _analyse(cache_analysis: Any, inbox: queue.Queue, halt: threading.Event, res
                     ended.append(message[0])
                     break
                 wanted += message[1]
-            found = store.llm_calling_rows_by_id([event_id for _, event_id, _ in wanted])
+            found = store.llm_calling_rows_by_id([event_id for _, event_id, _ in wanted], mapped=True)
             if len(found) != len(wanted):
                 raise LookupError("a request row the app read is no longer in the store")
             for (index, _, hint), row in zip(wanted, found):

@@ -359,9 +359,11 @@ class _Tables:
         return col
 
 
-# Bulk payload reads (Store._sqlite_snapshot) memory-map the database file: SQLite then copies a
-# payload's pages from the mapping instead of reading each 4 kB page with a system call (0.11 s
-# against 0.17 s for the benchmark session's 486 MB). Not on Windows, where a file mapped by this
+# Bulk payload reads that ask for it (the cache analysis's) memory-map the database file: SQLite
+# then copies a payload's pages from the mapping instead of reading each 4 kB page with a system
+# call (0.11 s against 0.17 s for the benchmark session's 486 MB). The pages read count in the
+# process's resident memory while the mapping lasts, so reads over a whole store (the prefix
+# report, a search without its index) do not map. Not on Windows, where a file mapped by this
 # process keeps Covel from truncating its database (VACUUM) while the mapping lasts.
 _MAPPED_READ_BYTES = 0 if sys.platform == "win32" else 1 << 31
 
@@ -1335,11 +1337,12 @@ class Store:
         return {"runtimes": sorted(runtimes), "models": sorted(models)}
 
     def iter_llm_calling_rows(
-        self, session_id: str | None = None, batch: int = 256
+        self, session_id: str | None = None, batch: int = 256, *, mapped: bool = False
     ) -> Iterator[tuple[str, str, bytes | str | None, str]]:
         """Stream ``(session_id, turn_id, raw payload, event id)`` of every ``llm.calling`` row in
         canonical order, ``batch`` rows per fetch. Close the iterator (or exhaust it) to free its
-        connection; :meth:`close` closes any still open."""
+        connection; :meth:`close` closes any still open. ``mapped``: read a SQLite file
+        memory-mapped while the stream lasts (faster; see _MAPPED_READ_BYTES)."""
         if self._closed:
             raise StoreError(f"{self.location}: the store is closed", location=self.location)
         te = self._tables["trace_events"]
@@ -1350,23 +1353,25 @@ class Store:
             stmt = stmt.where(te.c.session_id == session_id)
         stmt = stmt.order_by(*self._order("trace_events"))
         if self._dialect == "sqlite":
-            stream = self._stream_by_rowid(stmt, max(1, int(batch)))
+            stream = self._stream_by_rowid(stmt, max(1, int(batch)), mapped)
         else:
             stream = self._stream(stmt, max(1, int(batch)))
         with self._lock:
             self._streams.add(stream)
         return stream
 
-    def llm_calling_rows_by_id(self, event_ids: list[str]) -> list[tuple[str, str, bytes | str | None, str]]:
+    def llm_calling_rows_by_id(self, event_ids: list[str], *,
+                               mapped: bool = False) -> list[tuple[str, str, bytes | str | None, str]]:
         """The :meth:`iter_llm_calling_rows` rows of these events, in the order given; an id that
         names no row is left out. For the cache analysis's worker, which is handed the ids of its
-        rows (trace rows are written once, so any snapshot reads the same payload)."""
+        rows (trace rows are written once, so any snapshot reads the same payload). ``mapped`` as
+        for :meth:`iter_llm_calling_rows`."""
         if self._closed:
             raise StoreError(f"{self.location}: the store is closed", location=self.location)
         if not event_ids:
             return []
         if self._dialect == "sqlite":
-            found = self._rows_by_id_sqlite(event_ids)
+            found = self._rows_by_id_sqlite(event_ids, mapped)
         else:
             te = self._tables["trace_events"]
             stmt = sa.select(te.c.session_id, te.c.turn_id, self._payload_expr(), te.c.id).where(te.c.id.in_(event_ids))
@@ -1374,22 +1379,22 @@ class Store:
                 found = {row[3]: (row[0], row[1], row[2], row[3]) for row in conn.execute(stmt)}
         return [found[i] for i in event_ids if i in found]
 
-    def _rows_by_id_sqlite(self, event_ids: list[str]) -> dict[str, tuple[Any, ...]]:
+    def _rows_by_id_sqlite(self, event_ids: list[str], mapped: bool) -> dict[str, tuple[Any, ...]]:
         """llm_calling_rows_by_id on SQLite: the payloads read through blob handles (_request_row),
         in one read transaction with the query that finds the rows."""
-        with self._sqlite_snapshot() as (raw, cursor):
+        with self._sqlite_snapshot(mapped) as (raw, cursor):
             cursor.execute(self._ROW_FETCH_SQL + "id IN (" + ",".join("?" * len(event_ids)) + ")", event_ids)
             return {row[4]: _request_row(raw, row) for row in cursor.fetchall()}
 
     @contextmanager
-    def _sqlite_snapshot(self) -> Iterator[tuple[sqlite3.Connection, sqlite3.Cursor]]:
+    def _sqlite_snapshot(self, mapped: bool = False) -> Iterator[tuple[sqlite3.Connection, sqlite3.Cursor]]:
         """The driver's connection and a cursor in one read transaction: every query and blob
-        read in it sees the same snapshot while a writer carries on. The database file is
-        memory-mapped for the transaction where that is safe (_MAPPED_READ_BYTES)."""
+        read in it sees the same snapshot while a writer carries on. With ``mapped``, the
+        database file is memory-mapped for the transaction where that is safe (_MAPPED_READ_BYTES)."""
         with self._connect() as conn:
             raw = conn.connection.driver_connection  # type: ignore[union-attr]
             began = not raw.in_transaction
-            mapped = began and _MAPPED_READ_BYTES > 0
+            mapped = mapped and began and _MAPPED_READ_BYTES > 0
             if mapped:
                 raw.execute(f"PRAGMA mmap_size={_MAPPED_READ_BYTES}")
             if began:
@@ -1471,7 +1476,7 @@ class Store:
         "ELSE CAST(payload AS BLOB) END, id, typeof(payload) IN ('text', 'blob') FROM trace_events WHERE "
     )
 
-    def _stream_by_rowid(self, stmt: sa.Select[Any], batch: int) -> Iterator[tuple[Any, ...]]:
+    def _stream_by_rowid(self, stmt: sa.Select[Any], batch: int, mapped: bool) -> Iterator[tuple[Any, ...]]:
         """Stream in two steps: sort the row ids alone, then fetch the rows by rowid.
 
         Sorting the full rows makes SQLite's sorter carry every payload, and for a store of
@@ -1483,7 +1488,7 @@ class Store:
         compiled = keys_stmt.compile(dialect=self._engine.dialect)
         params = compiled.construct_params()
         args = tuple(params[name] for name in (compiled.positiontup or ()))
-        with self._sqlite_snapshot() as (raw, cursor):
+        with self._sqlite_snapshot(mapped) as (raw, cursor):
             rowids = [r[0] for r in cursor.execute(str(compiled), args)]
             for start in range(0, len(rowids), batch):
                 chunk = rowids[start : start + batch]

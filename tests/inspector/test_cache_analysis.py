@@ -653,8 +653,8 @@ def test_pairs_arrive_before_the_session_is_read(demo):
         seen = []
         original = store.iter_llm_calling_rows
 
-        def counting(session_id=None, batch=256):
-            for row in original(session_id, batch=1):
+        def counting(session_id=None, batch=256, *, mapped=False):
+            for row in original(session_id, batch=1, mapped=mapped):
                 seen.append(row[3])
                 yield row
 

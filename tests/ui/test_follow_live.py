@@ -289,9 +289,9 @@ def test_cache_analysis_appends_the_new_turns_pairs(qtbot: Any, window: MainWind
     store = window.store
     read_all = store.iter_llm_calling_rows
 
-    def counting(session_id: str | None = None, batch: int = 256) -> Any:
+    def counting(session_id: str | None = None, batch: int = 256, *, mapped: bool = False) -> Any:
         full_reads.append(session_id)
-        return read_all(session_id, batch)
+        return read_all(session_id, batch, mapped=mapped)
 
     store.iter_llm_calling_rows = counting
     since_reads: list[Any] = []

@@ -759,9 +759,9 @@ def _mmap_sizes(store: Store) -> list[int]:
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="payload reads are not memory-mapped on Windows")
-def test_request_rows_read_memory_mapped_and_unmapped_after(make_db) -> None:
-    # The file is mapped only while rows are read: a pooled connection keeps no mapping, so the
-    # app's resident memory does not carry the pages it read.
+def test_request_rows_read_memory_mapped_when_asked_and_unmapped_after(make_db) -> None:
+    # The file is mapped only while rows asked for that way are read: a pooled connection keeps
+    # no mapping, so the app's resident memory does not carry the pages it read.
     db = make_db(wal=True)
     db.session("s")
     for n in range(6):
@@ -772,7 +772,9 @@ def test_request_rows_read_memory_mapped_and_unmapped_after(make_db) -> None:
     writer.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # the rows in the file, where a mapping reads them
     try:
         with open_store(db.path) as store:
-            stream = store.iter_llm_calling_rows("s", batch=2)
+            assert len(list(store.iter_llm_calling_rows("s"))) == 6
+            assert _mapped(db.path) in (False, None)  # not asked for
+            stream = store.iter_llm_calling_rows("s", batch=2, mapped=True)
             first = next(stream)
             assert _mapped(db.path) in (True, None)
             with store._connect() as conn:  # another pooled connection: not mapped
@@ -787,7 +789,7 @@ def test_request_rows_read_memory_mapped_and_unmapped_after(make_db) -> None:
             rest = list(stream)
             assert [r[3] for r in [first, *rest]] == [f"c{n}" for n in range(6)]
             assert all(r[2].startswith(b'{"runtimeId": "r"') and len(r[2]) > 27_000 for r in [first, *rest])
-            assert store.llm_calling_rows_by_id(["c39", "c0"])[0][2] == b"x" * 50_000
+            assert store.llm_calling_rows_by_id(["c39", "c0"], mapped=True)[0][2] == b"x" * 50_000
             assert set(_mmap_sizes(store)) == {0}
             assert _mapped(db.path) in (False, None)
     finally:
