@@ -31,13 +31,16 @@ same conditions, and the ratio of their medians is printed (with ``--alone``, bo
     python benchmarks/cache.py --spread 60 --cold 30
 
 spreads 30 cold runs over half an hour, a minute apart, each printed with the host's speed taken
-just before it, then their median, range and how many were under 2 s.
+just before it and, on Linux, the CPU time the hypervisor took from this machine during the
+analysis (steal time, both cores: time the analysis wanted the CPU and did not get it), then their median, range and how
+many were under 2 s.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -89,6 +92,7 @@ def _timed_run(store, session_id: str, rules) -> dict:
     from inspector.cache_analysis import analyse_session
 
     first: list[float] = []
+    stolen = _stolen_seconds()
     wall, cpu = time.perf_counter(), time.process_time()
 
     def on_pair(_pair) -> None:
@@ -96,7 +100,8 @@ def _timed_run(store, session_id: str, rules) -> dict:
             first.append(time.perf_counter() - wall)
 
     analysis = analyse_session(store, session_id, rules=rules, on_pair=on_pair)
-    return {"wall": time.perf_counter() - wall, "cpu": time.process_time() - cpu,
+    wall, cpu, after = time.perf_counter() - wall, time.process_time() - cpu, _stolen_seconds()
+    return {"wall": wall, "cpu": cpu, "stolen": None if stolen is None or after is None else after - stolen,
             "first": first[0] if first else None, "pairs": len(analysis.pairs),
             "findings": len(analysis.findings)}
 
@@ -163,6 +168,17 @@ def _compare(db: Path, other: Path, count: int, alone: bool = False) -> int:
     return 0
 
 
+def _stolen_seconds() -> float | None:
+    """CPU time the hypervisor has given to other machines while this one wanted it (the steal
+    column of Linux's /proc/stat, all CPUs); None where the system does not say."""
+    try:
+        with open("/proc/stat") as stat:
+            fields = stat.readline().split()
+        return int(fields[8]) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError, AttributeError):
+        return None
+
+
 def _spread(db: Path, count: int, pause: float, alone: bool) -> int:
     """Cold runs ``pause`` seconds apart, each with the host's speed just before it: a median over
     half an hour says more about a drifting host than a set of runs taken within a minute."""
@@ -174,8 +190,9 @@ def _spread(db: Path, count: int, pause: float, alone: bool) -> int:
         speed = host_speed()
         run = _cold_run(db, alone=alone)
         found.append((speed, run))
+        steal = "" if run.get("stolen") is None else f"  stolen {run['stolen']:.2f} s"
         print(f"{time.strftime('%H:%M:%S')}  host speed {speed:.3f} s  wall {run['wall']:.2f} s  "
-              f"CPU {run['cpu']:.2f} s  first pair {run['first'] * 1000:.0f} ms", flush=True)
+              f"CPU {run['cpu']:.2f} s  first pair {run['first'] * 1000:.0f} ms{steal}", flush=True)
     walls = sorted(run["wall"] for _, run in found)
     speeds = [speed for speed, _ in found]
     print(f"median {statistics.median(walls):.2f} s, fastest {walls[0]:.2f} s, slowest {walls[-1]:.2f} s; "
