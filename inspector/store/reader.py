@@ -1397,18 +1397,20 @@ class Store:
             mapped = mapped and began and _MAPPED_READ_BYTES > 0
             if mapped:
                 raw.execute(f"PRAGMA mmap_size={_MAPPED_READ_BYTES}")
-            if began:
-                raw.execute("BEGIN")
-            cursor = raw.cursor()
             try:
-                yield raw, cursor
+                if began:
+                    raw.execute("BEGIN")
+                cursor = raw.cursor()
+                try:
+                    yield raw, cursor
+                finally:
+                    cursor.close()
+                    if began and raw.in_transaction:
+                        raw.execute("ROLLBACK")
             finally:
-                cursor.close()
-                if began and raw.in_transaction:
-                    raw.execute("ROLLBACK")
                 if mapped:
-                    # Unmapped at once: a pooled connection does not keep the file's pages
-                    # counted in the app's resident memory.
+                    # Unmapped at once, even when the read failed: a pooled connection does not
+                    # keep the file's pages counted in the app's resident memory.
                     raw.execute("PRAGMA mmap_size=0")
 
     def request_key_column(self) -> str | None:

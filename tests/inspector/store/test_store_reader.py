@@ -789,6 +789,9 @@ def test_request_rows_read_memory_mapped_when_asked_and_unmapped_after(make_db) 
             assert [r[3] for r in [first, *rest]] == [f"c{n}" for n in range(6)]
             assert all(r[2].startswith(b'{"runtimeId": "r"') and len(r[2]) > 27_000 for r in [first, *rest])
             assert store.llm_calling_rows_by_id(["c39", "c0"], mapped=True)[0][2] == b"x" * 50_000
+            abandoned = store.iter_llm_calling_rows("s", batch=2, mapped=True)
+            next(abandoned)
+            abandoned.close()  # a cancelled analysis leaves its stream unfinished
             assert set(_mmap_sizes(store)) == {0}
             assert _mapped(db.path) in (False, None)
     finally:
