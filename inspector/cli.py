@@ -9,10 +9,12 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import traceback
 import unicodedata
 from collections.abc import Sequence
 from typing import Any
 
+from .error_boundary import DEBUG_FLAG, EXIT_BAD_INPUT, debug_requested, describe, without_debug_flag
 from .jsjson import js_stringify
 
 _CORE_SUBCOMMANDS = ("prefix", "sessions", "turns", "requests", "show", "demo", "cache", "turn")
@@ -279,6 +281,8 @@ def build_parser() -> argparse.ArgumentParser:
         description="Inspect what an LLM role-play engine sent to its models. "
         "With no subcommand, start the desktop app.",
     )
+    parser.add_argument(DEBUG_FLAG, action="store_true",
+                        help="with any command: print the traceback of an unexpected error as well as its message")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     p = sub.add_parser("prefix", help="how much of each turn's first request repeats the previous turn's "
@@ -351,25 +355,27 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _start_app(argv: list[str]) -> int:
+def _start_app(argv: list[str], *, debug: bool = False) -> int:
     try:
         from ui.app import run_app
     except ImportError as exc:
         sys.stderr.write(f"prompt-inspector: the desktop app cannot start: {exc}\n"
                          "The command-line tools work without it: prompt-inspector --help\n")
-        return 1
-    return run_app(argv)
+        return EXIT_BAD_INPUT
+    return run_app(argv, debug=debug)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args_list = list(sys.argv[1:] if argv is None else argv)
+    raw = list(sys.argv[1:] if argv is None else argv)
+    debug = debug_requested(raw)
+    args_list = without_debug_flag(raw)
     first = next((a for a in args_list if not a.startswith("-")), None)
     wants_help = args_list[:1] in (["-h"], ["--help"])
-    if not wants_help and first not in SUBCOMMANDS:
-        return _start_app(args_list)
-    parser = build_parser()
-    args = parser.parse_args(args_list)
     try:
+        if not wants_help and first not in SUBCOMMANDS:
+            return _start_app(args_list, debug=debug)
+        parser = build_parser()
+        args = parser.parse_args(args_list)
         return args.func(args)
     except CliError as exc:
         sys.stderr.write(f"prompt-inspector: {exc}\n")
@@ -378,3 +384,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         # `prompt-inspector prefix … | head` closes the pipe early; that is not an error.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
+    except SystemExit:
+        raise  # argparse's own messages and exit statuses
+    except BaseException as exc:  # the one boundary: every other failure becomes a sentence
+        failure = describe(exc)
+        if debug:
+            traceback.print_exc()
+        sys.stderr.write(f"prompt-inspector: {failure.message}\n")
+        return failure.status

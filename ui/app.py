@@ -13,6 +13,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from inspector.error_boundary import DEBUG_FLAG
+
 NO_DISPLAY_MESSAGE = (
     "prompt-inspector: no display available (neither DISPLAY nor WAYLAND_DISPLAY is set).\n"
     "Set QT_QPA_PLATFORM=offscreen for screenshots, or use the command line: prompt-inspector --help\n"
@@ -47,6 +49,8 @@ def build_parser() -> argparse.ArgumentParser:
                          help="open the prompt blocks editor alone on a TOML/YAML/JSON config or a Covel "
                               "template (the shipped sample without FILE)")
     parser.add_argument("--scenario", metavar="FILE", help="with --order-editor: the blackboard/scenario file")
+    parser.add_argument(DEBUG_FLAG, action="store_true",
+                        help="print the traceback of an unexpected error as well as its message")
     return parser
 
 
@@ -100,7 +104,7 @@ def open_demo(window: Any) -> None:
     window.tasks.run(lambda _job: ensure_demo(target), window.open_database, failed)
 
 
-def _run_editor(args: argparse.Namespace, app: Any, loop: Any) -> int:
+def _run_editor(args: argparse.Namespace, app: Any, loop: Any, *, debug: bool = False) -> int:
     """``--order-editor`` / ``--blocks-editor``: that editor alone, no database."""
     from PySide6.QtCore import QTimer
 
@@ -137,7 +141,10 @@ def _run_editor(args: argparse.Namespace, app: Any, loop: Any) -> int:
 
         QTimer.singleShot(300, finish)
     if loop is None:
-        code = app.exec()
+        from .error_hook import error_hook
+
+        with error_hook(lambda title, text: editor.report_error(title, text), debug=debug):
+            code = app.exec()
     else:
         from .i18n import install_translators
 
@@ -152,8 +159,9 @@ def _run_editor(args: argparse.Namespace, app: Any, loop: Any) -> int:
     return status["code"] if args.screenshot else code
 
 
-def run_app(argv: Sequence[str]) -> int:
+def run_app(argv: Sequence[str], *, debug: bool = False) -> int:
     args = build_parser().parse_args(list(argv))
+    debug = debug or args.debug
     if args.screenshot:
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
     elif not display_available():
@@ -191,7 +199,7 @@ def run_app(argv: Sequence[str]) -> int:
     loop = None if owns_app else QEventLoop()
     exit_loop = app.exit if loop is None else loop.exit
     if args.order_editor is not None or args.blocks_editor is not None:
-        return _run_editor(args, app, loop)
+        return _run_editor(args, app, loop, debug=debug)
     window = MainWindow(remember_layout=not args.screenshot)
     attach_request_view(window, screenshot=bool(args.screenshot))
     install_turn_view(window)
@@ -254,7 +262,10 @@ def run_app(argv: Sequence[str]) -> int:
     else:
         open_demo(window)
     if loop is None:
-        code = app.exec()
+        from .error_hook import error_hook
+
+        with error_hook(lambda title, text: window.report_error(title, text), debug=debug):
+            code = app.exec()
     else:
         quit_on_close = app.quitOnLastWindowClosed()
         app.setQuitOnLastWindowClosed(False)
