@@ -207,6 +207,8 @@ def _count_values(data: Any, limit: int) -> int:
 
 def load_scenario(path: str | Path) -> Scenario:
     """A scenario from a ``.json``, ``.yaml`` or ``.yml`` file (other names: JSON if it parses, else YAML)."""
+    from inspector import safe_yaml  # aliases bounded while composing (one YAML loader for every reader)
+
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8")
@@ -218,12 +220,14 @@ def load_scenario(path: str | Path) -> Scenario:
         if path.suffix.lower() == ".json":
             data = json.loads(text)
         elif path.suffix.lower() in (".yaml", ".yml"):
-            data = yaml.safe_load(text)
+            data = safe_yaml.load(text)
         else:
             try:
                 data = json.loads(text)
             except ValueError:
-                data = yaml.safe_load(text)
+                data = safe_yaml.load(text)
+    except safe_yaml.AliasLimitError as exc:
+        raise ScenarioError(f"{path}: too large: {exc.problem} (line {exc.problem_mark.line + 1})") from None
     except (ValueError, yaml.YAMLError) as exc:
         raise ScenarioError(f"{path}: not valid JSON or YAML: {str(exc).splitlines()[0]}") from None
     except RecursionError:

@@ -30,6 +30,7 @@ from typing import Any
 
 import yaml
 
+from inspector import safe_yaml
 from inspector.files import write_atomic
 from inspector.jsjson import UNDEFINED
 
@@ -530,7 +531,7 @@ def _parse_text(text: str, fmt: str, origin: str) -> Any:
             raise ConfigError(f"{origin}: not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}") from None
     elif fmt == "yaml":
         try:
-            data = yaml.safe_load(text)
+            data = safe_yaml.load(text)
         except yaml.YAMLError as exc:
             mark = getattr(exc, "problem_mark", None)
             where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
