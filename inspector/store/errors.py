@@ -46,3 +46,12 @@ class StoreConnectionError(StoreOpenError):
 
 class StoreAuthenticationError(StoreOpenError):
     """The database server refused the user name or password given in the URL."""
+
+
+class StoreConnectionLostError(StoreConnectionError):
+    """The connection to the database server ended in the middle of a read (server stopped or
+    restarted, session terminated); the next read connects again."""
+
+
+class StoreDamagedError(StoreOpenError):
+    """The SQLite file is corrupt (a page that does not hold what SQLite expects)."""
