@@ -35,7 +35,7 @@ from inspector.jsjson import UNDEFINED, js_stringify, utf16_len
 
 from . import diagnostic as dg
 from .config import Block, PromptConfig, Variable, same_value
-from .evaluate import Evaluation, evaluate, to_text
+from .evaluate import TOTAL_ITERATIONS, Evaluation, RenderBudget, evaluate, to_text
 from .template import parse
 
 log = logging.getLogger("inspector.zones")
@@ -80,15 +80,21 @@ def build_environment(config: PromptConfig, turn: int, *, log_failures: bool = T
     return env, warnings
 
 
+# A simulation steps through at most this many turns (``render --turns``, the editor's turn table,
+# the check's "does this value change between turns"); each step renders every block, so the bound
+# keeps a config that names turn 100000000 (a ``failTurns`` entry, say) from running without end.
+MAX_TURNS = 1000
+
+
 def simulated_turns(config: PromptConfig) -> int:
-    """How many turns the config's per-turn values describe (at least 1)."""
+    """How many turns the config's per-turn values describe (at least 1, at most ``MAX_TURNS``)."""
     counts = [1, len(config.environment.turns)]
     counts += [len(v.values) for v in config.variables if v.per_turn]
     for c in config.environment.contributors:
         if isinstance(c.patch, list):
             counts.append(len(c.patch))
         counts += [t + 1 for t in c.fail_turns]
-    return max(counts)
+    return min(max(counts), MAX_TURNS)
 
 
 # --- results -----------------------------------------------------------------------------------
@@ -305,12 +311,18 @@ class _Values:
         return resolve
 
 
-def _render_block(block: Block, values: _Values, settings, prompt_text: str | None = None
+def render_budget(settings) -> RenderBudget:
+    """The budget one render (one turn, one simulation step) shares across all its blocks."""
+    return RenderBudget(TOTAL_ITERATIONS, settings.output_limit)
+
+
+def _render_block(block: Block, values: _Values, settings, budget: RenderBudget, prompt_text: str | None = None
                   ) -> tuple[str, Evaluation | None]:
     if not block.template:
         return block.content, None
     template = parse(block.content, settings.trim_standalone)
-    ev = evaluate(template, values.known(block.zone), values.resolver(prompt_text), loop_cap=settings.loop_cap)
+    ev = evaluate(template, values.known(block.zone), values.resolver(prompt_text), loop_cap=settings.loop_cap,
+                  budget=budget)
     return ev.text, ev
 
 
@@ -327,7 +339,7 @@ class _SystemZone:
     warnings: list[dg.Diagnostic]
 
 
-def _render_system(config: PromptConfig, lay: Layout, values: _Values) -> _SystemZone:
+def _render_system(config: PromptConfig, lay: Layout, values: _Values, budget: RenderBudget) -> _SystemZone:
     settings = config.settings
     joiner = settings.system_joiner
     parts: list[str] = []
@@ -337,7 +349,7 @@ def _render_system(config: PromptConfig, lay: Layout, values: _Values) -> _Syste
     used: dict[str, Any] = {}
     warnings: list[dg.Diagnostic] = []
     for block in lay.system:
-        text, ev = _render_block(block, values, settings)
+        text, ev = _render_block(block, values, settings, budget)
         warnings += _block_warnings(block, ev)
         if ev is not None:
             for k, v in ev.values.items():
@@ -412,23 +424,34 @@ class Session:
             self._turns[turn] = (env, warnings, _Values(self.config, turn, env))
         return self._turns[turn]
 
-    def _system(self, turn: int) -> _SystemZone:
+    def _system(self, turn: int, budget: RenderBudget) -> _SystemZone:
+        # A system zone rendered for an earlier turn is reused; one rendered now draws from the
+        # budget of the render that needs it.
         if turn not in self._systems:
-            self._systems[turn] = _render_system(self.config, self.layout, self._turn(turn)[2])
+            self._systems[turn] = _render_system(self.config, self.layout, self._turn(turn)[2], budget)
         return self._systems[turn]
 
-    def _snapshot(self, turn: int) -> dict[str, Any]:
+    def _forget(self, turn: int) -> None:
+        # Only the pinned turn and the two a next step compares are worth keeping: a long
+        # simulation holds three system zones, not one per turn.
+        keep = {0, turn - 1, turn}
+        for cache in (self._systems, self._turns):
+            for t in [t for t in cache if t not in keep]:
+                del cache[t]
+
+    def _snapshot(self, turn: int, budget: RenderBudget) -> dict[str, Any]:
         mode = self.config.settings.pin_compare
         env, _w, values = self._turn(turn)
         if mode == "environment":
             return _flatten(env)
         if mode == "all-variables":
             return {v.name: v.value_at(turn, env)[1] for v in self.config.variables}
-        return dict(self._system(turn).values)
+        return dict(self._system(turn, budget).values)
 
     def render(self, turn: int = 0) -> RenderResult:
         turn = max(0, turn)
         config, settings, lay = self.config, self.config.settings, self.layout
+        budget = render_budget(settings)
         env, env_warnings, values = self._turn(turn)
         warnings = list(env_warnings)
         if lay.error is not None:
@@ -438,17 +461,17 @@ class Session:
         # System zone: rendered now, or reused from the pinned turn.
         action, note, changes = "rendered", None, {}
         if settings.pinning and turn > 0:
-            system = self._system(0)
-            base = self._snapshot(turn - 1 if settings.note_compare == "previous" else 0)
-            changes = _changed(base, self._snapshot(turn))
+            system = self._system(0, budget)
+            base = self._snapshot(turn - 1 if settings.note_compare == "previous" else 0, budget)
+            changes = _changed(base, self._snapshot(turn, budget))
             if changes:
                 action, note = "note", note_text(config, changes)
             else:
                 action = "reused"
         else:
-            system = self._system(turn)
+            system = self._system(turn, budget)
             if turn > 0:
-                before = self._system(turn - 1)
+                before = self._system(turn - 1, budget)
                 same = before.system == system.system and [(m.role, m.content) for m in before.prelude] == \
                     [(m.role, m.content) for m in system.prelude]
                 action = "unchanged" if same else "re-rendered"
@@ -461,7 +484,7 @@ class Session:
         if note is not None and settings.note_position == "first":
             contexts.append(Message(settings.context_role, note, NOTE_SOURCE))
         for block in lay.context:
-            text, ev = _render_block(block, values, settings)
+            text, ev = _render_block(block, values, settings, budget)
             warnings += _block_warnings(block, ev)
             if ev is not None:
                 used.update(ev.values)
@@ -486,7 +509,7 @@ class Session:
                 blocks.append(RenderedBlock(block.id, "input", "user", "excluded", "",
                                             reason=f"input mode {settings.input_mode!r} applies one block only"))
         for block in chain:
-            text, ev = _render_block(block, values, settings, prompt_text=current)
+            text, ev = _render_block(block, values, settings, budget, prompt_text=current)
             warnings += _block_warnings(block, ev)
             if ev is not None:
                 used.update(ev.values)
@@ -498,6 +521,7 @@ class Session:
             blocks.append(RenderedBlock(block.id, block.zone, block.effective_role(settings.context_role),
                                         "excluded", "", reason=reason))
 
+        self._forget(turn)
         names = [b.id for b in lay.system]
         if settings.section_names == "all":
             names += [b.id for b in lay.context] + [b.id for b in chain]
@@ -565,7 +589,7 @@ def simulate_turns(config: PromptConfig, n_turns: int | None = None, input_text:
                    ) -> list[TurnRow]:
     """One row per turn: whether the system zone was rendered, reused, re-rendered or reused with
     an "environment updated" note, and the digests. ``n_turns`` defaults to the number of turns
-    the config's per-turn values describe."""
-    n = simulated_turns(config) if n_turns is None else max(0, n_turns)
+    the config's per-turn values describe; either is capped at ``MAX_TURNS``."""
+    n = simulated_turns(config) if n_turns is None else min(max(0, n_turns), MAX_TURNS)
     sim = TurnSimulator(config, input_text)
     return [sim.step() for _ in range(n)]

@@ -30,8 +30,9 @@ def _is_covel(args: argparse.Namespace) -> bool:
 
 
 def _read_text(path: str, error_type) -> str:
-    from .config import MAX_CONFIG_BYTES
+    from .config import MAX_CONFIG_BYTES, refuse_special_file
 
+    refuse_special_file(path, error_type)
     try:
         size = Path(path).stat().st_size
         if size > MAX_CONFIG_BYTES:
@@ -113,12 +114,20 @@ def _render_covel(args: argparse.Namespace, error_type) -> int:
     text = _read_text(args.file, error_type)
     variables = example_variables()
     if args.vars:
+        from .config import MAX_NESTING, too_deep
+
         try:
             extra = json.loads(_read_text(args.vars, error_type))
         except json.JSONDecodeError as exc:
             raise error_type(f"{args.vars}: not valid JSON: {exc.msg} at line {exc.lineno}") from None
+        except RecursionError:
+            raise error_type(f"{args.vars}: values nested deeper than {MAX_NESTING} levels") from None
+        except ValueError as exc:
+            raise error_type(f"{args.vars}: not valid JSON: {exc}") from None
         if not isinstance(extra, dict):
             raise error_type(f"{args.vars}: expected a JSON object of template variables")
+        if too_deep(extra):
+            raise error_type(f"{args.vars}: values nested deeper than {MAX_NESTING} levels")
         variables = _deep_merge(variables, extra)
     md = args.file.lower().endswith(".md")
     rendered = interpolate(text, variables, front_matter=md)
@@ -162,12 +171,16 @@ def _turns_text(rows) -> str:
 def cmd_render(args: argparse.Namespace, error_type) -> int:
     if _is_covel(args):
         return _render_covel(args, error_type)
-    from .blocks import render, simulate_turns
+    from .blocks import MAX_TURNS, render, simulate_turns
 
     write, dump = _out()
-    config = _load(args.file, error_type)
     if args.turn < 0:
         raise error_type("--turn counts from 0 and cannot be negative")
+    if args.turn >= MAX_TURNS:
+        raise error_type(f"--turn {args.turn}: a simulation has at most {MAX_TURNS} turns (0 to {MAX_TURNS - 1})")
+    if args.turns is not None and not 0 <= args.turns <= MAX_TURNS:
+        raise error_type(f"--turns {args.turns}: give a number of turns from 0 to {MAX_TURNS}")
+    config = _load(args.file, error_type)
     if args.turns is not None:
         rows = simulate_turns(config, args.turns, args.input)
         write(dump([r.to_json() for r in rows]) if args.json else _turns_text(rows))

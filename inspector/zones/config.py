@@ -34,6 +34,8 @@ from inspector import safe_yaml
 from inspector.files import write_atomic
 from inspector.jsjson import UNDEFINED
 
+from .evaluate import DEFAULT_OUTPUT_LIMIT
+
 ZONES = ("system", "context", "input")
 ROLES = ("system", "user", "assistant")
 FORMATS = ("json", "yaml", "toml")
@@ -215,6 +217,8 @@ class Settings:
     note_detail: str = "values"  # values | names
     note_position: str = "last"  # first | last
     loop_cap: int = 100
+    # Characters of text one render's templates may write in all (every block shares it).
+    output_limit: int = DEFAULT_OUTPUT_LIMIT
     complete_outside_system: str = "ignore"  # ignore | error
     standalone_tags: str = "trim"  # trim | keep
 
@@ -549,9 +553,36 @@ def _parse_text(text: str, fmt: str, origin: str) -> Any:
     return data
 
 
+def refuse_special_file(path: str | Path, error_type: type[Exception] = ConfigError) -> None:
+    """Refuse a FIFO, socket or device before anything opens it (opening a FIFO blocks until a
+    writer comes; a device never ends), with a one-line message naming the file."""
+    from inspector.inputs import InputFileError, check_regular_file
+
+    try:
+        check_regular_file(path)
+    except InputFileError as exc:
+        if exc.reason == "special":
+            raise error_type(str(exc)) from None
+        # A missing file or a folder: the reader's own message says so.
+
+
+def too_deep(value: Any, limit: int = MAX_NESTING) -> bool:
+    """Whether lists and tables in ``value`` nest more than ``limit`` levels; iterative, so any
+    depth is measured without recursion."""
+    stack = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, (dict, list)):
+            if depth >= limit:
+                return True
+            stack.extend((v, depth + 1) for v in (item.values() if isinstance(item, dict) else item))
+    return False
+
+
 def load_config(path: str | Path) -> PromptConfig:
     path = Path(path)
     fmt = format_of(path)
+    refuse_special_file(path)
     try:
         size = path.stat().st_size
         if size > MAX_CONFIG_BYTES:

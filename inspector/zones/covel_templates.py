@@ -178,17 +178,49 @@ def tagged_blocks(source: str, start: int = 0) -> list[tuple[int, int, str]]:
     """(content start, content end, name) of each tagged block from ``start`` on."""
     out = []
     pos = start
+    unclosed: set[str] = set()  # names with no closing tag after some earlier opening line
     while True:
         m = _TAG_LINE.search(source, pos)
         if m is None:
             return out
         name = m.group(1)
-        close = source.find(f"</{name}>", m.end())
+        close = -1 if name in unclosed else source.find(f"</{name}>", m.end())
         if close < 0:
+            # Nor after any later opening line: no need to search the rest of the text again.
+            unclosed.add(name)
             pos = m.end()
             continue
         out.append((m.end(), close, name))
         pos = close + len(name) + 3
+
+
+def _variables(source: str, start: int):
+    """The matches of ``_VARIABLE`` from ``start`` on, as ``finditer`` gives them, in linear time.
+
+    A match runs from ``{{`` to the first ``}`` after it (the path cannot hold one), which must
+    begin ``}}``. ``finditer`` retries at every ``{`` of a failed attempt and rescans to that same
+    ``}`` each time, quadratic on a long run of unterminated ``{{``; here a failed ``}`` skips
+    every ``{{`` before it at once, and each match is tried on its own stretch only."""
+    pos = start
+    find = source.find
+    while True:
+        at = find("{{", pos)
+        if at < 0:
+            return
+        close = find("}", at + 2)
+        if close < 0:
+            return
+        if close + 1 < len(source) and source[close + 1] == "}":
+            m = _VARIABLE.match(source, at, close + 2)
+            if m is not None:
+                yield m
+                pos = m.end()
+                continue
+            # Nothing between the braces ("{{}}"): the next "{" may still start one.
+            pos = at + 1
+            continue
+        # A lone "}": no "{{" before it can reach a "}}".
+        pos = close + 1
 
 
 def references(source: str, *, front_matter: bool = False) -> list[CovelReference]:
@@ -196,7 +228,7 @@ def references(source: str, *, front_matter: bool = False) -> list[CovelReferenc
     blocks = tagged_blocks(source, start)
     out = []
     b = 0
-    for m in _VARIABLE.finditer(source, start):
+    for m in _variables(source, start):
         while b < len(blocks) and blocks[b][1] <= m.start():
             b += 1
         tag = None

@@ -10,6 +10,7 @@ duplicate id) has an empty span at 0 and names the field.
 from __future__ import annotations
 
 import bisect
+import re
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -31,6 +32,7 @@ INPUT_MISSING_PROMPT = "input-missing-prompt"
 MULTIPLE_COMPLETE = "multiple-complete"
 PARSE_ERROR = "parse-error"
 LOOP_LIMIT = "loop-limit"
+OUTPUT_LIMIT = "output-limit"
 ORDER_TIE = "order-tie"
 UNUSED_VARIABLE = "unused-variable"
 ORDER_BAND = "order-band"
@@ -47,7 +49,7 @@ COVEL_ESCAPED_IN_TAG = "covel-escaped-in-tag"
 
 CODES = (
     UNKNOWN_VARIABLE, ZONE_NOT_ALLOWED, MUTABLE_IN_SYSTEM, ARG_COUNT, DUPLICATE_ID, ORDER_OUT_OF_RANGE,
-    INPUT_MISSING_PROMPT, MULTIPLE_COMPLETE, PARSE_ERROR, LOOP_LIMIT, ORDER_TIE, UNUSED_VARIABLE,
+    INPUT_MISSING_PROMPT, MULTIPLE_COMPLETE, PARSE_ERROR, LOOP_LIMIT, OUTPUT_LIMIT, ORDER_TIE, UNUSED_VARIABLE,
     ORDER_BAND, SHADOWED_VARIABLE, BARE_WORD, COMPLETE_OUTSIDE_SYSTEM, VALUE_TYPE, CONTRIBUTOR_FAILED, TEMPLATE_OFF,
     COVEL_UNKNOWN_VARIABLE, COVEL_VOLATILE_IN_SYSTEM, COVEL_ESCAPED_IN_TAG,
 )
@@ -101,13 +103,15 @@ class Diagnostic:
 
 
 class SourcePositions:
-    """Python index → (UTF-16 offset, line, column) for one text, built once per text."""
+    """Python index → (UTF-16 offset, line, column) for one text, built once per text: a table of
+    line starts and one of the astral characters (two UTF-16 units each), so every lookup is a
+    binary search however long the line and however many diagnostics it has."""
 
     __slots__ = ("text", "_astral", "_line_starts")
 
     def __init__(self, text: str) -> None:
         self.text = text
-        self._astral = has_astral(text)
+        self._astral = [m.start() for m in _ASTRAL.finditer(text)] if has_astral(text) else None
         starts = [0]
         find = text.find
         pos = find("\n")
@@ -116,14 +120,29 @@ class SourcePositions:
             pos = find("\n", pos + 1)
         self._line_starts = starts
 
+    def _astral_before(self, index: int) -> int:
+        return bisect.bisect_left(self._astral, index) if self._astral else 0
+
     def utf16(self, index: int) -> int:
-        return utf16_len(self.text[:index]) if self._astral else index
+        return index + self._astral_before(index) if self._astral else index
 
     def line_column(self, index: int) -> tuple[int, int]:
         line = bisect.bisect_right(self._line_starts, index) - 1
         start = self._line_starts[line]
-        column = utf16_len(self.text[start:index]) if self._astral else index - start
+        column = index - start
+        if self._astral:
+            column += self._astral_before(index) - self._astral_before(start)
         return line + 1, column + 1
+
+    def line_span(self, index: int) -> tuple[int, int]:
+        """(start, end) of the line holding ``index``: end is the index of its line break, or the
+        text's length on the last line."""
+        line = bisect.bisect_right(self._line_starts, index) - 1
+        starts = self._line_starts
+        return starts[line], starts[line + 1] - 1 if line + 1 < len(starts) else len(self.text)
+
+
+_ASTRAL = re.compile("[\U00010000-\U0010FFFF]")
 
 
 def make(code: str, severity: str, message: str, positions: SourcePositions | None = None,

@@ -16,6 +16,7 @@ cannot know that statically; at run time pinning keeps the first value and adds 
 from __future__ import annotations
 
 import difflib
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
 from inspector.jsjson import js_number, js_truthy
@@ -54,33 +55,44 @@ def references(template: Template) -> tuple[list[Reference], list[tuple[ForBlock
         if op is not None and op.kind == "word":
             refs.append(Reference(op.value, op.start, op.end, tag[0], tag[1], 0, kind, scope))
 
-    def walk(nodes, scope: frozenset[str]) -> None:
-        for node in nodes:
-            if isinstance(node, VarTag):
-                refs.append(Reference(node.name, node.name_start, node.name_end, node.start, node.end,
-                                      len(node.args), "tag", scope))
-                for arg in node.args:
-                    operand(arg, scope, "argument", (node.start, node.end))
-            elif isinstance(node, IfBlock):
-                for branch in node.branches:
-                    if branch.condition is not None:
-                        operand(branch.condition.left, scope, "operand", (branch.start, branch.tag_end))
-                        operand(branch.condition.right, scope, "operand", (branch.start, branch.tag_end))
-                    walk(branch.body, scope)
-            elif isinstance(node, ForBlock):
-                operand(node.iterable, scope, "operand", (node.start, node.tag_end))
-                loops.append((node, scope))
-                walk(node.body, scope | {node.var})
-            elif isinstance(node, WhileBlock):
-                operand(node.condition.left, scope, "operand", (node.start, node.tag_end))
-                operand(node.condition.right, scope, "operand", (node.start, node.tag_end))
-                whiles.append(node)
-                walk(node.body, scope)
-            elif isinstance(node, RepeatBlock):
-                operand(node.count, scope, "operand", (node.start, node.tag_end))
-                walk(node.body, scope)
+    # An explicit stack of (pending items, loop names in scope): blocks nest as deep as the source
+    # allows. An item is a node, or ("operand", operand, tag span) read in that scope, in source order.
+    stack: list[tuple[Iterator, frozenset[str]]] = [(iter(template.nodes), frozenset())]
+    while stack:
+        items, scope = stack[-1]
+        node = next(items, None)
+        if node is None:
+            stack.pop()
+            continue
+        if type(node) is tuple:
+            operand(node[1], scope, "operand", node[2])
+        elif isinstance(node, VarTag):
+            refs.append(Reference(node.name, node.name_start, node.name_end, node.start, node.end,
+                                  len(node.args), "tag", scope))
+            for arg in node.args:
+                operand(arg, scope, "argument", (node.start, node.end))
+        elif isinstance(node, IfBlock):
+            pending: list = []
+            for branch in node.branches:
+                if branch.condition is not None:
+                    span = (branch.start, branch.tag_end)
+                    pending.append(("operand", branch.condition.left, span))
+                    pending.append(("operand", branch.condition.right, span))
+                pending.extend(branch.body)
+            stack.append((iter(pending), scope))
+        elif isinstance(node, ForBlock):
+            operand(node.iterable, scope, "operand", (node.start, node.tag_end))
+            loops.append((node, scope))
+            stack.append((iter(node.body), scope | {node.var}))
+        elif isinstance(node, WhileBlock):
+            operand(node.condition.left, scope, "operand", (node.start, node.tag_end))
+            operand(node.condition.right, scope, "operand", (node.start, node.tag_end))
+            whiles.append(node)
+            stack.append((iter(node.body), scope))
+        elif isinstance(node, RepeatBlock):
+            operand(node.count, scope, "operand", (node.start, node.tag_end))
+            stack.append((iter(node.body), scope))
 
-    walk(template.nodes, frozenset())
     return refs, loops, whiles
 
 
@@ -100,11 +112,16 @@ class CheckContext:
         out = {v.name for v in self.config.variables if v.varies()}
         fed = [v for v in self.config.variables if v.env is not None and not v.has_values]
         if fed and turns > 1:
-            envs = [build_environment(self.config, t, log_failures=False)[0] for t in range(turns)]
-            for v in fed:
-                seen = [v.value_at(t, env)[1] for t, env in enumerate(envs)]
-                if any(not same_value(s, seen[0]) for s in seen[1:]):
-                    out.add(v.name)
+            # One environment at a time: the first turn's values, then each later turn's compared.
+            first_env = build_environment(self.config, 0, log_failures=False)[0]
+            first = {v.name: v.value_at(0, first_env)[1] for v in fed}
+            for t in range(1, turns):
+                env = build_environment(self.config, t, log_failures=False)[0]
+                for v in fed:
+                    if v.name not in out and not same_value(v.value_at(t, env)[1], first[v.name]):
+                        out.add(v.name)
+                if all(v.name in out for v in fed):
+                    break
         return out
 
 

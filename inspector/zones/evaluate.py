@@ -17,8 +17,15 @@ literal braces). A bare-word call argument that names no variable is that word a
 Loops: ``{for}`` over anything but a list runs zero times (``value-type`` warning, except for a
 missing value); ``{repeat n}`` runs once for each whole number ``i`` with ``0 <= i < n`` (so 2.5
 runs three times, a negative count never), warning when ``n`` is not a whole number ≥ 0;
-``{while}`` and every loop stop after ``loop_cap`` iterations with a ``loop-limit`` error, and a
-whole render stops looping after ``TOTAL_ITERATIONS`` so a live preview can never hang.
+``{while}`` and every loop stop after ``loop_cap`` iterations with a ``loop-limit`` error.
+
+Budgets: one :class:`RenderBudget` belongs to one render (every block of it, and of one step of a
+turn simulation, draws from the same one): after ``TOTAL_ITERATIONS`` loop iterations in all the
+render stops looping (``loop-limit``), and once the text it wrote would pass ``output_limit``
+characters (``settings.outputLimit``, default :data:`DEFAULT_OUTPUT_LIMIT`) it stops writing
+(``output-limit``); either is reported once per render, so a live preview can never hang or fill
+memory however the loops nest or multiply. Evaluation walks the tree with an explicit stack, so
+any nesting depth the source can hold renders without touching Python's recursion limit.
 """
 
 from __future__ import annotations
@@ -48,7 +55,10 @@ DEFAULT_LOOP_CAP = 100
 # LineTerminator. Python's \s and str.strip() differ: they take U+001C..U+001F and U+0085, and
 # miss U+FEFF.
 
+# Loop iterations one render may run in all, over every block.
 TOTAL_ITERATIONS = 10_000
+# Characters of text one render's templates may write in all (4 Mi; ``settings.outputLimit``).
+DEFAULT_OUTPUT_LIMIT = 4 * 1024 * 1024
 
 # resolve(name, args) -> value, for a name in the catalog; args are already evaluated.
 Resolver = Callable[[str, tuple], Any]
@@ -197,11 +207,40 @@ class _Budget(Exception):
     pass
 
 
+class RenderBudget:
+    """What one render may spend, shared by every template it evaluates: loop iterations and
+    characters written. The first evaluation that runs out reports it; later ones stop silently
+    (the render is already marked)."""
+
+    __slots__ = ("iteration_limit", "output_limit", "iterations", "output", "reported")
+
+    def __init__(self, iteration_limit: int = TOTAL_ITERATIONS, output_limit: int = DEFAULT_OUTPUT_LIMIT) -> None:
+        self.iteration_limit = iteration_limit
+        self.output_limit = output_limit
+        self.iterations = 0
+        self.output = 0
+        self.reported = False
+
+
+class _Loop:
+    """An active loop on the evaluation stack."""
+
+    __slots__ = ("node", "kind", "items", "index", "scoped")
+
+    def __init__(self, node, kind: str, items=None, times: int = 0) -> None:
+        self.node = node
+        self.kind = kind  # "for" | "while" | "repeat"
+        self.items = items if items is not None else times  # the list, or the repeat count
+        self.index = 0
+        self.scoped = False
+
+
 class _Evaluator:
     __slots__ = ("template", "known", "resolve", "loop_cap", "out", "length", "spans", "values", "diags", "used",
-                 "scopes", "iterations", "budget_reported")
+                 "loop_values", "budget")
 
-    def __init__(self, template: Template, known: Container[str], resolve: Resolver, loop_cap: int) -> None:
+    def __init__(self, template: Template, known: Container[str], resolve: Resolver, loop_cap: int,
+                 budget: RenderBudget) -> None:
         self.template = template
         self.known = known
         self.resolve = resolve
@@ -212,9 +251,9 @@ class _Evaluator:
         self.values: dict[str, Any] = {}
         self.diags: list[dg.Diagnostic] = []
         self.used: list[str] = []
-        self.scopes: list[tuple[str, Any]] = []
-        self.iterations = 0
-        self.budget_reported = False
+        # Loop name -> the values it has in the loops open now, innermost last.
+        self.loop_values: dict[str, list[Any]] = {}
+        self.budget = budget
 
     def report(self, code: str, severity: str, message: str, start: int, end: int) -> None:
         self.diags.append(dg.make(code, severity, message, self.template.positions, start, end))
@@ -222,27 +261,32 @@ class _Evaluator:
     def emit(self, text: str, start: int, end: int, verbatim: bool = False) -> None:
         if not text:
             return
+        budget = self.budget
+        if budget.output + len(text) > budget.output_limit:
+            budget.output = budget.output_limit + 1
+            if not budget.reported:
+                budget.reported = True
+                self.report(dg.OUTPUT_LIMIT, dg.ERROR, f"the render would write more than {budget.output_limit} "
+                            "characters in all (settings.outputLimit); writing stopped here", start, end)
+            raise _Budget()
+        budget.output += len(text)
         self.out.append(text)
         self.spans.append((start, end, self.length, self.length + len(text), verbatim))
         self.length += len(text)
 
     def lookup(self, name: str, args: tuple) -> tuple[bool, Any]:
         """A name as a loop variable or catalog variable, with a dotted tail walked."""
-        target = name_target(name, self.loop_names, self.known)
+        target = name_target(name, self.loop_values, self.known)
         if target is None:
             return False, UNDEFINED
         kind, base = target
         tail = name[len(base) + 1:].split(".") if len(name) > len(base) else None
         if kind == "loop":
-            value = next(v for n, v in reversed(self.scopes) if n == base)
+            value = self.loop_values[base][-1]
         else:
             value = self.resolve(base, args if base == name else ())
             self._note(base, args if base == name else (), value)
         return True, walk_path(value, tail) if tail else value
-
-    @property
-    def loop_names(self) -> set[str]:
-        return {n for n, _v in self.scopes}
 
     def _note(self, name: str, args: tuple, value: Any) -> None:
         key = name if not args else name + " " + " ".join(to_text(a) if isinstance(a, str) else js_to_string(a)
@@ -268,16 +312,30 @@ class _Evaluator:
         return compare(left, cond.op, right)
 
     def tick(self, start: int, end: int) -> None:
-        self.iterations += 1
-        if self.iterations > TOTAL_ITERATIONS:
-            if not self.budget_reported:
-                self.budget_reported = True
-                self.report(dg.LOOP_LIMIT, dg.ERROR, f"the template looped more than {TOTAL_ITERATIONS} times "
-                            "in all; rendering stopped here", start, end)
+        budget = self.budget
+        budget.iterations += 1
+        if budget.iterations > budget.iteration_limit:
+            if not budget.reported:
+                budget.reported = True
+                self.report(dg.LOOP_LIMIT, dg.ERROR, f"the render looped more than {budget.iteration_limit} times "
+                            "in all (every block of one render shares this budget); rendering stopped here",
+                            start, end)
             raise _Budget()
 
     def run(self, nodes) -> None:
-        for node in nodes:
+        """Evaluate ``nodes`` with an explicit stack: body iterators, and :class:`_Loop` frames
+        that push their body once per iteration."""
+        stack: list = [iter(nodes)]
+        push = stack.append
+        while stack:
+            top = stack[-1]
+            if type(top) is _Loop:
+                self._advance(top, stack)
+                continue
+            node = next(top, None)
+            if node is None:
+                stack.pop()
+                continue
             if isinstance(node, Text):
                 self.emit(node.text, node.start, node.end,
                           node.kind != "escape" and len(node.text) == node.end - node.start)
@@ -286,14 +344,56 @@ class _Evaluator:
             elif isinstance(node, IfBlock):
                 for branch in node.branches:
                     if branch.condition is None or self.condition(branch.condition):
-                        self.run(branch.body)
+                        push(iter(branch.body))
                         break
             elif isinstance(node, ForBlock):
-                self.for_block(node)
+                loop = self.for_loop(node)
+                if loop is not None:
+                    push(loop)
             elif isinstance(node, WhileBlock):
-                self.while_block(node)
+                push(_Loop(node, "while"))
             elif isinstance(node, RepeatBlock):
-                self.repeat_block(node)
+                loop = self.repeat_loop(node)
+                if loop is not None:
+                    push(loop)
+
+    def _advance(self, loop: _Loop, stack: list) -> None:
+        """Start the next iteration of ``loop`` (pushing its body), or finish it (popping it)."""
+        node = loop.node
+        if loop.kind == "for":
+            if loop.scoped:
+                self._unscope(node.var)
+                loop.scoped = False
+            if loop.index >= len(loop.items):
+                stack.pop()
+                return
+            self.tick(node.start, node.tag_end)
+            self.loop_values.setdefault(node.var, []).append(loop.items[loop.index])
+            loop.scoped = True
+        elif loop.kind == "repeat":
+            if loop.index >= loop.items:
+                stack.pop()
+                return
+            self.tick(node.start, node.tag_end)
+        else:
+            if not self.condition(node.condition):
+                stack.pop()
+                return
+            if loop.index >= self.loop_cap:
+                self.report(dg.LOOP_LIMIT, dg.ERROR, f"{{while}} was still true after {self.loop_cap} iterations "
+                            "(values do not change during one render); stopped at the loop limit",
+                            node.start, node.tag_end)
+                stack.pop()
+                return
+            self.tick(node.start, node.tag_end)
+        loop.index += 1
+        stack.append(iter(node.body))
+
+    def _unscope(self, name: str) -> None:
+        values = self.loop_values[name]
+        values.pop()
+        if not values:
+            del self.loop_values[name]
 
     def var(self, node: VarTag) -> None:
         args = tuple(self.operand(a, bare_is_literal=True) for a in node.args)
@@ -306,44 +406,26 @@ class _Evaluator:
                         "'[object Object]'; give a string or pick a property (name.key)", node.start, node.end)
         self.emit(to_text(value), node.start, node.end)
 
-    def for_block(self, node: ForBlock) -> None:
+    def for_loop(self, node: ForBlock) -> _Loop | None:
         items = self.operand(node.iterable, bare_is_literal=False)
         if not isinstance(items, (list, tuple)):
             if items is not None and items is not UNDEFINED:
                 self.report(dg.VALUE_TYPE, dg.WARNING, f"{{for}} needs a list, but this is {_describe(items)}; "
                             "the loop runs zero times", node.iterable.start, node.iterable.end)
-            return
+            return None
         if len(items) > self.loop_cap:
             self.report(dg.LOOP_LIMIT, dg.ERROR, f"the list has {len(items)} items; only the first "
                         f"{self.loop_cap} are rendered (loop limit)", node.start, node.tag_end)
             items = items[: self.loop_cap]
-        for item in items:
-            self.tick(node.start, node.tag_end)
-            self.scopes.append((node.var, item))
-            try:
-                self.run(node.body)
-            finally:
-                self.scopes.pop()
+        return _Loop(node, "for", items)
 
-    def while_block(self, node: WhileBlock) -> None:
-        count = 0
-        while self.condition(node.condition):
-            if count >= self.loop_cap:
-                self.report(dg.LOOP_LIMIT, dg.ERROR, f"{{while}} was still true after {self.loop_cap} iterations "
-                            "(values do not change during one render); stopped at the loop limit",
-                            node.start, node.tag_end)
-                return
-            self.tick(node.start, node.tag_end)
-            count += 1
-            self.run(node.body)
-
-    def repeat_block(self, node: RepeatBlock) -> None:
+    def repeat_loop(self, node: RepeatBlock) -> _Loop | None:
         raw = self.operand(node.count, bare_is_literal=False)
         n = to_number(raw)
         if math.isnan(n):
             self.report(dg.VALUE_TYPE, dg.WARNING, f"{{repeat}} needs a number, but this is {_describe(raw)}; "
                         "it repeats zero times", node.count.start, node.count.end)
-            return
+            return None
         if n < 0 or n != math.floor(n):
             times = max(0, math.ceil(n)) if math.isfinite(n) else (0 if n < 0 else math.inf)
             self.report(dg.VALUE_TYPE, dg.WARNING, f"{{repeat}} count {js_number(n)} is not a whole number "
@@ -354,16 +436,15 @@ class _Evaluator:
             self.report(dg.LOOP_LIMIT, dg.ERROR, f"{{repeat}} asks for {js_number(n)} repetitions; only "
                         f"{self.loop_cap} are rendered (loop limit)", node.start, node.tag_end)
             times = self.loop_cap
-        for _ in range(int(times)):
-            self.tick(node.start, node.tag_end)
-            self.run(node.body)
+        return _Loop(node, "repeat", times=int(times))
 
 
 def evaluate(template: Template, known: Container[str], resolve: Resolver, *,
-             loop_cap: int = DEFAULT_LOOP_CAP) -> Evaluation:
+             loop_cap: int = DEFAULT_LOOP_CAP, budget: RenderBudget | None = None) -> Evaluation:
     """Render ``template`` with the catalog names ``known`` and their values from ``resolve``;
-    never raises for anything in the template or the values."""
-    ev = _Evaluator(template, known, resolve, loop_cap)
+    never raises for anything in the template or the values. ``budget``: the render's shared
+    :class:`RenderBudget` (a fresh one when not given)."""
+    ev = _Evaluator(template, known, resolve, loop_cap, budget if budget is not None else RenderBudget())
     try:
         ev.run(template.nodes)
     except _Budget:

@@ -28,6 +28,7 @@ of a parse tile the whole source, and so do the children of each block between i
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -160,33 +161,46 @@ class Template:
         return any(not isinstance(n, Text) or n.kind == "escape" for n in self.nodes)
 
 
+def _children(node) -> list:
+    """What :func:`_walk` visits under ``node``, in order: ``(part,)`` for a branch, condition or
+    operand (visited, not descended into) and nodes (descended into)."""
+    if isinstance(node, VarTag):
+        return [(a,) for a in node.args]
+    if isinstance(node, IfBlock):
+        out: list = []
+        for branch in node.branches:
+            out.append((branch,))
+            if branch.condition is not None:
+                out.extend((x,) for x in _condition_parts(branch.condition))
+            out.extend(branch.body)
+        return out
+    if isinstance(node, ForBlock):
+        return [(node.iterable,), *node.body]
+    if isinstance(node, WhileBlock):
+        return [*((x,) for x in _condition_parts(node.condition)), *node.body]
+    if isinstance(node, RepeatBlock):
+        return [(node.count,), *node.body]
+    return []
+
+
 def _walk(nodes) -> Iterator[object]:
-    for node in nodes:
-        yield node
-        if isinstance(node, VarTag):
-            yield from node.args
-        elif isinstance(node, IfBlock):
-            for branch in node.branches:
-                yield branch
-                if branch.condition is not None:
-                    yield from _walk_condition(branch.condition)
-                yield from _walk(branch.body)
-        elif isinstance(node, ForBlock):
-            yield node.iterable
-            yield from _walk(node.body)
-        elif isinstance(node, WhileBlock):
-            yield from _walk_condition(node.condition)
-            yield from _walk(node.body)
-        elif isinstance(node, RepeatBlock):
-            yield node.count
-            yield from _walk(node.body)
+    # An explicit stack: blocks nest as deep as the source allows, far past Python's recursion limit.
+    stack = [iter(nodes)]
+    while stack:
+        item = next(stack[-1], None)
+        if item is None:
+            stack.pop()
+            continue
+        if type(item) is tuple:
+            yield item[0]
+            continue
+        yield item
+        if not isinstance(item, Text):
+            stack.append(iter(_children(item)))
 
 
-def _walk_condition(cond: Condition) -> Iterator[object]:
-    yield cond
-    yield cond.left
-    if cond.right is not None:
-        yield cond.right
+def _condition_parts(cond: Condition) -> list[object]:
+    return [cond, cond.left] if cond.right is None else [cond, cond.left, cond.right]
 
 
 # --- scanning ----------------------------------------------------------------------------------
@@ -402,17 +416,44 @@ def _literal(piece: Piece, source: str) -> Text:
     return Text(piece.start, piece.end, source[piece.start:piece.end], "literal")
 
 
-def _flatten(frame: _Frame, source: str) -> list:
+class _Splice:
+    """Nodes to be spliced into the enclosing body in place of this marker (an unclosed block's
+    contents): kept as a marker so a deep run of unclosed blocks is not copied once per level."""
+
+    __slots__ = ("items",)
+
+    def __init__(self, items: list) -> None:
+        self.items = items
+
+
+def _expand(items: list) -> list:
+    """``items`` with every :class:`_Splice` replaced by its contents, however deep."""
+    if not any(type(x) is _Splice for x in items):
+        return items
+    out: list = []
+    stack = [iter(items)]
+    while stack:
+        x = next(stack[-1], None)
+        if x is None:
+            stack.pop()
+        elif type(x) is _Splice:
+            stack.append(iter(x.items))
+        else:
+            out.append(x)
+    return out
+
+
+def _flatten(frame: _Frame, source: str) -> _Splice:
     """An unclosed block: its tags become literal text, its bodies stay parsed."""
     out: list = [_literal(frame.piece, source)]
     if frame.kind == "if":
-        out.extend(frame.branches[0][3])
+        out.append(_Splice(frame.branches[0][3]))
         for piece, _kw, _cond, body in frame.branches[1:]:
             out.append(_literal(piece, source))
-            out.extend(body)
+            out.append(_Splice(body))
     else:
-        out.extend(frame.body)
-    return out
+        out.append(_Splice(frame.body))
+    return _Splice(out)
 
 
 def _close(frame: _Frame, close: Piece, structural: list[Piece]) -> Node:
@@ -423,9 +464,9 @@ def _close(frame: _Frame, close: Piece, structural: list[Piece]) -> Node:
         branches = []
         for i, (piece, kw, cond, body) in enumerate(frame.branches):
             end = frame.branches[i + 1][0].start if i + 1 < len(frame.branches) else close.start
-            branches.append(Branch(piece.start, end, piece.end, kw, cond, tuple(body)))
+            branches.append(Branch(piece.start, end, piece.end, kw, cond, tuple(_expand(body))))
         return IfBlock(frame.piece.start, close.end, tuple(branches), close.start)
-    body = tuple(frame.body)
+    body = tuple(_expand(frame.body))
     if frame.kind == "for":
         var_tok, iterable = frame.payload
         return ForBlock(frame.piece.start, close.end, frame.piece.end, var_tok.text, var_tok.start, var_tok.end,
@@ -452,10 +493,14 @@ def parse_uncached(source: str, trim_standalone: bool = True) -> Template:
         top = stack[-1]
         return top.branches[-1][3] if top.kind == "if" else top.body
 
+    # How many blocks of each kind are open, so a closer that matches none is known at once.
+    open_kinds = dict.fromkeys(BLOCK_KEYWORDS, 0)
+
     def unclosed(frame: _Frame) -> None:
         report(dg.ERROR, f"{{{frame.kind}}} is never closed with {{/{frame.kind}}}; its tag is kept as text",
                frame.piece.start, frame.piece.end)
-        body().extend(_flatten(frame, source))
+        open_kinds[frame.kind] -= 1
+        body().append(_flatten(frame, source))
 
     for piece in scan(source):
         if piece.kind == "text":
@@ -494,6 +539,7 @@ def parse_uncached(source: str, trim_standalone: bool = True) -> Template:
             if frame.kind == "if":
                 frame.branches.append((piece, "if", shape[2], []))
             stack.append(frame)
+            open_kinds[frame.kind] += 1
         elif what == "branch":
             kw = shape[1]
             top = stack[-1] if stack else None
@@ -507,52 +553,69 @@ def parse_uncached(source: str, trim_standalone: bool = True) -> Template:
                 top.branches.append((piece, kw, shape[2], []))
         else:  # close
             kind = shape[1]
-            depth = next((i for i in range(len(stack) - 1, -1, -1) if stack[i].kind == kind), None)
-            if depth is None:
+            if not open_kinds[kind]:
                 report(dg.ERROR, f"{{/{kind}}} closes no open {{{kind}}}; kept as text", piece.start, piece.end)
                 body().append(_literal(piece, source))
                 continue
-            while len(stack) - 1 > depth:
+            while stack[-1].kind != kind:
                 unclosed(stack.pop())
             frame = stack.pop()
+            open_kinds[kind] -= 1
             body().append(_close(frame, piece, structural))
     while stack:
         unclosed(stack.pop())
+    root = _expand(root)
     if trim_standalone and structural:
-        _trim_standalone(source, root, structural)
+        _trim_standalone(source, root, structural, positions)
     diags.sort(key=lambda d: (d.start, d.end))
     return Template(source, tuple(root), tuple(diags), positions)
 
 
-def _standalone_lines(source: str, structural: list[Piece]) -> list[tuple[int, int]]:
+def _standalone_lines(source: str, structural: list[Piece], positions: dg.SourcePositions) -> list[tuple[int, int]]:
     """The lines that hold one block tag and nothing but spaces or tabs, as (start, end) ranges
     including the line break."""
     out = []
+    # Per line: (first index not a space or tab, end of the line less trailing spaces, tabs and
+    # CRs), found once per line however many tags it holds.
+    bounds: dict[int, tuple[int, int]] = {}
+    n = len(source)
     for piece in structural:
-        line_start = source.rfind("\n", 0, piece.start) + 1
-        line_end = source.find("\n", piece.end)
-        stop = len(source) if line_end < 0 else line_end + 1
-        before = source[line_start:piece.start]
-        after = source[piece.end:len(source) if line_end < 0 else line_end]
-        if before.strip(" \t") == "" and after.strip(" \t\r") == "":
-            out.append((line_start, stop))
+        line_start, line_end = positions.line_span(piece.start)
+        edges = bounds.get(line_start)
+        if edges is None:
+            m = _LEADING_BLANKS.match(source, line_start, line_end)
+            first = m.end()
+            last = line_end
+            while last > first and source[last - 1] in " \t\r":
+                last -= 1
+            edges = bounds[line_start] = (first, last)
+        if edges[0] >= piece.start and edges[1] <= piece.end:
+            out.append((line_start, line_end + 1 if line_end < n else n))
     out.sort()
     return out
 
 
-def _trim_standalone(source: str, nodes, structural: list[Piece]) -> None:
+_LEADING_BLANKS = re.compile(r"[ \t]*")
+
+
+def _trim_standalone(source: str, nodes, structural: list[Piece], positions: dg.SourcePositions) -> None:
     # Mustache's "standalone tag" rule: a line that holds only a block tag leaves no blank line
     # behind. Only whitespace is ever removed, so spans still cover the source.
-    lines = _standalone_lines(source, structural)
+    lines = _standalone_lines(source, structural, positions)
     if not lines:
         return
+    ends = [hi for _lo, hi in lines]
     for node in _walk(nodes):
         if not isinstance(node, Text) or node.kind != "text":
             continue
         kept = []
         pos = node.start
-        for lo, hi in lines:
-            if hi <= pos or lo >= node.end:
+        # The lines are disjoint and sorted: start at the first that ends after the text starts.
+        for k in range(bisect.bisect_right(ends, pos), len(lines)):
+            lo, hi = lines[k]
+            if lo >= node.end:
+                break
+            if hi <= pos:
                 continue
             if lo > pos:
                 kept.append(source[pos:lo])
