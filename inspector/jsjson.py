@@ -20,8 +20,13 @@ from typing import Any
 
 import orjson
 
+from .json_deep import parse_iterative
+
 __all__ = [
     "UNDEFINED",
+    "JsBytes",
+    "js_column",
+    "node_text",
     "js_parse",
     "js_stringify",
     "js_quote",
@@ -55,6 +60,34 @@ class _Undefined:
 
 UNDEFINED: Any = _Undefined()
 
+
+class JsBytes:
+    """A ``Uint8Array``: what node:sqlite gives for a BLOB column (a Covel id stored as BLOB).
+
+    An object, so equal only to itself (``===``): two rows' BLOBs never compare equal, even with
+    the same bytes. ``String()`` joins the bytes with commas (``"1,2,3"``); ``JSON.stringify``
+    writes an object of index keys (``{"0":1,"1":2,"2":3}``).
+    """
+
+    __slots__ = ("data",)
+
+    def __init__(self, data: bytes | bytearray | memoryview) -> None:
+        self.data = bytes(data)
+
+    def __repr__(self) -> str:
+        return f"JsBytes({self.data!r})"
+
+    def items(self) -> list[tuple[str, int]]:
+        return [(str(i), b) for i, b in enumerate(self.data)]
+
+
+def js_column(value: Any) -> Any:
+    """A SQLite column value as node:sqlite hands it to JavaScript: bytes (a BLOB) become a
+    :class:`JsBytes`; text, numbers and NULL are already the JavaScript values."""
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        return JsBytes(value)
+    return value
+
 _MAX_SAFE = 2**53
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 # Anything in compact stdlib output that JSON.stringify would write differently: an exponent or
@@ -70,25 +103,36 @@ _ARRAY_INDEX = re.compile(r"(?:0|[1-9][0-9]{0,9})")
 _MAX_ARRAY_INDEX = 2**32 - 2
 
 
+def node_text(data: bytes | bytearray | memoryview) -> str:
+    """The string Node gives for a SQLite TEXT value holding these bytes (node:sqlite and
+    better-sqlite3 both decode with V8's UTF-8 decoder): each invalid sequence, including an
+    encoded surrogate, becomes U+FFFD, one per maximal invalid subpart as Python's "replace"
+    handler does too. The one rule for turning stored payload bytes into text."""
+    return bytes(data).decode("utf-8", "replace")
+
+
 def js_parse(data: str | bytes | bytearray | memoryview) -> Any:
     """Parse JSON as ``JSON.parse`` would, for the values it can produce.
 
-    orjson is several times faster than the stdlib; it refuses a few inputs JavaScript accepts
-    (integers past 64 bits, lone surrogate escapes), for which the stdlib parser is the fallback.
+    Bytes are a stored payload: they are read as :func:`node_text` reads them, so invalid UTF-8
+    becomes U+FFFD as it does for Covel. orjson is several times faster than the stdlib; it
+    refuses a few inputs JavaScript accepts (integers past 64 bits, lone surrogate escapes,
+    invalid UTF-8 bytes, nesting past 1,024 levels), for which the stdlib parser is the fallback,
+    and past the stdlib's recursion limit the iterative parser of :mod:`inspector.json_deep`.
     Raises ``ValueError`` on text that is not JSON.
     """
     try:
         return orjson.loads(data)
     except orjson.JSONDecodeError:
         if isinstance(data, (bytes, bytearray, memoryview)):
-            data = bytes(data).decode("utf-8", "surrogatepass")
+            data = node_text(data)
         # json.loads accepts NaN/Infinity literals; JSON.parse does not.
         try:
             return json.loads(data, parse_constant=_reject_constant, parse_int=_parse_int)
         except RecursionError:
-            # Past orjson's 1024 levels the stdlib recurses on the C stack; JavaScript has no such
-            # limit, but a row nested this deep is not a real request: report it, don't crash.
-            raise ValueError("nested deeper than the JSON parser allows") from None
+            pass
+    # Nested deeper than the recursive parsers go: V8 keeps its own stack, and so does this one.
+    return parse_iterative(data)
 
 
 def _reject_constant(name: str) -> Any:
@@ -166,8 +210,11 @@ def _ordered_items(obj: dict) -> list[tuple[str, Any]]:
     return [(k, obj[k]) for k in index_keys] + [(k, obj[k]) for k in rest]
 
 
-def _stringify_exact(value: Any, indent: str, depth: int) -> str | None:
-    """The general JSON.stringify; returns None for values JSON.stringify omits (undefined)."""
+_OPEN = object()  # _stringify_scalar's answer for an array or object
+
+
+def _stringify_scalar(value: Any) -> Any:
+    """JSON.stringify of a non-container; None for undefined; _OPEN for an array or object."""
     if value is None:
         return "null"
     if value is True:
@@ -181,29 +228,67 @@ def _stringify_exact(value: Any, indent: str, depth: int) -> str | None:
         return "null" if text in ("NaN", "Infinity", "-Infinity") else text
     if value is UNDEFINED:
         return None
-    if isinstance(value, (list, tuple)):
-        if not value:
-            return "[]"
-        items = [_stringify_exact(v, indent, depth + 1) for v in value]
-        items = ["null" if item is None else item for item in items]
-        if not indent:
-            return "[" + ",".join(items) + "]"
-        inner = "\n" + indent * (depth + 1)
-        return "[" + inner + ("," + inner).join(items) + "\n" + indent * depth + "]"
-    if isinstance(value, dict):
-        members = []
-        colon = ": " if indent else ":"
-        for key, item in _ordered_items(value):
-            text = _stringify_exact(item, indent, depth + 1)
-            if text is not None:
-                members.append(js_quote(str(key)) + colon + text)
-        if not members:
-            return "{}"
-        if not indent:
-            return "{" + ",".join(members) + "}"
-        inner = "\n" + indent * (depth + 1)
-        return "{" + inner + ("," + inner).join(members) + "\n" + indent * depth + "}"
+    if isinstance(value, (list, tuple, dict, JsBytes)):
+        return _OPEN
     raise TypeError(f"not a JSON value: {type(value).__name__}")
+
+
+def _stringify_exact(value: Any, indent: str) -> str | None:
+    """The general JSON.stringify; returns None for values JSON.stringify omits (undefined).
+
+    Iterative (an explicit stack of open containers), so any depth a parser gives is written.
+    """
+    top = _stringify_scalar(value)
+    if top is not _OPEN:
+        return top
+    out: list[str] = []
+    colon = ": " if indent else ":"
+    # Each open container: [its items iterator, is an object, depth, members written].
+    stack: list[list[Any]] = []
+
+    def open_container(container: Any, depth: int) -> None:
+        if isinstance(container, dict):
+            stack.append([iter(_ordered_items(container)), True, depth, 0])
+            out.append("{")
+        elif isinstance(container, JsBytes):
+            stack.append([iter(container.items()), True, depth, 0])
+            out.append("{")
+        else:
+            stack.append([iter(container), False, depth, 0])
+            out.append("[")
+
+    open_container(value, 0)
+    while stack:
+        frame = stack[-1]
+        items, is_object, depth, count = frame
+        for item in items:
+            if is_object:
+                key, item = item
+                text = _stringify_scalar(item)
+                if text is None:
+                    continue
+            else:
+                text = _stringify_scalar(item)
+                if text is None:
+                    text = "null"
+            if count:
+                out.append(",")
+            if indent:
+                out.append("\n" + indent * (depth + 1))
+            if is_object:
+                out.append(js_quote(str(key)) + colon)
+            count += 1
+            if text is _OPEN:
+                frame[3] = count
+                open_container(item, depth + 1)
+                break
+            out.append(text)
+        else:
+            stack.pop()
+            if count and indent:
+                out.append("\n" + indent * depth)
+            out.append("}" if is_object else "]")
+    return "".join(out)
 
 
 def js_stringify(value: Any, indent: int | None = None) -> str | None:
@@ -214,12 +299,13 @@ def js_stringify(value: Any, indent: int | None = None) -> str | None:
     if not indent:
         try:
             fast = json.dumps(value, ensure_ascii=False, separators=(",", ":"), check_circular=False)
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, RecursionError):
+            # RecursionError: nested past the C encoder's limit; the exact writer has no limit.
             fast = None
         if fast is not None and not _SUSPECT.search(fast):
             return fast
-        return _stringify_exact(value, "", 0)
-    return _stringify_exact(value, " " * indent, 0)
+        return _stringify_exact(value, "")
+    return _stringify_exact(value, " " * indent)
 
 
 def js_to_string(value: Any) -> str:
@@ -236,9 +322,33 @@ def js_to_string(value: Any) -> str:
         return value
     if isinstance(value, (int, float)):
         return js_number(value)
+    if isinstance(value, JsBytes):
+        return ",".join(map(str, value.data))
     if isinstance(value, (list, tuple)):
-        return ",".join("" if v is None or v is UNDEFINED else js_to_string(v) for v in value)
+        return _join_array(value)
     return "[object Object]"
+
+
+def _join_array(value: list | tuple) -> str:
+    """``Array.prototype.join(",")`` (String of an array), iterative: nested arrays flatten."""
+    out: list[str] = []
+    stack = [iter(value)]
+    first = [True]
+    while stack:
+        for item in stack[-1]:
+            if not first[-1]:
+                out.append(",")
+            first[-1] = False
+            if isinstance(item, (list, tuple)):
+                stack.append(iter(item))
+                first.append(True)
+                break
+            if item is not None and item is not UNDEFINED:
+                out.append(js_to_string(item))
+        else:
+            stack.pop()
+            first.pop()
+    return "".join(out)
 
 
 def js_truthy(value: Any) -> bool:

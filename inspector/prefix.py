@@ -21,6 +21,7 @@ from typing import Any
 from .jsjson import (
     UNDEFINED,
     has_astral,
+    js_column,
     common_prefix_utf16,
     js_number,
     js_parse,
@@ -297,7 +298,7 @@ class Pair:
 
 @dataclass(slots=True)
 class _LastTurn:
-    turn_id: str
+    turn_id: Any  # str, or whatever odd value the column held (see js_column)
     request: Request
     event_id: str | None
     payload: Any
@@ -305,7 +306,7 @@ class _LastTurn:
 
 @dataclass(slots=True)
 class RuntimeEntry:
-    session_id: str
+    session_id: Any  # str, or whatever odd value the column held (see js_column)
     runtime_id: Any  # whatever payload.runtimeId held; UNDEFINED when absent
     turns: int = 0
     calls: int = 0
@@ -317,6 +318,11 @@ class RuntimeEntry:
     @property
     def runtime_label(self) -> str:
         return js_to_string(self.runtime_id)
+
+    @property
+    def session_label(self) -> str:
+        """``${sessionId}``: a NULL session prints as ``null``, a BLOB as its bytes ``1,2,3``."""
+        return self.session_id if type(self.session_id) is str else js_to_string(self.session_id)
 
     def to_json(self) -> dict:
         out: dict[str, Any] = {"sessionId": self.session_id}
@@ -345,7 +351,9 @@ def build_report(rows: Iterable[Row], warn: Warn | None = None, on_pair: PairHoo
     """
     entries: dict[str, RuntimeEntry] = {}
     for row in rows:
-        session_id, turn_id, raw = row[0], row[1], row[2]
+        # The ids as node:sqlite hands them to the script: a BLOB is a Uint8Array, which is equal
+        # only to itself, so a BLOB turn id starts a new turn on every row, as it does for Covel.
+        session_id, turn_id, raw = js_column(row[0]), js_column(row[1]), row[2]
         event_id = row[3] if len(row) > 3 else None
         try:
             if raw is None:
@@ -359,11 +367,12 @@ def build_report(rows: Iterable[Row], warn: Warn | None = None, on_pair: PairHoo
             request = build_request(payload)
         except UnreadableRow as exc:
             if warn is not None:
-                where = f"trace_events row {event_id}" if event_id else "an llm.calling row"
-                warn(f"skipped {where} (session {session_id}, turn {turn_id}): {exc}")
+                where = f"trace_events row {js_to_string(event_id)}" if event_id is not None else "an llm.calling row"
+                warn(f"skipped {where} (session {js_to_string(session_id)}, turn {js_to_string(turn_id)}): {exc}")
             continue
         runtime_id = _get(payload, "runtimeId")
-        key = f"{session_id}\u0000{runtime_id if type(runtime_id) is str else js_to_string(runtime_id)}"
+        session_key = session_id if type(session_id) is str else js_to_string(session_id)
+        key = f"{session_key}\u0000{runtime_id if type(runtime_id) is str else js_to_string(runtime_id)}"
         entry = entries.get(key)
         if entry is None:
             entry = entries[key] = RuntimeEntry(session_id, runtime_id)
@@ -423,9 +432,10 @@ def report_json(entries: list[RuntimeEntry]) -> str:
 def report_table(entries: list[RuntimeEntry], show_runtime: str | None = None) -> str:
     """The text table (``printTable``), both ``console.log`` calls included."""
     lines: list[str] = []
+    # A Set of the ids: strings and numbers by value, a BLOB's Uint8Array by identity (JsBytes).
     sessions = list(dict.fromkeys(entry.session_id for entry in entries))
     for session_id in sessions:
-        lines.append(f"\nSession {session_id}")
+        lines.append(f"\nSession {session_id if type(session_id) is str else js_to_string(session_id)}")
         lines.append(
             " ".join(
                 [
@@ -478,7 +488,7 @@ def report_table(entries: list[RuntimeEntry], show_runtime: str | None = None) -
                 continue
             for index, pair in enumerate(entry.pairs):
                 lines.append(
-                    f"\n{entry.session_id} {entry.runtime_label} turn {index + 1} -> {index + 2}: "
+                    f"\n{entry.session_label} {entry.runtime_label} turn {index + 1} -> {index + 2}: "
                     f"{pair.first_difference} +{pair.offset}"
                 )
                 lines.append(f"  was: {_js_log_value(pair.was)}")

@@ -10,8 +10,25 @@ database; the tests never need Node.
     python tests/inspector/prefix/make_cases.py --reference "node /path/to/prompt-prefix-report.mjs"
                                                            # ... and the expected.*.txt files
 
-The reference script needs ``node:sqlite`` (Node 22+), or a ``DatabaseSync`` shim over
-better-sqlite3 on older Node; the script itself is never copied into this repository.
+The reference script needs ``node:sqlite`` (Node 22+), or on older Node the ``DatabaseSync``
+shim next to this file (``node_sqlite_shim.mjs``, over better-sqlite3, giving the values
+node:sqlite gives); the script itself is never copied into this repository::
+
+    npm install --prefix /tmp/covel better-sqlite3@12
+    git -C <covel mirror> show 8d4461f0:scripts/prompt-prefix-report.mjs > /tmp/covel/prompt-prefix-report.mjs
+    python tests/inspector/prefix/make_cases.py --reference "env COVEL_SHIM_MODULES=/tmp/covel node \
+        --import tests/inspector/prefix/node_sqlite_shim.mjs /tmp/covel/prompt-prefix-report.mjs"
+
+Column values need not be what Covel writes: a row's ``id``, ``session``, ``turn``, ``payload``,
+``created_at`` and ``seq`` may be a string (TEXT), an integer, null, or a typed value
+``{"blob": "<hex>"}`` (a BLOB), ``{"text_hex": "<hex>"}`` (TEXT holding exactly these bytes,
+invalid UTF-8 included) or ``{"real": 1.5}``. A case may name a ``schema`` other than Covel's
+(``SCHEMAS``): ``loose`` has untyped, nullable columns (so an integer stays an integer and a
+session may be NULL), ``indexed`` adds Covel's indexes (so SQLite's plans use them).
+
+Where Covel's script throws (JSON.parse of a payload that is not JSON, a BLOB payload, an
+integer past 2**53, JSON.stringify of a value nested about 5,000 levels deep) there is no golden
+output; those inputs are tested in test_edges.py instead.
 
 Runs whose name contains ``json`` only: Covel's table printer calls ``runtimeId.padEnd`` and so
 throws on an entry whose ``runtimeId`` is not a string; for such cases only ``--json`` is golden.
@@ -43,31 +60,60 @@ CREATE TABLE trace_events (
 )
 """
 
+LOOSE_SCHEMA = """
+CREATE TABLE trace_events (
+    id PRIMARY KEY, session_id, type TEXT NOT NULL, trace_id, turn_id, payload, created_at, seq
+)
+"""
+
+# Covel's newest indexes (covel-db.md §1.3).
+COVEL_INDEXES = """
+CREATE INDEX trace_events_session_id_idx ON trace_events (session_id);
+CREATE INDEX trace_events_type_idx ON trace_events (session_id, type, created_at);
+CREATE INDEX trace_events_trace_id_idx ON trace_events (session_id, trace_id);
+CREATE INDEX trace_events_turn_id_idx ON trace_events (session_id, turn_id);
+CREATE INDEX trace_events_created_idx ON trace_events (session_id, created_at, seq);
+"""
+
+SCHEMAS = {"covel": SCHEMA, "loose": LOOSE_SCHEMA, "indexed": SCHEMA + ";" + COVEL_INDEXES}
+
 STANDARD_RUNS = {"json": ["--json"], "table": []}
 
+_COLUMNS = ("id", "session_id", "type", "trace_id", "turn_id", "payload", "created_at", "seq")
 
-def write_db(path: Path | str, rows: list[dict[str, Any]]) -> None:
+
+def _sql_value(value: Any) -> tuple[str, Any]:
+    """A row value as (placeholder, parameter): see the module docstring for the typed forms."""
+    if isinstance(value, dict):
+        if "blob" in value:
+            return "?", bytes.fromhex(value["blob"])
+        if "text_hex" in value:
+            return "CAST(? AS TEXT)", bytes.fromhex(value["text_hex"])
+        if "real" in value:
+            return "?", float(value["real"])
+        raise ValueError(f"unknown typed value {value!r}")
+    return "?", value
+
+
+def write_db(path: Path | str, rows: list[dict[str, Any]], schema: str = "covel") -> None:
     """Create a covel.db-shaped SQLite file holding ``rows`` (payloads stored verbatim)."""
     conn = sqlite3.connect(path)
     try:
-        conn.execute(SCHEMA)
-        conn.executemany(
-            "INSERT INTO trace_events (id, session_id, type, trace_id, turn_id, payload, created_at, seq)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            [
-                (
-                    row["id"],
-                    row["session"],
-                    row.get("type", "llm.calling"),
-                    row.get("trace", "trace-" + row["turn"]),
-                    row["turn"],
-                    row["payload"],
-                    row["created_at"],
-                    row["seq"],
-                )
-                for row in rows
-            ],
-        )
+        conn.executescript(SCHEMAS[schema])
+        for row in rows:
+            turn = row["turn"]
+            values = (
+                row["id"],
+                row["session"],
+                row.get("type", "llm.calling"),
+                row.get("trace", "trace-" + turn if isinstance(turn, str) else "trace"),
+                turn,
+                row["payload"],
+                row["created_at"],
+                row["seq"],
+            )
+            marks, params = zip(*(_sql_value(v) for v in values))
+            conn.execute(f"INSERT INTO trace_events ({', '.join(_COLUMNS)}) VALUES ({', '.join(marks)})", params)
         conn.commit()
     finally:
         conn.close()
@@ -91,17 +137,17 @@ class Rows:
         self.rows: list[dict[str, Any]] = []
         self.clock = 0
 
-    def add(self, session: str, turn: str, payload: str | None, *, at: int | None = None, seq: int | None = None,
-            type: str = "llm.calling") -> None:
+    def add(self, session: Any, turn: Any, payload: Any, *, at: int | None = None, seq: Any = None,
+            type: str = "llm.calling", id: Any = None, created_at: Any = None) -> None:
         if at is None:
             self.clock += 1
             at = self.clock
         self.rows.append({
-            "id": f"ev-{len(self.rows) + 1:03d}",
+            "id": f"ev-{len(self.rows) + 1:03d}" if id is None else id,
             "session": session,
             "turn": turn,
             "type": type,
-            "created_at": ts(at),
+            "created_at": ts(at) if created_at is None else created_at,
             "seq": len(self.rows) + 1 if seq is None else seq,
             "payload": payload,
         })
@@ -555,6 +601,149 @@ def case_no_requests() -> dict:
     r.add("s1", "t1", None, type="turn.started")
     return {"rows": r.rows, "runs": {**STANDARD_RUNS, "session.json": ["--session", "s1", "--json"]}}
 
+# --- Covel's rules at the edges: ties, NULL and odd column types, invalid UTF-8, deep JSON ----
+
+def _ties(r: Rows) -> None:
+    """Rows equal on (created_at, seq): the script's ORDER BY leaves them in rowid order."""
+    m = lambda text: [{"role": "user", "content": text}]
+    # Two sessions' first calls in one millisecond, both seq 0; ids sort against the write order.
+    r.add("s2", "t1", kernel("A", m("second session")), at=10, seq=0, id="ev-b")
+    r.add("s1", "t1", kernel("A", m("first session")), at=10, seq=0, id="ev-a")
+    # Within a session: equal created_at and seq, turns written t3 then t2 (ids the other way).
+    r.add("s1", "t3", kernel("A", m("first session, turn three")), at=11, seq=1, id="ev-c")
+    r.add("s1", "t2", kernel("A", m("first session, turn two")), at=11, seq=1, id="ev-0")
+    r.add("s2", "t2", kernel("A", m("second session, later")), at=11, seq=1, id="ev-9")
+    # A retry with the same (created_at, seq) as its turn's first call, written first.
+    r.add("s1", "t4", kernel("B", m("retry written first")), at=12, seq=5, id="ev-z")
+    r.add("s1", "t4", kernel("B", m("first attempt")), at=12, seq=5, id="ev-y")
+    r.add("s1", "t5", kernel("B", m("first attempt!")), at=13, seq=5, id="ev-x")
+
+
+def case_ties() -> dict:
+    r = Rows()
+    _ties(r)
+    return {"rows": r.rows, "runs": {**STANDARD_RUNS, "show": ["--show", "A"],
+                                     "session.json": ["--session", "s1", "--json"]}}
+
+
+def case_ties_indexed() -> dict:
+    """The same rows with Covel's indexes, so that SQLite walks an index (--session)."""
+    r = Rows()
+    _ties(r)
+    return {"schema": "indexed", "rows": r.rows,
+            "runs": {**STANDARD_RUNS, "session.table": ["--session", "s1"],
+                     "session.json": ["--session", "s2", "--json"]}}
+
+
+def case_null_ids() -> dict:
+    """A NULL session or turn: `${null}` is "null" (the key of a session named "null" too)."""
+    r = Rows()
+    m = lambda text: [{"role": "user", "content": text}]
+    r.add(None, "t1", kernel("rt", m("a")))
+    r.add(None, "t2", kernel("rt", m("ab")))
+    r.add("null", "t3", kernel("rt", m("abc")))  # same key as the NULL session: joins its entry
+    r.add("null", "t1", kernel("other", m("x")))
+    r.add("s1", None, kernel("rt", m("n1")))  # NULL turns: null === null, one turn
+    r.add("s1", None, kernel("rt", m("n2")))
+    r.add("s1", "t1", kernel("rt", m("n3")))
+    r.add("s1", None, kernel("rt", m("n4")))
+    return {"schema": "loose", "rows": r.rows, "runs": {**STANDARD_RUNS, "show": ["--show", "rt"]}}
+
+
+def _hex(text: str) -> str:
+    return text.encode("utf-8", "surrogatepass").hex()
+
+
+def case_invalid_utf8() -> dict:
+    """TEXT holding invalid UTF-8: node:sqlite decodes each bad sequence as U+FFFD."""
+    r = Rows()
+    bad = [b"\xff", b"\xc0\xaf", b"\xed\xa0\x80", b"\xf4\x90\x80\x80", b"\x80", b"\xe4\xb8", b"\xf0\x9f\x98", b"\xfe\xfe"]
+
+    def payload(runtime: bytes, content: bytes, tool: bytes = b"t") -> dict:
+        raw = (b'{"runtimeId":"' + runtime + b'","tools":[{"name":"' + tool + b'"}],'
+               b'"messages":[{"role":"user","content":"' + content + b'"}]}')
+        return {"text_hex": raw.hex()}
+
+    r.add("s1", "t1", payload(b"u", b"abc" + b"".join(bad) + b"end"))
+    r.add("s1", "t2", payload(b"u", b"abc" + b"".join(bad[:3]) + b"\xef\xbf\xbd" + b"".join(bad[4:]) + b"end"))
+    r.add("s1", "t3", payload(b"u", b"abc" + b"".join(bad[:3]) + b"X", tool=b"t\xff"))
+    # A runtime id and a session id with bad bytes: the table pads what Node prints.
+    r.add("s1", "t1", payload(b"r\xe4\xb8\xad\xff", b"x"))
+    r.add("s1", "t2", payload(b"r\xe4\xb8\xad\xff", b"xy"))
+    r.add({"text_hex": "73ff31"}, "t1", payload(b"u", b"q"))
+    r.add({"text_hex": "73ff31"}, "t2", payload(b"u", b"q\xc3"))
+    return {"rows": r.rows, "runs": {**STANDARD_RUNS, "show": ["--show", "u"]}}
+
+
+def _nested(depth: int, kind: str, leaf: str = '"leaf"') -> str:
+    if kind == "array":
+        return "[" * depth + leaf + "]" * depth
+    return '{"k":' * depth + leaf + "}" * depth
+
+
+def case_deep_json() -> dict:
+    """Payload values nested 990-1,500 levels deep: V8 parses and stringifies them."""
+    r = Rows()
+    for depth in (990, 1023, 1500):
+        for kind in ("array", "object"):
+            name = f"{kind}{depth}"
+            for turn, leaf in (("t1", '"a"'), ("t2", '"b"')):
+                deep = _nested(depth - 3, kind, leaf)  # the payload's own levels make up the rest
+                r.add("s1", turn, '{"runtimeId":"' + name + '","tools":[' + deep + '],'
+                      '"messages":[{"role":"user","content":' + deep + '}]}')
+    # Only the runtime id is read from a row whose messages are deep but string-content.
+    deep = _nested(1500, "object")
+    r.add("s1", "t1", '{"runtimeId":"flat","x":' + deep + ',"messages":[{"role":"user","content":"c"}]}')
+    r.add("s1", "t2", '{"runtimeId":"flat","x":' + deep + ',"messages":[{"role":"user","content":"d"}]}')
+    return {"rows": r.rows, "runs": {**STANDARD_RUNS, "show": ["--show", "object1500"]}}
+
+
+def case_odd_ids() -> dict:
+    """Ids of other SQLite types: node:sqlite gives numbers, null and Uint8Arrays (JSON only)."""
+    r = Rows()
+    m = lambda text: [{"role": "user", "content": text}]
+    # A BLOB session: `${u8}` is "115,49" for both rows (one entry); in JSON an object of indices.
+    r.add({"blob": "7331"}, "t1", kernel("b", m("a")))
+    r.add({"blob": "7331"}, "t2", kernel("b", m("ab")))
+    r.add({"blob": "7331"}, "t2", kernel("c", m("ab")))  # another entry, another Uint8Array
+    r.add({"blob": ""}, "t1", kernel("b", m("empty blob")))
+    # A BLOB turn is a new Uint8Array on every row: never === the last one, so every row is a turn.
+    r.add("s1", {"blob": "7431"}, kernel("bt", m("x")))
+    r.add("s1", {"blob": "7431"}, kernel("bt", m("xy")))
+    r.add("s1", {"blob": "7431"}, kernel("bt", m("xyz")))
+    # Numbers: 7 and "7" share a key; turn 1 and "1" differ (!==); REAL ids print as JS numbers.
+    r.add(7, 1, kernel("n", m("i")))
+    r.add("7", "1", kernel("n", m("ii")))
+    r.add(7, 1, kernel("n", m("iii")))
+    r.add({"real": 1.5}, {"real": 2.0}, kernel("n", m("r")))
+    r.add({"real": 1e21}, 2, kernel("n", m("rr")))
+    r.add({"real": 1e21}, 3, kernel("n", m("rrr")))
+    # Odd ids, seq as text, created_at of other types (NULL and numbers sort first, BLOBs last).
+    r.add("s9", "t1", kernel("o", m("blob id")), id={"blob": "00ff"})
+    r.add("s9", "t2", kernel("o", m("int id")), id=12)
+    r.add("s9", "t3", kernel("o", m("text seq 10")), at=50, seq="10")
+    r.add("s9", "t4", kernel("o", m("int seq 9")), at=50, seq=9)
+    r.add("s9", "t5", kernel("o", m("blob created_at")), created_at={"blob": "30"})
+    r.add("s9", "t6", kernel("o", m("int created_at")), created_at=5)
+    r.add("s9", "t7", kernel("o", m("null created_at")), created_at=None, seq=None)
+    return {"schema": "loose", "rows": r.rows, "runs": {"json": ["--json"], "session.json": ["--session", "s9", "--json"]}}
+
+
+def case_odd_ids_table() -> dict:
+    """The table printer on odd session ids (strings as runtime ids, so it does not throw)."""
+    r = Rows()
+    m = lambda text: [{"role": "user", "content": text}]
+    r.add({"blob": "7331"}, "t1", kernel("b", m("a")))
+    r.add({"blob": "7331"}, "t2", kernel("b", m("ab")))
+    r.add({"blob": "7331"}, "t2", kernel("c", m("ab")))  # its own Session section: another object
+    r.add(7, "t1", kernel("n", m("i")))
+    r.add("7", "t2", kernel("n", m("ii")))
+    r.add({"real": 1e21}, "t1", kernel("n", m("r")))
+    r.add({"real": 1e21}, "t2", kernel("n", m("rr")))
+    r.add({"blob": ""}, "t1", kernel("e", m("x")))
+    r.add({"blob": ""}, "t2", kernel("e", m("xy")))
+    return {"schema": "loose", "rows": r.rows, "runs": {**STANDARD_RUNS, "show": ["--show", "b"]}}
+
 
 CASES = {
     name[len("case_"):]: fn
@@ -572,6 +761,8 @@ def write_rows(name: str, case: dict) -> Path:
     folder = CASES_DIR / name
     folder.mkdir(parents=True, exist_ok=True)
     doc = {"runs": case["runs"], "rows": case["rows"]}
+    if "schema" in case:
+        doc = {"schema": case["schema"], **doc}
     (folder / "rows.json").write_text(json.dumps(doc, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
     return folder
 
@@ -599,7 +790,7 @@ def main(argv: list[str] | None = None) -> int:
             continue
         with tempfile.TemporaryDirectory() as tmp:
             db = Path(tmp) / "covel.db"
-            write_db(db, case["rows"])
+            write_db(db, case["rows"], case.get("schema", "covel"))
             for run, run_args in case["runs"].items():
                 (folder / expected_name(run)).write_bytes(run_reference(shlex.split(args.reference), db, run_args))
         print(f"{name}: {len(case['rows'])} rows, {len(case['runs'])} runs", file=sys.stderr)

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from inspector import cli
+from inspector.jsjson import node_text
 from inspector.prefix import build_report, for_terminal, report_json, report_table
 
 HERE = Path(__file__).parent
@@ -59,7 +60,7 @@ def case_db(tmp_path):
     def build(name: str) -> tuple[Path, dict]:
         case = _load(name)
         db = tmp_path / "covel.db"
-        make_cases.write_db(db, case["rows"])
+        make_cases.write_db(db, case["rows"], case.get("schema", "covel"))
         return db, case
 
     return build
@@ -67,13 +68,15 @@ def case_db(tmp_path):
 
 def _read_rows(db: Path, session: str | None) -> list[tuple]:
     conn = sqlite3.connect(db)
+    conn.text_factory = node_text  # TEXT as node:sqlite gives it to the script
     try:
         sql = "SELECT session_id, turn_id, payload, id FROM trace_events WHERE type = 'llm.calling'"
         params: tuple = ()
         if session:
             sql += " AND session_id = ?"
             params = (session,)
-        return conn.execute(sql + " ORDER BY created_at, seq, id", params).fetchall()
+        # What the script's "ORDER BY created_at, seq" gives: ties in rowid order (store/ordering.py).
+        return conn.execute(sql + " ORDER BY created_at, seq, rowid", params).fetchall()
     finally:
         conn.close()
 
@@ -107,4 +110,7 @@ def test_rows_json_is_what_make_cases_writes():
     """The committed rows are the generator's: regenerating changes nothing."""
     for name, build in make_cases.CASES.items():
         case = build()
-        assert _load(name) == {"runs": case["runs"], "rows": case["rows"]}, name
+        expected = {"runs": case["runs"], "rows": case["rows"]}
+        if "schema" in case:
+            expected["schema"] = case["schema"]
+        assert _load(name) == expected, name

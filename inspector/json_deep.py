@@ -1,0 +1,133 @@
+"""An iterative ``JSON.parse``: the same values as :func:`inspector.jsjson.js_parse`, at any depth.
+
+V8's ``JSON.parse`` keeps its own stack, so Covel reads a payload nested thousands of levels
+deep; orjson refuses more than 1,024 levels and the stdlib parser recurses on the C stack. This
+parser keeps an explicit stack of open containers instead, and is only the fallback for what the
+fast parsers refuse (it is several times slower). It follows ECMA-404 as ``JSON.parse`` does:
+whitespace is space, tab, LF and CR only; no NaN/Infinity literals; a duplicate key keeps its
+first position and takes the last value (a Python dict assignment does exactly that, and
+``__proto__`` is an ordinary key to ``JSON.parse``); an integer literal of more than 309 digits
+is past the largest double and reads as +-Infinity; ``\\ud800`` escapes stay lone surrogates.
+"""
+
+from __future__ import annotations
+
+import re
+from json.decoder import scanstring
+from typing import Any
+
+__all__ = ["parse_iterative"]
+
+_WS = re.compile(r"[ \t\n\r]*")
+_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?")
+_LITERALS = {"true": True, "false": False, "null": None}
+_MAX_INT_DIGITS = 310  # past this an integer literal is beyond the largest double
+
+
+def _number(text: str, is_integer: bool) -> int | float:
+    if is_integer and len(text) <= _MAX_INT_DIGITS:
+        return int(text)
+    return float(text)
+
+
+class _OpenObject:
+    __slots__ = ("obj", "key")
+
+    def __init__(self, key: str) -> None:
+        self.obj: dict[str, Any] = {}
+        self.key = key
+
+
+def _fail(what: str, pos: int) -> ValueError:
+    return ValueError(f"{what} at character {pos}")
+
+
+def parse_iterative(text: str) -> Any:
+    """Parse ``text`` (a str) as ``JSON.parse`` would; raises ``ValueError`` on text that is not JSON."""
+    ws = _WS.match
+    number = _NUMBER.match
+    # Open containers: a list, or an object with the key whose value comes next.
+    stack: list[Any] = []
+    pos = ws(text, 0).end()
+    end = len(text)
+    while True:
+        # A value starts at pos.
+        if pos >= end:
+            raise _fail("unexpected end of JSON input", pos)
+        ch = text[pos]
+        if ch == "{":
+            pos = ws(text, pos + 1).end()
+            if pos < end and text[pos] == "}":
+                value: Any = {}
+                pos += 1
+            else:
+                if pos >= end or text[pos] != '"':
+                    raise _fail("expected a property name", pos)
+                key, pos = scanstring(text, pos + 1, True)
+                pos = ws(text, pos).end()
+                if pos >= end or text[pos] != ":":
+                    raise _fail("expected ':' after a property name", pos)
+                pos = ws(text, pos + 1).end()
+                stack.append(_OpenObject(key))
+                continue
+        elif ch == "[":
+            pos = ws(text, pos + 1).end()
+            if pos < end and text[pos] == "]":
+                value = []
+                pos += 1
+            else:
+                stack.append([])
+                continue
+        elif ch == '"':
+            value, pos = scanstring(text, pos + 1, True)
+        else:
+            match = number(text, pos)
+            if match is not None:
+                value = _number(match.group(), match.group(1) is None and match.group(2) is None)
+                pos = match.end()
+            else:
+                for word, literal in _LITERALS.items():
+                    if text.startswith(word, pos):
+                        value = literal
+                        pos += len(word)
+                        break
+                else:
+                    raise _fail(f"unexpected character {ch!r}", pos)
+        # A value is complete: hand it to the containers it closes.
+        while True:
+            if not stack:
+                pos = ws(text, pos).end()
+                if pos != end:
+                    raise _fail("unexpected text after the JSON value", pos)
+                return value
+            top = stack[-1]
+            pos = ws(text, pos).end()
+            nxt = text[pos] if pos < end else ""
+            if type(top) is list:
+                top.append(value)
+                if nxt == ",":
+                    pos = ws(text, pos + 1).end()
+                    break
+                if nxt == "]":
+                    pos += 1
+                    value = stack.pop()
+                    continue
+                raise _fail("expected ',' or ']' in an array", pos)
+            obj = top.obj
+            obj[top.key] = value
+            if nxt == ",":
+                pos = ws(text, pos + 1).end()
+                if pos >= end or text[pos] != '"':
+                    raise _fail("expected a property name", pos)
+                top.key, pos = scanstring(text, pos + 1, True)
+                pos = ws(text, pos).end()
+                if pos >= end or text[pos] != ":":
+                    raise _fail("expected ':' after a property name", pos)
+                pos = ws(text, pos + 1).end()
+                break
+            if nxt == "}":
+                pos += 1
+                stack.pop()
+                value = obj
+                continue
+            raise _fail("expected ',' or '}' in an object", pos)

@@ -1,0 +1,39 @@
+"""The order trace rows are read in: one rule for every query that lists them.
+
+Covel's canonical log order is ``created_at, seq, id`` (covel-db.md §1.3: ``@covel/store``
+compares ``id`` byte-wise). Covel's ``scripts/prompt-prefix-report.mjs`` asks SQLite for
+``ORDER BY created_at, seq`` only; rows equal on both come back in rowid order (the order they
+were written), whichever plan SQLite picks: a table scan feeds its sorter in rowid order, and an
+index holds equal keys in rowid order. The rows the prefix report and the analyses built on it
+read (:meth:`Store.iter_llm_calling_rows`) follow the script, so ties are broken by rowid on
+SQLite. PostgreSQL has no rowid; there ties are broken by ``id`` (byte-wise), deterministic and
+what ``@covel/store`` does. A file without ``seq`` is ordered by ``created_at`` and the tiebreak.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+import sqlalchemy as sa
+
+__all__ = ["order_keys"]
+
+
+class _Tables(Protocol):
+    def has(self, table: str, column: str | None = None) -> bool: ...
+    def __getitem__(self, table: str) -> sa.TableClause: ...
+    def sort_key(self, table: str, column: str) -> sa.ColumnElement[Any]: ...
+
+
+def order_keys(tables: _Tables, dialect: str, table: str, *, middle: str | None = "seq",
+               as_script: bool = False) -> list[sa.ColumnElement[Any]]:
+    """ORDER BY keys for ``table``: ``created_at``, ``middle`` (``seq``) when the table has it,
+    then the tiebreak: ``id``, or with ``as_script`` what Covel's script gets (rowid on SQLite)."""
+    keys = [tables.sort_key(table, "created_at")]
+    if middle is not None and tables.has(table, middle):
+        keys.append(tables[table].c[middle])
+    if as_script and dialect == "sqlite":
+        keys.append(sa.literal_column("rowid"))
+    else:
+        keys.append(tables.sort_key(table, "id"))
+    return keys
