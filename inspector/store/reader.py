@@ -36,6 +36,8 @@ from .errors import (
     StoreOpenError,
 )
 from . import postgres as pg
+from .ordering import order_keys
+from ..jsjson import node_text
 from .records import (
     LlmCall,
     SessionInfo,
@@ -650,13 +652,8 @@ class Store:
         if self._dialect == "sqlite" and not self._has_json1:
             notes.append("SQLite lacks JSON functions: runtime ids are read by parsing payloads in Python")
 
-    def _order(self, table: str, *, middle: str | None = "seq") -> list[sa.ColumnElement[Any]]:
-        t = self._tables
-        keys = [t.sort_key(table, "created_at")]
-        if middle is not None and t.has(table, middle):
-            keys.append(t[table].c[middle])
-        keys.append(t.sort_key(table, "id"))
-        return keys
+    def _order(self, table: str, *, middle: str | None = "seq", as_script: bool = False) -> list[sa.ColumnElement[Any]]:
+        return order_keys(self._tables, self._dialect, table, middle=middle, as_script=as_script)
 
     def _payload_expr(self) -> sa.ColumnElement[Any]:
         payload = self._tables["trace_events"].c.payload
@@ -1340,7 +1337,7 @@ class Store:
         self, session_id: str | None = None, batch: int = 256, *, mapped: bool = False
     ) -> Iterator[tuple[str, str, bytes | str | None, str]]:
         """Stream ``(session_id, turn_id, raw payload, event id)`` of every ``llm.calling`` row in
-        canonical order, ``batch`` rows per fetch. Close the iterator (or exhaust it) to free its
+        the order Covel's prefix script reads them (store/ordering.py), ``batch`` rows per fetch. Close the iterator (or exhaust it) to free its
         connection; :meth:`close` closes any still open. ``mapped``: read a SQLite file
         memory-mapped while the stream lasts (faster; see _MAPPED_READ_BYTES)."""
         if self._closed:
@@ -1351,7 +1348,7 @@ class Store:
         )
         if session_id is not None:
             stmt = stmt.where(te.c.session_id == session_id)
-        stmt = stmt.order_by(*self._order("trace_events"))
+        stmt = stmt.order_by(*self._order("trace_events", as_script=True))
         if self._dialect == "sqlite":
             stream = self._stream_by_rowid(stmt, max(1, int(batch)), mapped)
         else:
@@ -1397,6 +1394,8 @@ class Store:
             mapped = mapped and began and _MAPPED_READ_BYTES > 0
             if mapped:
                 raw.execute(f"PRAGMA mmap_size={_MAPPED_READ_BYTES}")
+            # An id with invalid UTF-8 reads as Node reads it (U+FFFD), not as a decode error.
+            text_factory, raw.text_factory = raw.text_factory, node_text
             try:
                 if began:
                     raw.execute("BEGIN")
@@ -1408,6 +1407,7 @@ class Store:
                     if began and raw.in_transaction:
                         raw.execute("ROLLBACK")
             finally:
+                raw.text_factory = text_factory
                 if mapped:
                     # Unmapped at once, even when the read failed: a pooled connection does not
                     # keep the file's pages counted in the app's resident memory.
@@ -1509,13 +1509,16 @@ class Store:
                 compiled = stmt.compile(dialect=conn.dialect)
                 params = compiled.construct_params()
                 args = tuple(params[name] for name in (compiled.positiontup or ()))
-                cursor = conn.connection.driver_connection.cursor()  # type: ignore[union-attr]
+                raw = conn.connection.driver_connection  # type: ignore[union-attr]
+                cursor = raw.cursor()
+                text_factory, raw.text_factory = raw.text_factory, node_text  # as in _sqlite_snapshot
                 try:
                     cursor.execute(str(compiled), args)
                     fetch: Callable[[int], list[tuple[Any, ...]]] = cursor.fetchmany
                     while rows := fetch(batch):
                         yield from rows
                 finally:
+                    raw.text_factory = text_factory
                     cursor.close()
             else:
                 result = conn.execution_options(stream_results=True, yield_per=batch).execute(stmt)
