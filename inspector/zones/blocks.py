@@ -455,8 +455,7 @@ class Session:
         env, env_warnings, values = self._turn(turn)
         warnings = list(env_warnings)
         if lay.error is not None:
-            return RenderResult(turn, "", [], [], "", {}, [], digest_of([]), content_digest_of("", []), [],
-                                env, warnings, lay.error, "rendered")
+            return failed_result(turn, lay.error, env, warnings)
 
         # System zone: rendered now, or reused from the pinned turn.
         action, note, changes = "rendered", None, {}
@@ -528,6 +527,14 @@ class Session:
         return RenderResult(turn, system.system, list(system.prelude), contexts, current, used, names,
                             digest_of(names), content_digest_of(system.system, system.prelude), blocks, env,
                             warnings, None, action, note, changes)
+
+
+def failed_result(turn: int, error: dg.Diagnostic, environment: dict | None = None,
+                  warnings: list[dg.Diagnostic] | None = None) -> RenderResult:
+    """A render that produced nothing: empty zones, ``error`` set."""
+    return RenderResult(turn, "", [], [], "", {}, [], digest_of([]), content_digest_of("", []), [],
+                        {} if environment is None else environment, [] if warnings is None else warnings,
+                        error, "rendered")
 
 
 def render(config: PromptConfig, turn: int = 0, input_text: str | None = None) -> RenderResult:

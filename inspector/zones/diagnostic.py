@@ -33,6 +33,7 @@ MULTIPLE_COMPLETE = "multiple-complete"
 PARSE_ERROR = "parse-error"
 LOOP_LIMIT = "loop-limit"
 OUTPUT_LIMIT = "output-limit"
+INTERNAL_ERROR = "internal-error"
 ORDER_TIE = "order-tie"
 UNUSED_VARIABLE = "unused-variable"
 ORDER_BAND = "order-band"
@@ -49,7 +50,7 @@ COVEL_ESCAPED_IN_TAG = "covel-escaped-in-tag"
 
 CODES = (
     UNKNOWN_VARIABLE, ZONE_NOT_ALLOWED, MUTABLE_IN_SYSTEM, ARG_COUNT, DUPLICATE_ID, ORDER_OUT_OF_RANGE,
-    INPUT_MISSING_PROMPT, MULTIPLE_COMPLETE, PARSE_ERROR, LOOP_LIMIT, OUTPUT_LIMIT, ORDER_TIE, UNUSED_VARIABLE,
+    INPUT_MISSING_PROMPT, MULTIPLE_COMPLETE, PARSE_ERROR, LOOP_LIMIT, OUTPUT_LIMIT, INTERNAL_ERROR, ORDER_TIE, UNUSED_VARIABLE,
     ORDER_BAND, SHADOWED_VARIABLE, BARE_WORD, COMPLETE_OUTSIDE_SYSTEM, VALUE_TYPE, CONTRIBUTOR_FAILED, TEMPLATE_OFF,
     COVEL_UNKNOWN_VARIABLE, COVEL_VOLATILE_IN_SYSTEM, COVEL_ESCAPED_IN_TAG,
 )
@@ -159,3 +160,12 @@ def field_diagnostic(code: str, severity: str, message: str, block_id: str | Non
                      *, variable: str | None = None) -> Diagnostic:
     """A diagnostic about a block's field (order, id, complete …) rather than a span of its text."""
     return Diagnostic(code, severity, message, block_id=block_id, field=field, variable=variable)
+
+
+def failure(exc: BaseException, stage: str) -> Diagnostic:
+    """An exception that escaped the engine (a bug: nothing in a config should cause one), as one
+    error an editor lists instead of going blank. ``stage``: "check", "render", "simulation"."""
+    detail = str(exc).splitlines()[0][:200] if str(exc) else ""
+    shown = f"{type(exc).__name__}: {detail}" if detail else type(exc).__name__
+    return Diagnostic(INTERNAL_ERROR, ERROR, f"the {stage} stopped with an unexpected error ({shown}); "
+                      "the text is kept as it is. Please report this", field=None)

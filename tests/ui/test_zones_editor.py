@@ -569,3 +569,55 @@ def test_every_editor_string_is_translated() -> None:
     assert len(pairs) > 150
     missing = [(ctx, text) for ctx, text in pairs if not translations.get((ctx, text))]
     assert missing == []
+
+
+# ---------------------------------------------------------------------------------- hostile input
+
+def test_deeply_nested_blocks_render_and_lint_in_the_editor(qtbot: Any, editor: ZonesEditorWindow) -> None:
+    """5,000 nested {if} and 3,000 nested {for} used to raise RecursionError and blank the editor."""
+    window = editor
+    index = block_index(window, "core:identity")
+    window.select_block(index)
+    block = window.doc.config.blocks[index]
+    assert block.template
+    deep = "{if true}" * 5000 + "deep" + "{/if}" * 5000 + "{for c in [1]}" * 3 + "{for i in xs}" * 3000 + "{/for}" * 3000
+    with qtbot.waitSignal(window.refreshed, timeout=20000):
+        window.doc.set_text(block, deep)
+    assert window.result is not None and window.result.error is None
+    assert "deep" in window.preview.shown
+    assert not any(d.code == dg.INTERNAL_ERROR for d, _i in window.rows)
+    assert window.problems.counts()[dg.ERROR] >= 1  # the malformed {for c in [1]} tags
+    assert window.editor.text() == deep
+
+
+def test_an_engine_failure_is_shown_not_blank(qtbot: Any, editor: ZonesEditorWindow, tmp_path: Path,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """If check or render ever raises, the problems list and the preview say so."""
+    import ui.zones_editor.window as window_module
+
+    def broken(*_args: Any, **_kwargs: Any) -> Any:
+        raise RecursionError("maximum recursion depth exceeded")
+
+    window = editor
+    monkeypatch.setattr(window_module, "check", broken)
+    monkeypatch.setattr(window_module, "render", broken)
+    monkeypatch.setattr(window_module, "simulate_turns", broken)
+    window.tabs.setCurrentWidget(window.simulator)
+    window._simulation_stale = True
+    window.refresh()
+    codes = [d.code for d, _i in window.rows]
+    assert codes.count(dg.INTERNAL_ERROR) == 3
+    assert any("RecursionError" in d.message for d, _i in window.rows)
+    assert window.result.error is not None and window.result.error.code == dg.INTERNAL_ERROR
+    assert "RecursionError" in window.preview.shown
+    assert window.problems.counts()[dg.ERROR] >= 2
+
+    # Covel mode: the same guard.
+    body = tmp_path / "RUNTIME.md"
+    body.write_text("hello {{ world.name }}\n", encoding="utf-8")
+    monkeypatch.setattr(window_module, "check_covel", broken)
+    monkeypatch.setattr(window_module, "interpolate", broken)
+    assert window.open_path(body)
+    window.refresh()
+    assert [d.code for d, _i in window.rows] == [dg.INTERNAL_ERROR, dg.INTERNAL_ERROR]
+    assert "RecursionError" in window.preview.shown

@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
 from inspector.jsjson import utf16_len
 from inspector.zones import Block, ConfigError, Diagnostic, check, render, simulate_turns
 from inspector.zones import diagnostic as dg
-from inspector.zones.blocks import simulated_turns
+from inspector.zones.blocks import failed_result, simulated_turns
 from inspector.zones.config import ORDER_RANGE, sample_path
 from inspector.zones.covel_templates import check_covel, example_variables, interpolate
 
@@ -654,12 +654,25 @@ class ZonesEditorWindow(QMainWindow):
         if self.doc.mode == COVEL_MODE:
             covel = self.doc.covel
             assert covel is not None
-            diagnostics = check_covel(covel.content, covel.name, front_matter=covel.front_matter)
+            # Nothing in a template should make the engine raise; if something does, the problems
+            # list and the preview say so (one internal-error diagnostic) instead of going blank.
+            try:
+                diagnostics = check_covel(covel.content, covel.name, front_matter=covel.front_matter)
+            except Exception as exc:  # noqa: BLE001 - shown to the user, not swallowed
+                diagnostics = [dg.failure(exc, "check")]
+            try:
+                text = interpolate(covel.content, example_variables(), front_matter=covel.front_matter)
+            except Exception as exc:  # noqa: BLE001
+                diagnostics.append(dg.failure(exc, "render"))
+                text = diagnostics[-1].message
             self.rows = [(d, None) for d in diagnostics]
-            self.preview.show_covel(interpolate(covel.content, example_variables(), front_matter=covel.front_matter))
+            self.preview.show_covel(text)
         else:
             config = self.doc.config
-            diagnostics = check(config)
+            try:
+                diagnostics = check(config)
+            except Exception as exc:  # noqa: BLE001
+                diagnostics = [dg.failure(exc, "check")]
             # The sample's failing contributor is logged by every render; the editor shows it in the
             # problems list instead of flooding the log on each keystroke.
             zones_log = logging.getLogger("inspector.zones")
@@ -667,12 +680,15 @@ class ZonesEditorWindow(QMainWindow):
             zones_log.disabled = True
             try:
                 result = render(config, self.turn)
+            except Exception as exc:  # noqa: BLE001
+                result = failed_result(self.turn, dg.failure(exc, "render"))
             finally:
                 zones_log.disabled = previous
             self.result = result
             seen = {(d.code, d.block_id, d.start, d.end, d.message) for d in diagnostics}
             extra = [w for w in result.warnings if (w.code, w.block_id, w.start, w.end, w.message) not in seen]
-            if result.error is not None and not any(d.code == result.error.code for d in diagnostics):
+            if result.error is not None and (result.error.code == dg.INTERNAL_ERROR
+                                             or not any(d.code == result.error.code for d in diagnostics)):
                 extra.append(result.error)
             self.rows = attribute(config.blocks, diagnostics + extra)
             self.blocks_model.palette = self.palette()
@@ -701,6 +717,12 @@ class ZonesEditorWindow(QMainWindow):
         zones_log.disabled = True
         try:
             rows = simulate_turns(self.doc.config, n)
+        except Exception as exc:  # noqa: BLE001
+            failure = dg.failure(exc, "simulation")
+            rows = []
+            self.rows.append((failure, None))
+            self.problems.set_problems(self.rows)
+            self.statusBar().showMessage(failure.message, 8000)
         finally:
             zones_log.disabled = previous
         self.simulator.set_count(n)
