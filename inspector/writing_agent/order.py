@@ -9,6 +9,7 @@ normalisation changed, or raises ``OrderEditError`` carrying the spec's message.
 
 from __future__ import annotations
 
+import bisect
 import copy
 import math
 import re
@@ -152,8 +153,51 @@ class NoDocumentError(ValueError):
 
 # --- parsing -----------------------------------------------------------------------------------
 
-# A fence counts only around an object literal (```json optional, any case), as in the original.
-_FENCE = re.compile(f"```(?:json)?[{JS_SPACE}]*(\\{{[\\s\\S]*?\\}})[{JS_SPACE}]*```", re.IGNORECASE)
+# A fence counts only around an object literal (```json optional, any case), as in the original's
+# /```(?:json)?\s*(\{[\s\S]*?\})\s*```/i. That pattern backtracks quadratically on text with many
+# openings and no closing (each opening scans to the end), so ``_fenced_object`` finds the same
+# match in one pass over the fences instead.
+_FENCE_MARK = "```"
+_JSON_WORD = re.compile("json", re.IGNORECASE)
+_SPACES = re.compile(f"[{JS_SPACE}]*")
+_SPACE = re.compile(f"[{JS_SPACE}]")
+
+
+def _fenced_object(text: str) -> str | None:
+    """The object literal of the first fenced block: what the original's fence pattern captures.
+
+    The match starts at the first fence followed by an optional ``json`` (any case), spaces and a
+    ``{``, and ends at the first ``}`` after that brace which only spaces separate from a fence.
+    Every fence is looked at once; every run of spaces is skipped once."""
+    fences = []
+    at = text.find(_FENCE_MARK)
+    while at >= 0:
+        fences.append(at)
+        at = text.find(_FENCE_MARK, at + 1)
+    if len(fences) < 2:
+        return None
+    # The closing braces: a '}' that only spaces separate from a following fence.
+    closers = []
+    for fence in fences:
+        end = fence
+        while end > 0 and _SPACE.match(text, end - 1):
+            end -= 1
+        if end > 0 and text[end - 1] == "}":
+            closers.append(end - 1)
+    if not closers:
+        return None
+    for fence in fences:
+        start = fence + len(_FENCE_MARK)
+        word = _JSON_WORD.match(text, start)
+        if word:
+            start = word.end()
+        start = _SPACES.match(text, start).end()
+        if start >= closers[-1]:
+            return None
+        if text.startswith("{", start):
+            close = closers[bisect.bisect_right(closers, start)]
+            return text[start:close + 1]
+    return None
 
 
 def _parses(text: str) -> bool:
@@ -172,9 +216,9 @@ def extract_json_object_text(raw: str) -> str | None:
         return None
     if text.startswith("{") and _parses(text):
         return text
-    fenced = _FENCE.search(text)
-    if fenced and _parses(fenced.group(1)):
-        return js_trim(fenced.group(1))
+    fenced = _fenced_object(text)
+    if fenced is not None and _parses(fenced):
+        return js_trim(fenced)
     first, last = text.find("{"), text.rfind("}")
     if first >= 0 and last > first:
         sliced = text[first:last + 1]
@@ -484,7 +528,14 @@ def history_insert_index(slot: Slot) -> int | None:
 
 
 def _is_index(value: Any) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+    """``Number.isFinite`` of a JSON number: an integer too large for a double (past 309 digits)
+    is Infinity in JavaScript, so not an index."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return False
+    try:
+        return math.isfinite(value)
+    except OverflowError:
+        return False
 
 
 def _target(document: ContextOrder, slot_ref: Any, index: Any) -> tuple[ContextOrder, Slot, int]:
@@ -496,7 +547,8 @@ def _target(document: ContextOrder, slot_ref: Any, index: Any) -> tuple[ContextO
         raise OrderEditError(_slot_not_found(js_trim(slot_ref)))
     # A fractional index inside the range is rejected too: the original would index past its
     # array (a TypeError or a silent no-op), which is no result worth reproducing.
-    if not (float(index).is_integer() and 0 <= index < len(slot.inserts)):
+    whole = isinstance(index, int) or index.is_integer()
+    if not (whole and 0 <= index < len(slot.inserts)):
         raise OrderEditError(ERROR_INDEX_OUT_OF_RANGE)
     return working, slot, int(index)
 
