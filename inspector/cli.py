@@ -189,9 +189,26 @@ def cmd_turn(args: argparse.Namespace) -> int:
     return 0
 
 
+def _demo_output(path: str, force: bool):
+    """The demo's target, checked: never a folder; another program's SQLite database or any
+    other existing file only with --force (a demo file this generator wrote may be replaced)."""
+    from .demo import is_demo_file
+    from .files import OutputPathError, check_output_path
+
+    try:
+        target = check_output_path(path, may_replace_database=lambda p: force or is_demo_file(p))
+    except OutputPathError as exc:
+        raise CliError(f"{exc} (or pass --force to replace it)" if "SQLite" in str(exc) else str(exc)) from None
+    if not force and os.path.lexists(path) and not is_demo_file(path):
+        raise CliError(f"cannot write {path}: the file exists and is not a demo database; choose another "
+                       "file or pass --force to replace it")
+    return target
+
+
 def cmd_demo(args: argparse.Namespace) -> int:
     from .demo import generate_demo
     from .demo.pg import PgWriteError, generate_demo_pg, is_postgres_url
+    from .files import SaveError
 
     if is_postgres_url(args.path):
         try:
@@ -205,7 +222,11 @@ def cmd_demo(args: argparse.Namespace) -> int:
             _write(f"wrote {pg.url} (schema {pg.schema}): {pg.sessions} sessions, {pg.turns} turns, "
                    f"{pg.llm_calls} model requests, {pg.rows:,} rows\n")
         return 0
-    summary = generate_demo(args.path, turns=args.turns, scale=args.scale, overwrite=args.force)
+    _demo_output(args.path, args.force)
+    try:
+        summary = generate_demo(args.path, turns=args.turns, scale=args.scale, overwrite=True)
+    except SaveError as exc:
+        raise CliError(str(exc)) from None
     if args.json:
         _write(_dump_json({"path": str(summary.path), "sessions": summary.sessions, "turns": summary.turns,
                            "llmCalls": summary.llm_calls, "bytes": summary.bytes}))
@@ -213,6 +234,24 @@ def cmd_demo(args: argparse.Namespace) -> int:
         _write(f"wrote {summary.path}: {summary.sessions} sessions, {summary.turns} turns, "
                f"{summary.llm_calls} model requests, {summary.bytes:,} bytes\n")
     return 0
+
+
+def _demo_number(check, convert):
+    """An argparse ``type=`` for a demo bound (``inspector.demo.limits``): the message is the
+    bound's own."""
+    def parse(text: str):
+        from .demo import limits
+
+        try:
+            value = convert(text)
+        except ValueError:
+            value = text
+        try:
+            return getattr(limits, check)(value)
+        except ValueError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+    parse.__name__ = check.removeprefix("check_")
+    return parse
 
 
 # --- cache -----------------------------------------------------------------------------------
@@ -230,6 +269,15 @@ def cmd_cache(args: argparse.Namespace) -> int:
         rules = load_rules(args.rules)
     except RulesError as exc:
         raise CliError(str(exc)) from None
+    if args.html is not None:
+        # Refused before the analysis: the report never replaces the database, the rules or any
+        # other SQLite file, and a folder is no file name.
+        from .files import OutputPathError, SaveError, check_output_path, write_atomic
+
+        try:
+            check_output_path(args.html, [args.db, args.rules, *rules.paths])
+        except OutputPathError as exc:
+            raise CliError(str(exc)) from None
     with _open(args.db) as store:
         for note in store.schema_notes:
             _warn(note)
@@ -255,10 +303,9 @@ def cmd_cache(args: argparse.Namespace) -> int:
         page = cache_report.report_html(analyses, source=f"{args.db} · rules: "
                                         + ", ".join(str(p) for p in rules.paths))
         try:
-            with open(args.html, "w", encoding="utf-8") as fh:
-                fh.write(page)
-        except OSError as exc:
-            raise CliError(f"cannot write {args.html}: {exc.strerror}") from None
+            write_atomic(args.html, page)
+        except SaveError as exc:
+            raise CliError(str(exc)) from None
         if not (args.json or args.csv):
             pairs = sum(len(a.pairs) for a in analyses)
             findings = sum(len(a.findings) for a in analyses)
@@ -344,8 +391,10 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("demo", help="write the built-in demo covel.db (or into PostgreSQL)")
     p.add_argument("path", metavar="PATH", help="file to write, or a postgresql:// URL to write the store into "
                    "(the schema its search_path selects)")
-    p.add_argument("--turns", type=int, default=12, help="turns in the main session (default 12)")
-    p.add_argument("--scale", type=float, default=1.0, help="prose length multiplier (for benchmarks)")
+    p.add_argument("--turns", type=_demo_number("check_turns", int), default=12,
+                   help="turns in the main session (default 12; bounded, a larger value is refused)")
+    p.add_argument("--scale", type=_demo_number("check_scale", float), default=1.0,
+                   help="prose length multiplier (for benchmarks; above 0, bounded like --turns)")
     p.add_argument("--force", action="store_true", help="overwrite an existing file (or Covel tables)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_demo)

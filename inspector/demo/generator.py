@@ -16,7 +16,6 @@ import os
 import random
 import sqlite3
 import struct
-import tempfile
 import uuid
 import zlib
 from dataclasses import dataclass, field
@@ -43,7 +42,11 @@ from inspector.wire.protocols import (
 )
 from inspector.wire.serialise import omit_image_data, project_body, prompt_cache_key_for, serialise
 
+from inspector.files import check_output_path
+
 from . import world as W
+from .file_output import new_sqlite_file
+from .limits import check_scale, check_sessions, check_turns
 from .schema import columns_of, render_ddl
 
 __all__ = ["DemoSummary", "generate_demo", "DEMO_APPLICATION_ID", "DEMO_FORMAT", "demo_format", "is_demo_file"]
@@ -1109,7 +1112,7 @@ def generate_demo(
     unless ``overwrite`` is set.
     """
     _check_arguments(turns, scale, sessions)
-    target = Path(path)
+    target = check_output_path(path, may_replace_database=True)  # never a folder
     if target.exists() and not overwrite and not is_demo_file(target):
         raise FileExistsError(f"{target} exists and is not a demo database; pass overwrite=True to replace it")
     built = build_demo_file(target, turns=turns, seed=seed, scale=scale, sessions=sessions)
@@ -1117,15 +1120,10 @@ def generate_demo(
 
 
 def _check_arguments(turns: int, scale: float, sessions: int | None) -> int:
-    """The number of sessions to play, once the arguments are known to be usable."""
-    if turns < 1:
-        raise ValueError("turns must be at least 1")
-    if scale <= 0:
-        raise ValueError("scale must be positive")
-    count = 4 if sessions is None else sessions
-    if count < 1:
-        raise ValueError("sessions must be at least 1")
-    return count
+    """The number of sessions to play, once the arguments are known to be usable (``limits``)."""
+    check_turns(turns)
+    check_scale(scale)
+    return check_sessions(sessions)
 
 
 @dataclass(frozen=True)
@@ -1140,47 +1138,30 @@ class BuiltDemo:
 def build_demo_file(
     target: Path, *, turns: int = 12, seed: int = 20261130, scale: float = 1.0, sessions: int | None = None
 ) -> BuiltDemo:
-    """Write the demo SQLite file at ``target`` (replacing it atomically, no questions asked)."""
+    """Write the demo SQLite file at ``target`` (replacing it atomically, no questions asked;
+    a failed write raises ``inspector.files.SaveError`` and leaves the old file)."""
     count = _check_arguments(turns, scale, sessions)
-    target.parent.mkdir(parents=True, exist_ok=True)
-
     media: dict[str, bytes] = {}
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    os.close(fd)
-    tmp = Path(tmp_name)
-    try:
-        tmp.unlink()
-        conn = sqlite3.connect(tmp, isolation_level=None)
-        try:
-            # The file is private until the rename, so durability during the build buys nothing.
-            conn.execute("PRAGMA journal_mode = OFF")
-            conn.execute("PRAGMA synchronous = OFF")
-            conn.execute(f"PRAGMA application_id = {DEMO_APPLICATION_ID}")
-            conn.execute(f"PRAGMA user_version = {DEMO_FORMAT}")
-            conn.executescript(render_ddl())
-            conn.execute("BEGIN")
-            rng = random.Random(seed)
-            ids = _Ids(rng)
-            out = _Writer(conn)
-            _write_world(out)
-            llm_calls = 0
-            played = 0
-            configs = _session_configs(turns, count)
-            for cfg in configs:
-                sim = _SessionSim(cfg, random.Random(rng.getrandbits(64)), ids, out, scale)
-                sim.play()
-                _write_session(out, sim)
-                _write_media(out, sim)
-                out.flush()
-                llm_calls += sim.llm_calls
-                played += sim.completed_player_turns
-                media.update((digest, raw) for digest, _size, _created, raw in sim.media)
-            conn.execute("COMMIT")
-            conn.execute("PRAGMA journal_mode = DELETE")
-        finally:
-            conn.close()
-        os.replace(tmp, target)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
+    with new_sqlite_file(target) as conn:
+        conn.execute(f"PRAGMA application_id = {DEMO_APPLICATION_ID}")
+        conn.execute(f"PRAGMA user_version = {DEMO_FORMAT}")
+        conn.executescript(render_ddl())
+        conn.execute("BEGIN")
+        rng = random.Random(seed)
+        ids = _Ids(rng)
+        out = _Writer(conn)
+        _write_world(out)
+        llm_calls = 0
+        played = 0
+        configs = _session_configs(turns, count)
+        for cfg in configs:
+            sim = _SessionSim(cfg, random.Random(rng.getrandbits(64)), ids, out, scale)
+            sim.play()
+            _write_session(out, sim)
+            _write_media(out, sim)
+            out.flush()
+            llm_calls += sim.llm_calls
+            played += sim.completed_player_turns
+            media.update((digest, raw) for digest, _size, _created, raw in sim.media)
+        conn.execute("COMMIT")
     return BuiltDemo(len(configs), played, llm_calls, media)

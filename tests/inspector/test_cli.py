@@ -230,3 +230,149 @@ def test_importing_the_cli_does_not_import_the_engines() -> None:
             "print(any(m.startswith(('inspector.zones', 'inspector.writing_agent')) for m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "False"
+
+
+# --- outputs never touch inputs; bounded demo arguments (issue 17) ------------------------------
+
+import hashlib  # noqa: E402
+import os  # noqa: E402
+import shutil  # noqa: E402
+
+
+def _listing(folder):
+    return sorted(p.name for p in folder.iterdir())
+
+
+def _digest(path):
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+@pytest.fixture
+def work(tmp_path, demo_db):
+    """A folder with a copy of the demo database, another program's SQLite file, a text file and
+    a subfolder; the digests and the listing before the test."""
+    db = tmp_path / "covel.db"
+    shutil.copyfile(demo_db, db)
+    with sqlite3.connect(tmp_path / "other.db") as conn:
+        conn.execute("CREATE TABLE t (x)")
+    (tmp_path / "notes.txt").write_text("mine", encoding="utf-8")
+    (tmp_path / "folder").mkdir()
+    files = ("covel.db", "other.db", "notes.txt")
+    return tmp_path, {name: _digest(tmp_path / name) for name in files}, _listing(tmp_path)
+
+
+def _unchanged(work_state):
+    folder, digests, listing = work_state
+    assert {name: _digest(folder / name) for name in digests} == digests
+    assert _listing(folder) == listing
+    assert _listing(folder / "folder") == []
+
+
+@pytest.mark.parametrize(("output", "message"), [
+    ("covel.db", "it is the input"),
+    ("./covel.db", "it is the input"),
+    ("covel.db-wal", "SQLite keeps a file of that name beside the input"),
+    ("covel.db-journal", "SQLite keeps a file of that name beside the input"),
+    ("other.db", "it is a SQLite database"),
+    ("folder", "it is a folder"),
+])
+def test_cache_html_never_overwrites_the_database_or_another(work, capfdbinary, monkeypatch, output, message):
+    folder = work[0]
+    monkeypatch.chdir(folder)
+    code, out, err = run(capfdbinary, "cache", "covel.db", "--html", output)
+    assert code == 1 and out == ""
+    assert err == f"prompt-inspector: cannot write {output}: " + err.split(": ", 2)[2] and message in err
+    assert len(err.splitlines()) == 1
+    _unchanged(work)
+
+
+def test_cache_html_through_a_link_to_the_database_is_refused(work, capfdbinary):
+    folder = work[0]
+    (folder / "report.html").symlink_to(folder / "covel.db")
+    os.link(folder / "covel.db", folder / "hard.db")
+    state = (folder, work[1], _listing(folder))
+    for output, db in (("report.html", "covel.db"), ("hard.db", "covel.db"), ("covel.db", "hard.db")):
+        code, _, err = run(capfdbinary, "cache", folder / db, "--html", folder / output)
+        assert code == 1 and "it is the input" in err
+    _unchanged(state)
+
+
+def test_cache_html_replaces_an_old_report_atomically(work, capfdbinary):
+    folder = work[0]
+    report = folder / "report.html"
+    report.write_text("old report", encoding="utf-8")
+    report.chmod(0o640)
+    code, out, _ = run(capfdbinary, "cache", folder / "covel.db", "--html", report)
+    assert code == 0 and out.startswith(f"wrote {report}: ")
+    assert report.read_text(encoding="utf-8").startswith("<!DOCTYPE html>") or "<html" in report.read_text("utf-8")
+    assert (report.stat().st_mode & 0o777) == 0o640
+    assert _listing(folder) == sorted(work[2] + ["report.html"])
+
+
+def test_cache_html_on_a_full_disk_keeps_the_old_report(work, capfdbinary, monkeypatch):
+    from inspector import files
+
+    folder = work[0]
+    report = folder / "report.html"
+    report.write_text("old report", encoding="utf-8")
+    digest, listing = _digest(report), _listing(folder)
+
+    def full(fd):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(files.os, "fsync", full)
+    code, out, err = run(capfdbinary, "cache", folder / "covel.db", "--html", report)
+    assert code == 1 and out == ""
+    # (The store may print schema warnings before; the failure is the one last line.)
+    assert err.endswith("\n") and err.splitlines()[-1] == f"prompt-inspector: cannot write {report}: No space left on device"
+    assert "Traceback" not in err and ".tmp" not in err
+    assert _digest(report) == digest and _listing(folder) == listing
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["folder"], "cannot write folder: it is a folder"),
+    (["folder", "--force"], "cannot write folder: it is a folder"),
+    (["other.db"], "cannot write other.db: it is a SQLite database"),
+    (["notes.txt"], "cannot write notes.txt: the file exists and is not a demo database"),
+])
+def test_demo_refuses_a_folder_and_other_files(work, capfdbinary, monkeypatch, argv, message):
+    monkeypatch.chdir(work[0])
+    code, out, err = run(capfdbinary, "demo", *argv, "--turns", "2")
+    assert code == 1 and out == "" and err.startswith(f"prompt-inspector: {message}")
+    assert len(err.splitlines()) == 1
+    _unchanged(work)
+
+
+def test_demo_replaces_its_own_file_and_others_only_with_force(work, capfdbinary, monkeypatch):
+    folder = work[0]
+    monkeypatch.chdir(folder)
+    code, _, _ = run(capfdbinary, "demo", "covel.db", "--turns", "2")
+    assert code == 0
+    code, _, _ = run(capfdbinary, "demo", "other.db", "--turns", "2", "--force")
+    assert code == 0
+    from inspector.demo import is_demo_file
+
+    assert is_demo_file(folder / "covel.db") and is_demo_file(folder / "other.db")
+    assert _listing(folder) == work[2]
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["--turns", "-1"], "turns must be from 1 to 10,000, not -1"),
+    (["--turns", "0"], "turns must be from 1 to 10,000, not 0"),
+    (["--turns", "1e11"], "turns must be a whole number from 1 to 10,000, not '1e11'"),
+    (["--turns", "100000000000"], "turns must be from 1 to 10,000, not 100,000,000,000"),
+    (["--turns", "9" * 5000], "turns must be a whole number from 1 to 10,000"),
+    (["--scale", "nan"], "scale must be above 0 and at most 100, not nan"),
+    (["--scale", "inf"], "scale must be above 0 and at most 100, not inf"),
+    (["--scale", "0"], "scale must be above 0 and at most 100, not 0.0"),
+    (["--scale", "-2"], "scale must be above 0 and at most 100, not -2.0"),
+    (["--scale", "1000"], "scale must be above 0 and at most 100, not 1000.0"),
+    (["--scale", "lots"], "scale must be a number above 0 and at most 100, not 'lots'"),
+])
+def test_demo_arguments_are_bounded(work, capfdbinary, monkeypatch, argv, message):
+    monkeypatch.chdir(work[0])
+    with pytest.raises(SystemExit) as exc:
+        main(["demo", "new.db", *argv])
+    _, err = capfdbinary.readouterr()
+    assert exc.value.code == 2 and message in err.decode() and len(err.decode()) < 2000
+    _unchanged(work)

@@ -384,3 +384,142 @@ def test_demo_format_is_stamped_and_read_back(tmp_path):
     other.write_bytes(b"not a database")
     assert demo_format(other) is None
 
+
+
+# --- bounded arguments, safe targets, nothing left behind (issue 17) ----------------------------
+
+import hashlib  # noqa: E402
+import os  # noqa: E402
+import signal  # noqa: E402
+import stat  # noqa: E402
+import subprocess  # noqa: E402
+import sys  # noqa: E402
+
+from inspector.demo import generator as demo_generator  # noqa: E402
+from inspector.demo import limits  # noqa: E402
+from inspector.files import OutputPathError, SaveError  # noqa: E402
+
+
+def _listing(folder: Path) -> list[str]:
+    return sorted(p.name for p in folder.iterdir())
+
+
+def _digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+@pytest.mark.parametrize("turns", [-1, 0, limits.MAX_TURNS + 1, 10**11, 10**5000, True, 1.5, "3", None],
+                         ids=["-1", "0", "max+1", "1e11", "1e5000", "True", "1.5", "str", "None"])
+def test_turns_out_of_bounds_are_refused_before_anything_is_written(tmp_path, turns):
+    with pytest.raises(ValueError, match="turns must be") as caught:
+        generate_demo(tmp_path / "x.db", turns=turns)
+    assert len(str(caught.value)) < 120
+    assert _listing(tmp_path) == []
+
+
+@pytest.mark.parametrize("scale", [float("nan"), float("inf"), -float("inf"), -1.0, 0.0, limits.MAX_SCALE * 1.01,
+                                   "2", None, True])
+def test_scale_out_of_bounds_is_refused(tmp_path, scale):
+    with pytest.raises(ValueError, match="scale must be"):
+        generate_demo(tmp_path / "x.db", scale=scale)
+    assert _listing(tmp_path) == []
+
+
+@pytest.mark.parametrize("sessions", [0, -3, limits.MAX_SESSIONS + 1, 2.0])
+def test_sessions_out_of_bounds_are_refused(tmp_path, sessions):
+    with pytest.raises(ValueError, match="sessions must be"):
+        generate_demo(tmp_path / "x.db", sessions=sessions)
+    assert _listing(tmp_path) == []
+
+
+def test_the_bounds_keep_every_benchmark_value_valid():
+    # benchmarks/run.py and benchmarks/pg.py: --turns 1000 (1,015 turns in all) at --scale 1;
+    # big_store.py's template: 200 turns.
+    assert limits.check_turns(1) == 1 and limits.check_turns(1000) == 1000
+    assert limits.check_turns(limits.MAX_TURNS) == limits.MAX_TURNS >= 10 * 1000
+    assert limits.check_scale(1.0) == 1.0 and limits.check_scale(limits.MAX_SCALE) == limits.MAX_SCALE
+    assert limits.check_scale(1e-3) == 1e-3 and limits.check_scale(3) == 3.0
+    assert limits.check_sessions(None) == 4 and limits.check_sessions(1) == 1
+
+
+def test_a_folder_is_never_the_target(tmp_path):
+    folder = tmp_path / "out"
+    folder.mkdir()
+    (folder / "keep.txt").write_text("x", encoding="utf-8")
+    for overwrite in (False, True):
+        with pytest.raises(OutputPathError, match="is a folder"):
+            generate_demo(folder, turns=2, sessions=1, overwrite=overwrite)
+    assert _listing(tmp_path) == ["out"] and _listing(folder) == ["keep.txt"]
+
+
+def test_a_regenerated_demo_keeps_the_files_mode(tmp_path):
+    path = tmp_path / "covel.db"
+    generate_demo(path, turns=2, sessions=1)
+    path.chmod(0o640)
+    generate_demo(path, turns=3, sessions=1)
+    assert stat.S_IMODE(path.stat().st_mode) == 0o640 and _listing(tmp_path) == ["covel.db"]
+
+
+def test_a_full_disk_while_building_keeps_the_old_demo_and_leaves_no_temporary(tmp_path, monkeypatch):
+    path = tmp_path / "covel.db"
+    generate_demo(path, turns=2, sessions=1)
+    before, listing = _digest(path), _listing(tmp_path)
+
+    def full(self):  # type: ignore[no-untyped-def]
+        raise sqlite3.OperationalError("database or disk is full")
+
+    monkeypatch.setattr(demo_generator._Writer, "flush", full)
+    with pytest.raises(SaveError) as caught:
+        generate_demo(path, turns=3, sessions=1)
+    assert str(caught.value) == f"cannot write {path}: No space left on device"
+    assert _digest(path) == before and _listing(tmp_path) == listing
+
+
+def _run_cli(*argv: str, cwd: Path, preexec=None, timeout: float = 120) -> subprocess.CompletedProcess:
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[2]))
+    return subprocess.run([sys.executable, "-m", "inspector", *argv], cwd=cwd, env=env, capture_output=True,
+                          text=True, timeout=timeout, preexec_fn=preexec)
+
+
+def test_a_real_write_failure_is_one_line_and_loses_nothing(tmp_path):
+    """A file-size limit makes the kernel refuse writes past 1 MB, as a full disk would."""
+    import resource
+
+    path = tmp_path / "covel.db"
+    generate_demo(path, turns=2, sessions=1)
+    before, listing = _digest(path), _listing(tmp_path)
+
+    def limit_file_size() -> None:
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (1_000_000, 1_000_000))
+
+    done = _run_cli("demo", "covel.db", "--turns", "40", cwd=tmp_path, preexec=limit_file_size)
+    assert done.returncode == 1 and done.stdout == ""
+    assert done.stderr.startswith("prompt-inspector: cannot write covel.db: ")
+    assert len(done.stderr.splitlines()) == 1 and "Traceback" not in done.stderr and ".tmp" not in done.stderr
+    assert _digest(path) == before and _listing(tmp_path) == listing
+
+
+def test_sigterm_during_a_long_build_removes_the_temporary_file(tmp_path):
+    path = tmp_path / "covel.db"
+    generate_demo(path, turns=2, sessions=1)
+    before, listing = _digest(path), _listing(tmp_path)
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[2]))
+    proc = subprocess.Popen([sys.executable, "-m", "inspector", "demo", "covel.db", "--turns", str(limits.MAX_TURNS)],
+                            cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 60
+        while not [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]:
+            assert proc.poll() is None and time.monotonic() < deadline, "the build never started"
+            time.sleep(0.05)
+        time.sleep(0.5)  # well into the build
+        assert [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")][0].stat().st_size > 0
+        proc.send_signal(signal.SIGTERM)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    assert proc.returncode == 130 and out == ""
+    assert err == "prompt-inspector: interrupted\n"
+    assert _digest(path) == before and _listing(tmp_path) == listing
