@@ -22,6 +22,8 @@ from typing import Any
 
 from sqlalchemy.engine import URL, make_url
 
+from inspector.store.urls import scrub_text, secret_values, shown_url
+
 __all__ = [
     "JSON_COLUMNS",
     "PgDemoSummary",
@@ -211,7 +213,7 @@ def copy_to_postgres(
     import psycopg
 
     conninfo = libpq_conninfo(url)
-    shown = (make_url(url) if isinstance(url, str) else url).render_as_string(hide_password=True)
+    shown = shown_url(url)
     src = sqlite3.connect(f"file:{Path(source).absolute().as_posix()}?mode=ro", uri=True)
     total = 0
     with closing(src):
@@ -219,7 +221,7 @@ def copy_to_postgres(
         try:
             pg = psycopg.connect(conninfo, autocommit=False)
         except psycopg.Error as exc:
-            raise PgWriteError(f"cannot connect to {shown}: {str(exc).strip()}") from None
+            raise PgWriteError(f"cannot connect to {shown}: {scrub_text(str(exc), secret_values(url)).strip()}") from None
         with pg:
             schema = pg.execute("SELECT current_schema()").fetchone()[0]
             if schema is None:
@@ -309,5 +311,4 @@ def generate_demo_pg(
 
     with closing(psycopg.connect(libpq_conninfo(url))) as conn:
         schema = conn.execute("SELECT current_schema()").fetchone()[0]
-    return PgDemoSummary(make_url(url).render_as_string(hide_password=True), schema, built.sessions, built.turns,
-                         built.llm_calls, rows)
+    return PgDemoSummary(shown_url(url), schema, built.sessions, built.turns, built.llm_calls, rows)

@@ -17,16 +17,21 @@ from sqlalchemy.engine import URL
 from .errors import (
     StoreAuthenticationError,
     StoreConnectionError,
+    StoreConnectionLostError,
     StoreError,
     StoreLockedError,
     StoreNotFoundError,
     StoreOpenError,
 )
+from .urls import scrub_text, secret_values
 
 __all__ = [
     "CONNECT_TIMEOUT",
     "catalogue_columns",
     "connect_args",
+    "driver_message",
+    "engine_args",
+    "lost_connection_error",
     "make_read_only",
     "normalise_url",
     "translate_error",
@@ -65,6 +70,13 @@ def connect_args(url: URL) -> dict[str, Any]:
         # Lets a database administrator see who holds the connection in pg_stat_activity.
         args["application_name"] = APPLICATION_NAME
     return args
+
+
+def engine_args() -> dict[str, Any]:
+    """SQLAlchemy engine options for a PostgreSQL store."""
+    # A desktop session outlives server restarts; a dead pooled connection is replaced
+    # instead of failing the next view.
+    return {"pool_pre_ping": True}
 
 
 def make_read_only(dbapi_connection: Any) -> None:
@@ -159,9 +171,8 @@ def _reason(message: str) -> str:
     fatal = re.search(r"(?:FATAL|ERROR):\s+(.*)", text)
     if fatal:
         return fatal.group(1).strip().splitlines()[0]
-    parts = re.split(r'failed:\s+', text)
-    first = parts[-1].strip().splitlines()[0] if parts else text
-    return first.rstrip(".")
+    lines = re.split(r'failed:\s+', text)[-1].strip().splitlines()
+    return lines[0].rstrip(".") if lines else (text or "no reason given")
 
 
 def _server(url: URL | None) -> str:
@@ -175,10 +186,40 @@ def _server(url: URL | None) -> str:
         f"the PostgreSQL server on {host} (port {port})")
 
 
+def driver_message(orig: BaseException | None, url: URL | None) -> str:
+    """The driver's message with every secret masked: psycopg and libpq may echo connection
+    options (``password=…``) or a URL back."""
+    return scrub_text(str(orig), secret_values(url)) if orig is not None else "unknown error"
+
+
+# SQLSTATEs of a server connection that ended: class 08 (connection exception) and the server
+# shutting down or terminating the backend (57P01 admin_shutdown, 57P02 crash_shutdown,
+# 57P03 cannot_connect_now, 57P05 idle_session_timeout).
+_LOST_SQLSTATES = ("57P01", "57P02", "57P03", "57P05")
+
+
+def lost_connection_error(orig: BaseException | None, location: str, url: URL | None, *,
+                          invalidated: bool = False) -> StoreError | None:
+    """The error for a failure in the middle of a read that means the connection is gone (the
+    server stopped, restarted, or terminated this session), else None. ``invalidated``: SQLAlchemy
+    has already judged the connection dead."""
+    import psycopg
+
+    sqlstate = getattr(orig, "sqlstate", None) or ""
+    gone = (invalidated or sqlstate.startswith("08") or sqlstate in _LOST_SQLSTATES
+            or (not sqlstate and isinstance(orig, (psycopg.OperationalError, psycopg.InterfaceError))))
+    if not gone:
+        return None
+    reason = _reason(driver_message(orig, url))
+    return StoreConnectionLostError(
+        f"lost the connection to {location} while reading ({reason}); is the server running?",
+        location=location)
+
+
 def translate_error(orig: BaseException | None, location: str, url: URL | None) -> StoreError:
-    """A typed error with a plain message for a failure of the driver, naming the URL (password
+    """A typed error with a plain message for a failure of the driver, naming the URL (secrets
     hidden) it concerns."""
-    message = str(orig) if orig is not None else "unknown error"
+    message = driver_message(orig, url)
     lower = message.lower()
     sqlstate = getattr(orig, "sqlstate", None) or ""
     reason = _reason(message)

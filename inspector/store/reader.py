@@ -36,6 +36,8 @@ from .errors import (
     StoreOpenError,
 )
 from . import postgres as pg
+from .read_errors import is_driver_error, read_failure
+from .urls import shown_url
 from .ordering import order_keys
 from ..jsjson import node_text
 from .records import (
@@ -171,24 +173,19 @@ def _sqlite_engine(path: Path, mode: str, busy_timeout: float) -> Engine:
 
 def _open_url(url: URL, busy_timeout: float) -> Store:
     url = pg.normalise_url(url)
-    location = url.render_as_string(hide_password=True)
+    location = shown_url(url)
     postgres = pg.is_postgres(url)
-    connect_args: dict[str, Any] = {}
-    engine_args: dict[str, Any] = {}
+    connect_args: dict[str, Any] = pg.connect_args(url) if postgres else {}
+    engine_args: dict[str, Any] = pg.engine_args() if postgres else {}
     if url.get_backend_name() == "sqlite":
         connect_args = {"timeout": busy_timeout, "check_same_thread": False}
-    elif postgres:
-        connect_args = pg.connect_args(url)
-        # A desktop session outlives server restarts; a dead pooled connection is replaced
-        # instead of failing the next view.
-        engine_args["pool_pre_ping"] = True
     try:
         engine = sa.create_engine(url, connect_args=connect_args, **engine_args)
     except (sa_exc.ArgumentError, sa_exc.NoSuchModuleError, ImportError) as exc:
         hint = ""
         if postgres and not isinstance(exc, sa_exc.ArgumentError):
             hint = "; the PostgreSQL driver that comes with Prompt Inspector is psycopg: use postgresql://"
-        raise StoreOpenError(f"cannot open {location}: {exc}{hint}", location=location) from exc
+        raise StoreOpenError(f"cannot open {location}: {pg.driver_message(exc, url)}{hint}", location=location) from exc
     _install_read_only_hooks(engine, busy_timeout)
     try:
         _probe(engine)
@@ -240,7 +237,7 @@ def _probe(engine: Engine) -> None:
             # The guarantee is checked, not assumed: a URL option or a driver that ignored the
             # read-only request must not leave a writable session on the team's database.
             if conn.exec_driver_sql("SHOW transaction_read_only").scalar() != "on":
-                location = engine.url.render_as_string(hide_password=True)
+                location = shown_url(engine.url)
                 raise StoreOpenError(f"{location}: the connection could not be made read-only, so it was "
                                      "not used", location=location)
         else:
@@ -571,13 +568,15 @@ class Store:
     def _connect(self) -> Iterator[Connection]:
         if self._closed:
             raise StoreError(f"{self.location}: the store is closed", location=self.location)
+        conn = None  # set once connected: an error after that happened while reading
         try:
             with self._engine.connect() as conn:
                 yield conn
-        except sa_exc.DBAPIError as exc:
-            raise _translate(exc.orig, self.location, self.busy_timeout, self._sa_url) from exc
-        except sqlite3.Error as exc:
-            raise _translate(exc, self.location, self.busy_timeout) from exc
+        except Exception as exc:  # a driver's error, wrapped by SQLAlchemy or raised by a raw cursor
+            if not is_driver_error(exc):
+                raise
+            raise read_failure(exc, self.location, self.busy_timeout, self._sa_url, self.path,
+                               reading=conn is not None, fallback=_translate) from exc
 
     def _reflect(self, conn: Connection) -> _Tables:
         if self._dialect == "postgresql":

@@ -1,0 +1,71 @@
+"""What a driver error raised while a store is being read means, for both backends.
+
+:meth:`inspector.store.reader.Store._connect` hands every error of the driver here (SQLAlchemy's
+``DBAPIError`` wrapping it, or a ``sqlite3`` / ``psycopg`` error raised by a raw cursor), so no
+read of either backend lets a driver exception through: the caller gets a
+:class:`~inspector.store.errors.StoreError` with a plain message naming the file or the URL
+(secrets hidden). Two failures are recognised here; the others keep the messages of the opening
+code (``fallback``):
+
+* the PostgreSQL connection ended in the middle of a read (server stopped or restarted, backend
+  terminated): :class:`~inspector.store.errors.StoreConnectionLostError`;
+* the SQLite file is corrupt: :class:`~inspector.store.errors.StoreDamagedError`, with the command
+  that salvages what is left.
+"""
+
+from __future__ import annotations
+
+import shlex
+import sqlite3
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+from sqlalchemy import exc as sa_exc
+from sqlalchemy.engine import URL
+
+from . import postgres as pg
+from .errors import StoreDamagedError, StoreError
+
+__all__ = ["damaged_file_error", "is_driver_error", "read_failure"]
+
+# SQLite's own words for a corrupt file (its error name is SQLITE_CORRUPT*, but an older
+# Python gives only the message).
+_DAMAGED_NAMES = ("SQLITE_CORRUPT",)
+_DAMAGED_MESSAGES = ("database disk image is malformed", "malformed database schema")
+
+
+def is_driver_error(exc: BaseException) -> bool:
+    """True for an error of a database driver itself (not wrapped by SQLAlchemy)."""
+    if isinstance(exc, (sa_exc.DBAPIError, sqlite3.Error)):
+        return True
+    # psycopg is imported only by a PostgreSQL connection: if it is not loaded, no error is its.
+    psycopg = sys.modules.get("psycopg")
+    return psycopg is not None and isinstance(exc, psycopg.Error)
+
+
+def damaged_file_error(orig: BaseException | None, location: str, path: Path | None) -> StoreError | None:
+    """The error for a SQLite file that is corrupt, else None."""
+    if not isinstance(orig, sqlite3.Error):
+        return None
+    message = str(orig)
+    name = getattr(orig, "sqlite_errorname", "") or ""
+    if not (name.startswith(_DAMAGED_NAMES) or any(text in message.lower() for text in _DAMAGED_MESSAGES)):
+        return None
+    target = shlex.quote(str(path) if path is not None else location)
+    return StoreDamagedError(
+        f"{location}: the file is damaged ({message}); `sqlite3 {target} .recover | sqlite3 recovered.db` "
+        "can salvage what is left into a new file", location=location)
+
+
+def read_failure(exc: BaseException, location: str, busy_timeout: float, url: URL | None, path: Path | None, *,
+                 reading: bool, fallback: Callable[..., StoreError]) -> StoreError:
+    """The StoreError for driver error ``exc``. ``reading``: the connection had been made (the
+    error came from a query, not from connecting); ``fallback(orig, location, busy_timeout, url)``
+    names every failure not recognised here."""
+    orig = exc.orig if isinstance(exc, sa_exc.DBAPIError) else exc
+    invalidated = bool(getattr(exc, "connection_invalidated", False))
+    found = damaged_file_error(orig, location, path)
+    if found is None and reading and url is not None and pg.is_postgres(url):
+        found = pg.lost_connection_error(orig, location, url, invalidated=invalidated)
+    return found if found is not None else fallback(orig, location, busy_timeout, url)
