@@ -1,12 +1,15 @@
 """File → Open Database URL…: a Covel store on a server (PostgreSQL), or any database URL.
 
 The URL box offers the recent URLs (remembered without their passwords). A password typed in the
-URL itself is moved to the password box, so it is never shown in the recent list; ticking
-"Remember" keeps it in the system keyring when there is one.
+URL itself (``user:secret@`` or ``?password=secret``) is moved to the password box, and other
+secret options (``?sslpassword=…``) are taken out of sight and kept for this connection only, so
+no secret is shown or lands in the recent list; ticking "Remember" keeps the password in the
+system keyring when there is one.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from PySide6.QtCore import Qt
@@ -14,7 +17,7 @@ from PySide6.QtWidgets import (
     QCheckBox, QComboBox, QDialog, QDialogButtonBox, QFormLayout, QLabel, QLineEdit, QVBoxLayout, QWidget,
 )
 
-from inspector.store.urls import BadUrlError, split_url
+from inspector.store.urls import BadUrlError, SplitUrl, split_url
 
 from . import credentials
 
@@ -35,6 +38,8 @@ class OpenUrlDialog(QDialog):
     def __init__(self, recent_urls: list[str], parent: QWidget | None = None, *, url: str = "",
                  problem: str = "") -> None:
         super().__init__(parent)
+        # Secret options taken out of a pasted URL: (its public form, the options).
+        self._hidden: tuple[str, tuple[tuple[str, str], ...]] | None = None
         self.setWindowTitle(_tr("Open Database URL"))
         self.setMinimumWidth(560)
         self.url_box = QComboBox(self)
@@ -93,9 +98,12 @@ class OpenUrlDialog(QDialog):
                 self._show_problem("")
         else:
             self._show_problem("")
-            if split.password:
-                # Typed or pasted with the password in it: move the password out of sight.
-                self.password.setText(split.password)
+            if split.password or split.secrets:
+                # Typed or pasted with secrets in it: move them out of sight.
+                if split.password:
+                    self.password.setText(split.password)
+                if split.secrets:
+                    self._hidden = (split.public, split.secrets)
                 self.url_box.setCurrentText(split.public)
                 return
             if not self.password.text():
@@ -112,8 +120,14 @@ class OpenUrlDialog(QDialog):
     def public_url(self) -> str:
         return split_url(self.url_box.currentText()).public
 
+    def _split(self) -> SplitUrl:
+        split = split_url(self.url_box.currentText())
+        if self._hidden is not None and self._hidden[0] == split.public:
+            split = replace(split, secrets=self._hidden[1])
+        return split
+
     def connect_url(self) -> str:
-        return split_url(self.url_box.currentText()).with_password(self.password.text() or None)
+        return self._split().with_password(self.password.text() or None)
 
     def accept(self) -> None:  # noqa: D102 - Qt override
         try:

@@ -11,6 +11,8 @@ from pathlib import Path
 
 from PySide6.QtCore import QByteArray, QSettings
 
+from inspector.store.urls import looks_like_url, public_url
+
 MAX_RECENT = 10
 _RECENT_KEY = "recentFiles"
 
@@ -22,14 +24,21 @@ class Settings:
     # ------------------------------------------------------------------ recent files
 
     def recent_files(self) -> list[str]:
+        """The recent files and URLs, newest first. A URL saved with a secret in it (by an older
+        version, or by hand) is cleaned here and the list saved again without it."""
         value = self._s.value(_RECENT_KEY, [], type=list)
-        return [str(v) for v in value if v]
+        stored = [str(v) for v in value if v]
+        files = list(dict.fromkeys(public_url(f) if looks_like_url(f) else f for f in stored))
+        if files != stored:
+            self._s.setValue(_RECENT_KEY, files)
+            self._s.sync()  # the secret leaves the file now, not when Qt gets round to it
+        return files
 
     def add_recent(self, path: str | os.PathLike[str]) -> list[str]:
         """Put ``path`` first (absolute, de-duplicated), keep at most ``MAX_RECENT``. A database
-        URL is kept as given: the caller has taken its password out."""
+        URL is kept without its secrets (:func:`inspector.store.urls.public_url`)."""
         text = os.fspath(path)
-        full = text if "://" in text else str(Path(path).resolve())
+        full = public_url(text) if looks_like_url(text) else str(Path(path).resolve())
         files = [full] + [f for f in self.recent_files() if f != full]
         files = files[:MAX_RECENT]
         self._s.setValue(_RECENT_KEY, files)
@@ -41,7 +50,7 @@ class Settings:
         removed: list[str] = []
         for f in self.recent_files():
             # A server may be down for a while; only a file that is gone is certainly stale.
-            (kept if "://" in f or Path(f).is_file() else removed).append(f)
+            (kept if looks_like_url(f) or Path(f).is_file() else removed).append(f)
         if removed:
             self._s.setValue(_RECENT_KEY, kept)
         return kept, removed
@@ -61,6 +70,3 @@ class Settings:
 
     def set_geometry(self, key: str, value: QByteArray) -> None:
         self._s.setValue(f"window/{key}", value)
-
-    def sync(self) -> None:
-        self._s.sync()

@@ -248,3 +248,112 @@ def test_a_server_that_goes_away_keeps_the_tree_and_is_retried(
         assert not window.connection_label.isVisible()
     finally:
         pg_cluster.stop(directory, bindir)
+
+
+# --- secrets in every URL form stay out of sight and out of the settings file ----------------------
+
+_SECRET = "Sekr1t-pw"
+_OTHER = "Key-pass-77"
+
+
+def _settings_bytes(folder: Path) -> bytes:
+    return b"".join(p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file())
+
+
+def _query_password_url(url: str) -> str:
+    parsed = make_url(url)
+    return parsed._replace(password=None).update_query_dict(
+        {"password": parsed.password or ""}).render_as_string(hide_password=False)
+
+
+def test_a_recent_list_saved_with_secrets_is_cleaned_when_read(isolated_settings: Path) -> None:
+    from PySide6.QtCore import QSettings
+
+    from ui.settings import Settings
+
+    raw = QSettings()
+    raw.setValue("recentFiles", [
+        f"postgresql://ann:{_SECRET}@db.local/covel",
+        f"postgresql://ann@db.local/covel?password={_SECRET}",
+        f"postgresql://ann@db.local/other?sslpassword={_OTHER}&sslmode=require",
+        f"postgresql://ann:{_SECRET}@db.local:notaport/covel",
+        "/home/ann/covel.db",
+    ])
+    raw.sync()
+    assert _SECRET.encode() in _settings_bytes(isolated_settings)
+    settings = Settings()
+    assert settings.recent_files() == [
+        "postgresql://ann@db.local/covel",
+        "postgresql://ann@db.local/other?sslmode=require",
+        "postgresql://ann:***@db.local:notaport/covel",
+        "/home/ann/covel.db",
+    ]
+    data = _settings_bytes(isolated_settings)  # re-saved at once, not when Qt gets round to it
+    assert b"db.local" in data and _SECRET.encode() not in data and _OTHER.encode() not in data
+    settings.add_recent(f"postgresql://bob@db.local/covel?PASSWORD={_SECRET}")
+    settings.sync()
+    assert settings.recent_files()[0] == "postgresql://bob@db.local/covel"
+    assert _SECRET.encode() not in _settings_bytes(isolated_settings)
+
+
+def test_dialog_moves_a_query_password_and_hides_other_secrets(qtbot: Any, no_keyring: None) -> None:
+    dialog = OpenUrlDialog([])
+    qtbot.addWidget(dialog)
+    dialog.url_box.setCurrentText(
+        f"postgresql://bob@db.local/covel?options=-csearch_path%3Dgame&password={_SECRET}&sslpassword={_OTHER}")
+    assert dialog.url_box.currentText() == "postgresql://bob@db.local/covel?options=-csearch_path%3Dgame"
+    assert dialog.password.text() == _SECRET
+    assert dialog.public_url() == dialog.url_box.currentText()
+    connect = make_url(dialog.connect_url())
+    assert connect.password == _SECRET and connect.query["sslpassword"] == _OTHER
+    assert connect.query["options"] == "-csearch_path=game"
+    # Another URL typed in its place does not inherit the hidden option.
+    dialog.url_box.setCurrentText("postgresql://bob@db.local/elsewhere")
+    assert "sslpassword" not in make_url(dialog.connect_url()).query
+
+
+def test_a_query_password_goes_to_the_keyring_like_a_userinfo_one(qtbot: Any, fake_keyring: _FakeKeyring) -> None:
+    dialog = OpenUrlDialog([])
+    qtbot.addWidget(dialog)
+    dialog.url_box.setCurrentText(f"postgresql://bob@db.local:5432/covel?password={_SECRET}")
+    dialog.remember.setChecked(True)
+    dialog.accept()
+    assert fake_keyring.entries == {("prompt-inspector:postgresql://db.local:5432", "bob"): _SECRET}
+
+
+def test_a_refused_connection_with_a_query_password_shows_none(
+        qtbot: Any, window: MainWindow, errors: list[tuple[str, str]], isolated_settings: Path,
+        no_keyring: None) -> None:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    _open(qtbot, window, f"postgresql://ann@127.0.0.1:{port}/covel?password={_SECRET}&sslpassword={_OTHER}",
+          ok=False)
+    title, text = errors[-1]
+    assert "connection refused" in text and _SECRET not in text and _OTHER not in text
+    assert text.startswith(f"postgresql://ann@127.0.0.1:{port}/covel could not be opened.")
+    assert _SECRET not in window.statusBar().currentMessage()
+    window.settings.sync()
+    assert _SECRET.encode() not in _settings_bytes(isolated_settings)
+
+
+@pytest.mark.postgres
+def test_a_store_opened_with_a_query_password_shows_and_keeps_none(
+        qtbot: Any, window: MainWindow, demo_postgres: str, isolated_settings: Path, no_keyring: None) -> None:
+    password = make_url(demo_postgres).password or ""
+    assert password
+    _open(qtbot, window, _query_password_url(demo_postgres))
+    assert window.navigator.model.rowCount() == 4
+    shown = [window.windowTitle(), window.statusBar().currentMessage(),
+             *(value for _name, value in window.overview.facts)]
+    for action in window.recent_actions():
+        shown += [action.text(), action.toolTip(), action.statusTip(), str(action.data())]
+    for text in shown:
+        assert password not in text, text
+    assert "postgres:***@127.0.0.1" in dict(window.overview.facts)["File"]  # moved to the userinfo
+    assert window.settings.recent_files()[0] == split_url(demo_postgres).public
+    window.settings.sync()
+    data = _settings_bytes(isolated_settings)
+    assert b"postgresql" in data and password.encode() not in data
+    _open(qtbot, window, window.target)  # type: ignore[arg-type]  # reload: the password is in memory
+    assert window.navigator.model.rowCount() == 4
