@@ -132,11 +132,11 @@ def _real_target(path: Path) -> Path:
     return path
 
 
-def _create_temporary(target: Path, mode: int | None = None) -> tuple[Path, int, int]:
-    """A new, empty file beside ``target``, opened for writing, and the mode the finished file
-    gets: the mode ``target`` has or, for a new file, the umask's default, as ``open()`` gives.
-    Until then the owner may read and write it (the caller writes it through its own handle).
-    ``mode`` overrides both."""
+def _create_temporary(target: Path, mode: int | None, created: list[Path]) -> int:
+    """Create a new, empty file beside ``target`` (its path appended to ``created`` as soon as it
+    exists, so an interrupt at any point can remove it) and return the mode the finished file
+    gets: ``mode``, else the mode ``target`` has or, for a new file, the umask's default, as
+    ``open()`` gives. Until then the owner may read and write it."""
     wanted = mode
     if wanted is None:
         try:
@@ -151,9 +151,13 @@ def _create_temporary(target: Path, mode: int | None = None) -> tuple[Path, int,
             fd = os.open(tmp, flags, 0o666)
         except FileExistsError:
             continue
-        final = stat.S_IMODE(os.fstat(fd).st_mode) if wanted is None else wanted
-        _chmod(tmp, fd, final | stat.S_IRUSR | stat.S_IWUSR)
-        return tmp, fd, final
+        created.append(tmp)
+        try:
+            final = stat.S_IMODE(os.fstat(fd).st_mode) if wanted is None else wanted
+            _chmod(tmp, fd, final | stat.S_IRUSR | stat.S_IWUSR)
+        finally:
+            os.close(fd)
+        return final
     raise FileExistsError(_errno.EEXIST, "no free temporary file name")
 
 
@@ -187,18 +191,17 @@ def atomic_output(path: str | os.PathLike[str], *, mode: int | None = None) -> I
     path (an empty file with the right mode, in the same folder as the real target), once the
     block ends without an exception. The block may write it however it likes (SQLite, a stream)
     but must close it. Any failure removes the temporary file and raises ``SaveError`` naming
-    ``path``. ``mode`` sets the new file's permission bits instead. SIGTERM during the block raises ``inspector.signals.Terminated`` (a
-    ``KeyboardInterrupt``) so that the same clean-up runs as on Ctrl-C."""
+    ``path``. ``mode`` sets the new file's permission bits instead. SIGTERM during the block
+    raises ``inspector.signals.Terminated`` (a ``KeyboardInterrupt``) so that the same clean-up
+    runs as on Ctrl-C."""
     shown = os.fspath(path)
+    created: list[Path] = []
     with sigterm_as_interrupt():
         try:
-            target = _real_target(Path(shown))
-            tmp, fd, mode = _create_temporary(target, mode)
-            os.close(fd)
-        except OSError as exc:
-            raise SaveError(shown, exc) from None
-        try:
             try:
+                target = _real_target(Path(shown))
+                mode = _create_temporary(target, mode, created)
+                tmp = created[0]
                 yield tmp
                 with open(tmp, "rb+") as fh:
                     os.fsync(fh.fileno())
@@ -207,10 +210,11 @@ def atomic_output(path: str | os.PathLike[str], *, mode: int | None = None) -> I
             except OSError as exc:
                 raise SaveError(shown, exc) from None
         except BaseException:
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
+            for leftover in created:
+                try:
+                    os.unlink(leftover)
+                except OSError:
+                    pass
             raise
         _sync_folder(target.parent)
 

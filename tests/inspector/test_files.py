@@ -304,3 +304,17 @@ def test_outside_the_main_thread_nothing_is_installed(tmp_path: Path) -> None:
     thread.join(30)
     assert seen == [before] and (tmp_path / "a.txt").read_text(encoding="utf-8") == "x"
     assert sys.modules["inspector.signals"] is signals
+
+
+def test_an_interrupt_while_the_temporary_file_is_being_made_leaves_nothing(tmp_path: Path,
+                                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    target = tmp_path / "report.html"
+    target.write_text("old", encoding="utf-8")
+
+    def interrupted(*_args) -> None:  # type: ignore[no-untyped-def]
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(files, "_chmod", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        files.write_atomic(target, "new")
+    assert target.read_text(encoding="utf-8") == "old" and _listing(tmp_path) == ["report.html"]
