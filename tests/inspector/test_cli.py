@@ -324,7 +324,8 @@ def test_cache_html_on_a_full_disk_keeps_the_old_report(work, capfdbinary, monke
     code, out, err = run(capfdbinary, "cache", folder / "covel.db", "--html", report)
     assert code == 1 and out == ""
     # (The store may print schema warnings before; the failure is the one last line.)
-    assert err.endswith("\n") and err.splitlines()[-1] == f"prompt-inspector: cannot write {report}: No space left on device"
+    assert err.endswith("\n")
+    assert err.splitlines()[-1] == f"prompt-inspector: cannot write {report}: No space left on device"
     assert "Traceback" not in err and ".tmp" not in err
     assert _digest(report) == digest and _listing(folder) == listing
 

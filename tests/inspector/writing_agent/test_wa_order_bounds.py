@@ -110,7 +110,8 @@ def test_the_quadratic_input_is_read_at_once(tmp_path: Path) -> None:
 
 
 def _doc() -> ContextOrder:
-    return ContextOrder(slots=[Slot(ref="narrator", label="叙事", inserts=[Insert(ref="a", order=0), Insert(ref="b", order=1)])])
+    inserts = [Insert(ref="a", order=0), Insert(ref="b", order=1)]
+    return ContextOrder(slots=[Slot(ref="narrator", label="叙事", inserts=inserts)])
 
 
 HUGE = int("9" * 309)  # past the largest double: Infinity in JavaScript, so not a finite index
