@@ -327,3 +327,33 @@ def test_a_healthy_file_reads_as_before(tmp_path: Path) -> None:
     with open_store(path) as store:
         assert views.session_rows(store) and sum(1 for _ in store.iter_llm_calling_rows()) > 0
     assert os.listdir(tmp_path) == ["covel.db"]
+
+
+# --- the command line --------------------------------------------------------------------------
+
+def _cli(capfdbinary: pytest.CaptureFixture[bytes], *argv: str) -> tuple[int, str, str]:
+    from inspector.cli import main
+
+    code = main(list(argv))
+    out, err = capfdbinary.readouterr()
+    return code, out.decode("utf-8"), err.decode("utf-8")
+
+
+def test_the_cli_names_a_refused_url_without_its_secrets(capfdbinary: pytest.CaptureFixture[bytes]) -> None:
+    port = _closed_port()
+    code, out, err = _cli(capfdbinary, "sessions",
+                          f"postgresql://ann@127.0.0.1:{port}/covel?password={SECRET}&sslpassword={OTHER}")
+    assert code != 0 and out == "" and "Traceback" not in err and err.count("\n") == 1
+    assert err.startswith(f"prompt-inspector: postgresql+psycopg://ann@127.0.0.1:{port}/covel?password=***")
+    _assert_clean(err, SECRET, OTHER)
+
+
+@pytest.mark.postgres
+def test_the_cli_names_refused_credentials_without_them(pg_server_url: str,
+                                                        capfdbinary: pytest.CaptureFixture[bytes]) -> None:
+    right = make_url(pg_server_url).password or ""
+    wrong = _query_url(make_url(pg_server_url).set(password="Wrong-pass-9").render_as_string(hide_password=False))
+    code, out, err = _cli(capfdbinary, "sessions", wrong)
+    assert code != 0 and out == "" and "Traceback" not in err and err.count("\n") == 1
+    assert "refused the credentials of user" in err
+    _assert_clean(err, "Wrong-pass-9", right)
