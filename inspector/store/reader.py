@@ -17,7 +17,6 @@ from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote
 
 import orjson
 import sqlalchemy as sa
@@ -27,12 +26,10 @@ from sqlalchemy.engine import URL, Connection, Engine, make_url
 from sqlalchemy.pool import QueuePool
 
 from .errors import (
-    EmptyDatabaseError,
     NotACovelStoreError,
     NotADatabaseError,
     StoreError,
     StoreLockedError,
-    StoreNotFoundError,
     StoreOpenError,
 )
 from . import postgres as pg
@@ -40,6 +37,7 @@ from .read_errors import is_driver_error, read_failure
 from .urls import shown_url
 from .ordering import order_keys
 from ..jsjson import node_text
+from .sqlite_open import Opened, SqliteRequest, open_sqlite, sqlite_request
 from .records import (
     LlmCall,
     SessionInfo,
@@ -56,17 +54,11 @@ from .records import (
 __all__ = ["Store", "open_store", "pair_llm_calls", "DEFAULT_BUSY_TIMEOUT"]
 
 DEFAULT_BUSY_TIMEOUT = 2.0
-SQLITE_HEADER = b"SQLite format 3\x00"
 _SCHEME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*://")
 
 # Tables whose columns drive query building. Anything else in the file is ignored.
 _TABLES = ("sessions", "worlds", "trace_events", "turn_results", "turn_messages", "session_summaries",
            "tool_calls", "suspensions")
-
-# sqlite3 error names (Python 3.11+ exposes them) that mean "could not open read-only", which for
-# a WAL file in a read-only directory is the -shm that cannot be created.
-_RO_RETRY_NAMES = ("SQLITE_CANTOPEN", "SQLITE_READONLY", "SQLITE_IOERR_SHMOPEN", "SQLITE_IOERR_SHMSIZE")
-_RO_RETRY_MESSAGES = ("unable to open database file", "readonly database", "disk i/o error")
 
 
 def _sqlite_connect(uri: str, timeout: float) -> sqlite3.Connection:
@@ -75,91 +67,52 @@ def _sqlite_connect(uri: str, timeout: float) -> sqlite3.Connection:
     return sqlite3.connect(uri, uri=True, timeout=timeout, check_same_thread=False)
 
 
-def _sqlite_uri(path: Path, mode: str) -> str:
-    # Percent-encode so '?', '#' and '%' in a file name cannot be read as URI syntax.
-    posix = path.as_posix()
-    if re.match(r"^[A-Za-z]:", posix):
-        posix = "/" + posix
-    query = "mode=ro" if mode == "ro" else "mode=ro&immutable=1"
-    return f"file:{quote(posix, safe='/:')}?{query}"
-
-
 def open_store(path_or_url: str | os.PathLike[str], *, busy_timeout: float = DEFAULT_BUSY_TIMEOUT) -> Store:
     """Open a Covel store read-only.
 
     ``path_or_url`` is a file path, or an SQLAlchemy URL (``postgresql+psycopg://…``,
-    ``sqlite:///…``). A ``sqlite:///<file>`` URL without query options is opened exactly like the
-    path so it gets the same checks and never creates the file.
+    ``sqlite:///…``). Every SQLite file, named by path or URL, is opened by
+    :func:`inspector.store.sqlite_open.open_sqlite`: never read-write, never creating a file.
     """
     target = os.fspath(path_or_url)
     if isinstance(target, bytes):
         target = os.fsdecode(target)
-    if _SCHEME_RE.match(target):
+    if not _SCHEME_RE.match(target):
+        return _open_sqlite(SqliteRequest(Path(target), busy_timeout), url_text=None)
+    try:
         url = make_url(target)
-        database = url.database or ""
-        if (
-            url.get_backend_name() == "sqlite"
-            and database
-            and database != ":memory:"
-            and not database.startswith("file:")
-            and not url.query
-        ):
-            return _open_sqlite_path(Path(database), busy_timeout, url_text=target)
-        return _open_url(url, busy_timeout)
-    return _open_sqlite_path(Path(target), busy_timeout, url_text=None)
+        url.port  # noqa: B018 - a bad port or an unclosed IPv6 bracket fails here, not in the driver
+    except (sa_exc.ArgumentError, ValueError) as exc:
+        # Text that does not parse is shown as its scheme and host only: no user, password, query.
+        scheme, _, rest = target.partition("://")
+        shown = f"{scheme}://{rest.split('?', 1)[0].rpartition('@')[2].split('/', 1)[0]}"
+        what = "an IPv6 address needs its closing bracket, as in postgresql://user@[::1]:5432/covel" \
+            if "[" in shown and "]" not in shown else f"{exc}; the port, if given, is a number"
+        raise StoreOpenError(f"{shown} is not a valid database URL: {what}", location=shown) from None
+    if url.get_backend_name() == "sqlite":
+        # Options (timeout, immutable) travel with the store to a worker process (open_spec).
+        return _open_sqlite(sqlite_request(url, target, busy_timeout), url_text=target,
+                            sa_url=url if url.query else None)
+    return _open_url(url, busy_timeout)
 
 
-def _check_sqlite_file(path: Path) -> None:
-    # Checked before SQLite sees the file: SQLite treats a missing or empty file as a new
-    # database, and "file is not a database" errors name no file.
-    if not path.exists():
-        raise StoreNotFoundError(f"{path} does not exist", location=str(path))
-    if path.is_dir():
-        raise StoreNotFoundError(f"{path} is a directory, not a database file", location=str(path))
+def _open_sqlite(request: SqliteRequest, *, url_text: str | None, sa_url: URL | None = None) -> Store:
+    def reopen() -> Opened:
+        return open_sqlite(request, _sqlite_engine, _translate)
+
+    opened = reopen()
+    path = request.path.expanduser().absolute()
     try:
-        with path.open("rb") as handle:
-            header = handle.read(len(SQLITE_HEADER))
-    except OSError as exc:
-        raise StoreOpenError(f"{path} cannot be read: {exc.strerror or exc}", location=str(path)) from exc
-    if not header:
-        raise EmptyDatabaseError(f"{path} is empty (0 bytes): not a Covel store", location=str(path))
-    if header != SQLITE_HEADER:
-        raise NotADatabaseError(f"{path} is not a SQLite database", location=str(path))
+        return Store(opened.engine, path=path, url=url_text if url_text is not None else opened.uri,
+                     location=str(path), read_only_mode=opened.mode, busy_timeout=request.busy_timeout,
+                     notes=opened.notes, sa_url=sa_url, sqlite=(opened, reopen))
+    except BaseException:
+        opened.release()
+        raise
 
 
-def _open_sqlite_path(path: Path, busy_timeout: float, *, url_text: str | None) -> Store:
-    path = path.expanduser().absolute()
-    _check_sqlite_file(path)
-    location = str(path)
-    notes: list[str] = []
-    engine = _sqlite_engine(path, "ro", busy_timeout)
-    try:
-        _probe(engine)
-        mode = "ro"
-    except sa_exc.DBAPIError as exc:
-        engine.dispose()
-        if not _is_ro_open_failure(exc.orig):
-            raise _translate(exc.orig, location, busy_timeout) from exc
-        # Read-only open of a WAL file needs its -shm; in a read-only directory it cannot be
-        # created, and immutable=1 is the only way in (it ignores the -wal and every lock).
-        engine = _sqlite_engine(path, "immutable", busy_timeout)
-        try:
-            _probe(engine)
-        except sa_exc.DBAPIError as exc2:
-            engine.dispose()
-            raise _translate(exc2.orig, location, busy_timeout) from exc2
-        mode = "immutable"
-        notes.append(
-            f"opened with immutable=1 because read-only mode failed ({exc.orig}): "
-            "changes still in the -wal file and later writes are not visible"
-        )
-    url = url_text if url_text is not None else _sqlite_uri(path, mode)
-    return Store(engine, path=path, url=url, location=location, read_only_mode=mode,
-                 busy_timeout=busy_timeout, notes=notes)
-
-
-def _sqlite_engine(path: Path, mode: str, busy_timeout: float) -> Engine:
-    uri = _sqlite_uri(path, mode)
+def _sqlite_engine(uri: str, busy_timeout: float) -> Engine:
+    """A pooled engine on ``uri``, probed (raises ``DBAPIError`` after disposing of it)."""
     engine = sa.create_engine(
         "sqlite://",
         creator=lambda: _sqlite_connect(uri, busy_timeout),
@@ -168,6 +121,11 @@ def _sqlite_engine(path: Path, mode: str, busy_timeout: float) -> Engine:
         max_overflow=4,
     )
     _install_read_only_hooks(engine, busy_timeout)
+    try:
+        _probe(engine)
+    except BaseException:
+        engine.dispose()
+        raise
     return engine
 
 
@@ -177,8 +135,6 @@ def _open_url(url: URL, busy_timeout: float) -> Store:
     postgres = pg.is_postgres(url)
     connect_args: dict[str, Any] = pg.connect_args(url) if postgres else {}
     engine_args: dict[str, Any] = pg.engine_args() if postgres else {}
-    if url.get_backend_name() == "sqlite":
-        connect_args = {"timeout": busy_timeout, "check_same_thread": False}
     try:
         engine = sa.create_engine(url, connect_args=connect_args, **engine_args)
     except (sa_exc.ArgumentError, sa_exc.NoSuchModuleError, ImportError) as exc:
@@ -195,19 +151,8 @@ def _open_url(url: URL, busy_timeout: float) -> Store:
     except StoreError:
         engine.dispose()
         raise
-    mode = "ro" if url.get_backend_name() != "sqlite" else _sqlite_url_mode(url)
-    path = None
-    if url.get_backend_name() == "sqlite" and url.database and url.database != ":memory:":
-        path = Path(url.database.removeprefix("file:").split("?", 1)[0])
-    return Store(engine, path=path, url=location, location=location, read_only_mode=mode,
+    return Store(engine, path=None, url=location, location=location, read_only_mode="ro",
                  busy_timeout=busy_timeout, notes=[], sa_url=url)
-
-
-def _sqlite_url_mode(url: URL) -> str:
-    database = url.database or ""
-    if "immutable=1" in database or url.query.get("immutable") == "1":
-        return "immutable"
-    return "ro" if ("mode=ro" in database or url.query.get("mode") == "ro") else "query_only"
 
 
 def _install_read_only_hooks(engine: Engine, busy_timeout: float) -> None:
@@ -218,7 +163,7 @@ def _install_read_only_hooks(engine: Engine, busy_timeout: float) -> None:
         cursor = dbapi_connection.cursor()
         try:
             if dialect == "sqlite":
-                # Belt and braces on top of mode=ro, and the only guard for a plain sqlite URL.
+                # Belt and braces on top of mode=ro / immutable=1.
                 cursor.execute("PRAGMA query_only=ON")
                 cursor.execute(f"PRAGMA busy_timeout={int(busy_timeout * 1000)}")
         finally:
@@ -242,16 +187,6 @@ def _probe(engine: Engine) -> None:
                                      "not used", location=location)
         else:
             conn.execute(sa.select(sa.literal(1))).scalar()
-
-
-def _is_ro_open_failure(orig: BaseException | None) -> bool:
-    if not isinstance(orig, sqlite3.Error):
-        return False
-    name = getattr(orig, "sqlite_errorname", "") or ""
-    if any(name.startswith(prefix) for prefix in _RO_RETRY_NAMES):
-        return True
-    message = str(orig).lower()
-    return any(text in message for text in _RO_RETRY_MESSAGES)
 
 
 def _translate(orig: BaseException | None, location: str, busy_timeout: float,
@@ -293,6 +228,9 @@ def _iso_minus(value: str, seconds: float) -> str:
         when = when.astimezone(timezone.utc)
     earlier = when - timedelta(seconds=seconds)
     return earlier.strftime("%Y-%m-%dT%H:%M:%S.") + f"{earlier.microsecond // 1000:03d}Z"
+
+
+_REOPENED = "the file changed on disk since it was opened, so it was opened again"
 
 
 class _WatchConnection:
@@ -482,8 +420,9 @@ class Store:
     """A read-only Covel store. Use :func:`open_store` to create one; close it (or use ``with``).
 
     ``read_only_mode`` is ``"ro"`` (SQLite ``mode=ro``, or a read-only PostgreSQL session),
-    ``"immutable"`` (SQLite ``immutable=1`` fallback; see :attr:`schema_notes`) or
-    ``"query_only"`` (a ``sqlite:`` URL with its own options, guarded only by ``PRAGMA query_only``).
+    ``"immutable"`` (SQLite ``immutable=1``) or ``"copy"`` (a private copy of the file); why is in
+    :attr:`schema_notes` (:mod:`inspector.store.sqlite_open` decides). A SQLite store read as a
+    snapshot is opened again, in the way the file's state then calls for, when the file changes.
     Safe to share between threads; each call borrows a pooled connection.
     """
 
@@ -498,8 +437,12 @@ class Store:
         busy_timeout: float,
         notes: list[str],
         sa_url: URL | None = None,
+        sqlite: tuple[Opened, Callable[[], Opened]] | None = None,
     ) -> None:
         self._engine = engine
+        # How the SQLite file was opened, and how to open it again when it changes.
+        self._opened, self._reopen = sqlite if sqlite is not None else (None, None)
+        self._generation = 0
         self._sa_url = sa_url
         self.path = path
         self.url = url
@@ -536,6 +479,8 @@ class Store:
                 # Running in another thread right now; it returns its connection when it stops.
                 pass
         self._engine.dispose()
+        if self._opened is not None:
+            self._opened.release()  # the private copy, if any, goes with it
 
     @property
     def closed(self) -> bool:
@@ -568,6 +513,7 @@ class Store:
     def _connect(self) -> Iterator[Connection]:
         if self._closed:
             raise StoreError(f"{self.location}: the store is closed", location=self.location)
+        self._reopen_if_stale()
         conn = None  # set once connected: an error after that happened while reading
         try:
             with self._engine.connect() as conn:
@@ -1073,16 +1019,18 @@ class Store:
 
         SQLite: ``PRAGMA data_version`` of a connection kept for it (the value is per connection,
         so a pooled one would not do); it sees commits through the WAL in read-only mode. A file
-        opened ``immutable`` never changes. PostgreSQL: the current snapshot ``xmin:xmax:xip``,
-        which every commit in the cluster moves and reading never does.
+        read as a snapshot (``immutable``, ``copy``) is opened again when it changes on disk, which
+        moves the token too. PostgreSQL: the current snapshot ``xmin:xmax:xip``, which every
+        commit in the cluster moves and reading never does.
         """
         if self._dialect == "sqlite":
+            self._reopen_if_stale()
             watch = self._watch_connection()
             with watch.lock:
                 cursor = watch.raw.cursor()
                 try:
                     cursor.execute("PRAGMA data_version")
-                    return cursor.fetchone()[0]
+                    return self._generation, cursor.fetchone()[0]
                 except sqlite3.Error as exc:
                     raise _translate(exc, self.location, self.busy_timeout) from exc
                 finally:
@@ -1095,6 +1043,30 @@ class Store:
                     conn.rollback()
                     return conn.exec_driver_sql("SELECT txid_current_snapshot()::text").scalar()
             return conn.execute(sa.select(sa.func.count()).select_from(self._tables["trace_events"])).scalar()
+
+    def _reopen_if_stale(self) -> None:
+        """A SQLite file read as a snapshot because nothing had it open (or through a private
+        copy) is opened again as soon as that changes, e.g. Covel starts writing and its -wal and
+        -shm appear: reads then go through ``mode=ro`` and see the writes, never a torn file."""
+        opened = self._opened
+        if opened is None or self._reopen is None or not opened.stale():
+            return
+        with self._lock:
+            if self._closed or self._opened is not opened:
+                return
+            fresh = self._reopen()
+            old_watch = getattr(self, "_watch", None)
+            self._watch = None
+            self._opened, self._engine = fresh, fresh.engine
+            if self.url == opened.uri:
+                self.url = fresh.uri
+            self.read_only_mode = fresh.mode
+            self._generation += 1
+            kept = [note for note in self.schema_notes if note not in opened.notes and not note.startswith(_REOPENED)]
+            self.schema_notes = [*fresh.notes, f"{_REOPENED} (it was read as {opened.mode}, now {fresh.mode})", *kept]
+        if old_watch is not None:
+            old_watch.close()
+        opened.release()
 
     def _watch_connection(self) -> _WatchConnection:
         with self._lock:

@@ -156,29 +156,61 @@ def test_lock_taken_after_open_is_reported_on_read(make_db, build_sample) -> Non
     db.close()
 
 
-def test_immutable_fallback_when_read_only_open_fails(make_db, build_sample, monkeypatch: pytest.MonkeyPatch) -> None:
-    db = make_db(wal=True)
-    build_sample(db)
-    db.close()
+def _read_only_folder(monkeypatch: pytest.MonkeyPatch, folder: Path) -> list[str]:
+    """Stands in for a WAL file in a read-only folder: a mode=ro open there fails as when the
+    -shm cannot be used. (Tests run as root, where folder permissions would not stop SQLite.)"""
     real_connect = reader_module._sqlite_connect
     attempts: list[str] = []
 
-    # Stands in for a WAL file in a read-only directory: the -shm cannot be created. (Tests run
-    # as root, where directory permissions would not stop SQLite.)
     def fake_connect(uri: str, timeout: float) -> object:
         attempts.append(uri)
         conn = real_connect(uri, timeout)
-        if "immutable=1" in uri:
+        if "immutable=1" in uri or str(folder) not in uri:
             return conn
         conn.close()
         raise sqlite3.OperationalError("unable to open database file")
 
     monkeypatch.setattr(reader_module, "_sqlite_connect", fake_connect)
-    with open_store(db.path) as store:
-        assert store.read_only_mode == "immutable"
-        assert any("immutable=1" in note for note in store.schema_notes)
-        assert [s.id for s in store.sessions()] == ["s1", "s2"]
-    assert "immutable=1" not in attempts[0] and "immutable=1" in attempts[-1]
+    return attempts
+
+
+def test_read_only_folder_with_changes_in_the_wal_reads_a_private_copy(
+        make_db, build_sample, monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory) -> None:
+    cache = tmp_path_factory.mktemp("cache")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(cache))
+    db = make_db(wal=True)
+    build_sample(db)
+    db.commit()  # the writer stays open: its -wal holds every row, its -shm is there
+    try:
+        listing = sorted(os.listdir(db.path.parent))
+        attempts = _read_only_folder(monkeypatch, db.path.parent)
+        with open_store(db.path) as store:
+            assert store.read_only_mode == "copy"
+            assert any(note.startswith("read through a private copy") and "read-only mode failed" in note
+                       for note in store.schema_notes)
+            assert [s.id for s in store.sessions()] == ["s1", "s2"]
+            assert sorted(os.listdir(db.path.parent)) == listing
+        assert "immutable=1" not in attempts[0]
+        assert os.listdir(cache / "prompt-inspector" / "snapshots") == []
+    finally:
+        db.close()
+
+
+def test_read_only_folder_with_an_empty_wal_falls_back_to_immutable(
+        make_db, build_sample, monkeypatch: pytest.MonkeyPatch) -> None:
+    db = make_db(wal=True)
+    build_sample(db)
+    db.commit()
+    db.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # every row in the file, the -wal empty
+    try:
+        attempts = _read_only_folder(monkeypatch, db.path.parent)
+        with open_store(db.path) as store:
+            assert store.read_only_mode == "immutable"
+            assert any("immutable=1 because read-only mode failed" in note for note in store.schema_notes)
+            assert [s.id for s in store.sessions()] == ["s1", "s2"]
+        assert "immutable=1" not in attempts[0] and "immutable=1" in attempts[-1]
+    finally:
+        db.close()
 
 
 def test_other_open_errors_are_not_retried(make_db, build_sample, monkeypatch: pytest.MonkeyPatch) -> None:

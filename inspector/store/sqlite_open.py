@@ -1,0 +1,441 @@
+"""How a SQLite store is opened without writing anything beside it: the one place that decides.
+
+Every SQLite open (a path, or a ``sqlite://`` URL) goes through :func:`open_sqlite`. It checks
+the file (:func:`check_sqlite_file`), looks at what lies beside it, and picks one way in:
+
+``ro``
+    SQLite ``mode=ro``: the file is read in place with shared read locks, seeing Covel's commits
+    as they land. Used when a live writer's ``-wal`` and ``-shm`` are present, and for a
+    rollback-journal file without a hot journal.
+``immutable``
+    ``immutable=1``: no locks, nothing created. Used when the URL asks for it, and for a WAL file
+    nobody has open (no ``-wal``, or an empty one, and no ``-shm``): it is fully checkpointed,
+    and ``mode=ro`` would create the ``-wal`` and ``-shm`` beside it. Such a store is watched
+    (:attr:`Opened.stale`): when Covel opens the file it is opened again in ``mode=ro``.
+``copy``
+    A private copy in the user's cache folder, when reading in place would need a write: a
+    ``-wal`` with changes but no ``-shm`` (Covel stopped without closing; ``mode=ro`` would
+    create the ``-shm``), or a hot ``-journal`` (an unfinished write that only a writer may roll
+    back). The copy is brought to its last committed state there, read, and deleted on close.
+
+Nothing here ever opens the user's file read-write or lets SQLite create a file beside it.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import sqlite3
+import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import parse_qsl, quote, unquote
+
+from sqlalchemy import exc as sa_exc
+from sqlalchemy.engine import URL, Engine
+
+from ..inputs import InputFileError, open_regular_file
+from .errors import EmptyDatabaseError, NotADatabaseError, StoreError, StoreNotFoundError, StoreOpenError
+
+__all__ = ["SQLITE_HEADER", "Opened", "SqliteRequest", "check_sqlite_file", "open_sqlite", "sqlite_request",
+           "sqlite_uri"]
+
+SQLITE_HEADER = b"SQLite format 3\x00"
+_HEADER_BYTES = 100
+_COPY_CHUNK = 1 << 20
+# Room kept free beyond the copy itself: settling a -wal into the copy may grow it by the -wal.
+_COPY_MARGIN = 16 << 20
+_COPY_ATTEMPTS = 3
+_SNAPSHOT_DIR = "snapshots"
+
+# Errors of a mode=ro open that mean "the -shm could not be created or used" (a WAL file in a
+# read-only folder). Names first; the messages only for errors that carry no name. Other
+# SQLITE_READONLY_* codes (ROLLBACK: a hot journal; DBMOVED) are not about the -shm.
+_SHM_FAILURE_NAMES = frozenset({
+    "SQLITE_CANTOPEN", "SQLITE_IOERR_SHMOPEN", "SQLITE_IOERR_SHMSIZE", "SQLITE_IOERR_SHMMAP",
+    "SQLITE_IOERR_SHMLOCK", "SQLITE_READONLY_CANTINIT", "SQLITE_READONLY_CANTLOCK", "SQLITE_READONLY_RECOVERY",
+})
+_SHM_FAILURE_MESSAGES = ("unable to open database file", "disk i/o error")
+_HOT_JOURNAL_NAME = "SQLITE_READONLY_ROLLBACK"
+
+# sqlite:// URL options that cannot make a connection write (value check: None = any value).
+_BOOLEAN = ("1", "0", "true", "false", "yes", "no", "on", "off")
+_ALLOWED_OPTIONS: dict[str, tuple[str, ...] | None] = {
+    "timeout": None,
+    "mode": ("ro",),
+    "immutable": _BOOLEAN,
+    "uri": _BOOLEAN,
+    "cache": ("private",),
+    "check_same_thread": _BOOLEAN,
+}
+_ALLOWED_TEXT = "timeout=<seconds>, mode=ro, immutable=1, uri=true, cache=private"
+
+UNFINISHED_WRITE = "the store has an unfinished write; showing the last committed state"
+
+
+# ----------------------------------------------------------------------------- the request
+
+
+@dataclass(frozen=True, slots=True)
+class SqliteRequest:
+    """What to open: the file, the busy timeout, and whether the user asked for ``immutable=1``."""
+
+    path: Path
+    busy_timeout: float
+    immutable: bool = False
+
+
+def sqlite_request(url: URL, text: str, busy_timeout: float) -> SqliteRequest:
+    """The file and options of a ``sqlite://`` URL (a plain path or a ``file:`` URI with its own
+    query). Options that could write or that are unknown are refused with a :class:`StoreOpenError`
+    naming them and the allowed ones."""
+    database = url.database or ""
+    options: list[tuple[str, str]] = []
+    for key, value in url.query.items():
+        for one in (value,) if isinstance(value, str) else value:
+            options.append((key, one))
+    if database.startswith("file:"):
+        database, inner = _split_file_uri(database, text)
+        options.extend(inner)
+    if not database or database == ":memory:":
+        raise StoreOpenError(f"{text}: an in-memory SQLite database has no Covel store; give the path of "
+                             "covel.db (sqlite:///path/to/covel.db)", location=text)
+    settings: dict[str, str] = {}
+    for key, value in options:
+        allowed = _ALLOWED_OPTIONS.get(key, ())
+        if allowed == () or (allowed is not None and value.lower() not in allowed):
+            raise StoreOpenError(
+                f"{text}: the option {key}={value} is refused, because it could write to the database or "
+                f"is not known; Prompt Inspector only reads. Allowed: {_ALLOWED_TEXT}", location=text)
+        settings[key] = value.lower()
+    timeout = busy_timeout
+    if "timeout" in settings:
+        try:
+            timeout = float(settings["timeout"])
+        except ValueError:
+            timeout = -1.0
+        if not 0 <= timeout <= 3600 or timeout != timeout:
+            raise StoreOpenError(f"{text}: timeout={settings['timeout']} is not a number of seconds "
+                                 "between 0 and 3600", location=text)
+    immutable = settings.get("immutable") in ("1", "true", "yes", "on")
+    return SqliteRequest(Path(database), timeout, immutable)
+
+
+def _split_file_uri(database: str, text: str) -> tuple[str, list[tuple[str, str]]]:
+    """The path and the query options of a SQLite ``file:`` URI (SQLite's own rules: an optional
+    ``//localhost`` authority, percent-escapes in the path, a ``#fragment`` ignored)."""
+    rest = database[len("file:"):].split("#", 1)[0]
+    rest, _, query = rest.partition("?")
+    if rest.startswith("//"):
+        authority, slash, rest = rest[2:].partition("/")
+        if authority not in ("", "localhost"):
+            raise StoreOpenError(f"{text}: a file: URI names a file on this machine; {authority!r} is "
+                                 "another host", location=text)
+        rest = slash + rest
+    path = unquote(rest)
+    if re.match(r"^/[A-Za-z]:", path):  # file:///C:/… on Windows
+        path = path[1:]
+    return path, parse_qsl(query, keep_blank_values=True)
+
+
+# ----------------------------------------------------------------------------- the file
+
+
+def check_sqlite_file(path: Path) -> bytes:
+    """The first 100 bytes (the header) of ``path``, checked before SQLite sees the file: SQLite
+    treats a missing or empty file as a new database, "file is not a database" errors name no
+    file, and a FIFO or device would block or never end (refused without being opened)."""
+    try:
+        fd = open_regular_file(path)
+    except InputFileError as exc:
+        if exc.reason == "directory":
+            raise StoreNotFoundError(f"{path} is a directory, not a database file", location=str(path)) from None
+        if exc.reason == "special":
+            raise StoreNotFoundError(str(exc), location=str(path)) from None
+        if not os.path.lexists(path):
+            raise StoreNotFoundError(f"{path} does not exist", location=str(path)) from None
+        raise StoreOpenError(str(exc), location=str(path)) from None
+    try:
+        header = os.read(fd, _HEADER_BYTES)
+    except OSError as exc:
+        raise StoreOpenError(f"{path} cannot be read: {exc.strerror or exc}", location=str(path)) from exc
+    finally:
+        os.close(fd)
+    if not header:
+        raise EmptyDatabaseError(f"{path} is empty (0 bytes): not a Covel store", location=str(path))
+    if not header.startswith(SQLITE_HEADER):
+        raise NotADatabaseError(f"{path} is not a SQLite database", location=str(path))
+    return header
+
+
+def sqlite_uri(path: Path, mode: str) -> str:
+    """The SQLite URI that opens ``path`` with ``mode`` (``ro`` or ``immutable``)."""
+    # Percent-encode so '?', '#' and '%' in a file name cannot be read as URI syntax.
+    posix = path.as_posix()
+    if re.match(r"^[A-Za-z]:", posix):
+        posix = "/" + posix
+    query = "mode=ro" if mode == "ro" else "mode=ro&immutable=1"
+    return f"file:{quote(posix, safe='/:')}?{query}"
+
+
+@dataclass(frozen=True, slots=True)
+class FileState:
+    """What lies on disk for a database: ``(size, mtime_ns, inode)`` of the file and of each
+    sidecar (None when absent). Two equal states mean nothing was written in between."""
+
+    db: tuple[int, int, int] | None
+    wal: tuple[int, int, int] | None
+    shm: tuple[int, int, int] | None
+    journal: tuple[int, int, int] | None
+
+    @classmethod
+    def of(cls, path: Path) -> FileState:
+        def one(name: str) -> tuple[int, int, int] | None:
+            try:
+                info = os.stat(name)
+            except OSError:
+                return None
+            return info.st_size, info.st_mtime_ns, info.st_ino
+
+        base = str(path)
+        return cls(one(base), one(base + "-wal"), one(base + "-shm"), one(base + "-journal"))
+
+    @property
+    def idle_wal(self) -> bool:
+        """A WAL file nobody has open: no ``-shm``, and no ``-wal`` or an empty one."""
+        return self.shm is None and (self.wal is None or self.wal[0] == 0)
+
+
+# ----------------------------------------------------------------------------- opening
+
+
+@dataclass(slots=True)
+class Opened:
+    """An open SQLite engine and how it was opened (see the module docstring for ``mode``)."""
+
+    engine: Engine
+    mode: str
+    uri: str
+    notes: list[str] = field(default_factory=list)
+    copy_dir: Path | None = None
+    # The file state the choice was made on, for a store that must be opened again when it
+    # changes (immutable because idle, or a copy); None when SQLite itself follows the file.
+    watched: FileState | None = None
+    path: Path | None = None
+
+    def stale(self) -> bool:
+        """True when the file changed since this was opened, so a fresh open would read more
+        (or differently): e.g. Covel opened the idle WAL file (its ``-wal``/``-shm`` appeared)."""
+        return self.watched is not None and self.path is not None and FileState.of(self.path) != self.watched
+
+    def release(self) -> None:
+        """Dispose of the engine and delete the private copy, if any."""
+        self.engine.dispose()
+        if self.copy_dir is not None:
+            shutil.rmtree(self.copy_dir, ignore_errors=True)
+            self.copy_dir = None
+
+
+TryOpen = Callable[[str, float], Engine]
+Translate = Callable[[BaseException | None, str, float], StoreError]
+
+
+class _Changed(Exception):
+    """The file changed while it was being copied; the choice is made again."""
+
+
+def open_sqlite(request: SqliteRequest, try_open: TryOpen, translate: Translate,
+                cache_dir: Path | None = None) -> Opened:
+    """Open ``request.path`` read-only the way the module docstring describes.
+
+    ``try_open(uri, busy_timeout)`` returns a probed engine or raises ``sqlalchemy.exc.DBAPIError``
+    (having disposed of it); ``translate`` turns a driver error into a :class:`StoreError`.
+    ``cache_dir`` is where private copies go (default: the application's cache folder)."""
+    path = request.path.expanduser().absolute()
+    location = str(path)
+    for _attempt in range(_COPY_ATTEMPTS):
+        header = check_sqlite_file(path)
+        if request.immutable:
+            uri = sqlite_uri(path, "immutable")
+            engine = _engine(try_open, uri, request.busy_timeout, translate, location)
+            return Opened(engine, "immutable", uri, [
+                "opened with immutable=1 as the URL asks: SQLite reads the file without locks and does not "
+                "see the -wal or any later write"], path=path)
+        state = FileState.of(path)
+        try:
+            return _open_by_state(path, header, state, request.busy_timeout, try_open, translate, cache_dir)
+        except _Changed:
+            continue
+    raise StoreOpenError(f"{location} kept changing while a private copy was made (Covel is starting or "
+                         "stopping?); try again in a moment", location=location)
+
+
+def _engine(try_open: TryOpen, uri: str, timeout: float, translate: Translate, location: str) -> Engine:
+    try:
+        return try_open(uri, timeout)
+    except sa_exc.DBAPIError as exc:
+        raise translate(exc.orig, location, timeout) from exc
+
+
+def _open_by_state(path: Path, header: bytes, state: FileState, timeout: float, try_open: TryOpen,
+                   translate: Translate, cache_dir: Path | None) -> Opened:
+    location = str(path)
+    wal_mode = header[18:20] == b"\x02\x02"
+    if wal_mode and (state.wal is None or state.idle_wal):
+        uri = sqlite_uri(path, "immutable")
+        engine = _engine(try_open, uri, timeout, translate, location)
+        return Opened(engine, "immutable", uri, [
+            "opened with immutable=1: the file is in WAL mode and fully written back (no -wal holding "
+            "changes, and Covel does not have it open), so it is read as it is without creating files beside "
+            "it; it is opened again in read-only mode as soon as Covel opens it"], watched=state, path=path)
+    if wal_mode and state.shm is None:
+        return _open_copy(path, "-wal", state, timeout, try_open, translate, cache_dir,
+                          "the -wal holds changes but there is no -shm (Covel stopped without closing the "
+                          "store?), and reading it in place would create one")
+    uri = sqlite_uri(path, "ro")
+    try:
+        return Opened(try_open(uri, timeout), "ro", uri, path=path)
+    except sa_exc.DBAPIError as exc:
+        orig = exc.orig
+        name = getattr(orig, "sqlite_errorname", "") or ""
+        if name == _HOT_JOURNAL_NAME and state.journal is not None:
+            return _open_copy(path, "-journal", state, timeout, try_open, translate, cache_dir, UNFINISHED_WRITE)
+        if not (wal_mode and _is_shm_failure(orig)):
+            raise translate(orig, location, timeout) from exc
+        # The -shm cannot be used here (a read-only folder, say): read the changes in the -wal
+        # through a copy, or the file itself when the -wal holds none.
+        if state.wal is not None and state.wal[0] > 0:
+            return _open_copy(path, "-wal", state, timeout, try_open, translate, cache_dir,
+                              f"read-only mode failed ({orig})")
+        uri = sqlite_uri(path, "immutable")
+        engine = _engine(try_open, uri, timeout, translate, location)
+        return Opened(engine, "immutable", uri, [
+            f"opened with immutable=1 because read-only mode failed ({orig}): later writes are not visible"],
+            watched=state, path=path)
+
+
+def _is_shm_failure(orig: BaseException | None) -> bool:
+    if not isinstance(orig, sqlite3.Error):
+        return False
+    name = getattr(orig, "sqlite_errorname", "") or ""
+    if name:
+        return name in _SHM_FAILURE_NAMES
+    message = str(orig).lower()
+    return any(text in message for text in _SHM_FAILURE_MESSAGES)
+
+
+# ----------------------------------------------------------------------------- private copies
+
+
+def default_copy_root() -> Path:
+    """Where private copies go: ``snapshots`` in the application's cache folder."""
+    from ..search_index import default_cache_dir  # the one definition of the cache folder
+
+    return default_cache_dir() / _SNAPSHOT_DIR
+
+
+def _open_copy(path: Path, sidecar: str, state: FileState, timeout: float, try_open: TryOpen,
+               translate: Translate, cache_dir: Path | None, why: str) -> Opened:
+    location = str(path)
+    root = (cache_dir / _SNAPSHOT_DIR) if cache_dir is not None else default_copy_root()
+    copy_dir = _make_copy(path, sidecar, state, root)
+    try:
+        target = copy_dir / path.name
+        _settle(target, location)
+        uri = sqlite_uri(target, "immutable")
+        engine = _engine(try_open, uri, timeout, translate, location)
+    except BaseException:
+        shutil.rmtree(copy_dir, ignore_errors=True)
+        raise
+    if sidecar == "-journal":
+        note = f"{UNFINISHED_WRITE} (read through a private copy in {copy_dir}, its -journal rolled back there)"
+    else:
+        note = (f"read through a private copy of the file and its -wal in {copy_dir}: {why}; later writes "
+                "are read once Covel has the file open again")
+    return Opened(engine, "copy", uri, [note], copy_dir=copy_dir, watched=state, path=path)
+
+
+def _make_copy(path: Path, sidecar: str, state: FileState, root: Path) -> Path:
+    location = str(path)
+    side = Path(str(path) + sidecar)
+    sizes = (state.db[0] if state.db else 0) + (state.wal[0] if sidecar == "-wal" and state.wal else 0) + \
+        (state.journal[0] if sidecar == "-journal" and state.journal else 0)
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+        free = shutil.disk_usage(root).free
+    except OSError as exc:
+        raise StoreOpenError(f"{location} needs a private copy to be read without writing beside it, but the "
+                             f"cache folder {root} cannot be used: {exc.strerror or exc}", location=location) from exc
+    need = 2 * sizes + _COPY_MARGIN
+    if free < need:
+        raise StoreOpenError(
+            f"{location} needs a private copy to be read without writing beside it ({_mib(need)} MiB), but "
+            f"only {_mib(free)} MiB are free in {root}; free some space, or open the store while Covel runs",
+            location=location)
+    _sweep(root)
+    copy_dir = Path(tempfile.mkdtemp(prefix=f"{os.getpid()}-", dir=root))
+    try:
+        _copy_file(path, copy_dir / path.name, location)
+        _copy_file(side, copy_dir / (path.name + sidecar), location)
+        if FileState.of(path) != state:
+            raise _Changed
+    except BaseException:
+        shutil.rmtree(copy_dir, ignore_errors=True)
+        raise
+    return copy_dir
+
+
+def _sweep(root: Path) -> None:
+    """Delete the copies of processes that ended without closing their store (POSIX only: a
+    process id is checked with signal 0, which on Windows would end the process)."""
+    if os.name != "posix":
+        return
+    for entry in root.iterdir():
+        pid = entry.name.split("-", 1)[0]
+        if not pid.isdigit() or int(pid) == os.getpid():
+            continue
+        try:
+            os.kill(int(pid), 0)
+        except ProcessLookupError:
+            shutil.rmtree(entry, ignore_errors=True)
+        except OSError:
+            pass
+
+
+def _mib(size: int) -> int:
+    return -(-size // (1 << 20))
+
+
+def _copy_file(source: Path, target: Path, location: str) -> None:
+    try:
+        fd = open_regular_file(source)
+    except InputFileError as exc:
+        if exc.reason == "missing" and not os.path.lexists(source):
+            raise _Changed from None
+        raise StoreOpenError(f"{location}: {exc}", location=location) from None
+    try:
+        with os.fdopen(fd, "rb") as reader, open(target, "xb") as writer:
+            shutil.copyfileobj(reader, writer, _COPY_CHUNK)
+    except OSError as exc:
+        raise StoreOpenError(f"{location}: the private copy could not be made ({exc.strerror or exc})",
+                             location=location) from exc
+
+
+def _settle(target: Path, location: str) -> None:
+    """Bring the private copy to its last committed state: a read-write open (of the copy only)
+    rolls a hot journal back or recovers the -wal; the -wal is then written back and removed, so
+    the copy is one plain file that ``immutable=1`` reads."""
+    try:
+        conn = sqlite3.connect(sqlite_uri(target, "ro").replace("mode=ro", "mode=rw"), uri=True)
+        try:
+            conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+            if conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal":
+                conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+                conn.execute("PRAGMA journal_mode=DELETE").fetchone()
+        finally:
+            conn.close()
+    except sqlite3.Error as exc:
+        raise StoreOpenError(f"{location}: its private copy could not be brought to the last committed state "
+                             f"({exc})", location=location) from exc
