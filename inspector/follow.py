@@ -1,10 +1,12 @@
 """Following a store while Covel writes to it: what changed since the last look.
 
 :class:`ChangeWatcher` polls :meth:`Store.change_token` (``PRAGMA data_version`` on SQLite, the
-snapshot on PostgreSQL), and only when it moved reads the rows written since its cursor
-(:meth:`Store.follow_read`, canonical event order) and summarises them per session: new and
-changed executions, the runtimes they touched, new requests, and changed ``sessions`` rows. A
-view then re-reads just those items (:func:`read_updates`). Headless: no Qt here.
+snapshot on PostgreSQL; it also moves when a SQLite file read as a snapshot, because nothing had
+it open, is opened again read-only once Covel writes to it), and only when it moved reads the rows
+written since its cursor (:meth:`Store.follow_read`, canonical event order) and summarises them
+per session: new and changed executions, the runtimes they touched, new requests, and changed
+``sessions`` rows. A view then re-reads just those items (:func:`read_updates`). Headless: no Qt
+here.
 """
 
 from __future__ import annotations

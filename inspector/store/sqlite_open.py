@@ -307,8 +307,9 @@ def _open_by_state(path: Path, header: bytes, state: FileState, timeout: float, 
         # The -shm cannot be used here (a read-only folder, say): read the changes in the -wal
         # through a copy, or the file itself when the -wal holds none.
         if state.wal is not None and state.wal[0] > 0:
+            # Not watched: a writer that cannot be read beside would make every change a new copy.
             return _open_copy(path, "-wal", state, timeout, try_open, translate, cache_dir,
-                              f"read-only mode failed ({orig})")
+                              f"read-only mode failed ({orig})", watch=False)
         uri = sqlite_uri(path, "immutable")
         engine = _engine(try_open, uri, timeout, translate, location)
         return Opened(engine, "immutable", uri, [
@@ -337,7 +338,7 @@ def default_copy_root() -> Path:
 
 
 def _open_copy(path: Path, sidecar: str, state: FileState, timeout: float, try_open: TryOpen,
-               translate: Translate, cache_dir: Path | None, why: str) -> Opened:
+               translate: Translate, cache_dir: Path | None, why: str, *, watch: bool = True) -> Opened:
     location = str(path)
     root = (cache_dir / _SNAPSHOT_DIR) if cache_dir is not None else default_copy_root()
     copy_dir = _make_copy(path, sidecar, state, root)
@@ -352,9 +353,10 @@ def _open_copy(path: Path, sidecar: str, state: FileState, timeout: float, try_o
     if sidecar == "-journal":
         note = f"{UNFINISHED_WRITE} (read through a private copy in {copy_dir}, its -journal rolled back there)"
     else:
-        note = (f"read through a private copy of the file and its -wal in {copy_dir}: {why}; later writes "
-                "are read once Covel has the file open again")
-    return Opened(engine, "copy", uri, [note], copy_dir=copy_dir, watched=state, path=path)
+        later = "later writes are read once Covel has the file open again" if watch else \
+            "later writes are not visible until it is opened again"
+        note = f"read through a private copy of the file and its -wal in {copy_dir}: {why}; {later}"
+    return Opened(engine, "copy", uri, [note], copy_dir=copy_dir, watched=state if watch else None, path=path)
 
 
 def _make_copy(path: Path, sidecar: str, state: FileState, root: Path) -> Path:

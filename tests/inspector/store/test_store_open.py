@@ -190,6 +190,11 @@ def test_read_only_folder_with_changes_in_the_wal_reads_a_private_copy(
                        for note in store.schema_notes)
             assert [s.id for s in store.sessions()] == ["s1", "s2"]
             assert sorted(os.listdir(db.path.parent)) == listing
+            # The writer carries on: the snapshot stays as it was (no copy per commit).
+            db.session("s3")
+            db.commit()
+            assert [s.id for s in store.sessions()] == ["s1", "s2"]
+            assert len(os.listdir(cache / "prompt-inspector" / "snapshots")) == 1
         assert "immutable=1" not in attempts[0]
         assert os.listdir(cache / "prompt-inspector" / "snapshots") == []
     finally:
