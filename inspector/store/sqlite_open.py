@@ -263,9 +263,12 @@ def open_sqlite(request: SqliteRequest, try_open: TryOpen, translate: Translate,
             return Opened(engine, "immutable", uri, [
                 "opened with immutable=1 as the URL asks: SQLite reads the file without locks and does not "
                 "see the -wal or any later write"], path=path)
-        state = FileState.of(path)
+        # SQLite keeps the -wal, -shm and -journal beside the file a link points to.
+        real = Path(os.path.realpath(path))
+        state = FileState.of(real)
         try:
-            return _open_by_state(path, header, state, request.busy_timeout, try_open, translate, cache_dir)
+            return _open_by_state(real, location, header, state, request.busy_timeout, try_open, translate,
+                                  cache_dir)
         except _Changed:
             continue
     raise StoreOpenError(f"{location} kept changing while a private copy was made (Covel is starting or "
@@ -279,9 +282,8 @@ def _engine(try_open: TryOpen, uri: str, timeout: float, translate: Translate, l
         raise translate(exc.orig, location, timeout) from exc
 
 
-def _open_by_state(path: Path, header: bytes, state: FileState, timeout: float, try_open: TryOpen,
-                   translate: Translate, cache_dir: Path | None) -> Opened:
-    location = str(path)
+def _open_by_state(path: Path, location: str, header: bytes, state: FileState, timeout: float,
+                   try_open: TryOpen, translate: Translate, cache_dir: Path | None) -> Opened:
     wal_mode = header[18:20] == b"\x02\x02"
     if wal_mode and (state.wal is None or state.idle_wal):
         uri = sqlite_uri(path, "immutable")
@@ -291,7 +293,7 @@ def _open_by_state(path: Path, header: bytes, state: FileState, timeout: float, 
             "changes, and Covel does not have it open), so it is read as it is without creating files beside "
             "it; it is opened again in read-only mode as soon as Covel opens it"], watched=state, path=path)
     if wal_mode and state.shm is None:
-        return _open_copy(path, "-wal", state, timeout, try_open, translate, cache_dir,
+        return _open_copy(path, location, "-wal", state, timeout, try_open, translate, cache_dir,
                           "the -wal holds changes but there is no -shm (Covel stopped without closing the "
                           "store?), and reading it in place would create one")
     uri = sqlite_uri(path, "ro")
@@ -301,14 +303,15 @@ def _open_by_state(path: Path, header: bytes, state: FileState, timeout: float, 
         orig = exc.orig
         name = getattr(orig, "sqlite_errorname", "") or ""
         if name == _HOT_JOURNAL_NAME and state.journal is not None:
-            return _open_copy(path, "-journal", state, timeout, try_open, translate, cache_dir, UNFINISHED_WRITE)
+            return _open_copy(path, location, "-journal", state, timeout, try_open, translate, cache_dir,
+                              UNFINISHED_WRITE)
         if not (wal_mode and _is_shm_failure(orig)):
             raise translate(orig, location, timeout) from exc
         # The -shm cannot be used here (a read-only folder, say): read the changes in the -wal
         # through a copy, or the file itself when the -wal holds none.
         if state.wal is not None and state.wal[0] > 0:
             # Not watched: a writer that cannot be read beside would make every change a new copy.
-            return _open_copy(path, "-wal", state, timeout, try_open, translate, cache_dir,
+            return _open_copy(path, location, "-wal", state, timeout, try_open, translate, cache_dir,
                               f"read-only mode failed ({orig})", watch=False)
         uri = sqlite_uri(path, "immutable")
         engine = _engine(try_open, uri, timeout, translate, location)
@@ -337,11 +340,10 @@ def default_copy_root() -> Path:
     return default_cache_dir() / _SNAPSHOT_DIR
 
 
-def _open_copy(path: Path, sidecar: str, state: FileState, timeout: float, try_open: TryOpen,
+def _open_copy(path: Path, location: str, sidecar: str, state: FileState, timeout: float, try_open: TryOpen,
                translate: Translate, cache_dir: Path | None, why: str, *, watch: bool = True) -> Opened:
-    location = str(path)
     root = (cache_dir / _SNAPSHOT_DIR) if cache_dir is not None else default_copy_root()
-    copy_dir = _make_copy(path, sidecar, state, root)
+    copy_dir = _make_copy(path, location, sidecar, state, root)
     try:
         target = copy_dir / path.name
         _settle(target, location)
@@ -359,8 +361,7 @@ def _open_copy(path: Path, sidecar: str, state: FileState, timeout: float, try_o
     return Opened(engine, "copy", uri, [note], copy_dir=copy_dir, watched=state if watch else None, path=path)
 
 
-def _make_copy(path: Path, sidecar: str, state: FileState, root: Path) -> Path:
-    location = str(path)
+def _make_copy(path: Path, location: str, sidecar: str, state: FileState, root: Path) -> Path:
     side = Path(str(path) + sidecar)
     sizes = (state.db[0] if state.db else 0) + (state.wal[0] if sidecar == "-wal" and state.wal else 0) + \
         (state.journal[0] if sidecar == "-journal" and state.journal else 0)

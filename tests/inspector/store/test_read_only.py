@@ -270,6 +270,43 @@ def test_copies_left_by_a_process_that_died_are_swept(make_db, build_sample, tmp
     assert _snapshots(cache) == ["not-a-copy"]
 
 
+def test_a_link_is_judged_by_the_files_beside_its_target(make_db, build_sample, tmp_path: Path, cache: Path) -> None:
+    db = make_db(wal=True)
+    build_sample(db)
+    db.commit()  # a live writer: its -wal and -shm are beside the target, not beside the link
+    links = tmp_path / "links"
+    links.mkdir()
+    (links / "covel.db").symlink_to(db.path)
+    try:
+        before = _disk(tmp_path), sorted(os.listdir(links))
+        with open_store(links / "covel.db") as store:
+            assert store.read_only_mode == "ro" and store.path == links / "covel.db"
+            assert _read_all(store) == (SESSIONS, S1_EVENTS, CALLS)
+        assert (_disk(tmp_path), sorted(os.listdir(links))) == before
+    finally:
+        db.close()
+    with open_store(links / "covel.db") as store:
+        assert store.read_only_mode == "immutable"
+    assert sorted(os.listdir(links)) == ["covel.db"] and "covel.db-wal" not in os.listdir(tmp_path)
+
+
+def test_an_unusable_cache_folder_is_a_message(make_db, build_sample, tmp_path: Path,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    db = make_db(wal=True)
+    build_sample(db)
+    db.commit()
+    crashed = _crash_copy(db, tmp_path / "crashed")
+    db.close()
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("a file where the cache folder should be")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(blocker))
+    before = _disk(crashed.parent)
+    with pytest.raises(StoreOpenError,
+                       match=r"crashed/covel.db needs a private copy .* the cache folder .* cannot be used"):
+        open_store(crashed)
+    assert _disk(crashed.parent) == before
+
+
 def test_hot_journal_is_never_retried_as_immutable() -> None:
     error = sqlite3.OperationalError("attempt to write a readonly database")
     error.sqlite_errorname = "SQLITE_READONLY_ROLLBACK"  # type: ignore[attr-defined]
