@@ -113,7 +113,10 @@ def to_number(value: Any) -> float:
     if value is False:
         return 0.0
     if _is_number(value):
-        return float(value)
+        try:
+            return float(value)
+        except OverflowError:  # an integer past the largest double: JavaScript's ±Infinity
+            return math.inf if value > 0 else -math.inf
     if isinstance(value, str):
         return js_to_number(value)
     if isinstance(value, (list, tuple)):
@@ -426,7 +429,7 @@ class _Evaluator:
             self.report(dg.VALUE_TYPE, dg.WARNING, f"{{repeat}} needs a number, but this is {_describe(raw)}; "
                         "it repeats zero times", node.count.start, node.count.end)
             return None
-        if n < 0 or n != math.floor(n):
+        if n < 0 or not math.isfinite(n) or n != math.floor(n):
             times = max(0, math.ceil(n)) if math.isfinite(n) else (0 if n < 0 else math.inf)
             self.report(dg.VALUE_TYPE, dg.WARNING, f"{{repeat}} count {js_number(n)} is not a whole number "
                         f">= 0; it repeats {times if times != math.inf else 'without end'} times",

@@ -330,7 +330,9 @@ def _operand(tok: Token) -> Operand:
     if tok.kind == "string":
         return Operand(tok.start, tok.end, "string", _unquote(tok.text))
     if tok.kind == "number":
-        value: object = float(tok.text) if "." in tok.text else int(tok.text)
+        # A JavaScript number is a double: past Python's int-conversion limit only the double is
+        # kept (float() has no such limit; a literal too large for one is Infinity).
+        value: object = float(tok.text) if "." in tok.text or len(tok.text) > 4000 else int(tok.text)
         return Operand(tok.start, tok.end, "number", value)
     if tok.kind == "word":
         if tok.text in CONSTANTS:

@@ -4,13 +4,28 @@ one-line message, or a budget), none raises, none hangs."""
 from __future__ import annotations
 
 import json
+import os
+import threading
+import tracemalloc
+from pathlib import Path
 
 import pytest
 import yaml
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from inspector import safe_yaml
+from inspector.cli import main
 from inspector.writing_agent.scenario import ScenarioError, load_scenario
-from inspector.zones import ConfigError, load_config, loads_config
+from inspector.zones import ConfigError, check, load_config, loads_config, render, simulate_turns
+from inspector.zones import diagnostic as dg
+from inspector.zones.blocks import MAX_TURNS
+from inspector.zones.config import sample_path
+from inspector.zones.covel_templates import check_covel, example_variables, interpolate
+from inspector.zones.covel_templates import references as covel_references
+from inspector.zones.evaluate import DEFAULT_OUTPUT_LIMIT, TOTAL_ITERATIONS
+from inspector.zones.lexer import spans
+from inspector.zones.template import IfBlock, parse_uncached
 
 
 def _bomb(levels: int, width: int = 9) -> str:
@@ -77,3 +92,309 @@ def test_scenario_loader_refuses_the_bomb_with_a_message(tmp_path):
     with pytest.raises(ScenarioError) as info:
         load_scenario(path)
     assert str(path) in str(info.value) and "too large" in str(info.value)
+
+
+# --- helpers ---------------------------------------------------------------------------------------
+
+def within(seconds: float, fn, *args, **kwargs):
+    """``fn(*args, **kwargs)`` in a worker thread; fails the test if it has not returned after
+    ``seconds`` (a generous bound for what used to hang) and re-raises what it raised."""
+    box: dict = {}
+
+    def work() -> None:
+        try:
+            box["value"] = fn(*args, **kwargs)
+        except BaseException as exc:  # noqa: BLE001 - handed back to the test
+            box["error"] = exc
+
+    thread = threading.Thread(target=work, daemon=True)
+    thread.start()
+    thread.join(seconds)
+    assert not thread.is_alive(), f"{getattr(fn, '__name__', fn)} still running after {seconds} s"
+    if "error" in box:
+        raise box["error"]
+    return box["value"]
+
+
+def config(*contents: str, zone: str = "system", variables: list | None = None, settings: dict | None = None):
+    data = {"blocks": [{"id": f"b{i}", "zone": zone, "template": True, "content": c} for i, c in enumerate(contents)],
+            "variables": variables if variables is not None else [{"name": "xs", "example": ["a", "b"]}]}
+    if settings:
+        data["settings"] = settings
+    return loads_config(json.dumps(data), "json")
+
+
+# --- nesting ---------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("depth", [900, 1100, 5000, 30000])
+def test_deeply_nested_if_lints_and_renders(depth):
+    cfg = config("{if xs}" * depth + "deep" + "{/if}" * depth)
+    diagnostics = within(60, check, cfg)
+    assert [d for d in diagnostics if d.code != "unused-variable"] == []
+    assert within(60, render, cfg).system == "deep"
+    tree = parse_uncached(cfg.blocks[0].content)
+    assert sum(1 for n in tree.walk() if isinstance(n, IfBlock)) == depth
+
+
+@pytest.mark.parametrize("depth", [900, 1100, 3000, 20000])
+def test_deeply_nested_for_lints_and_renders(depth):
+    cfg = config("{for x in xs}" * depth + "{x}" + "{/for}" * depth,
+                 variables=[{"name": "xs", "example": ["a"]}])
+    assert [d.code for d in within(60, check, cfg)] == []
+    result = within(60, render, cfg)
+    if depth <= TOTAL_ITERATIONS:
+        assert result.system == "a" and result.warnings == []
+    else:  # each level is one iteration of the render's shared loop budget
+        assert result.system == "" and [w.code for w in result.warnings] == [dg.LOOP_LIMIT]
+
+
+@pytest.mark.parametrize("kind", ["if", "for", "while", "repeat"])
+def test_deep_unclosed_and_mismatched_blocks_stay_linear(kind):
+    head = {"if": "{if xs}", "for": "{for x in xs}", "while": "{while xs}", "repeat": "{repeat 1}"}[kind]
+    other = "for" if kind != "for" else "if"
+    n = 20000
+    for source in (head * n, head * n + ("{/%s}" % other) * n):
+        cfg = config(source)
+        diagnostics = within(60, check, cfg)
+        # Unclosed blocks and stray closers are reported, one each; nothing raises.
+        assert sum(1 for d in diagnostics if d.code == dg.PARSE_ERROR) == n * (1 if source == head * n else 2)
+        within(60, render, cfg)
+    balanced = (head + "\n") * n + ("{/%s}\n" % kind) * n
+    assert not any(d.code == dg.PARSE_ERROR for d in within(60, check, config(balanced)))
+    within(60, render, config(balanced))
+
+
+def test_standalone_tag_trimming_is_linear_and_unchanged():
+    line = "  {if xs}  \n" * 20000 + "x\n" + "\t{/if}\r\n" * 20000
+    tree = within(60, parse_uncached, line)
+    from inspector.zones.evaluate import evaluate
+
+    assert evaluate(tree, {"xs"}, lambda n, a: [1]).text == "x\n"
+    same_line = "{if xs}{/if}" * 30000
+    assert within(60, parse_uncached, same_line).diagnostics == ()
+
+
+# --- budgets ---------------------------------------------------------------------------------------
+
+def test_output_multiplying_loops_stop_at_the_output_limit():
+    long = "x" * 1000
+    cfg = config("{for a in xs}{for b in xs}{for c in xs}{a}{b}{c}{/for}{/for}{/for}",
+                 variables=[{"name": "xs", "example": [long] * 100}])
+    tracemalloc.start()
+    try:
+        result = within(60, render, cfg)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert len(result.system) <= DEFAULT_OUTPUT_LIMIT
+    codes = [w.code for w in result.warnings]
+    assert codes.count(dg.OUTPUT_LIMIT) == 1
+    assert peak < 40 * DEFAULT_OUTPUT_LIMIT
+
+
+def test_output_limit_is_a_setting_and_exact_at_its_boundary():
+    cfg = config("{repeat 10}abcd{/repeat}", settings={"outputLimit": 40})
+    result = render(cfg)
+    assert result.system == "abcd" * 10 and result.warnings == []
+    cfg = config("{repeat 10}abcd{/repeat}", settings={"outputLimit": 39})
+    result = render(cfg)
+    assert result.system == "abcd" * 9
+    assert [w.code for w in result.warnings] == [dg.OUTPUT_LIMIT]
+    assert "39" in result.warnings[0].message and "outputLimit" in result.warnings[0].message
+    # The limit is shared by every block of the render.
+    cfg = config("abcd", "abcd", "abcd", settings={"outputLimit": 10}, zone="context")
+    result = render(cfg)
+    assert [m.content for m in result.contexts] == ["abcd", "abcd"]
+    assert [w.code for w in result.warnings] == [dg.OUTPUT_LIMIT]
+    with pytest.raises(ConfigError):
+        config("x", settings={"outputLimit": -1})
+
+
+def test_loop_budget_is_per_render_not_per_block():
+    blocks = ["{repeat 100}{for a in xs}{a}{/for}{/repeat}"] * 2000
+    cfg = config(*blocks, zone="context", variables=[{"name": "xs", "example": ["ab"] * 100}])
+    result = within(60, render, cfg)
+    # 10,000 iterations in all: the first block runs 100 + 9,900 of them, then the budget is spent.
+    assert [w.code for w in result.warnings] == [dg.LOOP_LIMIT]
+    assert sum(len(m.content) for m in result.contexts) < 2 * TOTAL_ITERATIONS
+    rows = within(60, simulate_turns, cfg, 3)
+    assert all([w.code for w in row.warnings] == [dg.LOOP_LIMIT] for row in rows)
+
+
+def test_loop_budget_boundary():
+    # 100 blocks of 100 iterations: exactly the budget, no report; one more iteration is reported.
+    cfg = config(*["{repeat 100}.{/repeat}"] * 100, zone="context")
+    result = render(cfg)
+    assert result.warnings == [] and len(result.contexts) == 100
+    cfg = config(*["{repeat 100}.{/repeat}"] * 100 + ["{repeat 1}!{/repeat}"], zone="context")
+    result = render(cfg)
+    assert [w.code for w in result.warnings] == [dg.LOOP_LIMIT] and len(result.contexts) == 100
+
+
+def test_huge_numbers_do_not_raise():
+    for source in ["{repeat " + "9" * 5000 + "}x{/repeat}", "{repeat 1e309}x{/repeat}",
+                   "{repeat " + "9" * 400 + ".5}x{/repeat}", "{if xs == " + "9" * 5000 + "}x{/if}",
+                   "{xs " + "1" * 5000 + "}"]:
+        cfg = config(source)
+        check(cfg)
+        render(cfg)
+    for value in [float("inf"), 10 ** 400, float("nan"), [10 ** 400]]:
+        cfg = loads_config(json.dumps({"blocks": [{"id": "b", "zone": "system", "template": True,
+                                                   "content": "{repeat n}x{/repeat}{n}{if n > 3}y{/if}"}],
+                                       "variables": [{"name": "n", "example": value}]}), "json")
+        result = render(cfg)
+        assert len(result.system) <= 1000
+
+
+# --- quadratic lint --------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("piece", ["{x y =}", "😀{x y =}", "{ 3 }", "😀{unknown}", "{/for}"])
+def test_many_diagnostics_on_one_long_line(piece):
+    cfg = config(piece * 32000)
+    diagnostics = within(60, check, cfg)
+    assert len(diagnostics) >= 32000
+    last = max(diagnostics, key=lambda d: d.start)
+    text = cfg.blocks[0].content
+    assert last.start_utf16 == len(text[:last.start].encode("utf-16-le")) // 2
+    assert last.line == 1 and last.column == last.start_utf16 + 1
+
+
+def test_positions_match_the_direct_computation():
+    text = "a😀b\n😀😀{c\n\nd😀e{"
+    pos = dg.SourcePositions(text)
+    for i in range(len(text) + 1):
+        before = text[:i]
+        line = before.count("\n") + 1
+        column = len(before.rpartition("\n")[2].encode("utf-16-le")) // 2 + 1
+        assert pos.utf16(i) == len(before.encode("utf-16-le")) // 2
+        assert pos.line_column(i) == (line, column)
+
+
+def test_many_unterminated_covel_variables():
+    source = "{{ player.message " * 8000
+    assert within(60, check_covel, source) == []
+    source = "{{ player.message " * 8000 + "}}" + "<a>\n" * 8000 + "{{ world.name }}"
+    refs = within(60, covel_references, source)
+    assert len(refs) == 2 and refs[1].path == "world.name" and refs[1].tag is None
+
+
+# --- command-line counts and files -----------------------------------------------------------------
+
+SAMPLE = str(sample_path("json"))
+
+
+def run_cli(capfdbinary, *args: str) -> tuple[int, str, str]:
+    status = within(60, main, list(args))
+    out, err = capfdbinary.readouterr()
+    return status, out.decode("utf-8"), err.decode("utf-8")
+
+
+@pytest.mark.parametrize("args", [["--turns", "100000000"], ["--turns", "1001"], ["--turns", "-1"],
+                                  ["--turn", "100000000"], ["--turn", "1000"]])
+def test_render_counts_are_bounded(capfdbinary, args):
+    status, out, err = run_cli(capfdbinary, "render", SAMPLE, *args)
+    assert status != 0 and out == ""
+    assert err.count("\n") == 1 and "1000" in err and "Traceback" not in err
+
+
+def test_render_turns_at_the_bound_runs(capfdbinary):
+    status, out, _err = run_cli(capfdbinary, "render", SAMPLE, "--turns", str(MAX_TURNS), "--json")
+    assert status == 0 and len(json.loads(out)) == MAX_TURNS
+
+
+def test_fail_turns_far_away_do_not_hang(tmp_path):
+    data = json.loads(Path(SAMPLE).read_text(encoding="utf-8"))
+    data["environment"]["contributors"][0]["failTurns"] = [100_000_000]
+    cfg = loads_config(json.dumps(data), "json")
+    within(60, check, cfg)
+    rows = within(120, simulate_turns, cfg)
+    assert len(rows) == MAX_TURNS
+
+
+def test_deep_vars_file_is_refused(capfdbinary, tmp_path):
+    body = tmp_path / "RUNTIME.md"
+    body.write_text("{{ world.name }}\n", encoding="utf-8")
+    for depth in (65, 100_000):
+        deep = tmp_path / f"deep{depth}.json"
+        deep.write_text('{"a":' * depth + "1" + "}" * depth, encoding="utf-8")
+        status, out, err = run_cli(capfdbinary, "render", str(body), "--vars", str(deep))
+        assert status != 0 and out == ""
+        assert err.count("\n") == 1 and str(deep) in err and "nested deeper than 64 levels" in err
+    ok = tmp_path / "ok.json"
+    ok.write_text('{"world": {"name": ' + '{"a":' * 60 + '"x"' + "}" * 60 + "}}", encoding="utf-8")
+    status, out, _err = run_cli(capfdbinary, "render", str(body), "--vars", str(ok))
+    assert status == 0 and '"a"' in out
+
+
+@pytest.mark.parametrize("command", [["lint"], ["render"], ["render", "--covel"], ["lint", "--covel"], ["vars"]])
+def test_fifos_are_refused_not_opened(capfdbinary, tmp_path, command):
+    fifo = tmp_path / ("pipe.md" if "--covel" in command or command == ["vars"] else "pipe.json")
+    if hasattr(os, "mkfifo"):
+        os.mkfifo(fifo)
+        what = "named pipe"
+    else:  # no named pipes here: a folder under a file's name takes the same path
+        fifo.mkdir()
+        what = "directory"
+    body = tmp_path / "RUNTIME.md"
+    body.write_text("x\n", encoding="utf-8")
+    before = sorted(p.name for p in tmp_path.iterdir())
+    if command == ["vars"]:
+        status, out, err = run_cli(capfdbinary, "render", str(body), "--vars", str(fifo))
+    else:
+        status, out, err = run_cli(capfdbinary, *command, str(fifo))
+    assert status != 0 and out == ""
+    assert str(fifo) in err and what in err and err.count("\n") == 1
+    assert sorted(p.name for p in tmp_path.iterdir()) == before
+    assert body.read_text(encoding="utf-8") == "x\n"
+
+
+# --- random hostile templates ----------------------------------------------------------------------
+
+_PIECES = [
+    "{if xs}", "{if n > 2}", "{if s == \"a\"}", "{elseif n}", "{else}", "{/if}", "{for x in xs}", "{for x in n}",
+    "{for x in obj}", "{/for}", "{while n}", "{while true}", "{/while}", "{repeat 3}", "{repeat 1e309}",
+    "{repeat 99999999999999999999999}", "{repeat " + "9" * 4400 + "}", "{repeat -1.5}", "{repeat n}", "{/repeat}",
+    "{x}", "{x.length}", "{xs.0}", "{obj}", "{obj.k.k}", "{s}", "{f a b}", "{f \"q\" 'r'}", "{prompt}", "{true}",
+    "{{", "}}", "{", "}", "\"", "'", "\\", "{ 3 }", "{\"json\": 1}", "{bad =}", "{/nothing}", "{if}", "{for}",
+    "😀", "\r\n", "\n", " ", "\t", "\u2028", "\x00", "\ufeff", "text", "中文",
+    "{{ player.message }}", "{{ world.name", "<a>\n", "</a>", "{{ }}", "{{}}", "{{ inputs.x.y }}",
+]
+_VARIABLES = [
+    {"name": "xs", "example": ["a", "b", "c"]},
+    {"name": "n", "values": [0, 3, 2.5, float("inf")]},
+    {"name": "s", "example": "a"},
+    {"name": "x", "example": 10 ** 30},
+    {"name": "obj", "example": {"k": {"k": [1, None]}}},
+    {"name": "f", "args": ["a", {"name": "b", "optional": True}], "example": {"*": "F"}},
+]
+
+hostile_templates = st.lists(st.one_of(st.sampled_from(_PIECES), st.text(max_size=8)), max_size=60).map("".join)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(contents=st.lists(hostile_templates, min_size=1, max_size=4),
+       zones=st.lists(st.sampled_from(["system", "context", "input"]), min_size=4, max_size=4),
+       nesting=st.integers(0, 3000))
+def test_random_templates_never_raise(contents, zones, nesting):
+    if nesting > 2500:  # now and then, one block nests far past the recursion limit
+        contents = contents + ["{if xs}" * nesting + contents[0] + "{/if}" * (nesting // 2)]
+    data = {"blocks": [{"id": f"b{i}", "zone": zones[i % 4], "order": i, "template": True, "content": c}
+                       for i, c in enumerate(contents)],
+            "variables": _VARIABLES, "settings": {"outputLimit": 20000}, "sampleInput": "hi"}
+    cfg = loads_config(json.dumps(data), "json")
+
+    def everything():
+        diagnostics = check(cfg)
+        result = render(cfg, 1)
+        rows = simulate_turns(cfg, 3)
+        for c in contents:
+            spans(c)
+            spans(c, "covel")
+            check_covel(c, front_matter=True)
+            interpolate(c, example_variables(), front_matter=True)
+        return diagnostics, result, rows
+
+    diagnostics, result, rows = within(60, everything)
+    assert all(d.code in dg.CODES for d in diagnostics + result.warnings)
+    assert sum(len(m.content) for m in result.messages) <= 20000 + sum(len(c) for c in contents) + 200
+    assert len(rows) == 3
