@@ -28,19 +28,22 @@ import re
 import shutil
 import sqlite3
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import parse_qsl, quote, unquote
 
+import sqlalchemy as sa
 from sqlalchemy import exc as sa_exc
 from sqlalchemy.engine import URL, Engine
+from sqlalchemy.pool import StaticPool
 
 from ..inputs import InputFileError, open_regular_file
 from .errors import EmptyDatabaseError, NotADatabaseError, StoreError, StoreNotFoundError, StoreOpenError
 
-__all__ = ["SQLITE_HEADER", "Opened", "SqliteRequest", "check_sqlite_file", "open_sqlite", "sqlite_request",
-           "sqlite_uri"]
+__all__ = ["SQLITE_HEADER", "Opened", "SqliteRequest", "check_sqlite_file", "open_sqlite", "read_only_connection",
+           "sqlite_request", "sqlite_uri"]
 
 SQLITE_HEADER = b"SQLite format 3\x00"
 _HEADER_BYTES = 100
@@ -273,6 +276,37 @@ def open_sqlite(request: SqliteRequest, try_open: TryOpen, translate: Translate,
             continue
     raise StoreOpenError(f"{location} kept changing while a private copy was made (Covel is starting or "
                          "stopping?); try again in a moment", location=location)
+
+
+@contextmanager
+def read_only_connection(path: str | os.PathLike[str], *, busy_timeout: float = 2.0) -> Iterator[sqlite3.Connection]:
+    """A plain ``sqlite3`` connection to the database at ``path`` for code that reads a SQLite
+    file without a :class:`~inspector.store.Store` (copying it elsewhere, say), opened as
+    :func:`open_sqlite` decides: never writable, nothing created beside the file. Closed, and any
+    private copy deleted, on exit. Raises :class:`StoreError` subclasses."""
+    from .reader import _translate  # the one translation of driver errors (reader imports this module)
+
+    def try_open(uri: str, timeout: float) -> Engine:
+        engine = sa.create_engine("sqlite://", poolclass=StaticPool, creator=lambda: sqlite3.connect(
+            uri, uri=True, timeout=timeout, check_same_thread=False))
+        try:
+            with engine.connect() as conn:
+                conn.exec_driver_sql("PRAGMA query_only=ON")
+                conn.exec_driver_sql("SELECT count(*) FROM sqlite_master").scalar()
+        except BaseException:
+            engine.dispose()
+            raise
+        return engine
+
+    opened = open_sqlite(SqliteRequest(Path(os.fspath(path)), busy_timeout), try_open, _translate)
+    try:
+        raw = opened.engine.raw_connection()
+        try:
+            yield raw.driver_connection  # type: ignore[misc]
+        finally:
+            raw.close()
+    finally:
+        opened.release()
 
 
 def _engine(try_open: TryOpen, uri: str, timeout: float, translate: Translate, location: str) -> Engine:

@@ -319,6 +319,29 @@ def test_hot_journal_is_never_retried_as_immutable() -> None:
     assert not sqlite_open._is_shm_failure(sqlite3.OperationalError("attempt to write a readonly database"))
 
 
+@pytest.mark.parametrize("state", ["wal-clean", "wal-crash", "hot-journal"])
+def test_a_plain_connection_for_other_readers_takes_the_same_way(make_db, build_sample, tmp_path: Path,
+                                                                cache: Path, state: str) -> None:
+    db = make_db(wal=state != "hot-journal")
+    build_sample(db)
+    db.commit()
+    target = db.path
+    if state == "wal-crash":
+        target = _crash_copy(db, tmp_path / "crashed")
+    db.close()
+    if state == "hot-journal":
+        _write_then_exit(db.path, wal=False, commit=False)
+    before = _disk(target.parent)
+    with sqlite_open.read_only_connection(target) as conn:
+        assert [r[0] for r in conn.execute("SELECT id FROM sessions ORDER BY id")] == SESSIONS
+        assert conn.execute("SELECT count(*) FROM trace_events WHERE session_id = 's1'").fetchone()[0] == S1_EVENTS
+        with pytest.raises(sqlite3.OperationalError, match="readonly|read-only"):
+            conn.execute("DELETE FROM sessions")
+        assert _disk(target.parent)[0] == before[0]
+    assert _disk(target.parent) == before
+    assert _snapshots(cache) == []
+
+
 # ------------------------------------------------------------------------ following a file
 
 
