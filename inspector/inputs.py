@@ -14,8 +14,9 @@ __all__ = ["InputFileError", "check_regular_file", "open_regular_file"]
 
 
 class InputFileError(ValueError):
-    """The path is not a regular file. ``reason`` is ``"missing"``, ``"directory"`` or
-    ``"special"`` (FIFO, socket, device); the message names the file and what to do."""
+    """The path is not a regular file. ``reason`` is ``"missing"``, ``"unreadable"`` (no
+    permission, say), ``"directory"`` or ``"special"`` (FIFO, socket, device); the message names
+    the file and what to do."""
 
     def __init__(self, message: str, *, path: str, reason: str) -> None:
         super().__init__(message)
@@ -51,7 +52,7 @@ def check_regular_file(path: str | os.PathLike[str]) -> None:
         raise InputFileError(f"{name} does not exist", path=name, reason="missing") from None
     except OSError as exc:
         raise InputFileError(f"{name} cannot be read: {exc.strerror or exc}", path=name,
-                             reason="missing") from None
+                             reason="unreadable") from None
     if not stat.S_ISREG(info.st_mode):
         raise _refuse(name, info.st_mode)
 
@@ -65,9 +66,11 @@ def open_regular_file(path: str | os.PathLike[str]) -> int:
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
     try:
         fd = os.open(name, flags)
+    except FileNotFoundError:
+        raise InputFileError(f"{name} does not exist", path=name, reason="missing") from None
     except OSError as exc:
         raise InputFileError(f"{name} cannot be read: {exc.strerror or exc}", path=name,
-                             reason="missing") from None
+                             reason="unreadable") from None
     info = os.fstat(fd)
     if not stat.S_ISREG(info.st_mode):
         os.close(fd)

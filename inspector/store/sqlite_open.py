@@ -157,7 +157,7 @@ def check_sqlite_file(path: Path) -> bytes:
             raise StoreNotFoundError(f"{path} is a directory, not a database file", location=str(path)) from None
         if exc.reason == "special":
             raise StoreNotFoundError(str(exc), location=str(path)) from None
-        if not os.path.lexists(path):
+        if exc.reason == "missing":
             raise StoreNotFoundError(f"{path} does not exist", location=str(path)) from None
         raise StoreOpenError(str(exc), location=str(path)) from None
     try:
@@ -449,7 +449,7 @@ def _copy_file(source: Path, target: Path, location: str) -> None:
     try:
         fd = open_regular_file(source)
     except InputFileError as exc:
-        if exc.reason == "missing" and not os.path.lexists(source):
+        if exc.reason == "missing":  # removed since it was looked at: Covel closed it
             raise _Changed from None
         raise StoreOpenError(f"{location}: {exc}", location=location) from None
     try:

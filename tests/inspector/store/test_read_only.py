@@ -459,6 +459,22 @@ def test_check_regular_file(tmp_path: Path) -> None:
         assert info.value.reason == reason and info.value.path == str(path)
 
 
+def test_a_file_that_cannot_be_read_is_a_message(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    target = tmp_path / "covel.db"
+    target.write_bytes(b"SQLite format 3\x00" + bytes(84))
+    real_open = os.open
+
+    def refused(name: Any, flags: int, *args: Any) -> int:
+        if str(name) == str(target):
+            raise PermissionError(13, "Permission denied")
+        return real_open(name, flags, *args)
+
+    monkeypatch.setattr(os, "open", refused)
+    with pytest.raises(StoreOpenError, match=r"covel\.db cannot be read: Permission denied") as info:
+        open_store(target)
+    assert not isinstance(info.value, StoreNotFoundError)
+
+
 def test_device_is_refused(tmp_path: Path) -> None:
     with pytest.raises(StoreNotFoundError, match="is a device, not a regular file"):
         open_store(os.devnull)
