@@ -1063,7 +1063,9 @@ class Store:
             self.read_only_mode = fresh.mode
             self._generation += 1
             kept = [note for note in self.schema_notes if note not in opened.notes and not note.startswith(_REOPENED)]
-            self.schema_notes = [*fresh.notes, f"{_REOPENED} (it was read as {opened.mode}, now {fresh.mode})", *kept]
+            # In place: the list is shared with what adds notes while reading.
+            self.schema_notes[:] = [*fresh.notes, f"{_REOPENED} (it was read as {opened.mode}, now {fresh.mode})",
+                                    *kept]
         if old_watch is not None:
             old_watch.close()
         opened.release()

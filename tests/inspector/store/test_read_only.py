@@ -368,6 +368,7 @@ def test_idle_file_is_opened_again_read_only_when_covel_starts_writing(make_db, 
     try:
         with open_store(db.path) as store:
             assert store.read_only_mode == "immutable"
+            notes = store.schema_notes
             watcher = ChangeWatcher(store)
             watcher.start()
             assert watcher.poll().empty
@@ -378,6 +379,7 @@ def test_idle_file_is_opened_again_read_only_when_covel_starts_writing(make_db, 
             assert changes.new_sessions == ["s7"] and changes.sessions["s7"].new_turns == ["n1"]
             assert any(n.startswith("the file changed on disk since it was opened") for n in store.schema_notes)
             assert not any("fully written back" in n for n in store.schema_notes)
+            assert store.schema_notes is notes  # the same list: notes added while reading still land in it
             _add_session(writer, "s8")
             assert watcher.poll().new_sessions == ["s8"]
             assert [s.id for s in store.sessions()] == ["s1", "s2", "s7", "s8"]
