@@ -133,9 +133,10 @@ def _run_editor(args: argparse.Namespace, app: Any, loop: Any, *, debug: bool = 
             if callable(settle):
                 settle()
             app.processEvents()
-            if not editor.grab().save(args.screenshot):
-                sys.stderr.write(f"prompt-inspector: cannot write {args.screenshot}\n")
-                status["code"] = 1
+            from .snapshot import write_screenshot
+
+            status["code"] = write_screenshot(editor, args.screenshot, [
+                args.order_editor, args.scenario, args.blocks_editor], status["code"])
             editor.close()
             (app.exit if loop is None else loop.exit)(status["code"])
 
@@ -221,10 +222,9 @@ def run_app(argv: Sequence[str], *, debug: bool = False) -> int:
 
         def finish() -> None:
             QApplication.processEvents()
-            image = window.grab()
-            if not image.save(str(out)):
-                sys.stderr.write(f"prompt-inspector: cannot write {out}\n")
-                status["code"] = 1
+            from .snapshot import write_screenshot
+
+            status["code"] = write_screenshot(window, out, [args.db, window.path], status["code"])
             window.close()
             exit_loop(status["code"])
 

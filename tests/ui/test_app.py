@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import hashlib
+import os
+import shutil
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -376,3 +379,60 @@ def test_a_stale_cached_demo_is_regenerated(tmp_path):
     before = path.stat().st_mtime_ns
     ensure_demo(path)  # current edition: left alone
     assert path.stat().st_mtime_ns == before
+
+
+def _state(folder: Path, path: Path) -> tuple[str, list[str]]:
+    return hashlib.sha256(path.read_bytes()).hexdigest(), sorted(os.listdir(folder))
+
+
+def test_screenshot_onto_the_database_is_refused(qtbot: Any, isolated_settings: Path, sample_db: Path,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    before = _state(sample_db.parent, sample_db)  # a folder of its own: the settings live beside it
+    assert app_module.run_app([str(sample_db), "--screenshot", str(sample_db), "--size", "1000x640"]) == 2
+    err = capsys.readouterr().err
+    assert err == (f"prompt-inspector: cannot write {sample_db}: it is the input {sample_db}; "
+                   "choose another output file\n")
+    assert _state(sample_db.parent, sample_db) == before
+
+
+def test_an_editor_screenshot_onto_its_own_file_is_refused(qtbot: Any, isolated_settings: Path, tmp_path: Path,
+                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    from ui.order_editor.window import SAMPLE_ORDER
+
+    order = tmp_path / "order.json"
+    shutil.copyfile(SAMPLE_ORDER, order)
+    before = _state(tmp_path, order)
+    assert app_module.run_app(["--order-editor", str(order), "--screenshot", str(order)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"prompt-inspector: cannot write {order}: it is the input") and err.count("\n") == 1
+    assert _state(tmp_path, order) == before
+
+
+def test_screenshot_replaces_an_old_picture_with_a_valid_png_and_leaves_nothing_else(
+        qtbot: Any, isolated_settings: Path, covel_db: Path, tmp_path: Path) -> None:
+    (tmp_path / "shots").mkdir()
+    out = tmp_path / "shots" / "shot.png"
+    out.write_bytes(b"an old picture")
+    assert app_module.run_app([str(covel_db), "--screenshot", str(out), "--size", "1000x640"]) == 0
+    data = out.read_bytes()
+    assert data.startswith(b"\x89PNG\r\n\x1a\n")
+    image = QImage()
+    assert image.loadFromData(data, "PNG") and (image.width(), image.height()) == (1000, 640)
+    assert _variance(image) > 100
+    assert os.listdir(tmp_path / "shots") == ["shot.png"]  # no temporary file left beside it
+
+
+def test_a_screenshot_that_cannot_be_written_fails_with_one_line(qtbot: Any, tmp_path: Path,
+                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    from ui.snapshot import write_screenshot
+
+    label = QWidget()
+    qtbot.addWidget(label)
+    label.resize(120, 80)
+    missing = tmp_path / "nowhere" / "shot.png"
+    assert write_screenshot(label, missing, [], 0) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"prompt-inspector: cannot write {missing}: ") and err.count("\n") == 1
+    assert not (tmp_path / "nowhere").exists()
+    assert write_screenshot(label, tmp_path, [], 0) == 2  # a folder
+    assert "it is a folder" in capsys.readouterr().err
