@@ -4,7 +4,10 @@ play slots, the dirty marker, save, and closing with unsaved edits."""
 
 from __future__ import annotations
 
+import hashlib
+import os
 import shutil
+import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -308,3 +311,54 @@ def test_open_order_editor_opens_the_sample(qtbot: Any) -> None:
         assert [s.ref for s in w.doc.document.slots] == [WS, "narrator", "auditor", "role-decide"]
     finally:
         w.runner.stop()
+
+
+def _state(folder: Path, path: Path) -> tuple[str, list[str]]:
+    return hashlib.sha256(path.read_bytes()).hexdigest(), sorted(os.listdir(folder))
+
+
+def test_save_as_onto_the_blackboard_a_database_or_a_folder_is_refused(
+        qtbot: Any, window: OrderEditorWindow, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    board = tmp_path / "scenario.yaml"
+    shutil.copyfile(SAMPLE_SCENARIO, board)
+    assert window.open_scenario(board)
+    database = tmp_path / "covel.db"
+    with sqlite3.connect(database) as conn:
+        conn.execute("CREATE TABLE t (x)")
+    conn.close()
+    window._select_row(5)
+    window.before_action.trigger()
+    import ui.order_editor.window as window_module
+
+    for target in (board, database):
+        before = _state(tmp_path, target)
+        monkeypatch.setattr(window_module.QFileDialog, "getSaveFileName",
+                            staticmethod(lambda *_a, target=target, **_k: (str(target), "")))
+        assert not window.save_as()
+        title, text = window.errors[-1]
+        assert title == "Cannot save the order table"
+        assert str(target) in text and "\n" not in text
+        assert _state(tmp_path, target) == before
+        assert window.isWindowModified() and window.doc.path == tmp_path / "order.json"
+    assert "it is the input" in window.errors[-2][1] and "SQLite database" in window.errors[-1][1]
+    folder = tmp_path / "out"
+    folder.mkdir()
+    listing = sorted(os.listdir(tmp_path))
+    assert not window._save_to(folder)
+    assert "folder" in window.errors[-1][1] and sorted(os.listdir(tmp_path)) == listing
+    # Its own file stays its own to save over, with a backup.
+    assert window.save() and (tmp_path / "order.json.bak").is_file()
+
+
+def test_a_picture_of_the_editor_is_written_atomically_and_never_over_its_files(
+        qtbot: Any, window: OrderEditorWindow, files: tuple[Path, Path], tmp_path: Path) -> None:
+    from PySide6.QtGui import QImage
+
+    from inspector.files import OutputPathError
+
+    out = window.grab_to(tmp_path / "editor.png")
+    assert QImage(str(out)).width() == window.width()
+    before = _state(tmp_path, files[0])
+    with pytest.raises(OutputPathError, match="order.json"):
+        window.grab_to(files[0])
+    assert _state(tmp_path, files[0]) == before

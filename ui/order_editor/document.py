@@ -16,13 +16,13 @@ atomic and keeps the previous file as ``FILE.bak``.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, QObject, Signal
 from PySide6.QtGui import QUndoStack
 
-from inspector.files import write_atomic
+from inspector.files import OutputPathError, check_output_path, write_atomic
 from inspector.jsjson import js_parse
 from inspector.writing_agent.order import (
     Change,
@@ -141,11 +141,19 @@ class OrderDocument(QObject):
             return merge_into_worker_set_json(self.container, self.document) + "\n"
         return serialise(self.document) + "\n"
 
-    def save(self, path: Path | None = None) -> Path:
-        """Write the document (to ``path``, else its own file); raises ``OrderFileError``."""
+    def save(self, path: Path | None = None, *, keep_apart: Iterable[str | os.PathLike[str] | None] = ()) -> Path:
+        """Write the document (to ``path``, else its own file); raises ``OrderFileError``.
+
+        Refused before anything is written: a folder, a SQLite database, and any of ``keep_apart``
+        (the other files the editor has open, such as the blackboard) or a file SQLite keeps
+        beside one. The order's own file may be saved over; its old text is kept as ``FILE.bak``."""
         target = Path(path) if path is not None else self.path
         if target is None:
             raise OrderFileError(_tr("The order has no file yet: use Save As"))
+        try:
+            check_output_path(target, keep_apart)
+        except OutputPathError as exc:
+            raise OrderFileError(str(exc)) from None
         text = self.text_to_save()
         try:
             save_with_backup(target, text)

@@ -40,6 +40,7 @@ from inspector.writing_agent.vocabulary import (
 )
 from resources import resource_path
 
+from ..snapshot import save_widget_image
 from .commands import Focus, set_brief, set_play_slot
 from .document import OrderDocument, OrderFileError, read_order_file
 from .model import (
@@ -835,7 +836,7 @@ class OrderEditorWindow(QMainWindow):
 
     def _save_to(self, path: Path | None) -> bool:
         try:
-            target = self.doc.save(path)
+            target = self.doc.save(path, keep_apart=[self.scenario.path])
         except (OrderFileError, OrderEditError) as exc:
             self.report_error(_tr("Cannot save the order table"), getattr(exc, "message", str(exc)))
             return False
@@ -878,6 +879,9 @@ class OrderEditorWindow(QMainWindow):
         self.runner.finish_now()
         QApplication.processEvents()
 
-    def grab_to(self, path: str | Path) -> bool:
+    def grab_to(self, path: str | Path) -> Path:
+        """Write a picture of the window to ``path`` (atomically, as :mod:`ui.snapshot` does);
+        raises ``OutputPathError`` for the order's or the blackboard's own file, a database or a
+        folder, and ``SaveError`` when it cannot be written."""
         self.settle()
-        return self.grab().save(str(path))
+        return save_widget_image(self, path, [self.doc.path, self.scenario.path])
