@@ -26,7 +26,7 @@ from inspector.export import (
     anatomy_json, anatomy_markdown, attempt_body_json, attempt_facts, kernel_messages_json, node_text,
     provider_body_json, raw_event_json, response_text,
 )
-from inspector.files import write_atomic
+from inspector.files import OutputPathError, check_output_path, write_atomic
 from inspector.highlight import PreparedText, prepare_text
 from inspector.views import DetailNode, RequestDetail
 
@@ -776,16 +776,37 @@ class RequestView(QWidget):
         if self.detail is None:
             return None
         d = self.detail
+        store = self._store()
+        try:
+            # Never over the open database (or a file SQLite keeps beside it), a database or a folder.
+            check_output_path(path, [getattr(store, "path", None)])
+        except OutputPathError as exc:
+            self._export_failed(str(exc))
+            return None
         text = {"markdown": anatomy_markdown, "json": anatomy_json, "provider": provider_body_json}[kind](d)
         try:
             written = write_atomic(path, text)
         except OSError as exc:
-            self.message.setText(_tr("Cannot write {path}: {error}").format(path=path, error=exc))
-            self.message.setStyleSheet("color: #c0392b;")
-            self.message.show()
+            reason = getattr(exc, "strerror", None) or str(exc)
+            self._export_failed(_tr("Cannot write {path}: {error}").format(path=path, error=reason))
             return None
         self._notice(_tr("Saved {path}").format(path=written))
         return written
+
+    def _export_failed(self, text: str) -> None:
+        """Tell why nothing was written: the main window's ``report_error`` when the view sits in
+        one (in a floating dock too), else the view's own message line. The file already there
+        is untouched."""
+        widget: QWidget | None = self
+        while widget is not None:
+            report = getattr(widget, "report_error", None)
+            if callable(report):
+                report(_tr("Export Request"), text)
+                return
+            widget = widget.parentWidget()
+        self.message.setText(text)
+        self.message.setStyleSheet("color: #c0392b;")
+        self.message.show()
 
     def _save_path(self, title: str, default: str, filters: str) -> str | None:
         name, _f = QFileDialog.getSaveFileName(self, title, default, filters)

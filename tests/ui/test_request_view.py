@@ -3,6 +3,9 @@ copy and export, keyboard find, stale results, errors."""
 
 from __future__ import annotations
 
+import errno
+import hashlib
+import os
 import sqlite3
 from pathlib import Path
 from typing import Any
@@ -244,3 +247,46 @@ def test_long_text_shows_its_beginning_until_show_all(qtbot: Any) -> None:
     pane.show_all()
     assert not pane.truncated and pane.show_all_button.isHidden()
     assert pane.editor.toPlainText() == text
+
+
+def _state(folder: Path, path: Path) -> tuple[str, list[str]]:
+    return hashlib.sha256(path.read_bytes()).hexdigest(), sorted(os.listdir(folder))
+
+
+def test_export_over_the_open_database_is_refused(qtbot: Any, view: RequestView, store: Any,
+                                                   covel_db: Path) -> None:
+    load(qtbot, view, anthropic_narrator(store))
+    reported: list[tuple[str, str]] = []
+    before = _state(covel_db.parent, covel_db)
+    for target in (covel_db, covel_db.with_name("covel.db-wal")):
+        view.save_path = lambda _title, _default, _filters, target=target: str(target)
+        assert view.export("markdown") is None
+        assert "covel.db" in view.message.text() and view.message.isVisible()
+        assert _state(covel_db.parent, covel_db) == before
+    # In the main window the refusal goes to its report_error (a dialog there).
+    view.report_error = lambda title, text: reported.append((title, text))  # type: ignore[attr-defined]
+    assert view.export_to("json", covel_db) is None
+    assert reported == [("Export Request", f"cannot write {covel_db}: it is the input {covel_db}; "
+                                          "choose another output file")]
+    assert _state(covel_db.parent, covel_db) == before
+
+
+def test_export_on_a_full_disk_keeps_the_old_file_and_says_so_once(
+        qtbot: Any, view: RequestView, store: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import inspector.files as files_module
+
+    load(qtbot, view, anthropic_narrator(store))
+    target = tmp_path / "anatomy.md"
+    target.write_text("the old export\n", encoding="utf-8")
+    before = _state(tmp_path, target)
+
+    def full(_fd: int) -> None:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(files_module.os, "fsync", full)
+    reported: list[tuple[str, str]] = []
+    view.report_error = lambda title, text: reported.append((title, text))  # type: ignore[attr-defined]
+    assert view.export_to("markdown", target) is None
+    monkeypatch.undo()
+    assert reported == [("Export Request", f"Cannot write {target}: {os.strerror(errno.ENOSPC)}")]
+    assert _state(tmp_path, target) == before
