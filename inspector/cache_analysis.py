@@ -60,6 +60,7 @@ from .anatomy import (
 from .cache_rules import CacheRules, RuleSet, default_rules
 from .collector import fewer_collections
 from .jsjson import utf16_len
+from .json_deep import NESTED_TOO_DEEP, json_key as _json_key, json_text as _json_text
 from .store import Store, TokenUsage, TraceEvent, parse_json_object
 from .tokens import encode_many, encoding_for_model, get_encoding
 from .wire.model import (
@@ -582,20 +583,6 @@ _TOKENIZER = _Worker("cache-tokenizer")
 
 _dumps = orjson.dumps
 _SORTED = orjson.OPT_SORT_KEYS
-
-
-def _json_key(value: Any) -> bytes:
-    try:
-        return _dumps(value, option=_SORTED)
-    except (TypeError, orjson.JSONEncodeError):
-        return repr(value).encode()
-
-
-def _json_text(value: Any) -> str:
-    try:
-        return _dumps(value).decode()
-    except (TypeError, orjson.JSONEncodeError):
-        return repr(value)
 
 
 def _strip_cache_control(value: Any) -> tuple[Any, list[str | None]]:
@@ -2344,7 +2331,11 @@ class SessionCacheAnalyser:
         rules = self.rules.resolve(dec.provider, dec.protocol, dec.model)
         state = self._states.get(dec.runtime_id)
         reference = state.last_read if state is not None else None
-        layout = _layout(dec, _PARTS, rules, reference.layout if reference is not None else None)
+        try:
+            layout = _layout(dec, _PARTS, rules, reference.layout if reference is not None else None)
+        except RecursionError:  # our walks recurse; V8 (Covel) reads such a payload
+            self._note(f"skipped trace_events row {event_id} (turn {turn_id}): {NESTED_TOO_DEEP}")
+            return None
         if state is None:
             state = self._states[dec.runtime_id] = _RuntimeState(self.session_id, dec.runtime_id, index)
         self._read_turns.add((turn_id, dec.runtime_id))

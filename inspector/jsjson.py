@@ -228,8 +228,8 @@ def _stringify_scalar(value: Any) -> Any:
         return "null" if text in ("NaN", "Infinity", "-Infinity") else text
     if value is UNDEFINED:
         return None
-    if isinstance(value, (list, tuple, dict, JsBytes)):
-        return _OPEN
+    if isinstance(value, (list, tuple, dict, JsBytes, bytes, bytearray, memoryview)):
+        return _OPEN  # bytes (a BLOB column) are written as the Uint8Array node:sqlite gives
     raise TypeError(f"not a JSON value: {type(value).__name__}")
 
 
@@ -250,8 +250,8 @@ def _stringify_exact(value: Any, indent: str) -> str | None:
         if isinstance(container, dict):
             stack.append([iter(_ordered_items(container)), True, depth, 0])
             out.append("{")
-        elif isinstance(container, JsBytes):
-            stack.append([iter(container.items()), True, depth, 0])
+        elif isinstance(container, (JsBytes, bytes, bytearray, memoryview)):
+            stack.append([iter(js_column(container).items()), True, depth, 0])
             out.append("{")
         else:
             stack.append([iter(container), False, depth, 0])
@@ -322,8 +322,8 @@ def js_to_string(value: Any) -> str:
         return value
     if isinstance(value, (int, float)):
         return js_number(value)
-    if isinstance(value, JsBytes):
-        return ",".join(map(str, value.data))
+    if isinstance(value, (JsBytes, bytes, bytearray, memoryview)):
+        return ",".join(map(str, js_column(value).data))
     if isinstance(value, (list, tuple)):
         return _join_array(value)
     return "[object Object]"

@@ -16,7 +16,13 @@ import re
 from json.decoder import scanstring
 from typing import Any
 
-__all__ = ["parse_iterative"]
+import orjson
+
+__all__ = ["parse_iterative", "dumps_iterative", "repr_any_depth", "json_key", "json_text", "NESTED_TOO_DEEP"]
+
+# The per-row message where a walk of ours still recurses on a payload V8 reads at this depth.
+NESTED_TOO_DEEP = ("the payload is nested deeper than this analysis can walk (Python's recursion limit); "
+                   "Covel reads it, the prefix report and the request view show it")
 
 _WS = re.compile(r"[ \t\n\r]*")
 _NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?")
@@ -131,3 +137,71 @@ def parse_iterative(text: str) -> Any:
                 value = obj
                 continue
             raise _fail("expected ',' or '}' in an object", pos)
+
+
+def dumps_iterative(value: Any, *, sort_keys: bool = False) -> str:
+    """Compact JSON of a parsed value at any depth (Python's number spelling, non-ASCII kept):
+    the fallback where orjson refuses (more than 255 levels, integers past 64 bits) and the
+    stdlib and ``repr`` would recurse. Not JSON.stringify: see ``jsjson.js_stringify`` for that."""
+    import json
+
+    scalar = json.JSONEncoder(ensure_ascii=False, allow_nan=True).encode
+    out: list[str] = []
+    stack: list[list[Any]] = []
+
+    def open_container(container: Any) -> None:
+        if isinstance(container, dict):
+            items = sorted(container.items(), key=lambda kv: str(kv[0])) if sort_keys else list(container.items())
+            stack.append([iter(items), True, 0])
+            out.append("{")
+        else:
+            stack.append([iter(container), False, 0])
+            out.append("[")
+
+    if not isinstance(value, (dict, list, tuple)):
+        return scalar(value) if isinstance(value, (str, int, float, bool, type(None))) else scalar(repr(value))
+    open_container(value)
+    while stack:
+        frame = stack[-1]
+        items, is_object, count = frame
+        for item in items:
+            if count:
+                out.append(",")
+            count += 1
+            if is_object:
+                key, item = item
+                out.append(scalar(str(key)) + ":")
+            if isinstance(item, (dict, list, tuple)):
+                frame[2] = count
+                open_container(item)
+                break
+            out.append(scalar(item) if isinstance(item, (str, int, float, bool, type(None))) else scalar(repr(item)))
+        else:
+            stack.pop()
+            out.append("}" if is_object else "]")
+    return "".join(out)
+
+
+def repr_any_depth(value: Any) -> str:
+    """``repr(value)``, or past Python's recursion limit the :func:`dumps_iterative` text."""
+    try:
+        return repr(value)
+    except RecursionError:  # nested deeper than repr goes (V8 reads such payloads)
+        return dumps_iterative(value, sort_keys=True)
+
+
+def json_key(value: Any) -> bytes:
+    """Compact JSON with sorted keys as a comparison key, never raising (orjson, else
+    :func:`repr_any_depth` for integers past 64 bits or more than 255 levels)."""
+    try:
+        return orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
+    except (TypeError, orjson.JSONEncodeError):
+        return repr_any_depth(value).encode()
+
+
+def json_text(value: Any) -> str:
+    """Compact JSON in the value's own key order, never raising (as :func:`json_key`)."""
+    try:
+        return orjson.dumps(value).decode()
+    except (TypeError, orjson.JSONEncodeError):
+        return repr_any_depth(value)

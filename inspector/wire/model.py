@@ -13,6 +13,8 @@ from typing import Any
 
 import orjson
 
+from inspector.json_deep import dumps_iterative
+
 from inspector.covel import markers
 
 # Part kinds.
@@ -58,7 +60,8 @@ def json_text(value: Any) -> str:
         try:
             return json.dumps(value, sort_keys=True, ensure_ascii=False, default=repr)
         except (TypeError, ValueError, RecursionError):
-            return repr(value)
+            # Nested past the recursive writers' limits: one with no depth limit.
+            return dumps_iterative(value, sort_keys=True)
 
 
 @dataclass(slots=True)

@@ -237,3 +237,117 @@ def test_code_unit_order_puts_astral_characters_before_the_private_use_area() ->
     # U+1F600 is D83D DE00 in UTF-16, which sorts before U+E000 in JavaScript (not in Python).
     assert sorted(["\ue000", "😀"], key=js_code_units) == ["😀", "\ue000"]
     assert sorted(["\ue000", "😀"]) == ["\ue000", "😀"]
+
+
+# --- Covel's rules at the edges: bytes as Node decodes them, any depth, Uint8Array ids ---------
+
+import json as _json
+import sys as _sys
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from inspector.json_deep import dumps_iterative, json_key, json_text, parse_iterative
+from inspector.jsjson import JsBytes, js_column, node_text
+
+
+def test_node_text_replaces_invalid_utf8_as_v8_does():
+    # Printed by Node 20 (better-sqlite3 and node:sqlite both decode TEXT with V8's decoder).
+    raw = b"a\xffb\xed\xa0\x80c\xf0\x9f\x98d\x00e"
+    assert node_text(raw) == "a\ufffdb\ufffd\ufffd\ufffdc\ufffdd\x00e"
+    assert node_text(b"\xc0\xaf\xf4\x90\x80\x80\x80") == "\ufffd" * 7
+    assert js_parse(b'{"k":"x\xff\xfey"}') == {"k": "x\ufffd\ufffdy"}
+    # An encoded surrogate is invalid UTF-8 for V8 too: three U+FFFD, not a lone surrogate.
+    assert js_parse(b'["\xed\xa0\x80"]') == ["\ufffd\ufffd\ufffd"]
+    with pytest.raises(ValueError):
+        js_parse(b'{"k":1}\xff')  # outside a string it is no JSON, for JSON.parse too
+
+
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(),
+    lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=5), children, max_size=4),
+    max_leaves=25,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_JSON, st.booleans(), st.sampled_from([(",", ":"), (", ", ": "), (" ,\n", " :\t")]))
+def test_iterative_parser_gives_what_the_stdlib_gives(value, ascii_only, separators):
+    text = _json.dumps(value, ensure_ascii=ascii_only, separators=separators)
+    ours = parse_iterative(text)
+    # The same values in the same key order.
+    assert _json.dumps(ours) == _json.dumps(_json.loads(text))
+
+
+@pytest.mark.parametrize("text", [
+    '{"a":1,"b":2,"a":3}', '{"__proto__":{"x":1},"constructor":2}', '[12345678901234567890123]',
+    '"\\ud800\\udc00\\udbff"', '[1e400,-1e400,-0,5e-324]', '{"k":"\\u0000\\n\\"\\\\"}',
+])
+def test_iterative_parser_follows_json_parse(text):
+    # The same JavaScript values (an integer past 2**53 is a double either way).
+    assert js_stringify(parse_iterative(text)) == js_stringify(js_parse(text))
+    assert list(parse_iterative('{"a":1,"b":2,"a":3}').items()) == [("a", 3), ("b", 2)]
+
+
+@pytest.mark.parametrize("text", ["", " ", "[1,]", "{\"a\":1,}", "[1 2]", "NaN", "Infinity", "01", "[1]x",
+                                  "\"\x01\"", "{'a':1}", "tru", "[", "{\"a\""])
+def test_iterative_parser_refuses_what_json_parse_refuses(text):
+    with pytest.raises(ValueError):
+        parse_iterative(text)
+
+
+def _without_recursion(fn, *args):
+    """Run ``fn`` with hardly any Python stack left: it must not recurse."""
+    limit = _sys.getrecursionlimit()
+    depth = 0
+    frame = _sys._getframe()
+    while frame is not None:
+        depth, frame = depth + 1, frame.f_back
+    _sys.setrecursionlimit(depth + 40)
+    try:
+        return fn(*args)
+    finally:
+        _sys.setrecursionlimit(limit)
+
+
+@pytest.mark.parametrize("kind", ["array", "object"])
+def test_ten_thousand_levels_parse_and_stringify_without_recursion(kind):
+    depth = 10_000
+    text = ("[" * depth + "1" + "]" * depth) if kind == "array" else ('{"k":' * depth + "1" + "}" * depth)
+    value = _without_recursion(js_parse, text.encode())
+    assert _without_recursion(parse_iterative, text) is not None
+    assert _without_recursion(js_stringify, value) == text
+    pretty = _without_recursion(js_stringify, value, 2)
+    assert pretty.count("\n") == 2 * depth and pretty.endswith("\n" + "]" if kind == "array" else "\n}")
+    assert _without_recursion(dumps_iterative, value) == text
+    assert json_key(value) == text.encode() and json_text(value) == text
+
+
+def test_deep_json_stringify_matches_node_at_the_depths_covel_reads():
+    # JSON.stringify in Node 20 writes 1,500 levels (it throws "Maximum call stack size exceeded"
+    # at about 5,000): the same text comes back.
+    for depth in (990, 1023, 1024, 1500):
+        text = "[" * depth + '{"a":[1.0,1e21]}' + "]" * depth
+        assert js_stringify(js_parse(text)) == "[" * depth + '{"a":[1,1e+21]}' + "]" * depth
+
+
+def test_js_bytes_is_a_uint8array():
+    blob = js_column(b"\x01\x02\xff")
+    assert isinstance(blob, JsBytes) and js_column(b"\x01\x02\xff") != blob and blob == blob
+    assert js_to_string(blob) == "1,2,255" and js_to_string(JsBytes(b"")) == ""
+    assert js_stringify({"s": blob}) == '{"s":{"0":1,"1":2,"2":255}}'
+    assert js_stringify([JsBytes(b"")], 2) == "[\n  {}\n]"
+    assert js_stringify(blob, 2) == '{\n  "0": 1,\n  "1": 2,\n  "2": 255\n}'
+    assert js_truthy(JsBytes(b"")) is True
+    assert js_column("s") == "s" and js_column(7) == 7 and js_column(None) is None
+    # Raw bytes (a BLOB that reached a report unconverted) are written the same way, never refused.
+    assert js_stringify({"t": b"t"}) == '{"t":{"0":116}}' and js_to_string(b"\x01\x02") == "1,2"
+
+
+def test_string_of_nested_arrays_flattens_without_recursion():
+    assert js_to_string([[1, [2, None]], [], "x", [[]]]) == "1,2,,,x,"
+    deep = [1]
+    for _ in range(5000):
+        deep = [deep]
+    assert _without_recursion(js_to_string, deep) == "1"

@@ -802,3 +802,43 @@ def test_request_rows_read_memory_mapped_when_asked_and_unmapped_after(make_db) 
             assert _mapped(db.path) in (False, None)
     finally:
         writer.close()
+
+
+# ------------------------------------------------------------------ Covel's script's order
+
+
+@pytest.mark.parametrize("schema", ["new", "old"])
+def test_llm_calling_rows_tied_on_created_at_and_seq_come_in_write_order(make_db, backend: str, schema: str) -> None:
+    """What Covel's prefix script's "ORDER BY created_at, seq" gives on SQLite: ties in rowid
+    order, whatever the ids. PostgreSQL: seq is one sequence (write order); without seq, id."""
+    db = make_db(schema=schema)
+    for n, (sid, eid) in enumerate([("s1", "id-z"), ("s0", "id-a"), ("s1", "id-m"), ("s0", "id-0")]):
+        db.event(sid, f"t{n}", "llm.calling", {"runtimeId": "a/x", "n": n}, at=7, eid=eid)
+    with _open(db) as store:
+        order = [r[3] for r in store.iter_llm_calling_rows()]
+        one = [r[3] for r in store.iter_llm_calling_rows("s1")]
+    if backend == "postgresql" and schema == "old":
+        assert order == ["id-0", "id-a", "id-m", "id-z"] and one == ["id-m", "id-z"]
+    else:
+        assert order == ["id-z", "id-a", "id-m", "id-0"] and one == ["id-z", "id-m"]
+
+
+def test_llm_calling_rows_with_odd_id_types_and_invalid_utf8(tmp_path: Path) -> None:
+    """Ids as node:sqlite gives them to Covel: TEXT with invalid UTF-8 as U+FFFD (not a decode
+    error that ends the stream), a BLOB as bytes, an INTEGER as a number."""
+    path = tmp_path / "covel.db"
+    conn = sqlite3.connect(path)
+    conn.execute("CREATE TABLE trace_events (id PRIMARY KEY, session_id, type TEXT NOT NULL, trace_id, turn_id,"
+                 " payload, created_at, seq)")
+    rows = [(b"e1", "CAST(? AS TEXT)", b"s\xff", b"t\xc3", b'{"runtimeId":"r\xfe"}'),
+            (b"e2", "?", b"\x01\x02", 7, b'{"runtimeId":"r"}')]
+    for n, (eid, mark, sid, tid, payload) in enumerate(rows):
+        conn.execute(f"INSERT INTO trace_events VALUES (?, {mark}, 'llm.calling', 'tr', ?, CAST(? AS TEXT), ?, ?)",
+                     (eid, sid, tid, payload, f"2025-01-01T00:00:0{n}.000Z", 0))
+    conn.commit()
+    conn.close()
+    with open_store(path) as store:
+        got = list(store.iter_llm_calling_rows())
+        assert [r[:2] for r in got] == [("s\ufffd", b"t\xc3"), (b"\x01\x02", 7)]
+        assert [parse_json_object(r[2])[0] for r in got] == [{"runtimeId": "r\ufffd"}, {"runtimeId": "r"}]
+        assert [r[:2] for r in store.llm_calling_rows_by_id([b"e2", b"e1"])] == [(b"\x01\x02", 7), ("s\ufffd", b"t\xc3")]
