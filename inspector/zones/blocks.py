@@ -35,7 +35,7 @@ from inspector.jsjson import UNDEFINED, js_stringify, utf16_len
 
 from . import diagnostic as dg
 from .config import Block, PromptConfig, Variable, same_value
-from .evaluate import TOTAL_ITERATIONS, Evaluation, RenderBudget, evaluate, to_text
+from .evaluate import TOTAL_ITERATIONS, Evaluation, RenderContext, evaluate, to_text
 from .template import parse
 
 log = logging.getLogger("inspector.zones")
@@ -292,7 +292,7 @@ class _Values:
             return self.by_name.keys() | {PROMPT}
         return self.by_name.keys()
 
-    def resolver(self, prompt_text: str | None):
+    def resolver(self, prompt_text: str | None, text_of=to_text):
         def resolve(name: str, args: tuple) -> Any:
             if name == PROMPT and prompt_text is not None:
                 return prompt_text
@@ -303,7 +303,7 @@ class _Values:
             if not found:
                 return UNDEFINED
             if var.args and isinstance(value, dict):
-                key = " ".join(to_text(a) for a in args)
+                key = " ".join(text_of(a) for a in args)
                 if key in value:
                     return value[key]
                 return value.get("*", UNDEFINED)
@@ -311,18 +311,19 @@ class _Values:
         return resolve
 
 
-def render_budget(settings) -> RenderBudget:
-    """The budget one render (one turn, one simulation step) shares across all its blocks."""
-    return RenderBudget(TOTAL_ITERATIONS, settings.output_limit)
+def render_context(settings) -> RenderContext:
+    """The context (budget, value texts) one render (one turn, one simulation step) shares
+    across all its blocks."""
+    return RenderContext(TOTAL_ITERATIONS, settings.output_limit)
 
 
-def _render_block(block: Block, values: _Values, settings, budget: RenderBudget, prompt_text: str | None = None
+def _render_block(block: Block, values: _Values, settings, budget: RenderContext, prompt_text: str | None = None
                   ) -> tuple[str, Evaluation | None]:
     if not block.template:
         return block.content, None
     template = parse(block.content, settings.trim_standalone)
-    ev = evaluate(template, values.known(block.zone), values.resolver(prompt_text), loop_cap=settings.loop_cap,
-                  budget=budget)
+    ev = evaluate(template, values.known(block.zone), values.resolver(prompt_text, budget.text_of),
+                  loop_cap=settings.loop_cap, budget=budget)
     return ev.text, ev
 
 
@@ -339,7 +340,7 @@ class _SystemZone:
     warnings: list[dg.Diagnostic]
 
 
-def _render_system(config: PromptConfig, lay: Layout, values: _Values, budget: RenderBudget) -> _SystemZone:
+def _render_system(config: PromptConfig, lay: Layout, values: _Values, budget: RenderContext) -> _SystemZone:
     settings = config.settings
     joiner = settings.system_joiner
     parts: list[str] = []
@@ -424,7 +425,7 @@ class Session:
             self._turns[turn] = (env, warnings, _Values(self.config, turn, env))
         return self._turns[turn]
 
-    def _system(self, turn: int, budget: RenderBudget) -> _SystemZone:
+    def _system(self, turn: int, budget: RenderContext) -> _SystemZone:
         # A system zone rendered for an earlier turn is reused; one rendered now draws from the
         # budget of the render that needs it.
         if turn not in self._systems:
@@ -439,7 +440,7 @@ class Session:
             for t in [t for t in cache if t not in keep]:
                 del cache[t]
 
-    def _snapshot(self, turn: int, budget: RenderBudget) -> dict[str, Any]:
+    def _snapshot(self, turn: int, budget: RenderContext) -> dict[str, Any]:
         mode = self.config.settings.pin_compare
         env, _w, values = self._turn(turn)
         if mode == "environment":
@@ -451,7 +452,7 @@ class Session:
     def render(self, turn: int = 0) -> RenderResult:
         turn = max(0, turn)
         config, settings, lay = self.config, self.config.settings, self.layout
-        budget = render_budget(settings)
+        budget = render_context(settings)
         env, env_warnings, values = self._turn(turn)
         warnings = list(env_warnings)
         if lay.error is not None:
@@ -503,8 +504,9 @@ class Session:
             chain = chain[:1]
         elif settings.input_mode == "last":
             chain = chain[-1:]
+        in_chain = {id(c) for c in chain}
         for block in lay.input:
-            if not any(block is c for c in chain):
+            if id(block) not in in_chain:
                 blocks.append(RenderedBlock(block.id, "input", "user", "excluded", "",
                                             reason=f"input mode {settings.input_mode!r} applies one block only"))
         for block in chain:

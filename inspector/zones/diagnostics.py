@@ -105,6 +105,9 @@ class CheckContext:
         for v in config.variables:
             self.variables.setdefault(v.name, v)
         self.known = set(self.variables) | {PROMPT}
+        self.sorted_known = sorted(self.known)
+        self.hints: dict[str, str] = {}  # unknown name -> its "did you mean" hint
+        self.suggest_left = SUGGEST_BUDGET
         self.varying = self._varying()
 
     def _varying(self) -> set[str]:
@@ -125,9 +128,22 @@ class CheckContext:
         return out
 
 
-def _suggest(name: str, known: set[str]) -> str:
-    close = difflib.get_close_matches(name, sorted(known), n=1, cutoff=0.75)
-    return f"; did you mean {close[0]!r}?" if close else ""
+# Name comparisons one check may spend on "did you mean" hints: each unknown name is compared with
+# every known one, so thousands of distinct misspellings against thousands of variables would be
+# quadratic; past this the remaining unknown names get no hint.
+SUGGEST_BUDGET = 20_000
+
+
+def _suggest(name: str, ctx: CheckContext) -> str:
+    hint = ctx.hints.get(name)
+    if hint is None:
+        hint = ""
+        if ctx.suggest_left >= len(ctx.sorted_known):
+            ctx.suggest_left -= len(ctx.sorted_known)
+            close = difflib.get_close_matches(name, ctx.sorted_known, n=1, cutoff=0.75)
+            hint = f"; did you mean {close[0]!r}?" if close else ""
+        ctx.hints[name] = hint
+    return hint
 
 
 def _zones_text(v: Variable) -> str:
@@ -173,7 +189,7 @@ def check_block(block: Block, ctx: CheckContext) -> list[Diagnostic]:
                                    f"text \"{ref.name}\"; quote it to say so", pos, ref.start, ref.end, block_id=bid))
             else:
                 out.append(dg.make(dg.UNKNOWN_VARIABLE, dg.ERROR, f"unknown variable {ref.name!r}"
-                                   + _suggest(ref.name, ctx.known), pos, ref.start, ref.end, block_id=bid,
+                                   + _suggest(ref.name, ctx), pos, ref.start, ref.end, block_id=bid,
                                    variable=ref.name))
             continue
         kind, base = target

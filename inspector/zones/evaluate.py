@@ -19,7 +19,7 @@ missing value); ``{repeat n}`` runs once for each whole number ``i`` with ``0 <=
 runs three times, a negative count never), warning when ``n`` is not a whole number ≥ 0;
 ``{while}`` and every loop stop after ``loop_cap`` iterations with a ``loop-limit`` error.
 
-Budgets: one :class:`RenderBudget` belongs to one render (every block of it, and of one step of a
+Budgets: one :class:`RenderContext` belongs to one render (every block of it, and of one step of a
 turn simulation, draws from the same one): after ``TOTAL_ITERATIONS`` loop iterations in all the
 render stops looping (``loop-limit``), and once the text it wrote would pass ``output_limit``
 characters (``settings.outputLimit``, default :data:`DEFAULT_OUTPUT_LIMIT`) it stops writing
@@ -35,7 +35,9 @@ from collections.abc import Callable, Container
 from dataclasses import dataclass, field
 from typing import Any
 
-from inspector.jsjson import UNDEFINED, js_code_units, js_number, js_to_number, js_to_string, js_truthy
+from inspector.jsjson import (
+    UNDEFINED, js_code_units, js_number, js_to_number, js_to_string, js_truthy, utf16_len,
+)
 
 from . import diagnostic as dg
 from .template import (
@@ -172,7 +174,7 @@ def own_property(value: Any, key: str) -> tuple[bool, Any]:
         return (True, value[key]) if key in value else (False, UNDEFINED)
     if isinstance(value, (list, tuple, str)):
         if key == "length":
-            return True, (len(value) if not isinstance(value, str) else len(value.encode("utf-16-le", "surrogatepass")) // 2)
+            return True, (len(value) if not isinstance(value, str) else utf16_len(value))
         if key.isdigit() and (key == "0" or not key.startswith("0")) and isinstance(value, (list, tuple)):
             index = int(key)
             if index < len(value):
@@ -210,12 +212,13 @@ class _Budget(Exception):
     pass
 
 
-class RenderBudget:
-    """What one render may spend, shared by every template it evaluates: loop iterations and
-    characters written. The first evaluation that runs out reports it; later ones stop silently
-    (the render is already marked)."""
+class RenderContext:
+    """What one render shares across every template it evaluates: the budget (loop iterations
+    and characters written; the first evaluation that runs out reports it, later ones stop
+    silently) and ``String(value)`` of each list value, computed once per render however many
+    tags, conditions and call arguments read it."""
 
-    __slots__ = ("iteration_limit", "output_limit", "iterations", "output", "reported")
+    __slots__ = ("iteration_limit", "output_limit", "iterations", "output", "reported", "_strings")
 
     def __init__(self, iteration_limit: int = TOTAL_ITERATIONS, output_limit: int = DEFAULT_OUTPUT_LIMIT) -> None:
         self.iteration_limit = iteration_limit
@@ -223,6 +226,21 @@ class RenderBudget:
         self.iterations = 0
         self.output = 0
         self.reported = False
+        self._strings: dict[int, tuple[Any, str]] = {}
+
+    def flat(self, value: Any) -> Any:
+        """``value``, or for a list its ``String(value)``: what a comparison or ``to_text`` sees."""
+        if not isinstance(value, (list, tuple)):
+            return value
+        hit = self._strings.get(id(value))
+        if hit is None or hit[0] is not value:
+            # The value is kept with its text, so its id cannot be reused during the render.
+            hit = self._strings[id(value)] = (value, js_to_string(value))
+        return hit[1]
+
+    def text_of(self, value: Any) -> str:
+        """:func:`to_text`, with a list's text computed once per render."""
+        return to_text(self.flat(value))
 
 
 class _Loop:
@@ -240,10 +258,10 @@ class _Loop:
 
 class _Evaluator:
     __slots__ = ("template", "known", "resolve", "loop_cap", "out", "length", "spans", "values", "diags", "used",
-                 "loop_values", "budget")
+                 "loop_values", "budget", "_used", "_noted")
 
     def __init__(self, template: Template, known: Container[str], resolve: Resolver, loop_cap: int,
-                 budget: RenderBudget) -> None:
+                 budget: RenderContext) -> None:
         self.template = template
         self.known = known
         self.resolve = resolve
@@ -254,6 +272,8 @@ class _Evaluator:
         self.values: dict[str, Any] = {}
         self.diags: list[dg.Diagnostic] = []
         self.used: list[str] = []
+        self._used: set[str] = set()
+        self._noted: set[tuple[str, tuple[str, ...]]] = set()
         # Loop name -> the values it has in the loops open now, innermost last.
         self.loop_values: dict[str, list[Any]] = {}
         self.budget = budget
@@ -292,11 +312,20 @@ class _Evaluator:
         return True, walk_path(value, tail) if tail else value
 
     def _note(self, name: str, args: tuple, value: Any) -> None:
-        key = name if not args else name + " " + " ".join(to_text(a) if isinstance(a, str) else js_to_string(a)
-                                                          for a in args)
-        if key not in self.values:
-            self.values[key] = value
-        if name not in self.used:
+        if args:
+            flat = self.budget.flat
+            parts = tuple(to_text(a) if isinstance(a, str) else js_to_string(flat(a)) for a in args)
+            # The parts are the render's cached texts, so a repeated call is found without
+            # joining a long argument into a new key string every time.
+            if (name, parts) not in self._noted:
+                self._noted.add((name, parts))
+                key = name + " " + " ".join(parts)
+                if key not in self.values:
+                    self.values[key] = value
+        elif name not in self.values:
+            self.values[name] = value
+        if name not in self._used:
+            self._used.add(name)
             self.used.append(name)
 
     def operand(self, op: Operand, *, bare_is_literal: bool) -> Any:
@@ -312,7 +341,10 @@ class _Evaluator:
         if cond.op is None:
             return js_truthy(left)
         right = self.operand(cond.right, bare_is_literal=False)
-        return compare(left, cond.op, right)
+        if cond.op in ("==", "!=") and isinstance(left, (list, tuple, dict)) and isinstance(right, (list, tuple, dict)):
+            return compare(left, cond.op, right)  # two objects: the same one or not
+        # Otherwise a list compares as its String(), computed once per render.
+        return compare(self.budget.flat(left), cond.op, self.budget.flat(right))
 
     def tick(self, start: int, end: int) -> None:
         budget = self.budget
@@ -407,7 +439,7 @@ class _Evaluator:
         if isinstance(value, dict):
             self.report(dg.VALUE_TYPE, dg.WARNING, f"{node.name} is an object, which renders as "
                         "'[object Object]'; give a string or pick a property (name.key)", node.start, node.end)
-        self.emit(to_text(value), node.start, node.end)
+        self.emit(self.budget.text_of(value), node.start, node.end)
 
     def for_loop(self, node: ForBlock) -> _Loop | None:
         items = self.operand(node.iterable, bare_is_literal=False)
@@ -424,7 +456,7 @@ class _Evaluator:
 
     def repeat_loop(self, node: RepeatBlock) -> _Loop | None:
         raw = self.operand(node.count, bare_is_literal=False)
-        n = to_number(raw)
+        n = to_number(self.budget.flat(raw))
         if math.isnan(n):
             self.report(dg.VALUE_TYPE, dg.WARNING, f"{{repeat}} needs a number, but this is {_describe(raw)}; "
                         "it repeats zero times", node.count.start, node.count.end)
@@ -443,11 +475,11 @@ class _Evaluator:
 
 
 def evaluate(template: Template, known: Container[str], resolve: Resolver, *,
-             loop_cap: int = DEFAULT_LOOP_CAP, budget: RenderBudget | None = None) -> Evaluation:
+             loop_cap: int = DEFAULT_LOOP_CAP, budget: RenderContext | None = None) -> Evaluation:
     """Render ``template`` with the catalog names ``known`` and their values from ``resolve``;
     never raises for anything in the template or the values. ``budget``: the render's shared
-    :class:`RenderBudget` (a fresh one when not given)."""
-    ev = _Evaluator(template, known, resolve, loop_cap, budget if budget is not None else RenderBudget())
+    :class:`RenderContext` (a fresh one when not given)."""
+    ev = _Evaluator(template, known, resolve, loop_cap, budget if budget is not None else RenderContext())
     try:
         ev.run(template.nodes)
     except _Budget:

@@ -21,6 +21,7 @@ from inspector.zones import ConfigError, check, load_config, loads_config, rende
 from inspector.zones import diagnostic as dg
 from inspector.zones.blocks import MAX_TURNS
 from inspector.zones.config import sample_path
+from inspector.zones.diagnostics import SUGGEST_BUDGET
 from inspector.zones.covel_templates import check_covel, example_variables, interpolate
 from inspector.zones.covel_templates import references as covel_references
 from inspector.zones.evaluate import DEFAULT_OUTPUT_LIMIT, TOTAL_ITERATIONS
@@ -152,7 +153,7 @@ def test_deeply_nested_for_lints_and_renders(depth):
 def test_deep_unclosed_and_mismatched_blocks_stay_linear(kind):
     head = {"if": "{if xs}", "for": "{for x in xs}", "while": "{while xs}", "repeat": "{repeat 1}"}[kind]
     other = "for" if kind != "for" else "if"
-    n = 20000
+    n = 12000
     for source in (head * n, head * n + ("{/%s}" % other) * n):
         cfg = config(source)
         diagnostics = within(60, check, cfg)
@@ -398,3 +399,43 @@ def test_random_templates_never_raise(contents, zones, nesting):
     assert all(d.code in dg.CODES for d in diagnostics + result.warnings)
     assert sum(len(m.content) for m in result.messages) <= 20000 + sum(len(c) for c in contents) + 200
     assert len(rows) == 3
+
+
+# --- work that multiplies without loops ---------------------------------------------------------------
+
+def test_big_list_read_by_many_tags_is_converted_once():
+    big = list(range(200_000))
+    source = "{if big == 1}y{/if}{if big > 1}y{/if}{repeat big}{/repeat}{f big}" * 5000 + "{big.length}"
+    cfg = loads_config(json.dumps({"blocks": [{"id": "b", "zone": "system", "template": True, "content": source}],
+                                   "variables": [{"name": "big", "example": big},
+                                                 {"name": "f", "args": ["a"], "example": {"*": "F"}}]}), "json")
+    result = within(60, render, cfg)
+    assert result.system == "F" * 5000 + "200000"
+    assert within(60, check, cfg) == []
+
+
+def test_many_distinct_unknown_names_against_many_variables():
+    names = [f"variable_{i}" for i in range(3000)]
+    source = "".join("{%s}" % n for n in names) + "".join("{variabl_%d}" % i for i in range(3000))
+    cfg = loads_config(json.dumps({"blocks": [{"id": "b", "zone": "system", "template": True, "content": source}],
+                                   "variables": [{"name": n, "example": n} for n in names]}), "json")
+    diagnostics = within(60, check, cfg)
+    unknown = [d for d in diagnostics if d.code == dg.UNKNOWN_VARIABLE]
+    assert len(unknown) == 3000
+    # Hints while the comparison budget lasts (one known name per comparison), then none.
+    assert unknown[0].message == "unknown variable 'variabl_0'; did you mean 'variable_0'?"
+    hinted = sum(1 for d in unknown if "did you mean" in d.message)
+    assert hinted == SUGGEST_BUDGET // (len(names) + 1)
+    assert unknown[-1].message == "unknown variable 'variabl_2999'"
+
+
+def test_many_input_blocks_chain():
+    # Each link writes the previous one's text again: 1,000 links write about a million characters.
+    cfg = config(*(["[{prompt}]"] * 1000), zone="input")
+    result = within(60, render, cfg)
+    assert result.input == "[" * 1000 + "]" * 1000
+    assert result.warnings == []
+    # 3,000 write nine million: the render's output limit stops it.
+    cfg = config(*(["[{prompt}]"] * 3000), zone="input")
+    result = within(60, render, cfg)
+    assert [w.code for w in result.warnings] == [dg.OUTPUT_LIMIT]
