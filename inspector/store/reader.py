@@ -86,8 +86,10 @@ def open_store(path_or_url: str | os.PathLike[str], *, busy_timeout: float = DEF
         # Text that does not parse is shown as its scheme and host only: no user, password, query.
         scheme, _, rest = target.partition("://")
         shown = f"{scheme}://{rest.split('?', 1)[0].rpartition('@')[2].split('/', 1)[0]}"
+        port = re.search(r"invalid literal for int\(\) with base 10: ('.*')", str(exc))
         what = "an IPv6 address needs its closing bracket, as in postgresql://user@[::1]:5432/covel" \
-            if "[" in shown and "]" not in shown else f"{exc}; the port, if given, is a number"
+            if "[" in shown and "]" not in shown else \
+            f"the port {port.group(1)} is not a number" if port else f"{exc}; the port, if given, is a number"
         raise StoreOpenError(f"{shown} is not a valid database URL: {what}", location=shown) from None
     if url.get_backend_name() == "sqlite":
         # Options (timeout, immutable) travel with the store to a worker process (open_spec).

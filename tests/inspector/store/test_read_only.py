@@ -581,7 +581,7 @@ def test_bad_sqlite_urls(url: str, message: str, tmp_path: Path, monkeypatch: py
 
 
 @pytest.mark.parametrize("url, message", [
-    ("postgresql://covel:s3cret@db.example:abc/covel", "the port, if given, is a number"),
+    ("postgresql://covel:s3cret@db.example:abc/covel", "the port 'abc' is not a number"),
     ("postgresql://covel:s3cret@[::1/covel", "closing bracket"),
     ("postgresql+psycopg://covel:s3cret@[::1:5432/covel", "closing bracket"),
     ("postgresql://covel:s3/cr@t@db.example:99x/covel?password=s3cret", "db.example:99x is not a valid"),
