@@ -40,37 +40,49 @@ class Reference:
     tag_end: int
     nargs: int
     kind: str  # "tag" | "operand" | "argument"
+    # The loop names in scope where the name is read that can matter to it: its first part when
+    # an enclosing {for} binds that name, else nothing (``name_target`` asks no more).
     loop_scope: frozenset[str]
 
 
-def references(template: Template) -> tuple[list[Reference], list[tuple[ForBlock, frozenset[str]]],
-                                            list[WhileBlock]]:
-    """Every name the template reads, with the loop names in scope where it is read; the loops;
-    the while blocks."""
+_NO_LOOPS: frozenset[str] = frozenset()
+
+
+def references(template: Template) -> tuple[list[Reference], list[ForBlock], list[WhileBlock]]:
+    """Every name the template reads, with the loop name in scope it refers to, if any; the
+    loops; the while blocks."""
     refs: list[Reference] = []
-    loops: list[tuple[ForBlock, frozenset[str]]] = []
+    loops: list[ForBlock] = []
     whiles: list[WhileBlock] = []
+    # Loop name -> how many enclosing {for} bind it right now.
+    bound: dict[str, int] = {}
 
-    def operand(op: Operand | None, scope: frozenset[str], kind: str, tag: tuple[int, int]) -> None:
+    def scope_of(name: str) -> frozenset[str]:
+        head = name.partition(".")[0]
+        return frozenset((head,)) if bound.get(head) else _NO_LOOPS
+
+    def operand(op: Operand | None, kind: str, tag: tuple[int, int]) -> None:
         if op is not None and op.kind == "word":
-            refs.append(Reference(op.value, op.start, op.end, tag[0], tag[1], 0, kind, scope))
+            refs.append(Reference(op.value, op.start, op.end, tag[0], tag[1], 0, kind, scope_of(op.value)))
 
-    # An explicit stack of (pending items, loop names in scope): blocks nest as deep as the source
-    # allows. An item is a node, or ("operand", operand, tag span) read in that scope, in source order.
-    stack: list[tuple[Iterator, frozenset[str]]] = [(iter(template.nodes), frozenset())]
+    # An explicit stack of (pending items, loop name the items are inside or None): blocks nest as
+    # deep as the source allows. An item is a node, or ("operand", operand, tag span), in source order.
+    stack: list[tuple[Iterator, str | None]] = [(iter(template.nodes), None)]
     while stack:
-        items, scope = stack[-1]
+        items, var = stack[-1]
         node = next(items, None)
         if node is None:
             stack.pop()
+            if var is not None:
+                bound[var] -= 1
             continue
         if type(node) is tuple:
-            operand(node[1], scope, "operand", node[2])
+            operand(node[1], "operand", node[2])
         elif isinstance(node, VarTag):
             refs.append(Reference(node.name, node.name_start, node.name_end, node.start, node.end,
-                                  len(node.args), "tag", scope))
+                                  len(node.args), "tag", scope_of(node.name)))
             for arg in node.args:
-                operand(arg, scope, "argument", (node.start, node.end))
+                operand(arg, "argument", (node.start, node.end))
         elif isinstance(node, IfBlock):
             pending: list = []
             for branch in node.branches:
@@ -79,19 +91,20 @@ def references(template: Template) -> tuple[list[Reference], list[tuple[ForBlock
                     pending.append(("operand", branch.condition.left, span))
                     pending.append(("operand", branch.condition.right, span))
                 pending.extend(branch.body)
-            stack.append((iter(pending), scope))
+            stack.append((iter(pending), None))
         elif isinstance(node, ForBlock):
-            operand(node.iterable, scope, "operand", (node.start, node.tag_end))
-            loops.append((node, scope))
-            stack.append((iter(node.body), scope | {node.var}))
+            operand(node.iterable, "operand", (node.start, node.tag_end))
+            loops.append(node)
+            bound[node.var] = bound.get(node.var, 0) + 1
+            stack.append((iter(node.body), node.var))
         elif isinstance(node, WhileBlock):
-            operand(node.condition.left, scope, "operand", (node.start, node.tag_end))
-            operand(node.condition.right, scope, "operand", (node.start, node.tag_end))
+            operand(node.condition.left, "operand", (node.start, node.tag_end))
+            operand(node.condition.right, "operand", (node.start, node.tag_end))
             whiles.append(node)
-            stack.append((iter(node.body), scope))
+            stack.append((iter(node.body), None))
         elif isinstance(node, RepeatBlock):
-            operand(node.count, scope, "operand", (node.start, node.tag_end))
-            stack.append((iter(node.body), scope))
+            operand(node.count, "operand", (node.start, node.tag_end))
+            stack.append((iter(node.body), None))
 
     return refs, loops, whiles
 
@@ -231,7 +244,7 @@ def check_block(block: Block, ctx: CheckContext) -> list[Diagnostic]:
                     expect = f"{lo} to {hi} arguments ({' '.join(a.name for a in var.args)})"
                 out.append(dg.make(dg.ARG_COUNT, dg.ERROR, f"{base!r} takes {expect}, given {n}",
                                    pos, ref.tag_start, ref.tag_end, block_id=bid, variable=base))
-    for loop, _scope in loops:
+    for loop in loops:
         if loop.var in ctx.variables:
             out.append(dg.make(dg.SHADOWED_VARIABLE, dg.WARNING, f"the loop name {loop.var!r} hides the variable "
                                f"of the same name inside this loop", pos, loop.var_start, loop.var_end, block_id=bid))

@@ -439,3 +439,12 @@ def test_many_input_blocks_chain():
     cfg = config(*(["[{prompt}]"] * 3000), zone="input")
     result = within(60, render, cfg)
     assert [w.code for w in result.warnings] == [dg.OUTPUT_LIMIT]
+
+
+def test_many_distinct_nested_loop_names_lint_linearly():
+    n = 20000
+    source = "".join("{for v%d in xs}" % i for i in range(n)) + "{v1}{v%d.x}{xs}" % (n - 1) + "{/for}" * n
+    cfg = config(source)
+    assert within(60, check, cfg) == []
+    result = within(60, render, cfg)
+    assert [w.code for w in result.warnings] == [dg.LOOP_LIMIT]
