@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import threading
 import tracemalloc
 from pathlib import Path
@@ -448,3 +449,66 @@ def test_many_distinct_nested_loop_names_lint_linearly():
     assert within(60, check, cfg) == []
     result = within(60, render, cfg)
     assert [w.code for w in result.warnings] == [dg.LOOP_LIMIT]
+
+
+# --- random hostile configs --------------------------------------------------------------------------
+
+_leaf = st.one_of(st.none(), st.booleans(), st.integers(-10 ** 20, 10 ** 20), st.floats(allow_nan=True),
+                  st.text(max_size=6), st.sampled_from(["system", "input", "a.b", "{x}", "{for i in xs}{i}{/for}"]))
+_value = st.recursive(_leaf, lambda c: st.one_of(st.lists(c, max_size=4),
+                                                 st.dictionaries(st.sampled_from(["a", "k", "*", "xs"]), c, max_size=3)),
+                      max_leaves=12)
+_block = st.fixed_dictionaries(
+    {"id": st.one_of(st.text(max_size=3), _value), "zone": st.sampled_from(["system", "context", "input"])},
+    optional={"order": _value, "role": st.sampled_from(["system", "user", "assistant"]),
+              "content": st.one_of(hostile_templates, st.sampled_from(["{xs}", "{prompt}", "{f 1 2}", "{repeat n}r{/repeat}"])),
+              "template": st.booleans(), "complete": st.booleans(), "purpose": st.sampled_from(["persona", "tools"])})
+_variable = st.fixed_dictionaries(
+    {"name": st.sampled_from(["xs", "n", "f", "prompt", "obj"])},
+    optional={"example": _value, "values": _value, "env": st.sampled_from(["a", "a.b", "k"]), "mutable": st.booleans(),
+              "zones": st.lists(st.sampled_from(["system", "context", "input"])),
+              "args": st.lists(st.sampled_from(["a", "b"]), max_size=2)})
+_contributor = st.fixed_dictionaries(
+    {"id": st.text(max_size=3)},
+    optional={"patch": st.one_of(st.dictionaries(st.sampled_from(["a", "k"]), _value, max_size=2),
+                                 st.lists(st.dictionaries(st.sampled_from(["a"]), _value, max_size=2), max_size=3)),
+              "failTurns": st.lists(st.integers(0, 10 ** 9), max_size=2), "fail": st.booleans()})
+_settings = st.dictionaries(
+    st.sampled_from(["loopCap", "outputLimit", "pinning", "inputMode", "noteCompare", "pinCompare", "environmentMerge",
+                     "noteDetail", "sectionNames", "standaloneTags", "completeOutsideSystem"]),
+    st.one_of(st.integers(0, 10 ** 12), st.booleans(),
+              st.sampled_from(["chain", "first", "last", "previous", "pinned", "environment", "all-variables", "deep",
+                               "names", "all", "keep", "error"])), max_size=4)
+hostile_configs = st.fixed_dictionaries(
+    {"blocks": st.lists(_block, max_size=5), "variables": st.lists(_variable, max_size=4)},
+    optional={"environment": st.fixed_dictionaries({}, optional={
+        "base": st.dictionaries(st.sampled_from(["a", "k"]), _value, max_size=2),
+        "turns": st.lists(st.dictionaries(st.sampled_from(["a", "k"]), _value, max_size=2), max_size=3),
+        "contributors": st.lists(_contributor, max_size=2)}),
+        "settings": _settings, "sampleInput": st.text(max_size=5)})
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(data=hostile_configs)
+def test_random_configs_load_or_are_refused_and_never_raise(data):
+    try:
+        cfg = loads_config(json.dumps(data), "json")
+    except ConfigError as exc:
+        assert "\n" not in str(exc)
+        return
+
+    def everything():
+        check(cfg)
+        render(cfg, 2)
+        return simulate_turns(cfg, 3)
+
+    assert len(within(60, everything)) == 3
+
+
+def test_every_yaml_reader_goes_through_safe_yaml():
+    root = Path(__file__).resolve().parents[3]
+    direct = re.compile(r"(?<![\w.])yaml\.(?:safe_|full_|unsafe_)?load(?:_all)?\(")
+    offenders = [str(p.relative_to(root)) for folder in ("inspector", "ui") for p in (root / folder).rglob("*.py")
+                 if p.name != "safe_yaml.py" and direct.search(p.read_text(encoding="utf-8"))]
+    assert offenders == []
+    assert direct.search("data = yaml.safe_load(text)") and not direct.search("safe_yaml.load(text)")
