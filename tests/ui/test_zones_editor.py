@@ -621,3 +621,23 @@ def test_an_engine_failure_is_shown_not_blank(qtbot: Any, editor: ZonesEditorWin
     window.refresh()
     assert [d.code for d, _i in window.rows] == [dg.INTERNAL_ERROR, dg.INTERNAL_ERROR]
     assert "RecursionError" in window.preview.shown
+
+
+def test_a_line_of_thousands_of_problems_lists_them_all_and_draws_the_worst(qtbot: Any,
+                                                                           editor: ZonesEditorWindow) -> None:
+    from ui.zones_editor.template_edit import MAX_SQUIGGLES
+
+    window = editor
+    index = block_index(window, "core:identity")
+    window.select_block(index)
+    block = window.doc.config.blocks[index]
+    text = "😀{x y =}" * 5000 + "{ 3 }" * 10
+    with qtbot.waitSignal(window.refreshed, timeout=60000):
+        window.doc.set_text(block, text)
+    mine = [d for d, i in window.rows if i == index]
+    assert len(mine) == 5010
+    assert len(window.problems.rows) == len(window.rows)
+    squiggles = window.editor.squiggles()
+    assert len(squiggles) == MAX_SQUIGGLES
+    # The errors come first: the ten warnings at the end of the line are not drawn.
+    assert max(end for _s, end, _c in squiggles) <= utf16_len("😀{x y =}" * 5000)

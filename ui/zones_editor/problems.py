@@ -131,14 +131,19 @@ class ProblemsView(QTreeWidget):
             self.clear()
             items = []
             select = None
+            icons: dict[str, tuple] = {}  # severity -> (name, icon, colour), made once per refresh
+            throws = "\n" + _tr("ChatLuna throws here.")
             for diag, index in self.rows:
+                look = icons.get(diag.severity)
+                if look is None:
+                    look = icons[diag.severity] = (severity_name(diag.severity), severity_icon(diag.severity, palette),
+                                                   severity_colour(diag.severity, palette))
                 where = f"{diag.line}:{diag.column}" if diag.field == "content" and diag.end_utf16 > diag.start_utf16 \
                     else field_name(diag.field)
-                item = QTreeWidgetItem([severity_name(diag.severity), diag.block_id or "—", where, diag.code,
-                                        diag.message])
-                item.setIcon(0, severity_icon(diag.severity, palette))
-                item.setForeground(0, severity_colour(diag.severity, palette))
-                tip = diag.message + ("\n" + _tr("ChatLuna throws here.") if diag.throws else "")
+                item = QTreeWidgetItem([look[0], diag.block_id or "—", where, diag.code, diag.message])
+                item.setIcon(0, look[1])
+                item.setForeground(0, look[2])
+                tip = diag.message + (throws if diag.throws else "")
                 for column in range(5):
                     item.setToolTip(column, tip)
                 item.setData(0, Qt.ItemDataRole.UserRole, (diag, index))

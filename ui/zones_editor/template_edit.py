@@ -31,6 +31,10 @@ def _tr(text: str) -> str:
     return QCoreApplication.translate("TemplateEdit", text)
 
 
+# Squiggles drawn at most in one template (a pasted line can hold tens of thousands of problems).
+MAX_SQUIGGLES = 1000
+
+
 def template_formats(palette: QPalette) -> dict[str, QTextCharFormat]:
     """Style key (``inspector.zones.lexer.STYLE_KEYS``) → format, for the palette's theme."""
     dark = is_dark(palette)
@@ -222,7 +226,10 @@ class TemplateEdit(QPlainTextEdit):
         size = self.document().characterCount() - 1
         selections = []
         palette = self.palette()
-        for d in sorted(self.diagnostics, key=lambda d: -_RANK.get(d.severity, 3)):
+        # Past MAX_SQUIGGLES only the worst, earliest ones are drawn (each is an extra selection Qt
+        # lays out on every paint); the problems list and the tooltips still have them all.
+        shown = sorted(self.diagnostics, key=lambda d: (_RANK.get(d.severity, 3), d.start_utf16))[:MAX_SQUIGGLES]
+        for d in sorted(shown, key=lambda d: -_RANK.get(d.severity, 3)):
             start, end = self._span(d, size)
             if start is None:
                 continue
