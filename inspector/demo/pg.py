@@ -22,6 +22,7 @@ from typing import Any
 
 from sqlalchemy.engine import URL, make_url
 
+from inspector.store.sqlite_open import read_only_connection
 from inspector.store.urls import scrub_text, secret_values, shown_url
 
 __all__ = [
@@ -214,9 +215,9 @@ def copy_to_postgres(
 
     conninfo = libpq_conninfo(url)
     shown = shown_url(url)
-    src = sqlite3.connect(f"file:{Path(source).absolute().as_posix()}?mode=ro", uri=True)
     total = 0
-    with closing(src):
+    # Opened the one way every SQLite store is read: never writable, nothing created beside it.
+    with read_only_connection(source) as src:
         tables = _sqlite_tables(src)
         try:
             pg = psycopg.connect(conninfo, autocommit=False)
