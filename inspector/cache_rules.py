@@ -23,7 +23,7 @@ from typing import Any
 
 from resources import resource_path
 
-from .inputs import InputFileError, check_regular_file
+from .inputs import InputFileError, refuse_special_file
 from .tokens import ENCODING_HASHES
 
 ENV_VAR = "PROMPT_INSPECTOR_RULES"
@@ -345,11 +345,9 @@ class RuleSet:
 
 def _read(path: Path) -> dict:
     try:
-        check_regular_file(path)  # a FIFO or a device would block the read forever
+        refuse_special_file(path)  # a FIFO or a device would block the read forever
         data = path.read_bytes()
     except InputFileError as exc:
-        if exc.reason == "missing":
-            raise RulesError(f"{path}: no such rules file") from None
         raise RulesError(str(exc)) from None
     except FileNotFoundError:
         raise RulesError(f"{path}: no such rules file") from None

@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import stat
 
-__all__ = ["InputFileError", "check_regular_file", "open_regular_file"]
+__all__ = ["InputFileError", "check_regular_file", "open_regular_file", "refuse_special_file"]
 
 
 class InputFileError(ValueError):
@@ -55,6 +55,17 @@ def check_regular_file(path: str | os.PathLike[str]) -> None:
                              reason="unreadable") from None
     if not stat.S_ISREG(info.st_mode):
         raise _refuse(name, info.st_mode)
+
+
+def refuse_special_file(path: str | os.PathLike[str]) -> None:
+    """Raise :class:`InputFileError` only for a FIFO, socket or device (the inputs that block or
+    never end); a missing file, a folder or an unreadable one is left to the reader, whose own
+    message already says so."""
+    try:
+        check_regular_file(path)
+    except InputFileError as exc:
+        if exc.reason == "special":
+            raise
 
 
 def open_regular_file(path: str | os.PathLike[str]) -> int:

@@ -13,7 +13,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from inspector.inputs import InputFileError, check_regular_file
+from inspector.inputs import InputFileError, refuse_special_file
 
 COMMANDS = ("order", "assemble")
 
@@ -73,7 +73,7 @@ def _read_order(path: str, error_type: type[Exception]):
     from .order import NoDocumentError, read_context_order
 
     try:
-        check_regular_file(path)  # a FIFO or a device would block the read forever
+        refuse_special_file(path)  # a FIFO or a device would block the read forever
         text = Path(path).read_text(encoding="utf-8")
     except InputFileError as exc:
         raise error_type(str(exc)) from None

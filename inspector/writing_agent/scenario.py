@@ -33,7 +33,7 @@ from typing import Any
 
 import yaml
 
-from ..inputs import InputFileError, check_regular_file
+from ..inputs import InputFileError, refuse_special_file
 from .blackboard import Blackboard, BlackboardError, items_from_data
 from .framing import PresetEntry, parse_preset
 from .isolation import DEFAULT_BLIND_REVIEW_TAGS, ISOLATION_MODES, default_isolation
@@ -212,7 +212,7 @@ def load_scenario(path: str | Path) -> Scenario:
 
     path = Path(path)
     try:
-        check_regular_file(path)  # a FIFO or a device would block the read forever
+        refuse_special_file(path)  # a FIFO or a device would block the read forever
         text = path.read_text(encoding="utf-8")
     except InputFileError as exc:
         raise ScenarioError(str(exc)) from None

@@ -554,16 +554,13 @@ def _parse_text(text: str, fmt: str, origin: str) -> Any:
 
 
 def refuse_special_file(path: str | Path, error_type: type[Exception] = ConfigError) -> None:
-    """Refuse a FIFO, socket or device before anything opens it (opening a FIFO blocks until a
-    writer comes; a device never ends), with a one-line message naming the file."""
-    from inspector.inputs import InputFileError, check_regular_file
+    """:func:`inspector.inputs.refuse_special_file`, raising ``error_type``."""
+    from inspector.inputs import InputFileError, refuse_special_file as refuse
 
     try:
-        check_regular_file(path)
+        refuse(path)
     except InputFileError as exc:
-        if exc.reason == "special":
-            raise error_type(str(exc)) from None
-        # A missing file or a folder: the reader's own message says so.
+        raise error_type(str(exc)) from None
 
 
 def too_deep(value: Any, limit: int = MAX_NESTING) -> bool:
