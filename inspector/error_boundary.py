@@ -78,7 +78,16 @@ def _os_message(exc: OSError) -> str:
 
 
 def describe(exc: BaseException) -> Failure:
-    """The message and exit status for ``exc``. Never raises."""
+    """The message and exit status for ``exc``, with any secret it echoes masked. Never raises."""
+    failure = _describe(exc)
+    try:
+        from .store.urls import scrub_text
+    except Exception:  # pragma: no cover - the store package always imports in a working install
+        return failure
+    return Failure(scrub_text(failure.message), failure.status)
+
+
+def _describe(exc: BaseException) -> Failure:
     # Imported here so that a failure while importing the store layer still gets described.
     try:
         from .store.errors import StoreError

@@ -92,3 +92,11 @@ def test_top_level_help_names_the_debug_flag(capsys):
         cli.main(["--help"])
     assert stop.value.code == 0
     assert "--debug" in capsys.readouterr().out
+
+
+def test_a_secret_echoed_by_any_message_is_masked(monkeypatch, capsys):
+    code, _out, err = _run_failing(
+        monkeypatch, capsys, OSError(2, "No such file or directory", "host=db password=hunter2 dbname=covel"))
+    assert code == EXIT_BAD_INPUT and "hunter2" not in err and "password=" in err
+    code, _out, err = _run_failing(monkeypatch, capsys, ValueError("postgresql://alice:s3cret@db/covel"))
+    assert code == EXIT_INTERNAL and "s3cret" not in err and "alice" in err
