@@ -1369,8 +1369,7 @@ class Store:
             mapped = mapped and began and _MAPPED_READ_BYTES > 0
             if mapped:
                 raw.execute(f"PRAGMA mmap_size={_MAPPED_READ_BYTES}")
-            # An id with invalid UTF-8 reads as Node reads it (U+FFFD), not as a decode error.
-            text_factory, raw.text_factory = raw.text_factory, node_text
+            text_factory, raw.text_factory = raw.text_factory, node_text  # bad UTF-8 -> U+FFFD, as in Node
             try:
                 if began:
                     raw.execute("BEGIN")
@@ -1479,13 +1478,11 @@ class Store:
     def _stream(self, stmt: sa.Select[Any], batch: int) -> Iterator[tuple[Any, ...]]:
         with self._connect() as conn:
             if self._dialect == "sqlite":
-                # The sqlite3 cursor already streams; going around SQLAlchemy's Row objects
-                # keeps the per-row cost to the driver's own tuple.
+                # The sqlite3 cursor streams; bypassing SQLAlchemy's Rows keeps the driver's own tuples.
                 compiled = stmt.compile(dialect=conn.dialect)
                 params = compiled.construct_params()
                 args = tuple(params[name] for name in (compiled.positiontup or ()))
-                raw = conn.connection.driver_connection  # type: ignore[union-attr]
-                cursor = raw.cursor()
+                cursor = (raw := conn.connection.driver_connection).cursor()  # type: ignore[union-attr]
                 text_factory, raw.text_factory = raw.text_factory, node_text  # as in _sqlite_snapshot
                 try:
                     cursor.execute(str(compiled), args)
