@@ -420,6 +420,27 @@ def test_sample_opens_untitled_and_save_asks_for_a_path(qtbot: Any, editor: Zone
     assert not (tmp_path / "mine.toml.bak").exists()
 
 
+def test_save_as_never_replaces_a_database_or_a_folder(qtbot: Any, editor: ZonesEditorWindow, tmp_path: Path) -> None:
+    import hashlib
+    import sqlite3
+
+    database = tmp_path / "covel.db"
+    with sqlite3.connect(database) as con:
+        con.execute("CREATE TABLE trace_events (id TEXT)")
+    con.close()
+    digest = hashlib.sha256(database.read_bytes()).hexdigest()
+    (tmp_path / "folder").mkdir()
+    listing = sorted(p.name for p in tmp_path.iterdir())
+    errors: list[str] = []
+    editor.report_error = lambda _title, text: errors.append(text)
+    assert not editor.save_as(database)
+    assert not editor.save_as(tmp_path / "folder")
+    assert len(errors) == 2 and "SQLite database" in errors[0] and "folder" in errors[1]
+    assert hashlib.sha256(database.read_bytes()).hexdigest() == digest
+    assert sorted(p.name for p in tmp_path.iterdir()) == listing
+    assert editor.doc.path is None
+
+
 def test_close_with_unsaved_edits_asks(qtbot: Any, editor: ZonesEditorWindow) -> None:
     window = editor
     window.select_block(0)

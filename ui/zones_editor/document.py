@@ -19,7 +19,7 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
 from inspector.zones import ConfigError, PromptConfig, load_config, save_config
-from inspector.files import write_atomic
+from inspector.files import OutputPathError, check_output_path, write_atomic
 from inspector.zones.config import format_of
 from inspector.zones.covel_templates import is_covel_template_path
 
@@ -192,6 +192,10 @@ class ZonesDocument(QObject):
         target = Path(path) if path is not None else self.path
         if target is None:
             raise ConfigError("this document has no file yet; use Save As")
+        try:
+            check_output_path(target)  # never over a database (a covel.db) or a folder
+        except OutputPathError as exc:
+            raise ConfigError(str(exc)) from None
         if self.mode == COVEL_MODE:
             assert self.covel is not None
             write_atomic(target, self.covel.content, keep_backup=True)
