@@ -31,6 +31,7 @@ from .store import (
     TurnResult,
     pair_llm_calls,
 )
+from .store.values import int_or_none, nonempty_text_or_none, number_or_none
 
 __all__ = [
     "LIFECYCLE_TYPES",
@@ -108,21 +109,8 @@ class TurnNotFoundError(LookupError):
 
 # --- small helpers --------------------------------------------------------------------------
 
-def _str(value: Any) -> str | None:
-    return value if isinstance(value, str) and value else None
-
-
-def _num(value: Any) -> float | None:
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        return None
-    return value
-
-
-def _int(value: Any) -> int | None:
-    number = _num(value)
-    if number is None or (isinstance(number, float) and not number.is_integer()):
-        return None
-    return int(number)
+# The JSON field guards (one module for their rules).
+_str, _num, _int = nonempty_text_or_none, number_or_none, int_or_none
 
 
 def _error_text(value: Any) -> str | None:
@@ -1057,7 +1045,7 @@ class _Builder:
             if tool.output is None:
                 tool.output = row.output
             if tool.duration_ms is None and row.duration_ms is not None:
-                tool.duration_ms = row.duration_ms
+                tool.duration_ms = _num(row.duration_ms)  # a damaged row may hold text
 
     def _tool_from_row(self, row: ToolCallRecord, by_key: dict[str, ToolUse], start_ms: float | None) -> ToolUse:
         acc = self._acc(row.runtime_id, row.plugin_id)

@@ -33,11 +33,13 @@ from .errors import (
     StoreOpenError,
 )
 from . import postgres as pg
-from .read_errors import is_driver_error, read_failure
-from .urls import shown_url
 from .ordering import order_keys
 from ..jsjson import node_text
 from .sqlite_open import Opened, SqliteRequest, open_sqlite, sqlite_request
+from .read_errors import is_driver_error, read_failure
+from .urls import shown_url
+from .columns import UNKNOWN_TURN, adapt_sql, adapt_tables, fetch_all, matches, matches_any, typed_chunks
+from .values import ValueNotes
 from .records import (
     LlmCall,
     SessionInfo,
@@ -49,6 +51,8 @@ from .records import (
     TurnMessage,
     TurnResult,
     parse_json_object,
+    parse_json_value,
+    trace_event,
 )
 
 __all__ = ["Store", "open_store", "pair_llm_calls", "DEFAULT_BUSY_TIMEOUT"]
@@ -570,6 +574,12 @@ class Store:
     def _note_adaptations(self) -> None:
         t = self._tables
         notes = self.schema_notes
+        self._values = ValueNotes(notes)  # odd values found while reading add their notes here
+        try:
+            notes.extend(adapt_tables(t, self._dialect, self.location)[0])
+        except StoreError:
+            self._engine.dispose()
+            raise
         if not self.has_seq:
             notes.append("trace_events has no seq column: events ordered by created_at, id")
         if not t.has("sessions"):
@@ -643,9 +653,8 @@ class Store:
             )
         return None
 
-    @staticmethod
-    def _event_from_row(row: Any) -> TraceEvent:
-        return TraceEvent(row[0], row[1], row[2], row[3], row[4], row[5], row[6], row[7])
+    def _event_from_row(self, row: Any) -> TraceEvent:
+        return trace_event(row, self._values)
 
     # ----------------------------------------------------------------- sessions
 
@@ -664,16 +673,16 @@ class Store:
         if event_counts is None:
             event_counts = self.approximate_trace_rows() <= EVENT_COUNT_LIMIT
         with self._connect() as conn:
-            trace_sessions = [sid for (sid,) in conn.execute(sa.text(_DISTINCT_SESSIONS_SQL))
-                              if sid is not None]
+            trace_sessions = [sid for (sid,) in fetch_all(conn, sa.text(self._sql(_DISTINCT_SESSIONS_SQL)),
+                                                          self._values, "trace_events") if sid is not None]
             rows: list[dict[str, Any]] = []
             if t.has("sessions"):
                 rows = self._session_rows(conn)
             known = {row["id"] for row in rows}
             result_sessions: list[str] = []
             if t.has("turn_results"):
-                result_sessions = [sid for (sid,) in conn.execute(sa.text(
-                    _DISTINCT_SESSIONS_SQL.replace("trace_events", "turn_results")))
+                result_sessions = [sid for (sid,) in fetch_all(conn, sa.text(
+                    _DISTINCT_SESSIONS_SQL.replace("trace_events", "turn_results")), self._values, "turn_results")
                     if sid is not None]
             every = list(dict.fromkeys([*known, *trace_sessions, *result_sessions]))
             present = set(trace_sessions)
@@ -682,13 +691,10 @@ class Store:
             totals: dict[str, int | None] = {sid: None for sid in every}
             if event_counts:
                 totals = {sid: self._count(conn, _EVENT_COUNT_SQL, sid) if sid in present else 0 for sid in every}
-
-        infos: list[SessionInfo] = []
-        for row in rows:
-            sid = row["id"]
-            infos.append(self._session_info(sid, row, totals[sid], calls[sid], executions[sid]))
-        for sid in sorted(set(every) - known):
-            infos.append(self._session_info(sid, {}, totals[sid], calls[sid], executions[sid]))
+        infos = [self._session_info(row["id"], row, totals, calls, executions) for row in rows if row["id"] is not None]
+        infos.extend(self._session_info(sid, {}, totals, calls, executions) for sid in every if sid not in known)
+        if None in known:
+            self._values.note(("sessions", "id", "null"), "sessions has rows without an id: they are not shown")
         infos.sort(key=lambda s: (s.created_at is None, s.created_at or "", s.id))
         return infos
 
@@ -711,9 +717,11 @@ class Store:
         with self._connect() as conn:
             return {sid: self._count(conn, _EVENT_COUNT_SQL, sid) for sid in session_ids}
 
-    @staticmethod
-    def _count(conn: Connection, sql: str, session_id: str) -> int:
-        return int(conn.execute(sa.text(sql), {"sid": session_id}).scalar() or 0)
+    def _sql(self, sql: str) -> str:
+        return adapt_sql(sql, self._tables, self._engine.dialect)
+
+    def _count(self, conn: Connection, sql: str, session_id: str) -> int:
+        return int(conn.execute(sa.text(self._sql(sql)), {"sid": session_id}).scalar() or 0)
 
     def _execution_count(self, conn: Connection, session_id: str, in_trace: bool) -> int:
         """Distinct execution ids of a session over trace rows and result rows."""
@@ -738,25 +746,29 @@ class Store:
             wo = t["worlds"]
             frm = se.outerjoin(wo, wo.c.id == se.c.world_id)
             cols.append(wo.c.name.label("world_name"))
-        return [dict(row._mapping) for row in conn.execute(sa.select(*cols).select_from(frm))]
+        return [dict(row._mapping) for row in fetch_all(conn, sa.select(*cols).select_from(frm), self._values, "sessions")]
 
-    @staticmethod
-    def _session_info(sid: str, row: dict[str, Any], total: int, calls: int, executions: int) -> SessionInfo:
+    def _session_info(self, sid: Any, row: dict[str, Any], totals: dict[Any, int | None], calls: dict[Any, int],
+                      executions: dict[Any, int]) -> SessionInfo:
+        """A session's row and counts (keyed by its stored id), its values converted (:mod:`.values`)."""
+        v = self._values
+        world = v.text("worlds", "name", row.get("world_name"))
+        row = v.row("sessions", {k: value for k, value in row.items() if k != "world_name"})
         completed = row.get("completed_player_turns")
         if completed is None:
             # PostgreSQL of that era allowed NULL here while turn_count still held the number.
             completed = row.get("turn_count")
         return SessionInfo(
-            id=sid,
+            id=v.text("sessions" if row else "trace_events", "id" if row else "session_id", sid),  # type: ignore[arg-type]
             world_id=row.get("world_id"),
-            world_name=row.get("world_name"),
+            world_name=world,
             locale=row.get("locale"),
             phase=row.get("phase"),
             status=row.get("status"),
-            completed_player_turns=int(completed) if completed is not None else None,
-            execution_count=executions,
-            event_count=total,
-            llm_call_count=calls,
+            completed_player_turns=completed,
+            execution_count=executions[sid],
+            event_count=totals[sid],
+            llm_call_count=calls[sid],
             created_at=row.get("created_at"),
             updated_at=row.get("updated_at"),
         )
@@ -789,13 +801,13 @@ class Store:
                           "retry_scope", "parent_turn_id"]
                 cols = [t.read("turn_results", name) for name in wanted if t.has("turn_results", name)]
                 for chunk in chunks:
-                    stmt = (sa.select(*cols).where(tr.c.session_id == session_id)
+                    stmt = (sa.select(*cols).where(matches(tr.c.session_id, session_id))
                             .order_by(*self._order("turn_results")))
                     if chunk is not None:
-                        stmt = stmt.where(tr.c.turn_id.in_(chunk))
-                    for row in conn.execute(stmt):
-                        data = dict(row._mapping)
-                        tid = data["turn_id"]
+                        stmt = stmt.where(matches_any(tr.c.turn_id, chunk))
+                    for row in fetch_all(conn, stmt, self._values, "turn_results"):
+                        data = self._values.row("turn_results", dict(row._mapping))
+                        tid = data["turn_id"] = data["turn_id"] or UNKNOWN_TURN
                         key = (data.get("created_at") or "", data.get("seq") or 0)
                         if tid not in first_key or key < first_key[tid]:
                             first_key[tid] = key
@@ -814,14 +826,15 @@ class Store:
                 for start in range(0, len(unnamed), 500):
                     chunk = unnamed[start : start + 500]
                     stmt = (sa.select(te.c.turn_id, runtime_expr)
-                            .where(te.c.session_id == session_id, te.c.type == "llm.calling",
-                                   te.c.turn_id.in_(chunk))
+                            .where(matches(te.c.session_id, session_id), te.c.type == "llm.calling",
+                                   matches_any(te.c.turn_id, chunk))
                             .order_by(*self._order("trace_events")))
-                    for turn_id, rid in conn.execute(stmt):
-                        if isinstance(rid, str) and rid:
-                            agg[turn_id]["runtimes"].setdefault(rid, None)
+                    for turn_id, rid in fetch_all(conn, stmt, self._values, "trace_events"):
+                        info = agg.get(self._values.text("trace_events", "turn_id", turn_id) or UNKNOWN_TURN)
+                        if info is not None and isinstance(rid, str) and rid:
+                            info["runtimes"].setdefault(rid, None)
 
-        order = sorted(first_key, key=lambda tid: (first_key[tid], tid))
+        order = sorted(first_key, key=lambda tid: (first_key[tid], tid or ""))
         turns: list[TurnInfo] = []
         for number, tid in enumerate(order, start=1):
             res = results.get(tid)
@@ -849,7 +862,7 @@ class Store:
                 created_at=(res.get("created_at") if res else None) or (ev["first"] if ev else None),
                 started_at=started,
                 ended_at=ended,
-                duration_ms=int(duration) if duration is not None else None,
+                duration_ms=int(duration) if isinstance(duration, (int, float)) else duration,
                 retry_scope=retry_scope,
                 parent_turn_id=res.get("parent_turn_id") if res else None,
                 event_count=ev["count"] if ev else 0,
@@ -880,18 +893,22 @@ class Store:
         is_llm = sa.case((te.c.type == "llm.calling", 1), else_=0)
         started = sa.case((te.c.type == "turn.started", created), else_=sa.null())
         ended = sa.case((te.c.type.in_(("turn.completed", "turn.failed")), created), else_=sa.null())
-        agg: dict[str, dict[str, Any]] = {}
-        raw_first: dict[str, Any] = {}
+        # Keyed by the stored turn id while the database is asked about it, by its text after.
+        agg: dict[Any, dict[str, Any]] = {}
+        raw_first: dict[Any, Any] = {}
+        v, text = self._values, lambda name, value: self._values.text("trace_events", name, value)
         for chunk in chunks:
             stmt = (sa.select(te.c.turn_id, sa.func.count(), sa.func.sum(is_llm), sa.func.min(created),
                               sa.func.max(created), sa.func.min(started), sa.func.max(ended),
                               sa.func.min(te.c.created_at))
-                    .where(te.c.session_id == session_id).group_by(te.c.turn_id))
+                    .where(matches(te.c.session_id, session_id)).group_by(te.c.turn_id))
             if chunk is not None:
-                stmt = stmt.where(te.c.turn_id.in_(chunk))
-            for turn_id, count, llm, first, last, turn_started, turn_ended, raw in conn.execute(stmt):
-                agg[turn_id] = {"trace_id": None, "first": first, "last": last, "count": int(count),
-                                "llm": int(llm or 0), "started": turn_started, "ended": turn_ended,
+                stmt = stmt.where(matches_any(te.c.turn_id, chunk))
+            for turn_id, count, llm, first, last, turn_started, turn_ended, raw in fetch_all(conn, stmt, v,
+                                                                                              "trace_events"):
+                agg[turn_id] = {"trace_id": None, "first": text("created_at", first), "count": int(count),
+                                "last": text("created_at", last), "llm": int(llm or 0),
+                                "started": text("created_at", turn_started), "ended": text("created_at", turn_ended),
                                 "runtimes": {}}
                 raw_first[turn_id] = raw
         # The first row of each turn: among the rows at its first timestamp, lowest (seq, id).
@@ -899,38 +916,42 @@ class Store:
         by_time: dict[Any, list[str]] = {}
         for turn_id, raw in raw_first.items():
             by_time.setdefault(raw, []).append(turn_id)
-        times = list(by_time)
         best: dict[str, tuple[int, str, str]] = {}
-        for start in range(0, len(times), 500):
-            part = times[start:start + 500]
+        for part in typed_chunks(list(by_time), 500):
             stmt = (sa.select(te.c.turn_id, te.c.created_at, seq, te.c.id, te.c.trace_id)
-                    .where(te.c.session_id == session_id, te.c.created_at.in_(part)))
-            for turn_id, raw, seqv, event_id, trace_id in conn.execute(stmt):
+                    .where(matches(te.c.session_id, session_id), te.c.created_at.in_(part)))
+            for turn_id, raw, seqv, event_id, trace_id in fetch_all(conn, stmt, v, "trace_events"):
                 if turn_id not in agg or raw_first[turn_id] != raw:
                     continue
-                key = (-1 if seqv is None else seqv, event_id, trace_id)
+                seqv = v.order("trace_events", "seq", seqv)
+                key = (-1 if seqv is None else seqv, text("id", event_id) or "", text("trace_id", trace_id))
                 if turn_id not in best or key[:2] < best[turn_id][:2]:
                     best[turn_id] = key
+        by_text: dict[str, dict[str, Any]] = {}
         for turn_id, info in agg.items():
             seqv, _event_id, trace_id = best.get(turn_id, (-1, "", None))
             info["trace_id"] = trace_id
             key = (info["first"] or "", max(seqv, 0))
+            turn_id = text("turn_id", turn_id) or UNKNOWN_TURN
+            by_text.setdefault(turn_id, info)
             if turn_id not in first_key or key < first_key[turn_id]:
                 first_key[turn_id] = key
         # Runtime ids in order of first appearance among the lifecycle rows.
         lifecycle: list[tuple[Any, ...]] = []
         for chunk in chunks:
             stmt = (sa.select(created, seq, te.c.id, te.c.turn_id, runtime_expr)
-                    .where(te.c.session_id == session_id, te.c.type.in_(RUNTIME_LIFECYCLE_TYPES)))
+                    .where(matches(te.c.session_id, session_id), te.c.type.in_(RUNTIME_LIFECYCLE_TYPES)))
             if chunk is not None:
-                stmt = stmt.where(te.c.turn_id.in_(chunk))
-            lifecycle.extend(tuple(row) for row in conn.execute(stmt))
-        lifecycle.sort(key=lambda r: (r[0] or "", -1 if r[1] is None else r[1], r[2]))
+                stmt = stmt.where(matches_any(te.c.turn_id, chunk))
+            lifecycle.extend((text("created_at", r[0]) or "", v.order("trace_events", "seq", r[1]),
+                              text("id", r[2]) or "", text("turn_id", r[3]) or UNKNOWN_TURN, r[4])
+                             for r in fetch_all(conn, stmt, v, "trace_events"))
+        lifecycle.sort(key=lambda r: (r[0], -1 if r[1] is None else r[1], r[2]))
         for _created, _seq, _event_id, turn_id, rid in lifecycle:
-            info = agg.get(turn_id)
+            info = by_text.get(turn_id)
             if info is not None and isinstance(rid, str) and rid:
                 info["runtimes"].setdefault(rid, None)
-        return agg
+        return by_text
 
     def _turn_aggregates_by_scan(self, conn: Connection, session_id: str, only: list[str] | None,
                                  chunks: list[list[str] | None], first_key: dict[str, tuple[str, int]]
@@ -943,15 +964,21 @@ class Store:
         extra = self._payload_expr()
         seq = te.c.seq if self.has_seq else sa.null().label("seq")
         stmt = (sa.select(te.c.turn_id, te.c.type, te.c.trace_id, t.read("trace_events", "created_at"), seq, extra)
-                .where(te.c.session_id == session_id))
+                .where(matches(te.c.session_id, session_id)))
+        v, name = self._values, "trace_events"
+
+        def rows(query: Any) -> list[tuple[Any, ...]]:  # the values converted (see .values)
+            return [(v.text(name, "turn_id", r[0]) or UNKNOWN_TURN, r[1], v.text(name, "trace_id", r[2]),
+                     v.text(name, "created_at", r[3]), v.order(name, "seq", r[4]), r[5],
+                     *(v.text(name, "id", x) or "" for x in r[6:])) for r in fetch_all(conn, query, v, name)]
         if only is None:
-            ordered: Iterable[Any] = conn.execute(stmt.order_by(*self._order("trace_events")))
+            ordered: Iterable[Any] = rows(stmt.order_by(*self._order("trace_events")))
         else:
             # Unordered, SQLite takes the (session_id, turn_id) index (see events()); the
             # rows are put in canonical order here.
             picked = []
             for chunk in chunks:
-                picked.extend(conn.execute(stmt.add_columns(te.c.id).where(te.c.turn_id.in_(chunk))))
+                picked.extend(rows(stmt.add_columns(te.c.id).where(matches_any(te.c.turn_id, chunk))))
             picked.sort(key=lambda r: (r[3] or "", -1 if r[4] is None else r[4], r[6]))
             ordered = [r[:6] for r in picked]
         agg: dict[str, dict[str, Any]] = {}
@@ -984,34 +1011,34 @@ class Store:
                types: Iterable[str] | None = None) -> list[TraceEvent]:
         """Trace events of a session (optionally one turn / some types) in canonical order."""
         te = self._tables["trace_events"]
-        stmt = sa.select(*self._event_columns()).where(te.c.session_id == session_id)
+        stmt = sa.select(*self._event_columns()).where(matches(te.c.session_id, session_id))
         if turn_id is not None:
-            stmt = stmt.where(te.c.turn_id == turn_id)
+            stmt = stmt.where(matches(te.c.turn_id, turn_id))
         if types is not None:
             type_list = [types] if isinstance(types, str) else list(types)
             stmt = stmt.where(te.c.type.in_(type_list))
         if turn_id is None:
             stmt = stmt.order_by(*self._order("trace_events"))
             with self._connect() as conn:
-                return [self._event_from_row(row) for row in conn.execute(stmt)]
+                return [self._event_from_row(row) for row in fetch_all(conn, stmt, self._values, "trace_events")]
         # With an ORDER BY, SQLite walks the session's (created_at, seq) index and reads every row
         # of the session to find one turn's (25 ms on a 1,000-turn session); unordered it takes
         # the (session_id, turn_id) index. Sorting a turn's rows here gives the same order:
         # comparing str code points equals comparing the UTF-8 bytes, and NULL sorts first.
         with self._connect() as conn:
-            events = [self._event_from_row(row) for row in conn.execute(stmt)]
+            events = [self._event_from_row(row) for row in fetch_all(conn, stmt, self._values, "trace_events")]
         if self.has_seq:
-            events.sort(key=lambda e: (e.created_at or "", -1 if e.seq is None else e.seq, e.id))
+            events.sort(key=lambda e: (e.created_at or "", -1 if e.seq is None else e.seq, e.id or ""))
         else:
-            events.sort(key=lambda e: (e.created_at or "", e.id))
+            events.sort(key=lambda e: (e.created_at or "", e.id or ""))
         return events
 
     def event(self, event_id: str) -> TraceEvent | None:
         te = self._tables["trace_events"]
-        stmt = sa.select(*self._event_columns()).where(te.c.id == event_id)
+        stmt = sa.select(*self._event_columns()).where(matches(te.c.id, event_id)).limit(1)
         with self._connect() as conn:
-            row = conn.execute(stmt).first()
-        return self._event_from_row(row) if row is not None else None
+            rows = fetch_all(conn, stmt, self._values, "trace_events")
+        return self._event_from_row(rows[0]) if rows else None
 
     # ----------------------------------------------------------------- following a live store
 
@@ -1508,22 +1535,14 @@ class Store:
         t = self._tables
         if not t.has("turn_messages"):
             return []
-        tm = t["turn_messages"]
-        names = ["id", "session_id", "turn_id", "source_type", "source_plugin_id", "source_runtime_id", "role",
-                 "name", "content", "ui", "pending_input", "order", "created_at", "compacted_at_turn_id"]
-        cols = [t.read("turn_messages", name) for name in names if t.has("turn_messages", name)]
-        stmt = sa.select(*cols).where(tm.c.session_id == session_id)
-        if turn_id is not None:
-            stmt = stmt.where(tm.c.turn_id == turn_id)
-        keys: list[sa.ColumnElement[Any]] = []
-        if t.has("turn_messages", "created_at"):
-            keys.append(t.sort_key("turn_messages", "created_at"))
+        keys = [t.sort_key("turn_messages", "created_at")] if t.has("turn_messages", "created_at") else []
         if t.has("turn_messages", "order"):
-            keys.append(tm.c["order"])
+            keys.append(t["turn_messages"].c["order"])
         keys.append(t.sort_key("turn_messages", "id"))
-        stmt = stmt.order_by(*keys)
-        with self._connect() as conn:
-            rows = [dict(row._mapping) for row in conn.execute(stmt)]
+        rows = self._session_table_rows(
+            "turn_messages", ["id", "session_id", "turn_id", "source_type", "source_plugin_id", "source_runtime_id",
+                              "role", "name", "content", "ui", "pending_input", "order", "created_at",
+                              "compacted_at_turn_id"], session_id, turn_id, keys)
         return [
             TurnMessage(
                 id=r["id"],
@@ -1545,30 +1564,12 @@ class Store:
         ]
 
     def session_summaries(self, session_id: str) -> list[SessionSummary]:
-        t = self._tables
-        if not t.has("session_summaries"):
-            return []
-        ss = t["session_summaries"]
-        names = ["id", "session_id", "turn_range_start", "turn_range_end", "content", "focus_sections",
-                 "created_at"]
-        cols = [t.read("session_summaries", name) for name in names if t.has("session_summaries", name)]
-        keys = ([t.sort_key("session_summaries", "created_at")] if t.has("session_summaries", "created_at") else [])
-        stmt = sa.select(*cols).where(ss.c.session_id == session_id).order_by(*keys, t.sort_key("session_summaries", "id"))
-        with self._connect() as conn:
-            rows = [dict(row._mapping) for row in conn.execute(stmt)]
+        rows = self._session_table_rows("session_summaries", ["id", "session_id", "turn_range_start", "turn_range_end",
+                                                              "content", "focus_sections", "created_at"], session_id)
         summaries = []
         for r in rows:
-            focus = r.get("focus_sections")
-            sections: tuple[str, ...] = ()
-            if isinstance(focus, list):
-                sections = tuple(str(s) for s in focus)
-            elif isinstance(focus, (str, bytes)):
-                try:
-                    value = orjson.loads(focus)
-                except ValueError:
-                    value = None
-                if isinstance(value, list):
-                    sections = tuple(str(s) for s in value)
+            value = parse_json_value(r.get("focus_sections"))[0]
+            sections = tuple(str(s) for s in value) if isinstance(value, list) else ()
             summaries.append(SessionSummary(
                 id=r["id"],
                 session_id=r["session_id"],
@@ -1611,27 +1612,18 @@ class Store:
         An execution can have several rows (the pending row is re-written on commit); all are
         returned, the last one of a turn is its current state.
         """
-        t = self._tables
-        if not t.has("turn_results"):
+        wanted = None if turn_ids is None else [turn_ids] if isinstance(turn_ids, str) else list(turn_ids)
+        if not self._tables.has("turn_results") or wanted == []:
             return []
-        tr = t["turn_results"]
-        names = ["id", "session_id", "turn_id", "origin", "parent_turn_id", "commit_status", "duration_ms",
-                 "created_at", "seq", "runtime_results", "retry_scope", "audit_result"]
-        cols = [t.read("turn_results", name) for name in names if t.has("turn_results", name)]
-        stmt = sa.select(*cols).where(tr.c.session_id == session_id)
-        if turn_ids is not None:
-            wanted = [turn_ids] if isinstance(turn_ids, str) else list(turn_ids)
-            if not wanted:
-                return []
-            stmt = stmt.where(tr.c.turn_id.in_(wanted))
-        stmt = stmt.order_by(*self._order("turn_results"))
-        with self._connect() as conn:
-            rows = [dict(row._mapping) for row in conn.execute(stmt)]
+        rows = self._session_table_rows(
+            "turn_results", ["id", "session_id", "turn_id", "origin", "parent_turn_id", "commit_status", "duration_ms",
+                             "created_at", "seq", "runtime_results", "retry_scope", "audit_result"], session_id,
+            wanted, self._order("turn_results"))
         return [
             TurnResult(
                 id=r["id"],
                 session_id=r["session_id"],
-                turn_id=r["turn_id"],
+                turn_id=r["turn_id"] or UNKNOWN_TURN,
                 origin=r.get("origin"),
                 parent_turn_id=r.get("parent_turn_id"),
                 commit_status=r.get("commit_status"),
@@ -1645,23 +1637,29 @@ class Store:
             for r in rows
         ]
 
-    def _session_table_rows(self, table: str, names: list[str], session_id: str,
-                            turn_id: str | None) -> list[dict[str, Any]]:
-        """Rows of an optional session-scoped table as dicts, ordered by ``created_at, id``.
+    def _session_table_rows(self, table: str, names: list[str], session_id: str, turn_id: str | list[str] | None = None,
+                            keys: list[Any] | None = None) -> list[dict[str, Any]]:
+        """Rows of an optional session-scoped table as dicts (of one execution or some, when
+        ``turn_id`` is a list), ordered by ``keys`` (default ``created_at, id``).
 
         Covel has no migrations: the table or some of ``names`` may be missing in an older file,
-        so only the columns that exist are read (absent ones come back as missing keys)."""
+        so only the columns that exist are read (absent ones come back as missing keys). Values
+        of the wrong type are converted (:mod:`.values`)."""
         t = self._tables
         if not t.has(table):
             return []
         tb = t[table]
-        stmt = sa.select(*[t.read(table, name) for name in names if t.has(table, name)]).where(tb.c.session_id == session_id)
+        stmt = sa.select(*[t.read(table, name) for name in names if name in tb.c])  # filled ones too
+        stmt = stmt.where(matches(tb.c.session_id, session_id))
         if turn_id is not None:
-            stmt = stmt.where(tb.c.turn_id == turn_id)
-        keys = [t.sort_key(table, "created_at")] if t.has(table, "created_at") else []
-        stmt = stmt.order_by(*keys, t.sort_key(table, "id"))
+            stmt = stmt.where(matches_any(tb.c.turn_id, turn_id) if isinstance(turn_id, list)
+                              else matches(tb.c.turn_id, turn_id))
+        if keys is None:
+            keys = [t.sort_key(table, "created_at")] if t.has(table, "created_at") else []
+            keys.append(t.sort_key(table, "id"))
+        stmt = stmt.order_by(*keys)
         with self._connect() as conn:
-            return [dict(row._mapping) for row in conn.execute(stmt)]
+            return [self._values.row(table, dict(row._mapping)) for row in fetch_all(conn, stmt, self._values, table)]
 
     def tool_calls(self, session_id: str, turn_id: str | None = None) -> list[ToolCallRecord]:
         """``tool_calls`` rows of a session (optionally one execution), ordered by created_at, id."""

@@ -11,6 +11,8 @@ from typing import Any
 
 
 from ..jsjson import js_parse
+from .columns import UNKNOWN_TURN
+from .values import ValueNotes, int_or_none, text_or_none
 
 __all__ = [
     "LlmCall",
@@ -60,8 +62,8 @@ def parse_json_object(raw: RawJson, *, merge_data: bool = False) -> tuple[dict[s
         return {}, "payload is NULL"
     if isinstance(raw, memoryview):
         raw = bytes(raw)
-    if isinstance(raw, (dict, list)):
-        # PostgreSQL drivers may hand back jsonb already decoded.
+    if isinstance(raw, (dict, list, int, float)):
+        # PostgreSQL drivers may hand back jsonb already decoded; a number is what its text says.
         value: Any = raw
     else:
         try:
@@ -85,7 +87,7 @@ def parse_json_value(raw: RawJson) -> tuple[Any, str | None]:
         return None, None
     if isinstance(raw, memoryview):
         raw = bytes(raw)
-    if isinstance(raw, (dict, list)):
+    if isinstance(raw, (dict, list, int, float)):
         return raw, None
     try:
         return _loads(raw), None
@@ -93,18 +95,22 @@ def parse_json_value(raw: RawJson) -> tuple[Any, str | None]:
         return None, f"not valid JSON ({len(raw)} bytes): {exc}"
 
 
-def _str_or_none(value: Any) -> str | None:
-    return value if isinstance(value, str) else None
+_str_or_none = text_or_none
+_int_or_none = int_or_none
+_TEXT_TYPES = (str, type(None))
+_EVENT_TEXT_COLUMNS = ("id", "session_id", "type", "trace_id", "turn_id", "created_at")
 
 
-def _int_or_none(value: Any) -> int | None:
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int):
-        return value
-    if isinstance(value, float) and value.is_integer():
-        return int(value)
-    return None
+def trace_event(row: Any, values: ValueNotes) -> TraceEvent:
+    """The :class:`TraceEvent` of a row ``(id, session_id, type, trace_id, turn_id, created_at,
+    seq, payload)``, its values converted where their type is not Covel's (:mod:`.values`)."""
+    texts = row[:6]
+    seq = row[6]
+    if all(type(v) in _TEXT_TYPES for v in texts) and row[4] is not None and (seq is None or type(seq) is int):
+        return TraceEvent(*texts, seq, row[7])
+    converted = [values.text("trace_events", name, v) for name, v in zip(_EVENT_TEXT_COLUMNS, texts)]
+    converted[4] = converted[4] or UNKNOWN_TURN  # rows without a turn id are shown under one turn
+    return TraceEvent(*converted, values.order("trace_events", "seq", seq), row[7])  # type: ignore[arg-type]
 
 
 @dataclass(slots=True, frozen=True)

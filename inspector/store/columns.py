@@ -1,0 +1,188 @@
+"""What the reader does about columns a file lacks and values it cannot decode.
+
+Covel has no migrations, and a file can be damaged or written by something else, so a table may
+lack columns every query names. :func:`adapt_tables` decides once, when the store opens, what
+each missing column becomes:
+
+* ``trace_events`` without ``id``, ``type`` or ``payload``: refused (:class:`NotACovelStoreError`)
+  — rows cannot be told apart, nor model requests found, nor read.
+* ``trace_events`` without ``session_id`` / ``turn_id``: every row is read as belonging to one
+  session :data:`UNKNOWN_SESSION` / one turn :data:`UNKNOWN_TURN` (the least surprising
+  grouping: nothing is hidden, nothing is attributed to a real session or turn it may not belong
+  to); without ``trace_id`` or ``created_at``: those values are NULL, and rows are ordered by
+  what exists (``seq``, ``id``).
+* another table without the column that ties it to a session (``session_id``; ``turn_results``
+  also ``turn_id``; ``sessions`` its ``id``): not read at all; without ``id``, ``turn_id`` or
+  ``created_at``: NULL.
+
+A filled column is a select-list entry of a subquery named like the table, so every query built
+with SQLAlchemy Core reads it as if the table had it; :meth:`_Tables.has` still says it is not
+there. Each decision is one schema note.
+
+:func:`fetch_all` runs a query whose text columns may hold bytes that are not UTF-8 (which makes
+sqlite3 abandon the whole query): it is read again decoding them as Covel does, with one note.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy import exc as sa_exc
+from sqlalchemy.engine import Connection
+
+from .errors import NotACovelStoreError
+from ..jsjson import node_text
+from .values import ValueNotes, stored_forms
+
+__all__ = ["UNKNOWN_SESSION", "UNKNOWN_TURN", "adapt_sql", "adapt_tables", "fetch_all", "matches", "matches_any", "typed_chunks"]
+
+UNKNOWN_SESSION = "(no session id)"
+UNKNOWN_TURN = "(no turn id)"
+
+_TRACE_REQUIRED = {
+    "id": "its rows cannot be told apart",
+    "type": "model requests cannot be told from other events",
+    "payload": "what was sent to the models is not in it",
+}
+_TRACE_FILLED: dict[str, tuple[str | None, str]] = {
+    "session_id": (UNKNOWN_SESSION, f"every trace row is read as one session, {UNKNOWN_SESSION!r}"),
+    "turn_id": (UNKNOWN_TURN, f"the trace rows of a session are read as one turn, {UNKNOWN_TURN!r}"),
+    "trace_id": (None, "trace ids unknown"),
+    "created_at": (None, "times unknown, events ordered by what exists (seq, id)"),
+}
+# Per side table: the columns that tie its rows to what the reader shows them under, and the
+# columns read as NULL when missing.
+_SIDE_TABLES = {
+    "sessions": (("id",), ()),
+    "turn_results": (("session_id", "turn_id"), ("id", "created_at")),
+    "turn_messages": (("session_id",), ("id", "turn_id", "created_at")),
+    "session_summaries": (("session_id",), ("id", "created_at")),
+    "tool_calls": (("session_id",), ("id", "turn_id", "created_at")),
+    "suspensions": (("session_id",), ("id", "turn_id", "created_at")),
+}
+
+
+def adapt_tables(tables: Any, dialect: str, location: str) -> tuple[list[str], set[str]]:
+    """Adapt the reflected ``tables`` (``reader._Tables``) to missing columns, as the module
+    says. Returns the notes and the side tables left out; raises :class:`NotACovelStoreError`
+    when ``trace_events`` cannot be read at all."""
+    notes: list[str] = []
+    trace = tables.columns["trace_events"]
+    missing = [name for name in _TRACE_REQUIRED if name not in trace]
+    if missing:
+        names = " or ".join(missing)
+        raise NotACovelStoreError(
+            f"{location}: trace_events has no {names} column, so {_TRACE_REQUIRED[missing[0]]}: "
+            "not a Covel store, or a damaged one", location=location)
+    fill: dict[str, str | None] = {}
+    for name, (value, meaning) in _TRACE_FILLED.items():
+        if name not in trace:
+            fill[name] = value
+            notes.append(f"trace_events has no {name} column: {meaning}")
+    _fill(tables, "trace_events", fill, dialect)
+
+    dropped: set[str] = set()
+    for table, (keys, filled) in _SIDE_TABLES.items():
+        if table not in tables.columns:
+            continue
+        lacking = [k for k in keys if k not in tables.columns[table]]
+        if lacking:
+            dropped.add(table)
+            del tables.columns[table]
+            del tables.objects[table]
+            notes.append(f"{table} has no {' or '.join(lacking)} column: the table is not read")
+            continue
+        side = {name: None for name in filled if name not in tables.columns[table]}
+        if side:
+            notes.append(f"{table} has no {', '.join(side)} column: read as empty")
+            _fill(tables, table, side, dialect)
+    return notes, dropped
+
+
+def _fill(tables: Any, table: str, values: dict[str, str | None], dialect: str) -> None:
+    if not values:
+        return
+    base = sa.table(table, *(sa.column(c) for c in tables.columns[table]))
+    cols: list[Any] = list(base.c)
+    if dialect == "sqlite":
+        cols.append(sa.literal_column("rowid"))
+    cols.extend(sa.null().label(name) if value is None else sa.literal(value, sa.Text).label(name)
+                for name, value in values.items())
+    tables.objects[table] = sa.select(*cols).select_from(base).subquery(table)
+
+
+def adapt_sql(sql: str, tables: Any, dialect: Any, table: str = "trace_events") -> str:
+    """Hand-written ``sql`` reading ``FROM table`` made to read the filled subquery instead,
+    when :func:`adapt_tables` filled columns of that table (unchanged otherwise)."""
+    source = tables.objects[table]
+    if not isinstance(source, sa.Subquery):
+        return sql
+    inner = source.element.compile(dialect=dialect, compile_kwargs={"literal_binds": True})
+    return sql.replace(f"FROM {table}", f"FROM ({inner}) AS {table}")
+
+
+def typed_chunks(values: list[Any], size: int) -> Iterator[list[Any]]:
+    """``values`` in lists of at most ``size``, each of one Python type: an IN list's binds all
+    take the type of its first value, and a column of a damaged store can mix them."""
+    by_type: dict[type, list[Any]] = {}
+    for value in values:
+        by_type.setdefault(type(value), []).append(value)
+    for same in by_type.values():
+        for start in range(0, len(same), size):
+            yield same[start:start + size]
+
+
+def _in(column: Any, forms: list[Any]) -> Any:
+    if not any(isinstance(f, bytes) for f in forms):
+        return column.in_(forms)
+    return column.in_([sa.literal(f, sa.LargeBinary) if isinstance(f, bytes) else sa.literal(f) for f in forms])
+
+
+def matches(column: Any, value: Any) -> Any:
+    """``column = value``, where a text that stands for a BLOB (``x'…'``) also finds the BLOB
+    and :data:`UNKNOWN_TURN` also finds NULL (the turn those rows are shown under)."""
+    if isinstance(value, str):
+        forms = stored_forms(value)
+        if value == UNKNOWN_TURN:
+            return sa.or_(column.is_(None), column == value)
+        if len(forms) > 1:
+            return _in(column, forms)
+    return column == value
+
+
+def matches_any(column: Any, values: Iterable[Any]) -> Any:
+    """``column IN values`` with :func:`matches`'s rules."""
+    forms: list[Any] = []
+    for value in values:
+        forms.extend(stored_forms(value) if isinstance(value, str) else [value])
+    if UNKNOWN_TURN in forms:
+        return sa.or_(column.is_(None), _in(column, forms))
+    return _in(column, forms)
+
+
+def _is_decode_error(exc: sa_exc.OperationalError) -> bool:
+    return isinstance(exc.orig, sqlite3.OperationalError) and "could not decode" in str(exc.orig).lower()
+
+
+def fetch_all(conn: Connection, stmt: Any, values: ValueNotes, table: str,
+              params: dict[str, Any] | None = None) -> list[Any]:
+    """All rows of ``stmt``; text that is not UTF-8 is read as Covel reads it (U+FFFD for each bad
+    sequence, one note per table) instead of failing the query."""
+    try:
+        return conn.execute(stmt, params).all()
+    except sa_exc.OperationalError as exc:
+        if not _is_decode_error(exc):
+            raise
+    raw = conn.connection.driver_connection
+    before = raw.text_factory  # type: ignore[union-attr]
+    raw.text_factory = node_text  # type: ignore[union-attr]
+    try:
+        rows = conn.execute(stmt, params).all()
+    finally:
+        raw.text_factory = before  # type: ignore[union-attr]
+    values.note((table, "utf-8"), f"{table} holds text that is not valid UTF-8: each bad byte sequence "
+                                  "is shown as U+FFFD, as Covel reads it")
+    return rows
