@@ -55,6 +55,13 @@ def _warn(message: str) -> None:
     sys.stderr.write(f"warning: {message}\n")
 
 
+def _warn_notes(store: Any) -> None:
+    """What the store adapted to (``schema_notes``), once each, after the reads: the notes about
+    values of the wrong type are made while reading."""
+    for note in store.schema_notes:
+        _warn(note)
+
+
 def _dump_json(value: Any) -> str:
     return js_stringify(value, indent=2) + "\n"
 
@@ -121,6 +128,7 @@ def cmd_sessions(args: argparse.Namespace) -> int:
 
     with _open(args.db) as store:
         rows = session_rows(store)
+        _warn_notes(store)
     if args.json:
         _write(_dump_json(rows))
         return 0
@@ -135,12 +143,14 @@ def cmd_turns(args: argparse.Namespace) -> int:
 
     with _open(args.db) as store:
         rows = turn_rows(store, args.session)
+        _warn_notes(store)
     if args.json:
         _write(_dump_json(rows))
         return 0
     headers = ["#", "turn", "origin", "commit", "started", "duration", "calls", "runtimes"]
     _write(_table(headers, [[r["number"], r["turnId"], r["origin"], r["commitStatus"] or "-", r["startedAt"],
-                             "" if r["durationMs"] is None else f"{r['durationMs']} ms", r["llmCalls"],
+                             "" if r["durationMs"] is None else f"{r['durationMs']} ms" if isinstance(
+                                 r["durationMs"], int) else r["durationMs"], r["llmCalls"],
                              ", ".join(r["runtimeIds"])] for r in rows]))
     return 0
 
@@ -150,6 +160,7 @@ def cmd_requests(args: argparse.Namespace) -> int:
 
     with _open(args.db) as store:
         rows = request_rows(store, session_id=args.session, turn_id=args.turn, runtime_id=args.runtime)
+        _warn_notes(store)
     if args.json:
         _write(_dump_json(rows))
         return 0
@@ -165,6 +176,7 @@ def cmd_show(args: argparse.Namespace) -> int:
 
     with _open(args.db) as store:
         detail = request_anatomy(store, args.event_id, exact=not args.no_exact)
+        _warn_notes(store)
     if detail is None:
         raise CliError(f"no trace event {args.event_id!r} in {args.db}")
     if args.json:
@@ -179,12 +191,15 @@ def cmd_turn(args: argparse.Namespace) -> int:
 
     with _open(args.db) as store:
         session_id = store.session_of_turn(args.turn_id)
-        if session_id is None:
-            raise CliError(f"no turn {args.turn_id!r} in {args.db}")
         try:
-            turn = build_turn(store, session_id, args.turn_id)
-        except TurnNotFoundError as exc:
-            raise CliError(str(exc)) from None
+            if session_id is None:
+                raise CliError(f"no turn {args.turn_id!r} in {args.db}")
+            try:
+                turn = build_turn(store, session_id, args.turn_id)
+            except TurnNotFoundError as exc:
+                raise CliError(str(exc)) from None
+        finally:
+            _warn_notes(store)
     _write(_dump_json(turn.to_json()) if args.json else turn.to_text())
     return 0
 
