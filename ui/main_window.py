@@ -331,6 +331,7 @@ class MainWindow(QMainWindow):
         self.navigator.model.connectionChanged.connect(self._connection_changed)
         self.navigator.busyChanged.connect(lambda _n: self._update_busy())
         self.tasks.busyChanged.connect(lambda _n: self._update_busy())
+        self.tasks.jobFinished.connect(self._store_read)
         self.navigator.revealFinished.connect(self._reveal_finished)
 
         self._sized = False
@@ -726,6 +727,17 @@ class MainWindow(QMainWindow):
             self._store_info["totals"] = totals
             if self.overview.kind == "store":
                 self.overview.show_store(self._store_info)
+
+    def _store_read(self, store: Any) -> None:
+        """Notes a read added to the open store's (values of the wrong type found on the way) join
+        its facts in the overview, and the newest is shown in the status bar."""
+        info = self._store_info
+        if store is not self.store or info is None or len(store.schema_notes) <= len(info["notes"]):
+            return
+        info["notes"] = list(store.schema_notes)
+        self.statusBar().showMessage("⚠ " + info["notes"][-1], 10000)
+        if self.overview.kind == "store":
+            self.overview.show_store(info)
 
     def _current_updated(self, kind: str, row: dict[str, Any]) -> None:
         # Following changed the selected row: refresh its facts without switching pages.

@@ -125,13 +125,13 @@ def _count(n: int, one: str, many: str) -> str:
 
 def format_number(value: Any) -> str:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        return ""
+        return value if isinstance(value, str) else ""  # text: a damaged store's column, as stored
     return f"{int(value):,}"
 
 
 def format_duration(ms: Any) -> str:
     if isinstance(ms, bool) or not isinstance(ms, (int, float)):
-        return ""
+        return ms if isinstance(ms, str) else ""  # as format_number
     if ms < 1000:
         return _tr("{ms} ms").format(ms=int(ms))
     if ms < 60_000:
@@ -1234,8 +1234,8 @@ class Navigator(QWidget):
             self.reveal([(SESSION, location["sessionId"]), (TURN, location["turnId"]),
                          (RUNTIME, location["runtimeId"]), (REQUEST, location["eventId"])])
 
-        self._tasks.run(lambda _job: views.request_location(store, event_id), found,
-                        lambda exc: self.failed.emit(str(exc)), resource=store)
+        self._tasks.run(lambda _job: views.request_location(store, event_id), found,  # a failure ends a reveal too
+                        lambda exc: (self.failed.emit(str(exc)), self.revealFinished.emit(False)), resource=store)
 
     # ------------------------------------------------------------------ paging and following
 

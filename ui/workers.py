@@ -114,6 +114,9 @@ class TaskManager(QObject):
     """
 
     busyChanged = Signal(int)
+    # The resource (the store) of a job that ended and was not cancelled, after its callbacks:
+    # reads can add to the store's schema_notes (values of the wrong type found on the way).
+    jobFinished = Signal(object)
 
     def __init__(self, parent: QObject | None = None, *, max_threads: int = 4) -> None:
         super().__init__(parent)
@@ -178,6 +181,8 @@ class TaskManager(QObject):
                 job.on_failure(error)
             else:
                 raise error
+            if job.resource is not None:
+                self.jobFinished.emit(job.resource)
         self._close_idle_retired()
 
     def _close_idle_retired(self) -> None:

@@ -353,3 +353,79 @@ def test_a_turn_written_while_pages_are_pending_joins_the_pending_rows(qtbot: An
     assert session.children[5].data["durationMs"] == 99 and session.children[5].data["number"] == 6
     assert session.data["executions"] == 1_235
     widget.clear()
+
+
+# --- a partly bad store (issue 17) ------------------------------------------------------------
+
+def _partly_bad_store(path: Path) -> Path:
+    """The sample store with values of the wrong type in it: one session's turn count is text,
+    one turn's id a BLOB, every trace row's seq text."""
+    import sqlite3
+
+    from covel_sample import build_sample_store
+
+    build_sample_store(path)
+    conn = sqlite3.connect(path)
+    conn.execute("UPDATE sessions SET completed_player_turns = 'many' WHERE id = 'sess-harbor'")
+    conn.execute("UPDATE trace_events SET turn_id = CAST(turn_id AS BLOB) WHERE turn_id = 'sess-lantern-turn-02'")
+    conn.execute("UPDATE trace_events SET seq = 'n' || seq")
+    conn.commit()
+    conn.close()
+    return path
+
+
+def test_a_partly_bad_store_shows_its_good_sessions_and_the_warnings(qtbot: Any, isolated_settings: Path,
+                                                                     tmp_path: Path) -> None:
+    from ui.main_window import MainWindow
+
+    path = _partly_bad_store(tmp_path / "bad.db")
+    win = MainWindow()
+    qtbot.addWidget(win)
+    win.show()
+    try:
+        with qtbot.waitSignal(win.openFinished, timeout=10000) as opened:
+            win.open_database(path)
+        assert opened.args == [True]
+        model = win.navigator.model
+        rows = {node.key: node.data for node in model.root.children}
+        assert set(rows) == {"sess-lantern", "sess-harbor"}
+        assert rows["sess-harbor"]["completedPlayerTurns"] == "many"
+        # The note about the session row is made while opening: it is among the store's facts.
+        facts = [value for label, value in win.overview.facts if label == "Schema note"]
+        assert facts == ["sessions.completed_player_turns holds text where a number is expected: shown as the text"]
+
+        # A turn read later adds its notes to the facts and says the newest in the status bar.
+        session = model.root.child(nav.SESSION, "sess-lantern")
+        model.fetch(session)
+        qtbot.waitUntil(lambda: session.state == nav.LOADED)
+        blob_turn = "x'" + b"sess-lantern-turn-02".hex() + "'"
+        # The trace rows under the BLOB id, the result row under the text one: two turns.
+        assert {turn.key for turn in session.children} == {f"sess-lantern-turn-0{n}" for n in range(1, 5)} | {blob_turn}
+        turn = session.child(nav.TURN, blob_turn)
+        model.fetch(turn)
+        qtbot.waitUntil(lambda: turn.state == nav.LOADED)
+        assert [runtime.key for runtime in turn.children] == ["director/plan", "narrator/main", "memory/update"]
+        qtbot.waitUntil(lambda: len([1 for label, _ in win.overview.facts if label == "Schema note"]) == 3)
+        assert "trace_events.seq holds text" in " ".join(value for _, value in win.overview.facts)
+        assert win.statusBar().currentMessage().startswith("⚠ ")
+        win.overview.show_item(nav.SESSION, rows["sess-harbor"])
+        assert win.overview.value("Completed player turns") == "many"  # shown as stored
+    finally:
+        win.shutdown()
+
+
+def test_a_request_lookup_that_fails_ends_the_reveal(qtbot: Any, navigator: Navigator,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--select`` waits for revealFinished: a read that fails must end it, not leave it to the
+    screenshot watchdog (SCREENSHOT_TIMEOUT_MS)."""
+    from inspector.store import StoreError
+
+    def broken(_store: Any, event_id: str) -> None:
+        raise StoreError(f"covel.db: trace_events cannot be read for {event_id}")
+
+    monkeypatch.setattr(views, "request_location", broken)
+    with qtbot.waitSignal(navigator.revealFinished, timeout=5000) as finished, \
+            qtbot.waitSignal(navigator.failed, timeout=5000) as failed:
+        navigator.select_request("ev-1")
+    assert finished.args == [False]
+    assert "ev-1" in failed.args[0]
