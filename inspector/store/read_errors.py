@@ -25,9 +25,9 @@ from sqlalchemy import exc as sa_exc
 from sqlalchemy.engine import URL
 
 from . import postgres as pg
-from .errors import StoreDamagedError, StoreError
+from .errors import NotADatabaseError, StoreDamagedError, StoreError, StoreLockedError, StoreOpenError
 
-__all__ = ["damaged_file_error", "is_driver_error", "read_failure"]
+__all__ = ["damaged_file_error", "is_driver_error", "read_failure", "translate_error"]
 
 # SQLite's own words for a corrupt file (its error name is SQLITE_CORRUPT*, but an older
 # Python gives only the message).
@@ -56,6 +56,29 @@ def damaged_file_error(orig: BaseException | None, location: str, path: Path | N
     return StoreDamagedError(
         f"{location}: the file is damaged ({message}); `sqlite3 {target} .recover | sqlite3 recovered.db` "
         "can salvage what is left into a new file", location=location)
+
+
+def translate_error(orig: BaseException | None, location: str, busy_timeout: float,
+                    url: URL | None = None, path: Path | None = None) -> StoreError:
+    """The StoreError for a driver error met while opening or reading a store (the one place
+    the drivers' failures get their words)."""
+    if orig is not None and not isinstance(orig, sqlite3.Error):
+        return pg.translate_error(orig, location, url)
+    damaged = damaged_file_error(orig, location, path)
+    if damaged is not None:
+        return damaged
+    message = str(orig)
+    lower = message.lower()
+    name = getattr(orig, "sqlite_errorname", "") or ""
+    if "locked" in lower or name.startswith("SQLITE_BUSY"):
+        return StoreLockedError(
+            f"{location} is locked by another process ({message}; waited {busy_timeout:g} s). "
+            "Covel is probably writing; try again in a moment.",
+            location=location,
+        )
+    if "not a database" in lower or name.startswith("SQLITE_NOTADB"):
+        return NotADatabaseError(f"{location} is not a SQLite database ({message})", location=location)
+    return StoreOpenError(f"{location}: {message}", location=location)
 
 
 def read_failure(exc: BaseException, location: str, busy_timeout: float, url: URL | None, path: Path | None, *,

@@ -18,7 +18,6 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-import orjson
 import sqlalchemy as sa
 from sqlalchemy import event
 from sqlalchemy import exc as sa_exc
@@ -27,16 +26,14 @@ from sqlalchemy.pool import QueuePool
 
 from .errors import (
     NotACovelStoreError,
-    NotADatabaseError,
     StoreError,
-    StoreLockedError,
     StoreOpenError,
 )
 from . import postgres as pg
 from .ordering import order_keys
 from ..jsjson import node_text
 from .sqlite_open import Opened, SqliteRequest, open_sqlite, sqlite_request
-from .read_errors import is_driver_error, read_failure
+from .read_errors import is_driver_error, read_failure, translate_error
 from .urls import shown_url
 from .columns import UNKNOWN_TURN, adapt_sql, adapt_tables, fetch_all, matches, matches_any, typed_chunks
 from .values import ValueNotes
@@ -104,7 +101,7 @@ def open_store(path_or_url: str | os.PathLike[str], *, busy_timeout: float = DEF
 
 def _open_sqlite(request: SqliteRequest, *, url_text: str | None, sa_url: URL | None = None) -> Store:
     def reopen() -> Opened:
-        return open_sqlite(request, _sqlite_engine, _translate)
+        return open_sqlite(request, _sqlite_engine, translate_error)
 
     opened = reopen()
     path = request.path.expanduser().absolute()
@@ -153,7 +150,7 @@ def _open_url(url: URL, busy_timeout: float) -> Store:
         _probe(engine)
     except sa_exc.DBAPIError as exc:
         engine.dispose()
-        raise _translate(exc.orig, location, busy_timeout, url) from exc
+        raise translate_error(exc.orig, location, busy_timeout, url) from exc
     except StoreError:
         engine.dispose()
         raise
@@ -193,24 +190,6 @@ def _probe(engine: Engine) -> None:
                                      "not used", location=location)
         else:
             conn.execute(sa.select(sa.literal(1))).scalar()
-
-
-def _translate(orig: BaseException | None, location: str, busy_timeout: float,
-               url: URL | None = None) -> StoreError:
-    if orig is not None and not isinstance(orig, sqlite3.Error):
-        return pg.translate_error(orig, location, url)
-    message = str(orig)
-    lower = message.lower()
-    name = getattr(orig, "sqlite_errorname", "") or ""
-    if "locked" in lower or name.startswith("SQLITE_BUSY"):
-        return StoreLockedError(
-            f"{location} is locked by another process ({message}; waited {busy_timeout:g} s). "
-            "Covel is probably writing; try again in a moment.",
-            location=location,
-        )
-    if "not a database" in lower or name.startswith("SQLITE_NOTADB"):
-        return NotADatabaseError(f"{location} is not a SQLite database ({message})", location=location)
-    return StoreOpenError(f"{location}: {message}", location=location)
 
 
 def _iso_ms(value: str | None) -> datetime | None:
@@ -528,7 +507,7 @@ class Store:
             if not is_driver_error(exc):
                 raise
             raise read_failure(exc, self.location, self.busy_timeout, self._sa_url, self.path,
-                               reading=conn is not None, fallback=_translate) from exc
+                               reading=conn is not None, fallback=translate_error) from exc
 
     def _reflect(self, conn: Connection) -> _Tables:
         if self._dialect == "postgresql":
@@ -1061,7 +1040,7 @@ class Store:
                     cursor.execute("PRAGMA data_version")
                     return self._generation, cursor.fetchone()[0]
                 except sqlite3.Error as exc:
-                    raise _translate(exc, self.location, self.busy_timeout) from exc
+                    raise translate_error(exc, self.location, self.busy_timeout) from exc
                 finally:
                     cursor.close()
         with self._connect() as conn:
@@ -1382,7 +1361,7 @@ class Store:
         """llm_calling_rows_by_id on SQLite: the payloads read through blob handles (_request_row),
         in one read transaction with the query that finds the rows."""
         with self._sqlite_snapshot(mapped) as (raw, cursor):
-            cursor.execute(self._ROW_FETCH_SQL + "id IN (" + ",".join("?" * len(event_ids)) + ")", event_ids)
+            cursor.execute(self._sql(self._ROW_FETCH_SQL) + "id IN (" + ",".join("?" * len(event_ids)) + ")", event_ids)
             return {row[4]: _request_row(raw, row) for row in cursor.fetchall()}
 
     @contextmanager
@@ -1495,7 +1474,7 @@ class Store:
             rowids = [r[0] for r in cursor.execute(str(compiled), args)]
             for start in range(0, len(rowids), batch):
                 chunk = rowids[start : start + batch]
-                cursor.execute(self._ROW_FETCH_SQL + "rowid IN (" + ",".join("?" * len(chunk)) + ")", chunk)
+                cursor.execute(self._sql(self._ROW_FETCH_SQL) + "rowid IN (" + ",".join("?" * len(chunk)) + ")", chunk)
                 found = {row[0]: row for row in cursor.fetchall()}
                 for rowid in chunk:
                     row = found.get(rowid)

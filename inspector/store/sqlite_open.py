@@ -41,6 +41,7 @@ from sqlalchemy.pool import StaticPool
 
 from ..inputs import InputFileError, open_regular_file
 from .errors import EmptyDatabaseError, NotADatabaseError, StoreError, StoreNotFoundError, StoreOpenError
+from .read_errors import translate_error
 
 __all__ = ["SQLITE_HEADER", "Opened", "SqliteRequest", "check_sqlite_file", "open_sqlite", "read_only_connection",
            "sqlite_request", "sqlite_uri"]
@@ -284,8 +285,6 @@ def read_only_connection(path: str | os.PathLike[str], *, busy_timeout: float = 
     file without a :class:`~inspector.store.Store` (copying it elsewhere, say), opened as
     :func:`open_sqlite` decides: never writable, nothing created beside the file. Closed, and any
     private copy deleted, on exit. Raises :class:`StoreError` subclasses."""
-    from .reader import _translate  # the one translation of driver errors (reader imports this module)
-
     def try_open(uri: str, timeout: float) -> Engine:
         engine = sa.create_engine("sqlite://", poolclass=StaticPool, creator=lambda: sqlite3.connect(
             uri, uri=True, timeout=timeout, check_same_thread=False))
@@ -298,7 +297,7 @@ def read_only_connection(path: str | os.PathLike[str], *, busy_timeout: float = 
             raise
         return engine
 
-    opened = open_sqlite(SqliteRequest(Path(os.fspath(path)), busy_timeout), try_open, _translate)
+    opened = open_sqlite(SqliteRequest(Path(os.fspath(path)), busy_timeout), try_open, translate_error)
     try:
         raw = opened.engine.raw_connection()
         try:
