@@ -38,7 +38,7 @@ SUBCOMMANDS = _CORE_SUBCOMMANDS + tuple(name for names in _COMMAND_MODULES.value
 
 
 class CliError(Exception):
-    """A failure the user caused or can fix: printed as one line, exit status 1."""
+    """Bad input the user can fix (a file, an id, an argument): printed as one line, exit status 2."""
 
 
 def _write(text: str) -> None:
@@ -55,11 +55,21 @@ def _warn(message: str) -> None:
     sys.stderr.write(f"warning: {message}\n")
 
 
-def _warn_notes(store: Any) -> None:
+def _warn_notes(store: Any, already: int = 0) -> int:
     """What the store adapted to (``schema_notes``), once each, after the reads: the notes about
-    values of the wrong type are made while reading."""
-    for note in store.schema_notes:
+    values of the wrong type are made while reading. ``already``: how many were printed before
+    the reads (by a command that warns first, as Covel's script does); returns the count printed."""
+    notes = list(store.schema_notes)
+    for note in notes[already:]:
         _warn(note)
+    return len(notes)
+
+
+def _shown(db: str) -> str:
+    """The store as a message may name it: a URL without its password (a path as given)."""
+    from .store.urls import shown_url
+
+    return shown_url(db)
 
 
 def _dump_json(value: Any) -> str:
@@ -82,8 +92,7 @@ def cmd_prefix(args: argparse.Namespace) -> int:
     from . import prefix
 
     with _open(args.db) as store:
-        for note in store.schema_notes:
-            _warn(note)
+        printed = _warn_notes(store)
         extended = None
         if args.extended:
             from .prefix_extended import ExtendedPrefix
@@ -95,6 +104,7 @@ def cmd_prefix(args: argparse.Namespace) -> int:
             warn=_warn,
             on_pair=extended.on_pair if extended else None,
         )
+        _warn_notes(store, printed)
     if args.json:
         if extended:
             _write(extended.report_json(entries) + "\n")
@@ -178,7 +188,7 @@ def cmd_show(args: argparse.Namespace) -> int:
         detail = request_anatomy(store, args.event_id, exact=not args.no_exact)
         _warn_notes(store)
     if detail is None:
-        raise CliError(f"no trace event {args.event_id!r} in {args.db}")
+        raise CliError(f"no trace event {args.event_id!r} in {_shown(args.db)}")
     if args.json:
         _write(_dump_json(detail.to_json()))
     else:
@@ -193,7 +203,7 @@ def cmd_turn(args: argparse.Namespace) -> int:
         session_id = store.session_of_turn(args.turn_id)
         try:
             if session_id is None:
-                raise CliError(f"no turn {args.turn_id!r} in {args.db}")
+                raise CliError(f"no turn {args.turn_id!r} in {_shown(args.db)}")
             try:
                 turn = build_turn(store, session_id, args.turn_id)
             except TurnNotFoundError as exc:
@@ -294,13 +304,12 @@ def cmd_cache(args: argparse.Namespace) -> int:
         except OutputPathError as exc:
             raise CliError(str(exc)) from None
     with _open(args.db) as store:
-        for note in store.schema_notes:
-            _warn(note)
+        printed = _warn_notes(store)
         sessions = store.sessions()
         if args.session is not None:
             sessions = [s for s in sessions if s.id == args.session]
             if not sessions:
-                raise CliError(f"no session {args.session!r} in {args.db}")
+                raise CliError(f"no session {args.session!r} in {_shown(args.db)}")
         session_ids = [s.id for s in sessions]
         if args.runtime is None and any((s.llm_call_count or 0) >= _WORKER_MIN_REQUESTS for s in sessions):
             # A big session is analysed by two processes (inspector.cache_worker); the worker's
@@ -314,8 +323,9 @@ def cmd_cache(args: argparse.Namespace) -> int:
                     _warn(f"the analysis runs in one process: its worker process {why}")
         analyses = [analyse_session(store, sid, rules=rules, runtime_id=args.runtime, warn=_warn)
                     for sid in session_ids]
+        _warn_notes(store, printed)
     if args.html is not None:
-        page = cache_report.report_html(analyses, source=f"{args.db} · rules: "
+        page = cache_report.report_html(analyses, source=f"{_shown(args.db)} · rules: "
                                         + ", ".join(str(p) for p in rules.paths))
         try:
             write_atomic(args.html, page)
@@ -442,8 +452,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(args_list)
         return args.func(args)
     except CliError as exc:
-        sys.stderr.write(f"prompt-inspector: {exc}\n")
-        return 1
+        from .store.urls import scrub_text
+
+        sys.stderr.write(f"prompt-inspector: {scrub_text(str(exc))}\n")
+        return EXIT_BAD_INPUT
     except BrokenPipeError:
         # `prompt-inspector prefix … | head` closes the pipe early; that is not an error.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

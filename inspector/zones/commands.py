@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -187,10 +188,12 @@ def cmd_render(args: argparse.Namespace, error_type) -> int:
         return 1 if any(r.error is not None for r in rows) else 0
     result = render(config, args.turn, args.input)
     if result.error is not None:
+        # Like lint's errors, a config that cannot be assembled is an answer (status 1), not bad input.
         if args.json:
             write(dump(result.to_json()))
-            return 1
-        raise error_type(f"{args.file}: the assembly failed: {result.error.message}")
+        else:
+            sys.stderr.write(f"prompt-inspector: {args.file}: the assembly failed: {result.error.message}\n")
+        return 1
     write(dump(result.to_json()) if args.json else _render_text(result))
     return 0
 

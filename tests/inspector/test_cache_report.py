@@ -162,8 +162,8 @@ def test_cache_errors_are_one_clear_line(demo, tmp_path, capfdbinary):
     bad = tmp_path / "bad.toml"
     bad.write_text("[families.openai]\nstep_tokens = 0\n", encoding="utf-8")
     code, _, err = run(capfdbinary, "cache", demo, "--rules", bad)
-    assert code == 1 and "families.openai.step_tokens" in err and str(bad) in err
+    assert code == 2 and "families.openai.step_tokens" in err and str(bad) in err
     code, _, err = run(capfdbinary, "cache", demo, "--session", "nope")
-    assert code == 1 and "no session 'nope'" in err
+    assert code == 2 and "no session 'nope'" in err
     code, _, err = run(capfdbinary, "cache", demo, "--html", tmp_path / "missing" / "r.html")
-    assert code == 1 and "cannot write" in err
+    assert code == 2 and "cannot write" in err

@@ -80,7 +80,7 @@ def test_show_prints_the_anatomy_tree(demo_db, capfdbinary):
 
 def test_show_unknown_event_is_a_clear_error(demo_db, capfdbinary):
     code, out, err = run(capfdbinary, "show", demo_db, "no-such-event")
-    assert code == 1 and out == ""
+    assert code == 2 and out == ""
     assert "no trace event 'no-such-event'" in err
 
 
@@ -145,7 +145,7 @@ def test_bad_files_give_one_clear_line(tmp_path, capfdbinary, content, message):
     path = tmp_path / "bad.db"
     path.write_bytes(content)
     code, out, err = run(capfdbinary, "sessions", path)
-    assert code == 1 and out == ""
+    assert code == 2 and out == ""
     assert message in err and str(path) in err
     assert path.read_bytes() == content
 
@@ -153,7 +153,7 @@ def test_bad_files_give_one_clear_line(tmp_path, capfdbinary, content, message):
 def test_missing_file_is_not_created(tmp_path, capfdbinary):
     path = tmp_path / "nope.db"
     code, _, err = run(capfdbinary, "prefix", path)
-    assert code == 1 and str(path) in err
+    assert code == 2 and str(path) in err
     assert not path.exists()
 
 
@@ -283,7 +283,7 @@ def test_cache_html_never_overwrites_the_database_or_another(work, capfdbinary, 
     folder = work[0]
     monkeypatch.chdir(folder)
     code, out, err = run(capfdbinary, "cache", "covel.db", "--html", output)
-    assert code == 1 and out == ""
+    assert code == 2 and out == ""
     assert err == f"prompt-inspector: cannot write {output}: " + err.split(": ", 2)[2] and message in err
     assert len(err.splitlines()) == 1
     _unchanged(work)
@@ -296,7 +296,7 @@ def test_cache_html_through_a_link_to_the_database_is_refused(work, capfdbinary)
     state = (folder, work[1], _listing(folder))
     for output, db in (("report.html", "covel.db"), ("hard.db", "covel.db"), ("covel.db", "hard.db")):
         code, _, err = run(capfdbinary, "cache", folder / db, "--html", folder / output)
-        assert code == 1 and "it is the input" in err
+        assert code == 2 and "it is the input" in err
     _unchanged(state)
 
 
@@ -325,7 +325,7 @@ def test_cache_html_on_a_full_disk_keeps_the_old_report(work, capfdbinary, monke
 
     monkeypatch.setattr(files.os, "fsync", full)
     code, out, err = run(capfdbinary, "cache", folder / "covel.db", "--html", report)
-    assert code == 1 and out == ""
+    assert code == 2 and out == ""
     # (The store may print schema warnings before; the failure is the one last line.)
     assert err.endswith("\n")
     assert err.splitlines()[-1] == f"prompt-inspector: cannot write {report}: No space left on device"
@@ -342,7 +342,7 @@ def test_cache_html_on_a_full_disk_keeps_the_old_report(work, capfdbinary, monke
 def test_demo_refuses_a_folder_and_other_files(work, capfdbinary, monkeypatch, argv, message):
     monkeypatch.chdir(work[0])
     code, out, err = run(capfdbinary, "demo", *argv, "--turns", "2")
-    assert code == 1 and out == "" and err.startswith(f"prompt-inspector: {message}")
+    assert code == 2 and out == "" and err.startswith(f"prompt-inspector: {message}")
     assert len(err.splitlines()) == 1
     _unchanged(work)
 

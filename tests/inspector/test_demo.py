@@ -494,7 +494,7 @@ def test_a_real_write_failure_is_one_line_and_loses_nothing(tmp_path):
         resource.setrlimit(resource.RLIMIT_FSIZE, (1_000_000, 1_000_000))
 
     done = _run_cli("demo", "covel.db", "--turns", "40", cwd=tmp_path, preexec=limit_file_size)
-    assert done.returncode == 1 and done.stdout == ""
+    assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.startswith("prompt-inspector: cannot write covel.db: ")
     assert len(done.stderr.splitlines()) == 1 and "Traceback" not in done.stderr and ".tmp" not in done.stderr
     assert _digest(path) == before and _listing(tmp_path) == listing

@@ -94,10 +94,10 @@ def test_turn_text_outline(demo_db, turn_ids, capfdbinary) -> None:
 
 def test_turn_unknown_id(demo_db, capfdbinary) -> None:
     code, out, err = run(capfdbinary, "turn", demo_db, "no-such-turn")
-    assert code == 1 and out == ""
+    assert code == 2 and out == ""
     assert err.strip() == f"prompt-inspector: no turn 'no-such-turn' in {demo_db}"
 
 
 def test_turn_missing_database(tmp_path, capfdbinary) -> None:
     code, _, err = run(capfdbinary, "turn", tmp_path / "absent.db", "x")
-    assert code == 1 and "does not exist" in err
+    assert code == 2 and "does not exist" in err

@@ -227,7 +227,7 @@ def test_a_copy_is_refused_when_the_disk_is_full(make_db, build_sample, tmp_path
     assert _disk(crashed.parent) == before
     assert _snapshots(cache) == []
     code, out, err = run_cli("sessions", str(crashed))
-    assert code == 1 and out == "" and err.count("\n") == 1 and "free some space" in err
+    assert code == 2 and out == "" and err.count("\n") == 1 and "free some space" in err
 
 
 def test_a_file_that_changes_while_it_is_copied_is_refused_after_a_few_tries(
@@ -435,7 +435,7 @@ def test_fifo_is_refused_without_blocking(tmp_path: Path) -> None:
     # In a child, under a timeout: opening a FIFO to read blocks until someone writes to it.
     done = subprocess.run([sys.executable, "-m", "inspector", "sessions", str(fifo)],
                           capture_output=True, text=True, timeout=60, cwd=Path(__file__).parents[3])
-    assert done.returncode == 1 and done.stdout == ""
+    assert done.returncode == 2 and done.stdout == ""
     assert done.stderr == (f"prompt-inspector: {fifo} is a named pipe (FIFO), not a regular file: "
                            "give the path of a file\n")
     with pytest.raises(StoreNotFoundError, match="named pipe"):
@@ -548,7 +548,7 @@ def test_url_options_that_could_write_are_refused(crashed_wal: Path, options: st
         with pytest.raises(StoreOpenError, match=rf"the option {named} is refused.*Allowed: timeout="):
             open_store(url)
         code, out, err = run_cli("sessions", url)
-        assert code == 1 and out == "" and err.count("\n") == 1 and named in err
+        assert code == 2 and out == "" and err.count("\n") == 1 and named in err
     assert _disk(crashed_wal.parent) == before
 
 
@@ -591,4 +591,4 @@ def test_bad_port_or_ipv6_is_a_message(url: str, message: str, run_cli) -> None:
         open_store(url)
     assert "s3" not in str(info.value) and "s3" not in (info.value.location or "")
     code, out, err = run_cli("sessions", url)
-    assert code == 1 and out == "" and err.count("\n") == 1 and message in err and "s3" not in err
+    assert code == 2 and out == "" and err.count("\n") == 1 and message in err and "s3" not in err

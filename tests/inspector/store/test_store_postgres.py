@@ -106,7 +106,7 @@ def test_missing_driver_is_reported(pg_server_url: str) -> None:
 def test_cli_prints_the_plain_message(pg_server_url: str, capfdbinary) -> None:
     bad = make_url(pg_server_url).set(password="wrong").render_as_string(hide_password=False)
     code, out, err = _run(capfdbinary, "sessions", bad)
-    assert code == 1 and out == ""
+    assert code == 2 and out == ""
     assert err.startswith("prompt-inspector: postgresql+psycopg://postgres:***@127.0.0.1:")
     assert "refused the credentials of user 'postgres'" in err and "wrong" not in err
 

@@ -62,20 +62,20 @@ def test_order_apply_several_and_changes_reported(capfdbinary):
     ('{"action":"rename"}', "action 须为 move | set_anchor | set_projection | replace"),
     ('{"action":"replace","context_order":"nothing"}', "context_order 无法解析"),
 ])
-def test_rejected_edit_exits_1_with_the_spec_message(capfdbinary, op, message):
+def test_rejected_edit_exits_2_with_the_spec_message(capfdbinary, op, message):
     code, out, err = run(capfdbinary, "order", ORDER, "--apply", op)
-    assert code == 1 and out == ""
+    assert code == 2 and out == ""
     assert err == f"prompt-inspector: {message}\n"
 
 
 def test_order_bad_inputs(tmp_path, capfdbinary):
     code, _, err = run(capfdbinary, "order", tmp_path / "missing.json")
-    assert code == 1 and "cannot read" in err
+    assert code == 2 and "cannot read" in err
     (tmp_path / "x.txt").write_text("just prose", encoding="utf-8")
     code, _, err = run(capfdbinary, "order", tmp_path / "x.txt")
-    assert code == 1 and "no context-order.v1 document" in err
+    assert code == 2 and "no context-order.v1 document" in err
     code, _, err = run(capfdbinary, "order", ORDER, "--apply", "{not json")
-    assert code == 1 and "is not JSON" in err
+    assert code == 2 and "is not JSON" in err
 
 
 def test_order_table_text(capfdbinary):
@@ -114,9 +114,9 @@ def test_assemble_simulate(capfdbinary):
 
 def test_assemble_errors(tmp_path, capfdbinary):
     code, _, err = run(capfdbinary, "assemble", ORDER, SCENARIO, "--slot", "chance")
-    assert code == 1 and "no slot 'chance'" in err
+    assert code == 2 and "no slot 'chance'" in err
     code, _, err = run(capfdbinary, "assemble", ORDER, SCENARIO, "--slot", "gm", "--turn", "99")
-    assert code == 1 and "outside 0..61" in err
+    assert code == 2 and "outside 0..61" in err
     (tmp_path / "bad.yaml").write_text("blackboard: [{content: x}]\n", encoding="utf-8")
     code, _, err = run(capfdbinary, "assemble", ORDER, tmp_path / "bad.yaml", "--slot", "gm")
-    assert code == 1 and "has no tag" in err
+    assert code == 2 and "has no tag" in err

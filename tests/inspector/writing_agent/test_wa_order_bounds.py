@@ -100,7 +100,7 @@ def test_the_quadratic_input_is_read_at_once(tmp_path: Path) -> None:
     env = dict(os.environ, PYTHONPATH=str(REPO))
     done = subprocess.run([sys.executable, "-m", "inspector", "order", str(path)], env=env, capture_output=True,
                           text=True, timeout=20)
-    assert done.returncode == 1 and done.stdout == ""
+    assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.startswith(f"prompt-inspector: {path}: no context-order.v1 document")
     assert len(done.stderr.splitlines()) == 1
     assert hashlib.sha256(path.read_bytes()).hexdigest() == digest and sorted(os.listdir(tmp_path)) == listing
@@ -150,7 +150,7 @@ def test_the_cli_answers_a_309_digit_index_with_one_line(capfdbinary, digits) ->
     op = '{"action":"move","slotRef":"narrator","index":%s,"delta":-1}' % ("9" * digits)
     code = main(["order", str(ORDER), "--apply", op])
     out, err = capfdbinary.readouterr()
-    assert code == 1 and out == b""
+    assert code == 2 and out == b""
     assert err.decode() in (f"prompt-inspector: {ERROR_MOVE_ARGS}\n", f"prompt-inspector: {ERROR_INDEX_OUT_OF_RANGE}\n")
     if digits >= 309:
         assert err.decode() == f"prompt-inspector: {ERROR_MOVE_ARGS}\n"

@@ -67,10 +67,10 @@ def test_lint_reports_a_bad_file_plainly(tmp_path, capfdbinary) -> None:
     bad = tmp_path / "bad.json"
     bad.write_text('{"blocks": [{"id": 3, "zone": "system"}]}', encoding="utf-8")
     code, out, err = run(capfdbinary, "lint", bad)
-    assert code == 1 and out == ""
+    assert code == 2 and out == ""
     assert err == f"prompt-inspector: {bad}: blocks[0]: 'id' must be a string, found the number 3\n"
     code, _, err = run(capfdbinary, "lint", tmp_path / "none.yaml")
-    assert code == 1 and "no such file" in err
+    assert code == 2 and "no such file" in err
 
 
 def test_lint_a_covel_runtime_body(tmp_path, capfdbinary) -> None:
@@ -113,11 +113,11 @@ def test_render_a_failed_assembly(tmp_path, capfdbinary) -> None:
         {"id": "a", "zone": "system", "complete": True, "content": "A"},
         {"id": "b", "zone": "system", "order": 1, "complete": True, "content": "B"}]}), encoding="utf-8")
     code, out, err = run(capfdbinary, "render", path)
-    assert code == 1 and "the assembly failed" in err and "2 complete system blocks" in err
+    assert code == 1 and out == "" and "the assembly failed" in err and "2 complete system blocks" in err
     code, out, _ = run(capfdbinary, "render", path, "--json")
     assert code == 1 and json.loads(out)["error"]["code"] == "multiple-complete"
     code, _, err = run(capfdbinary, "render", path, "--turn", "-1")
-    assert code == 1 and "cannot be negative" in err
+    assert code == 2 and "cannot be negative" in err
 
 
 def test_render_a_covel_body_with_variables(tmp_path, capfdbinary) -> None:
@@ -185,7 +185,7 @@ def test_bad_input_is_one_line_on_stderr(tmp_path, capfdbinary, name, text) -> N
     path.write_text(text, encoding="utf-8")
     for command in ("lint", "render"):
         status, out, err = run(capfdbinary, command, path, "--json")
-        assert status == 1 and out == ""
+        assert status == 2 and out == ""
         assert err.startswith(f"prompt-inspector: {path}: ") and err.count("\n") == 1 and "Traceback" not in err
 
 
@@ -197,7 +197,7 @@ def test_huge_files_are_refused_with_their_size(tmp_path, capfdbinary, monkeypat
         path = tmp_path / name
         path.write_text(text, encoding="utf-8")
         status, out, err = run(capfdbinary, "lint", path)
-        assert status == 1 and out == "" and err.startswith(f"prompt-inspector: {path}: the file is ")
+        assert status == 2 and out == "" and err.startswith(f"prompt-inspector: {path}: the file is ")
 
 
 def test_an_infinite_order_reads_as_javascript_writes_it(tmp_path, capfdbinary) -> None:
