@@ -51,6 +51,15 @@ def _tr(text: str) -> str:
     return QCoreApplication.translate("MainWindow", text)
 
 
+def _read_only_mode_label(mode: str) -> str:
+    """How the store is being read (``Store.read_only_mode``: see ``inspector/store/sqlite_open.py``)."""
+    if mode == "copy":
+        return _tr("read-only, through a private copy")
+    if mode == "immutable":
+        return _tr("read-only snapshot (immutable)")
+    return _tr("read-only")
+
+
 def _otr(text: str) -> str:
     return QCoreApplication.translate("Overview", text)
 
@@ -562,7 +571,7 @@ class MainWindow(QMainWindow):
             requests=format_number(totals["requests"]) or "0"))
         self._store_info = {
             "name": name, "location": store.location, "totals": totals, "notes": list(store.schema_notes),
-            "mode": _tr("read-only") if store.read_only_mode == "ro" else _tr("read-only snapshot (immutable)"),
+            "mode": _read_only_mode_label(store.read_only_mode),
         }
         self.overview.show_store(self._store_info)
         self.centre.setCurrentWidget(self.overview)

@@ -90,6 +90,10 @@
       <source>Cannot open the demo</source>
       <translation>无法打开演示数据库</translation>
     </message>
+    <message>
+      <source>Something went wrong</source>
+      <translation>出错了</translation>
+    </message>
   </context>
   <context>
     <name>CacheDock</name>
@@ -534,6 +538,201 @@
     </message>
   </context>
   <context>
+    <name>MainWindow</name>
+    <message>
+      <source>read-only</source>
+      <translation>只读</translation>
+    </message>
+    <message>
+      <source>read-only, through a private copy</source>
+      <translation>只读（通过私有副本）</translation>
+    </message>
+    <message>
+      <source>read-only snapshot (immutable)</source>
+      <translation>只读快照（不可变）</translation>
+    </message>
+    <message>
+      <source>&amp;File</source>
+      <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+      <source>&amp;Open…</source>
+      <translation>打开(&amp;O)…</translation>
+    </message>
+    <message>
+      <source>Open a Covel database (covel.db)</source>
+      <translation>打开 Covel 数据库（covel.db）</translation>
+    </message>
+    <message>
+      <source>Open Database &amp;URL…</source>
+      <translation>打开数据库 URL(&amp;U)…</translation>
+    </message>
+    <message>
+      <source>Open a Covel store on a database server (PostgreSQL)</source>
+      <translation>打开数据库服务器（PostgreSQL）上的 Covel 存储</translation>
+    </message>
+    <message>
+      <source>Open &amp;Recent</source>
+      <translation>最近打开(&amp;R)</translation>
+    </message>
+    <message>
+      <source>&amp;Reload</source>
+      <translation>重新加载(&amp;R)</translation>
+    </message>
+    <message>
+      <source>Read the database again, keeping the selection</source>
+      <translation>重新读取数据库，并保留当前选择</translation>
+    </message>
+    <message>
+      <source>&amp;Quit</source>
+      <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+      <source>&amp;Edit</source>
+      <translation>编辑(&amp;E)</translation>
+    </message>
+    <message>
+      <source>&amp;Find…</source>
+      <translation>查找(&amp;F)…</translation>
+    </message>
+    <message>
+      <source>Search the prompts of all requests</source>
+      <translation>在所有请求的提示词中搜索</translation>
+    </message>
+    <message>
+      <source>&amp;Clear Filters</source>
+      <translation>清除筛选(&amp;C)</translation>
+    </message>
+    <message>
+      <source>&amp;View</source>
+      <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+      <source>&amp;Collapse All</source>
+      <translation>全部折叠(&amp;C)</translation>
+    </message>
+    <message>
+      <source>Show &amp;Overview</source>
+      <translation>显示概览(&amp;O)</translation>
+    </message>
+    <message>
+      <source>&amp;Tools</source>
+      <translation>工具(&amp;T)</translation>
+    </message>
+    <message>
+      <source>Context-&amp;Order Editor…</source>
+      <translation>上下文顺序编辑器(&amp;O)…</translation>
+    </message>
+    <message>
+      <source>Edit a writing-agent context-order table and see what each worker is sent</source>
+      <translation>编辑写作代理的上下文顺序表，查看每个 worker 收到的内容</translation>
+    </message>
+    <message>
+      <source>Prompt &amp;Blocks Editor…</source>
+      <translation>提示词块编辑器(&amp;B)…</translation>
+    </message>
+    <message>
+      <source>Author prompt blocks and templates (ChatLuna zones, Covel templates) with live diagnostics</source>
+      <translation>编写提示词块与模板（ChatLuna 分区、Covel 模板），实时诊断</translation>
+    </message>
+    <message>
+      <source>&amp;Help</source>
+      <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+      <source>&amp;About Prompt Inspector</source>
+      <translation>关于 Prompt Inspector(&amp;A)</translation>
+    </message>
+    <message>
+      <source>About &amp;Qt</source>
+      <translation>关于 &amp;Qt</translation>
+    </message>
+    <message>
+      <source>Open Covel Database</source>
+      <translation>打开 Covel 数据库</translation>
+    </message>
+    <message>
+      <source>SQLite databases (*.db *.sqlite *.sqlite3);;All files (*)</source>
+      <translation>SQLite 数据库 (*.db *.sqlite *.sqlite3);;所有文件 (*)</translation>
+    </message>
+    <message>
+      <source>Cannot open database</source>
+      <translation>无法打开数据库</translation>
+    </message>
+    <message>
+      <source>About Prompt Inspector</source>
+      <translation>关于 Prompt Inspector</translation>
+    </message>
+    <message>
+      <source>Connection restored</source>
+      <translation>连接已恢复</translation>
+    </message>
+    <message>
+      <source>No recent files</source>
+      <translation>没有最近打开的文件</translation>
+    </message>
+    <message>
+      <source>Clear Recent Files</source>
+      <translation>清除最近文件</translation>
+    </message>
+    <message>
+      <source>The previous selection is no longer in the database</source>
+      <translation>之前选择的项目已不在数据库中</translation>
+    </message>
+    <message>
+      <source>Cannot read the database</source>
+      <translation>无法读取数据库</translation>
+    </message>
+    <message>
+      <source>Opening {name}…</source>
+      <translation>正在打开 {name}…</translation>
+    </message>
+    <message>
+      <source>{name} — {app}</source>
+      <translation>{name} — {app}</translation>
+    </message>
+    <message>
+      <source>{sessions} sessions · {turns} turns · {requests} requests</source>
+      <translation>{sessions} 个会话 · {turns} 个轮次 · {requests} 个请求</translation>
+    </message>
+    <message>
+      <source>Opened {name}</source>
+      <translation>已打开 {name}</translation>
+    </message>
+    <message>
+      <source>Could not open {name}</source>
+      <translation>无法打开 {name}</translation>
+    </message>
+    <message>
+      <source>Opening…</source>
+      <translation>正在打开…</translation>
+    </message>
+    <message>
+      <source>&lt;h3&gt;Prompt Inspector {version}&lt;/h3&gt;&lt;p&gt;See exactly what the Covel role-play engine sent to a model, part by part, and why the prompt cache hit or missed.&lt;/p&gt;&lt;p&gt;Reads covel.db read-only. Qt {qt}, PySide6.&lt;/p&gt;</source>
+      <translation>&lt;h3&gt;Prompt Inspector {version}&lt;/h3&gt;&lt;p&gt;逐段查看 Covel 角色扮演引擎发送给模型的确切内容，以及提示词缓存命中或未命中的原因。&lt;/p&gt;&lt;p&gt;以只读方式读取 covel.db。Qt {qt}，PySide6。&lt;/p&gt;</translation>
+    </message>
+    <message>
+      <source>⚠ Connection lost — retrying every {seconds} s</source>
+      <translation>⚠ 连接已断开——每 {seconds} 秒重试</translation>
+    </message>
+    <message>
+      <source>Removed {count} missing file(s) from the recent list: {names}</source>
+      <translation>已从最近文件列表中移除 {count} 个不存在的文件：{names}</translation>
+    </message>
+    <message>
+      <source>Loading…</source>
+      <translation>正在加载…</translation>
+    </message>
+    <message>
+      <source>Working…</source>
+      <translation>正在处理…</translation>
+    </message>
+    <message>
+      <source>{path} could not be opened.</source>
+      <translation>无法打开 {path}。</translation>
+    </message>
+  </context>
+  <context>
     <name>Overview</name>
     <message>
       <source>yes</source>
@@ -750,197 +949,6 @@
     <message>
       <source>Cache-write tokens</source>
       <translation>缓存写入 token</translation>
-    </message>
-  </context>
-  <context>
-    <name>MainWindow</name>
-    <message>
-      <source>&amp;File</source>
-      <translation>文件(&amp;F)</translation>
-    </message>
-    <message>
-      <source>&amp;Open…</source>
-      <translation>打开(&amp;O)…</translation>
-    </message>
-    <message>
-      <source>Open a Covel database (covel.db)</source>
-      <translation>打开 Covel 数据库（covel.db）</translation>
-    </message>
-    <message>
-      <source>Open Database &amp;URL…</source>
-      <translation>打开数据库 URL(&amp;U)…</translation>
-    </message>
-    <message>
-      <source>Open a Covel store on a database server (PostgreSQL)</source>
-      <translation>打开数据库服务器（PostgreSQL）上的 Covel 存储</translation>
-    </message>
-    <message>
-      <source>Open &amp;Recent</source>
-      <translation>最近打开(&amp;R)</translation>
-    </message>
-    <message>
-      <source>&amp;Reload</source>
-      <translation>重新加载(&amp;R)</translation>
-    </message>
-    <message>
-      <source>Read the database again, keeping the selection</source>
-      <translation>重新读取数据库，并保留当前选择</translation>
-    </message>
-    <message>
-      <source>&amp;Quit</source>
-      <translation>退出(&amp;Q)</translation>
-    </message>
-    <message>
-      <source>&amp;Edit</source>
-      <translation>编辑(&amp;E)</translation>
-    </message>
-    <message>
-      <source>&amp;Find…</source>
-      <translation>查找(&amp;F)…</translation>
-    </message>
-    <message>
-      <source>Search the prompts of all requests</source>
-      <translation>在所有请求的提示词中搜索</translation>
-    </message>
-    <message>
-      <source>&amp;Clear Filters</source>
-      <translation>清除筛选(&amp;C)</translation>
-    </message>
-    <message>
-      <source>&amp;View</source>
-      <translation>视图(&amp;V)</translation>
-    </message>
-    <message>
-      <source>&amp;Collapse All</source>
-      <translation>全部折叠(&amp;C)</translation>
-    </message>
-    <message>
-      <source>Show &amp;Overview</source>
-      <translation>显示概览(&amp;O)</translation>
-    </message>
-    <message>
-      <source>&amp;Tools</source>
-      <translation>工具(&amp;T)</translation>
-    </message>
-    <message>
-      <source>Context-&amp;Order Editor…</source>
-      <translation>上下文顺序编辑器(&amp;O)…</translation>
-    </message>
-    <message>
-      <source>Edit a writing-agent context-order table and see what each worker is sent</source>
-      <translation>编辑写作代理的上下文顺序表，查看每个 worker 收到的内容</translation>
-    </message>
-    <message>
-      <source>Prompt &amp;Blocks Editor…</source>
-      <translation>提示词块编辑器(&amp;B)…</translation>
-    </message>
-    <message>
-      <source>Author prompt blocks and templates (ChatLuna zones, Covel templates) with live diagnostics</source>
-      <translation>编写提示词块与模板（ChatLuna 分区、Covel 模板），实时诊断</translation>
-    </message>
-    <message>
-      <source>&amp;Help</source>
-      <translation>帮助(&amp;H)</translation>
-    </message>
-    <message>
-      <source>&amp;About Prompt Inspector</source>
-      <translation>关于 Prompt Inspector(&amp;A)</translation>
-    </message>
-    <message>
-      <source>About &amp;Qt</source>
-      <translation>关于 &amp;Qt</translation>
-    </message>
-    <message>
-      <source>Open Covel Database</source>
-      <translation>打开 Covel 数据库</translation>
-    </message>
-    <message>
-      <source>SQLite databases (*.db *.sqlite *.sqlite3);;All files (*)</source>
-      <translation>SQLite 数据库 (*.db *.sqlite *.sqlite3);;所有文件 (*)</translation>
-    </message>
-    <message>
-      <source>Cannot open database</source>
-      <translation>无法打开数据库</translation>
-    </message>
-    <message>
-      <source>About Prompt Inspector</source>
-      <translation>关于 Prompt Inspector</translation>
-    </message>
-    <message>
-      <source>read-only</source>
-      <translation>只读</translation>
-    </message>
-    <message>
-      <source>read-only snapshot (immutable)</source>
-      <translation>只读快照（不可变）</translation>
-    </message>
-    <message>
-      <source>Connection restored</source>
-      <translation>连接已恢复</translation>
-    </message>
-    <message>
-      <source>No recent files</source>
-      <translation>没有最近打开的文件</translation>
-    </message>
-    <message>
-      <source>Clear Recent Files</source>
-      <translation>清除最近文件</translation>
-    </message>
-    <message>
-      <source>The previous selection is no longer in the database</source>
-      <translation>之前选择的项目已不在数据库中</translation>
-    </message>
-    <message>
-      <source>Cannot read the database</source>
-      <translation>无法读取数据库</translation>
-    </message>
-    <message>
-      <source>Opening {name}…</source>
-      <translation>正在打开 {name}…</translation>
-    </message>
-    <message>
-      <source>{name} — {app}</source>
-      <translation>{name} — {app}</translation>
-    </message>
-    <message>
-      <source>{sessions} sessions · {turns} turns · {requests} requests</source>
-      <translation>{sessions} 个会话 · {turns} 个轮次 · {requests} 个请求</translation>
-    </message>
-    <message>
-      <source>Opened {name}</source>
-      <translation>已打开 {name}</translation>
-    </message>
-    <message>
-      <source>Could not open {name}</source>
-      <translation>无法打开 {name}</translation>
-    </message>
-    <message>
-      <source>Opening…</source>
-      <translation>正在打开…</translation>
-    </message>
-    <message>
-      <source>&lt;h3&gt;Prompt Inspector {version}&lt;/h3&gt;&lt;p&gt;See exactly what the Covel role-play engine sent to a model, part by part, and why the prompt cache hit or missed.&lt;/p&gt;&lt;p&gt;Reads covel.db read-only. Qt {qt}, PySide6.&lt;/p&gt;</source>
-      <translation>&lt;h3&gt;Prompt Inspector {version}&lt;/h3&gt;&lt;p&gt;逐段查看 Covel 角色扮演引擎发送给模型的确切内容，以及提示词缓存命中或未命中的原因。&lt;/p&gt;&lt;p&gt;以只读方式读取 covel.db。Qt {qt}，PySide6。&lt;/p&gt;</translation>
-    </message>
-    <message>
-      <source>⚠ Connection lost — retrying every {seconds} s</source>
-      <translation>⚠ 连接已断开——每 {seconds} 秒重试</translation>
-    </message>
-    <message>
-      <source>Removed {count} missing file(s) from the recent list: {names}</source>
-      <translation>已从最近文件列表中移除 {count} 个不存在的文件：{names}</translation>
-    </message>
-    <message>
-      <source>Loading…</source>
-      <translation>正在加载…</translation>
-    </message>
-    <message>
-      <source>Working…</source>
-      <translation>正在处理…</translation>
-    </message>
-    <message>
-      <source>{path} could not be opened.</source>
-      <translation>无法打开 {path}。</translation>
     </message>
   </context>
   <context>
