@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import Any
 
-from inspector.jsjson import has_astral, utf16_len
+from inspector.jsjson import has_astral
 
 ERROR = "error"
 WARNING = "warning"

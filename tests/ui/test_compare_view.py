@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor
 

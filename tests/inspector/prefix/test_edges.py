@@ -14,7 +14,6 @@ from __future__ import annotations
 import hashlib
 import importlib.util
 import os
-import sqlite3
 import subprocess
 import sys
 from pathlib import Path
