@@ -25,7 +25,6 @@ from __future__ import annotations
 import hashlib
 import os
 import sqlite3
-import sys
 import threading
 import time
 from collections.abc import Callable
@@ -35,34 +34,16 @@ from typing import Any
 
 from .store import Store
 
-__all__ = ["FORMAT", "INDEX_FROM_ROWS", "MIN_NEEDLE", "SearchIndex", "SearchOutcome", "default_cache_dir",
+__all__ = ["FORMAT", "INDEX_FROM_ROWS", "MIN_NEEDLE", "SearchIndex", "SearchOutcome",
            "index_for", "worth_indexing"]
 
 FORMAT = "1"
 MIN_NEEDLE = 3  # the trigram tokenizer cannot match fewer characters
 _HEAD_BYTES = 16384  # the first four pages of a default SQLite file: header, schema, roots
 _COMMIT_BYTES = 8 << 20  # bounds the FTS5 pending-terms memory while building
-_APP_DIR = "prompt-inspector"
 # Below this many trace rows the scan answers in well under a second and an index is not worth
 # its disk space.
 INDEX_FROM_ROWS = 200_000
-
-
-def default_cache_dir(env: dict[str, str] | None = None, platform: str | None = None) -> Path:
-    """The per-user cache folder of the application, as Qt's ``GenericCacheLocation`` +
-    ``prompt-inspector`` gives it (where the demo database is kept)."""
-    env = dict(os.environ) if env is None else env
-    platform = sys.platform if platform is None else platform
-    home = Path(env.get("HOME") or Path.home())
-    if platform == "darwin":
-        base = home / "Library" / "Caches"
-    elif platform.startswith("win"):
-        local = env.get("LOCALAPPDATA")
-        base = (Path(local) if local else home / "AppData" / "Local") / "cache"
-    else:
-        xdg = env.get("XDG_CACHE_HOME")
-        base = Path(xdg) if xdg and Path(xdg).is_absolute() else home / ".cache"
-    return base / _APP_DIR
 
 
 @dataclass(frozen=True, slots=True)

@@ -39,6 +39,7 @@ from sqlalchemy import exc as sa_exc
 from sqlalchemy.engine import URL, Engine
 from sqlalchemy.pool import StaticPool
 
+from ..cache_folder import default_cache_dir
 from ..inputs import InputFileError, open_regular_file
 from .errors import EmptyDatabaseError, NotADatabaseError, StoreError, StoreNotFoundError, StoreOpenError
 from .read_errors import translate_error
@@ -368,8 +369,6 @@ def _is_shm_failure(orig: BaseException | None) -> bool:
 
 def default_copy_root() -> Path:
     """Where private copies go: ``snapshots`` in the application's cache folder."""
-    from ..search_index import default_cache_dir  # the one definition of the cache folder
-
     return default_cache_dir() / _SNAPSHOT_DIR
 
 

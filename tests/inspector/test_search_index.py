@@ -15,7 +15,8 @@ from hypothesis import strategies as st
 
 from inspector import search_index, views
 from inspector.demo.schema import render_ddl
-from inspector.search_index import SearchIndex, default_cache_dir
+from inspector.cache_folder import default_cache_dir
+from inspector.search_index import SearchIndex
 from inspector.store import open_store
 
 
