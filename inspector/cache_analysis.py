@@ -62,6 +62,7 @@ from .collector import fewer_collections
 from .jsjson import utf16_len
 from .json_deep import NESTED_TOO_DEEP, json_key as _json_key, json_text as _json_text
 from .store import Store, TokenUsage, TraceEvent, parse_json_object
+from .store.values import int_or_none
 from .tokens import encode_many, encoding_for_model, get_encoding
 from .wire.model import (
     IMAGE,
@@ -2297,10 +2298,10 @@ class SessionCacheAnalyser:
                 usage = None
                 if isinstance(usage_raw, dict):
                     usage = TokenUsage(
-                        input_tokens=_int(usage_raw.get("inputTokens")),
-                        output_tokens=_int(usage_raw.get("outputTokens")),
-                        cached_input_tokens=_int(usage_raw.get("cachedInputTokens")),
-                        cache_write_input_tokens=_int(usage_raw.get("cacheWriteInputTokens")),
+                        input_tokens=int_or_none(usage_raw.get("inputTokens")),
+                        output_tokens=int_or_none(usage_raw.get("outputTokens")),
+                        cached_input_tokens=int_or_none(usage_raw.get("cachedInputTokens")),
+                        cache_write_input_tokens=int_or_none(usage_raw.get("cacheWriteInputTokens")),
                     )
                 self._responses.setdefault((ev.turn_id, runtime_id), []).append(
                     _Response(ev.created_at, attempt, usage, failed))
@@ -2905,7 +2906,7 @@ def _response_fields(ev: Any) -> tuple[str | None, int, Any, bool]:
             except orjson.JSONDecodeError:
                 tail = None
             if isinstance(tail, dict) and "attempt" in tail:
-                attempt = _int(tail.get("attempt")) or 0
+                attempt = int_or_none(tail.get("attempt")) or 0
                 return (raw[len(_RESPONSE_RUNTIME) : end].decode("utf-8", "replace"), attempt, tail.get("usage"),
                         tail.get("finishReason") == "error")
     payload = ev.payload
@@ -2916,16 +2917,6 @@ def _usage_values(usage: TokenUsage | None) -> tuple | None:
     if usage is None:
         return None
     return (usage.input_tokens, usage.output_tokens, usage.cached_input_tokens, usage.cache_write_input_tokens)
-
-
-def _int(value: Any) -> int | None:
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int):
-        return value
-    if isinstance(value, float) and value.is_integer():
-        return int(value)
-    return None
 
 
 def _context(prev: _Call, cur: _Call, cmp: _Comparison) -> tuple[str | None, str | None]:
