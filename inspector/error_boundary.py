@@ -77,6 +77,21 @@ def _os_message(exc: OSError) -> str:
     return what
 
 
+def _database_message(error: sqlite3.DatabaseError) -> str:
+    """A SQLite error that no reader translated (it names no file): the store's one translation
+    (``inspector.store.read_errors.translate_error``), with "the database" for its name and FILE
+    in a command to run on it."""
+    try:
+        from pathlib import Path
+
+        from .store import DEFAULT_BUSY_TIMEOUT
+        from .store.read_errors import translate_error
+
+        return str(translate_error(error, "the database", DEFAULT_BUSY_TIMEOUT, path=Path("FILE")))
+    except Exception:  # pragma: no cover - the store package always imports in a working install
+        return f"the database: {error}"
+
+
 def describe(exc: BaseException) -> Failure:
     """The message and exit status for ``exc``, with any secret it echoes masked. Never raises."""
     failure = _describe(exc)
@@ -97,9 +112,8 @@ def _describe(exc: BaseException) -> Failure:
         return Failure("interrupted", EXIT_INTERRUPTED)
     if StoreError and isinstance(exc, StoreError):
         return Failure(str(exc), EXIT_BAD_INPUT)
-    if isinstance(exc, RecursionError):
-        return Failure("the input is nested too deeply to be processed (Python's recursion limit was "
-                       "reached); please report the file that caused it", EXIT_BAD_INPUT)
+    # A RecursionError is a defect now (parsing is iterative, nesting is bounded where it is read):
+    # it takes the "internal error … please report it" path below.
     if isinstance(exc, MemoryError):
         return Failure("ran out of memory; the input is too large for this machine", EXIT_BAD_INPUT)
     if isinstance(exc, UnicodeError):
@@ -109,7 +123,7 @@ def _describe(exc: BaseException) -> Failure:
     # SQLAlchemy wraps the driver's error and keeps it as ``orig``.
     driver_error = exc if isinstance(exc, sqlite3.DatabaseError) else getattr(exc, "orig", None)
     if isinstance(driver_error, sqlite3.DatabaseError):
-        return Failure(f"the database could not be read: {driver_error}", EXIT_BAD_INPUT)
+        return Failure(_database_message(driver_error), EXIT_BAD_INPUT)
     name = type(exc).__name__
     detail = str(exc).splitlines()[0] if str(exc) else ""
     text = f"{name}: {detail}" if detail else name

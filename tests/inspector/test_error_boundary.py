@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import errno
 import sqlite3
+from pathlib import Path
 
 import pytest
 
@@ -12,6 +13,7 @@ from inspector.error_boundary import (
     EXIT_BAD_INPUT,
     EXIT_INTERNAL,
     EXIT_INTERRUPTED,
+    Failure,
     describe,
     debug_requested,
     without_debug_flag,
@@ -33,12 +35,15 @@ def _run_failing(monkeypatch, capsys, exc: BaseException, *extra: str) -> tuple[
     ("exc", "status", "words"),
     [
         (StoreOpenError("covel.db: database disk image is malformed"), EXIT_BAD_INPUT, "covel.db: database disk"),
-        (RecursionError("maximum recursion depth exceeded"), EXIT_BAD_INPUT, "nested too deeply"),
+        # Parsing is iterative and nesting bounded where it is read: reaching the limit is a defect.
+        (RecursionError("maximum recursion depth exceeded"), EXIT_INTERNAL,
+         "internal error (RecursionError: maximum recursion depth exceeded)"),
         (MemoryError(), EXIT_BAD_INPUT, "ran out of memory"),
         (OSError(errno.ENOSPC, "No space left on device", "report.html"), EXIT_BAD_INPUT,
          "report.html: no space left"),
         (PermissionError(errno.EACCES, "Permission denied", "/root/x"), EXIT_BAD_INPUT, "/root/x: Permission denied"),
-        (sqlite3.DatabaseError("database disk image is malformed"), EXIT_BAD_INPUT, "could not be read"),
+        (sqlite3.DatabaseError("database disk image is malformed"), EXIT_BAD_INPUT, "the file is damaged"),
+        (sqlite3.OperationalError("database is locked"), EXIT_BAD_INPUT, "locked by another process"),
         (UnicodeDecodeError("utf-8", b"\xff", 0, 1, "invalid start byte"), EXIT_BAD_INPUT, "not valid text"),
         (KeyError("created_at"), EXIT_INTERNAL, "internal error (KeyError: 'created_at')"),
         (KeyboardInterrupt(), EXIT_INTERRUPTED, "interrupted"),
@@ -100,3 +105,25 @@ def test_a_secret_echoed_by_any_message_is_masked(monkeypatch, capsys):
     assert code == EXIT_BAD_INPUT and "hunter2" not in err and "password=" in err
     code, _out, err = _run_failing(monkeypatch, capsys, ValueError("postgresql://alice:s3cret@db/covel"))
     assert code == EXIT_INTERNAL and "s3cret" not in err and "alice" in err
+
+
+def test_a_recursion_error_asks_for_a_report():
+    failure = describe(RecursionError("maximum recursion depth exceeded"))
+    assert failure.status == EXIT_INTERNAL and failure.internal
+    assert "please report it" in failure.message and "--debug" in failure.message
+
+
+@pytest.mark.parametrize("error", [
+    sqlite3.DatabaseError("database disk image is malformed"),
+    sqlite3.OperationalError("database is locked"),
+    sqlite3.DatabaseError("file is not a database"),
+    sqlite3.OperationalError("no such table: trace_events"),
+])
+def test_a_stray_sqlite_error_gets_the_stores_one_translation(error):
+    from inspector.store import DEFAULT_BUSY_TIMEOUT
+    from inspector.store.read_errors import translate_error
+
+    failure = describe(error)
+    expected = str(translate_error(error, "the database", DEFAULT_BUSY_TIMEOUT, path=Path("FILE")))
+    assert failure == Failure(expected, EXIT_BAD_INPUT)
+    assert "\n" not in failure.message and failure.message.startswith("the database")

@@ -37,7 +37,7 @@ def test_a_worker_thread_failure_reaches_the_gui_thread(qtbot):
         worker.join()
         qtbot.waitUntil(lambda: bool(reports), timeout=2000)
     _title, text, on_gui_thread = reports[0]
-    assert "nested too deeply" in text and on_gui_thread
+    assert "RecursionError: deep" in text and on_gui_thread
 
 
 def test_debug_prints_the_traceback_too(qtbot, capsys):
