@@ -19,6 +19,7 @@ from PySide6.QtCore import QBuffer, QByteArray, QIODevice
 from PySide6.QtGui import QImageWriter
 from PySide6.QtWidgets import QWidget
 
+from inspector.error_boundary import EXIT_BAD_INPUT
 from inspector.files import OutputPathError, SaveError, check_output_path, write_atomic_bytes
 
 __all__ = ["image_format", "save_widget_image", "write_screenshot"]
@@ -56,14 +57,12 @@ def save_widget_image(widget: QWidget, path: str | os.PathLike[str],
 def write_screenshot(widget: QWidget, out: str | os.PathLike[str],
                      inputs: Iterable[str | os.PathLike[str] | None], code: int) -> int:
     """``--screenshot``'s save: write ``widget``'s picture to ``out`` and return the exit status,
-    ``code`` when written, 2 when ``out`` is refused (an input, a database, a folder), 1 when it
-    cannot be written; a refusal or a failure is one line on stderr."""
+    ``code`` when written, ``EXIT_BAD_INPUT`` (2, as ``cache --html`` gives) when ``out`` is
+    refused (an input, a database, a folder, a FIFO or device) or cannot be written; either is one
+    line on stderr."""
     try:
         save_widget_image(widget, out, [item or None for item in inputs])
-    except OutputPathError as exc:
+    except (OutputPathError, OSError) as exc:
         sys.stderr.write(f"prompt-inspector: {exc}\n")
-        return 2
-    except OSError as exc:
-        sys.stderr.write(f"prompt-inspector: {exc}\n")
-        return 1
+        return EXIT_BAD_INPUT
     return code

@@ -14,6 +14,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from inspector.error_boundary import EXIT_FAILED_CHECK, EXIT_OK
+
 COMMANDS = ("lint", "render")
 
 
@@ -96,7 +98,7 @@ def cmd_lint(args: argparse.Namespace, error_type) -> int:
         write("".join(_diagnostic_line(args.file, d) + "\n" for d in diagnostics) + _summary(diagnostics) + "\n")
     else:
         write(f"{args.file}: no problems\n")
-    return 1 if any(d.severity == "error" for d in diagnostics) else 0
+    return EXIT_FAILED_CHECK if any(d.severity == "error" for d in diagnostics) else EXIT_OK
 
 
 def _deep_merge(base: Any, patch: Any) -> Any:
@@ -137,7 +139,7 @@ def _render_covel(args: argparse.Namespace, error_type) -> int:
         write(dump({"text": rendered, "diagnostics": [d.to_json() for d in diagnostics]}))
     else:
         write(rendered if rendered.endswith("\n") else rendered + "\n")
-    return 0
+    return EXIT_OK
 
 
 def _render_text(result) -> str:
@@ -185,7 +187,7 @@ def cmd_render(args: argparse.Namespace, error_type) -> int:
     if args.turns is not None:
         rows = simulate_turns(config, args.turns, args.input)
         write(dump([r.to_json() for r in rows]) if args.json else _turns_text(rows))
-        return 1 if any(r.error is not None for r in rows) else 0
+        return EXIT_FAILED_CHECK if any(r.error is not None for r in rows) else EXIT_OK
     result = render(config, args.turn, args.input)
     if result.error is not None:
         # Like lint's errors, a config that cannot be assembled is an answer (status 1), not bad input.
@@ -193,9 +195,9 @@ def cmd_render(args: argparse.Namespace, error_type) -> int:
             write(dump(result.to_json()))
         else:
             sys.stderr.write(f"prompt-inspector: {args.file}: the assembly failed: {result.error.message}\n")
-        return 1
+        return EXIT_FAILED_CHECK
     write(dump(result.to_json()) if args.json else _render_text(result))
-    return 0
+    return EXIT_OK
 
 
 def register(subparsers, error_type) -> None:

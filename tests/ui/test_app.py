@@ -5,6 +5,8 @@ from __future__ import annotations
 import hashlib
 import os
 import shutil
+import stat
+import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,6 +19,7 @@ from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
 
 import ui.app as app_module
 from inspector import views
+from inspector.error_boundary import EXIT_BAD_INPUT
 from inspector.store import StoreError, open_store
 from ui import i18n
 from ui import navigator as nav
@@ -430,9 +433,31 @@ def test_a_screenshot_that_cannot_be_written_fails_with_one_line(qtbot: Any, tmp
     qtbot.addWidget(label)
     label.resize(120, 80)
     missing = tmp_path / "nowhere" / "shot.png"
-    assert write_screenshot(label, missing, [], 0) == 1
+    # The same status as `cache --html` gives for the same failure: bad input.
+    assert write_screenshot(label, missing, [], 0) == EXIT_BAD_INPUT == 2
     err = capsys.readouterr().err
     assert err.startswith(f"prompt-inspector: cannot write {missing}: ") and err.count("\n") == 1
     assert not (tmp_path / "nowhere").exists()
-    assert write_screenshot(label, tmp_path, [], 0) == 2  # a folder
+    assert write_screenshot(label, tmp_path, [], 0) == EXIT_BAD_INPUT  # a folder
     assert "it is a folder" in capsys.readouterr().err
+
+
+def test_a_screenshot_to_a_fifo_is_refused_without_hanging(tmp_path: Path) -> None:
+    # Reading the output's header to see whether it is a database once blocked on a FIFO for
+    # good: run it in a child process, so that a regression fails the test instead of hanging it.
+    fifo = tmp_path / "shot.png"
+    os.mkfifo(fifo)
+    before = sorted(os.listdir(tmp_path))
+    code = ("import sys\n"
+            "from PySide6.QtWidgets import QApplication, QWidget\n"
+            "from ui.snapshot import write_screenshot\n"
+            "app = QApplication([])\n"
+            "widget = QWidget()\n"
+            "widget.resize(40, 30)\n"
+            "sys.exit(write_screenshot(widget, sys.argv[1], [], 0))\n")
+    done = subprocess.run([sys.executable, "-c", code, str(fifo)], capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "QT_QPA_PLATFORM": "offscreen"})
+    assert done.returncode == EXIT_BAD_INPUT, done.stderr
+    assert done.stderr.splitlines()[-1] == (f"prompt-inspector: cannot write {fifo}: {fifo} is a named pipe "
+                                            "(FIFO), not a regular file: give the path of a file")
+    assert stat.S_ISFIFO(os.stat(fifo).st_mode) and sorted(os.listdir(tmp_path)) == before

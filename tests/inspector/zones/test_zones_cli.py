@@ -220,3 +220,19 @@ def test_diagnostics_name_the_plugin_that_registered_the_block(tmp_path, capfdbi
         ("unused-variable", None, None)]
     _status, out, _ = run(capfdbinary, "lint", path)
     assert f"{path}: w:a (weather) 1:2: error [unknown-variable]" in out
+
+
+def test_exit_statuses_are_the_error_boundarys_constants():
+    # One table of exit statuses (inspector.error_boundary): the commands return its names, never
+    # a bare number that could drift from it.
+    import ast
+    import inspect
+
+    from inspector.error_boundary import EXIT_FAILED_CHECK, EXIT_OK
+    from inspector.zones import commands
+
+    literals = [node.lineno for node in ast.walk(ast.parse(inspect.getsource(commands)))
+                if isinstance(node, ast.Return) and isinstance(node.value, ast.Constant)
+                and isinstance(node.value.value, int)]
+    assert literals == []
+    assert (EXIT_OK, EXIT_FAILED_CHECK) == (0, 1)
