@@ -9,7 +9,9 @@ symbolic link is written through (the link stays a link), and an error names the
 never the temporary one.
 
 :func:`check_output_path` is the other half of the promise: an output never lands on an input of
-the same command, on a SQLite database, or on a folder.
+the same command, on a SQLite database, on a folder, or on a FIFO, socket or device (it would
+block or never end). :func:`read_file_header` is the one way a file's first bytes are looked at
+(SQLite's header, here and in the store and the demo), and it never blocks.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import BinaryIO
 
+from .inputs import InputFileError, open_regular_file, refuse_special_file
 from .signals import sigterm_as_interrupt
 
 __all__ = [
@@ -34,11 +37,15 @@ __all__ = [
     "write_atomic_bytes",
     "check_output_path",
     "is_sqlite_file",
+    "read_file_header",
     "SQLITE_HEADER",
+    "SQLITE_HEADER_BYTES",
 ]
 
 # The first 16 bytes of every SQLite 3 database file.
 SQLITE_HEADER = b"SQLite format 3\x00"
+# The length of a SQLite database file's header (the application id, format numbers, … are in it).
+SQLITE_HEADER_BYTES = 100
 # Files SQLite keeps beside a database; writing over one of them damages the database too.
 _SQLITE_SIDECARS = ("-wal", "-shm", "-journal")
 
@@ -65,13 +72,46 @@ class OutputPathError(ValueError):
 # --- where an output may go -------------------------------------------------------------------
 
 
-def is_sqlite_file(path: str | os.PathLike[str]) -> bool:
-    """True when ``path`` is a file that starts with the SQLite 3 header."""
+def read_file_header(path: str | os.PathLike[str], size: int = SQLITE_HEADER_BYTES) -> bytes:
+    """The first ``size`` bytes of the regular file at ``path`` (fewer when the file is shorter),
+    read without ever blocking: a FIFO, socket or device is refused without being opened for a
+    blocking read (``inspector.inputs.open_regular_file``). Raises
+    ``inspector.inputs.InputFileError`` naming the file, whose ``reason`` is ``"missing"``,
+    ``"unreadable"``, ``"directory"`` or ``"special"``."""
+    fd = open_regular_file(path)
     try:
-        with open(path, "rb") as fh:
-            return fh.read(len(SQLITE_HEADER)) == SQLITE_HEADER
-    except OSError:
+        chunks: list[bytes] = []
+        remaining = size
+        while remaining > 0:
+            chunk = os.read(fd, remaining)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            remaining -= len(chunk)
+    except OSError as exc:
+        name = os.fspath(path)
+        raise InputFileError(f"{name} cannot be read: {exc.strerror or exc}", path=name,
+                             reason="unreadable") from None
+    finally:
+        os.close(fd)
+    return b"".join(chunks)
+
+
+def is_sqlite_file(path: str | os.PathLike[str]) -> bool:
+    """True when ``path`` is a regular file that starts with the SQLite 3 header (never blocks:
+    a FIFO or device is not one)."""
+    try:
+        return read_file_header(path, len(SQLITE_HEADER)) == SQLITE_HEADER
+    except InputFileError:
         return False
+
+
+def _refuse_special_output(name: str) -> None:
+    """``OutputPathError`` for a FIFO, socket or device: writing one would block or never end."""
+    try:
+        refuse_special_file(name)
+    except InputFileError as exc:
+        raise OutputPathError(f"cannot write {name}: {exc}") from None
 
 
 def _same_file(a: str, b: str) -> bool:
@@ -91,22 +131,28 @@ def check_output_path(
 
     Refused: a folder; a path that is one of ``inputs`` (resolving links, or the same file
     through a hard link) or names a file SQLite keeps beside one (``-wal``, ``-shm``,
-    ``-journal``, existing or not); an
-    existing SQLite database, unless ``may_replace_database`` is true or, given a function, says
-    so for this file. Inputs that are not local files (a database URL, None) are skipped.
+    ``-journal``, existing or not); a FIFO, socket or device (looked at with ``stat`` only, so
+    the check never blocks); an existing SQLite database, unless ``may_replace_database`` is true
+    or, given a function, says so for this file. Inputs that are not local files (a database URL,
+    None) are skipped: give the file a URL names (``Store.path``) to have it checked too.
     """
+    # Imported here: the store package (which this module's callers may be loading) reads
+    # SQLite headers through this module.
+    from .store.urls import looks_like_url
+
     name = os.fspath(output)
     if not name:
         raise OutputPathError("the output file name is empty")
     path = Path(name)
     if os.path.isdir(name):
         raise OutputPathError(f"cannot write {name}: it is a folder; name a file to write")
+    _refuse_special_output(name)
     real = os.path.normcase(os.path.realpath(name))
     for given in inputs:
         if given is None:
             continue
         source = os.fspath(given)
-        if not source or "://" in source or not os.path.lexists(source):
+        if not source or looks_like_url(source) or not os.path.lexists(source):
             continue
         if real == os.path.normcase(os.path.realpath(source)) or (os.path.lexists(name) and _same_file(name, source)):
             raise OutputPathError(f"cannot write {name}: it is the input {source}; choose another output file")

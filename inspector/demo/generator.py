@@ -42,7 +42,8 @@ from inspector.wire.protocols import (
 )
 from inspector.wire.serialise import omit_image_data, project_body, prompt_cache_key_for, serialise
 
-from inspector.files import check_output_path
+from inspector.files import SQLITE_HEADER, SQLITE_HEADER_BYTES, check_output_path, read_file_header
+from inspector.inputs import InputFileError
 
 from . import world as W
 from .file_output import new_sqlite_file
@@ -1043,24 +1044,23 @@ def js_parse_args(call: dict) -> Any:
 
 
 def is_demo_file(path: str | os.PathLike[str]) -> bool:
-    """True when ``path`` is a SQLite file this generator wrote (its application id says so)."""
+    """True when ``path`` is a SQLite file this generator wrote (its application id); never blocks."""
+    return _demo_header(path) is not None
+
+
+def _demo_header(path: str | os.PathLike[str]) -> bytes | None:
     try:
-        with open(path, "rb") as fh:
-            header = fh.read(100)
-    except OSError:
-        return False
-    if len(header) < 100 or not header.startswith(b"SQLite format 3\x00"):
-        return False
-    return struct.unpack(">I", header[68:72])[0] == DEMO_APPLICATION_ID
+        header = read_file_header(path, SQLITE_HEADER_BYTES)
+    except InputFileError:
+        return None
+    ours = len(header) == SQLITE_HEADER_BYTES and header.startswith(SQLITE_HEADER)
+    return header if ours and struct.unpack(">I", header[68:72])[0] == DEMO_APPLICATION_ID else None
 
 
 def demo_format(path: str | os.PathLike[str]) -> int | None:
     """The generator edition that wrote ``path`` (``DEMO_FORMAT`` then), or None for any other file."""
-    if not is_demo_file(path):
-        return None
-    with open(path, "rb") as fh:
-        header = fh.read(64)
-    return struct.unpack(">I", header[60:64])[0]
+    header = _demo_header(path)
+    return None if header is None else struct.unpack(">I", header[60:64])[0]
 
 
 def _write_world(out: _Writer) -> None:

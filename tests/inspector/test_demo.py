@@ -386,6 +386,35 @@ def test_demo_format_is_stamped_and_read_back(tmp_path):
 
 
 
+def test_a_demo_file_is_told_by_its_full_header(demo: tuple[Path, DemoSummary, float], tmp_path: Path) -> None:
+    from inspector.demo import DEMO_FORMAT, demo_format
+
+    header = demo[0].read_bytes()[:100]
+    whole = tmp_path / "whole.db"
+    whole.write_bytes(header)  # exactly the header: still told apart by its application id
+    assert is_demo_file(whole) and demo_format(whole) == DEMO_FORMAT
+    cut = tmp_path / "cut.db"
+    cut.write_bytes(header[:99])  # one byte short of it: not one
+    assert not is_demo_file(cut) and demo_format(cut) is None
+    assert not is_demo_file(tmp_path / "missing.db") and not is_demo_file(tmp_path)
+
+
+def test_a_fifo_is_no_demo_file_and_reading_it_does_not_block(tmp_path: Path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    fifo = tmp_path / "covel.db"
+    os.mkfifo(fifo)
+    # An open() of a FIFO waits for a writer for good: a child process under a timeout turns a
+    # regression into a failure instead of a hung test run.
+    done = subprocess.run([sys.executable, "-c", "import sys\nfrom inspector.demo import demo_format, is_demo_file\n"
+                           "print(is_demo_file(sys.argv[1]), demo_format(sys.argv[1]))", str(fifo)],
+                          capture_output=True, text=True, timeout=60)
+    assert (done.returncode, done.stdout) == (0, "False None\n"), done.stderr
+    assert sorted(os.listdir(tmp_path)) == ["covel.db"]
+
+
 # --- bounded arguments, safe targets, nothing left behind (issue 17) ----------------------------
 
 import hashlib  # noqa: E402

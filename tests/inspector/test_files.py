@@ -318,3 +318,95 @@ def test_an_interrupt_while_the_temporary_file_is_being_made_leaves_nothing(tmp_
     with pytest.raises(KeyboardInterrupt):
         files.write_atomic(target, "new")
     assert target.read_text(encoding="utf-8") == "old" and _listing(tmp_path) == ["report.html"]
+
+
+# --- the one header reader, which never blocks; a FIFO or device is no output -------------------
+
+
+def test_read_file_header_reads_up_to_size_and_no_more(tmp_path: Path) -> None:
+    db = _sqlite(tmp_path / "covel.db")
+    header = files.read_file_header(db)
+    assert len(header) == files.SQLITE_HEADER_BYTES == 100 and header.startswith(files.SQLITE_HEADER)
+    short = tmp_path / "short"
+    short.write_bytes(files.SQLITE_HEADER[:-1])  # one byte short of the magic
+    assert files.read_file_header(short) == files.SQLITE_HEADER[:-1] and not files.is_sqlite_file(short)
+    exact = tmp_path / "exact"
+    exact.write_bytes(files.SQLITE_HEADER)  # the magic and nothing else
+    assert files.is_sqlite_file(exact) and files.read_file_header(exact, 4) == b"SQLi"
+    empty = tmp_path / "empty"
+    empty.touch()
+    assert files.read_file_header(empty) == b"" and not files.is_sqlite_file(empty)
+
+
+@pytest.mark.parametrize(("make", "reason"), [
+    (lambda p: None, "missing"),
+    (lambda p: p.mkdir(), "directory"),
+    (lambda p: os.mkfifo(p), "special"),
+])
+def test_read_file_header_refuses_what_is_not_a_regular_file(tmp_path: Path, make, reason) -> None:
+    from inspector.inputs import InputFileError
+
+    path = tmp_path / "thing"
+    make(path)
+    with pytest.raises(InputFileError) as raised:
+        files.read_file_header(path)
+    assert raised.value.reason == reason and str(path) in str(raised.value)
+    assert not files.is_sqlite_file(path)
+
+
+def _run_bounded(code: str, *args: str) -> "subprocess.CompletedProcess[str]":
+    import subprocess
+
+    # A regression here blocks forever (an open() of a FIFO waits for a writer): a child process
+    # under a timeout turns that into a failure instead of a hung test run.
+    return subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, timeout=60)
+
+
+def test_a_fifo_output_is_refused_without_blocking(tmp_path: Path) -> None:
+    fifo = tmp_path / "report.html"
+    os.mkfifo(fifo)
+    before = _listing(tmp_path)
+    done = _run_bounded("import sys\n"
+                        "from inspector import files\n"
+                        "print(files.is_sqlite_file(sys.argv[1]))\n"
+                        "try:\n"
+                        "    files.check_output_path(sys.argv[1])\n"
+                        "except files.OutputPathError as exc:\n"
+                        "    print(exc)\n", str(fifo))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == ["False", f"cannot write {fifo}: {fifo} is a named pipe (FIFO), not a "
+                                                 "regular file: give the path of a file"]
+    assert stat.S_ISFIFO(os.stat(fifo).st_mode) and _listing(tmp_path) == before
+
+
+def test_a_device_or_a_link_to_a_fifo_is_no_output(tmp_path: Path) -> None:
+    with pytest.raises(files.OutputPathError, match=r"^cannot write /dev/null: /dev/null is a device, not a regular"):
+        files.check_output_path("/dev/null")
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    link = tmp_path / "out.html"
+    link.symlink_to(fifo)
+    with pytest.raises(files.OutputPathError, match="named pipe"):
+        files.check_output_path(link)
+    # A dangling link and a new file are still fine outputs.
+    (tmp_path / "dangling.html").symlink_to(tmp_path / "nowhere.html")
+    assert files.check_output_path(tmp_path / "dangling.html") == tmp_path / "dangling.html"
+
+
+def test_a_url_input_is_skipped_by_the_store_urls_rule(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Whether an input is a URL is decided by inspector.store.urls.looks_like_url alone.
+    from inspector.store import urls
+
+    db = _sqlite(tmp_path / "covel.db")
+    decided: list[str] = []
+    real = urls.looks_like_url
+
+    def spy(text):  # type: ignore[no-untyped-def]
+        decided.append(os.fspath(text))
+        return real(text)
+
+    monkeypatch.setattr(urls, "looks_like_url", spy)
+    assert files.check_output_path(tmp_path / "r.html", ["postgresql://h/db", db]) == tmp_path / "r.html"
+    assert decided == ["postgresql://h/db", str(db)]
+    with pytest.raises(files.OutputPathError, match="it is the input"):
+        files.check_output_path(db, [db])
