@@ -304,6 +304,13 @@ def cmd_cache(args: argparse.Namespace) -> int:
         except OutputPathError as exc:
             raise CliError(str(exc)) from None
     with _open(args.db) as store:
+        if args.html is not None and store.path is not None:
+            # The file a sqlite:// URL names is known only now: the report must not replace it
+            # or one of its -wal/-journal either.
+            try:
+                check_output_path(args.html, [store.path])
+            except OutputPathError as exc:
+                raise CliError(str(exc)) from None
         printed = _warn_notes(store)
         sessions = store.sessions()
         if args.session is not None:

@@ -289,6 +289,55 @@ def test_cache_html_never_overwrites_the_database_or_another(work, capfdbinary, 
     _unchanged(work)
 
 
+@pytest.mark.parametrize("output", ["covel.db", "covel.db-wal", "covel.db-shm", "covel.db-journal"])
+@pytest.mark.parametrize("url", ["sqlite:///{folder}/covel.db", "sqlite:///covel.db", "sqlite:///covel.db?mode=ro"])
+def test_cache_html_never_overwrites_a_database_given_as_a_url(work, capfdbinary, monkeypatch, output, url):
+    # The file a sqlite:// URL names is checked like a path: not it, nor its -wal/-shm/-journal.
+    folder = work[0]
+    monkeypatch.chdir(folder)
+    code, out, err = run(capfdbinary, "cache", url.format(folder=folder), "--html", output)
+    assert code == 2 and out == "" and len(err.splitlines()) == 1
+    assert err.startswith(f"prompt-inspector: cannot write {output}: ")
+    # The database itself is refused before it is opened (any SQLite file is); its sidecars once
+    # it is known which file the URL names.
+    assert ("it is a SQLite database" if output == "covel.db" else
+            "SQLite keeps a file of that name beside the input") in err
+    _unchanged(work)
+
+
+def test_cache_html_beside_a_database_given_as_a_url_is_written(work, capfdbinary, monkeypatch):
+    # Just past the refused names: an ordinary report next to the database is fine.
+    folder = work[0]
+    monkeypatch.chdir(folder)
+    code, out, _ = run(capfdbinary, "cache", "sqlite:///covel.db", "--html", "covel.db-wal.html")
+    assert code == 0 and out.startswith("wrote covel.db-wal.html: ")
+    assert _listing(folder) == sorted(work[2] + ["covel.db-wal.html"])
+    assert _digest(folder / "covel.db") == work[1]["covel.db"]
+
+
+def _run_bounded(folder, *argv):
+    import subprocess
+    import sys
+
+    # A FIFO once blocked the output check for good: a child process under a timeout turns a
+    # regression into a failure instead of a hung test run.
+    return subprocess.run([sys.executable, "-m", "inspector", *map(str, argv)], cwd=folder, capture_output=True,
+                          text=True, timeout=120)
+
+
+@pytest.mark.parametrize("argv", [["cache", "covel.db", "--html", "out.html"], ["demo", "out.html", "--turns", "1"],
+                                  ["demo", "out.html", "--turns", "1", "--force"]])
+def test_a_fifo_as_output_is_refused_without_hanging(work, argv):
+    folder, digests, _ = work
+    os.mkfifo(folder / "out.html")
+    state = (folder, digests, _listing(folder))
+    done = _run_bounded(folder, *argv)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr == ("prompt-inspector: cannot write out.html: out.html is a named pipe (FIFO), not a regular "
+                           "file: give the path of a file\n")
+    _unchanged(state)
+
+
 def test_cache_html_through_a_link_to_the_database_is_refused(work, capfdbinary):
     folder = work[0]
     (folder / "report.html").symlink_to(folder / "covel.db")
