@@ -34,7 +34,7 @@ from inspector import safe_yaml
 from inspector.files import write_atomic
 from inspector.jsjson import UNDEFINED
 
-from .evaluate import DEFAULT_OUTPUT_LIMIT
+from .evaluate import DEFAULT_OUTPUT_LIMIT, MAX_OUTPUT_LIMIT
 
 ZONES = ("system", "context", "input")
 ROLES = ("system", "user", "assistant")
@@ -271,6 +271,9 @@ def _camel(name: str) -> str:
 
 
 _SETTING_KEYS = {_camel(f.name): f.name for f in fields(Settings)}
+# The largest value a whole-number setting may take, where one is needed (every such setting is
+# >= 0). A setting named here but raised past its bound is a config error naming the bound.
+_SETTING_MAXIMA = {"output_limit": MAX_OUTPUT_LIMIT}
 
 
 class _Reader:
@@ -484,6 +487,10 @@ def _settings(r: _Reader, raw: Any) -> Settings:
             n = r.number(raw, key, "settings", default)
             if not isinstance(n, int) or n < 0:
                 raise r.fail("settings", f"{key!r} must be a whole number >= 0, found {_kind(n)}")
+            most = _SETTING_MAXIMA.get(attr)
+            if most is not None and n > most:
+                raise r.fail("settings", f"{key!r} may be at most {most:,} ({most // (1 << 20)} Mi), found "
+                             f"{_kind(n)}")
             values[attr] = n
         else:
             values[attr] = r.string(raw, key, "settings", default, choices=_SETTING_CHOICES.get(attr))

@@ -61,6 +61,9 @@ DEFAULT_LOOP_CAP = 100
 TOTAL_ITERATIONS = 10_000
 # Characters of text one render's templates may write in all (4 Mi; ``settings.outputLimit``).
 DEFAULT_OUTPUT_LIMIT = 4 * 1024 * 1024
+# The most a config may raise ``settings.outputLimit`` to (64 Mi characters): the render holds
+# its text in memory several times over, so a larger limit is a way to exhaust it.
+MAX_OUTPUT_LIMIT = 64 * 1024 * 1024
 
 # resolve(name, args) -> value, for a name in the catalog; args are already evaluated.
 Resolver = Callable[[str, tuple], Any]

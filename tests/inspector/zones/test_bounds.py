@@ -25,7 +25,7 @@ from inspector.zones.config import sample_path
 from inspector.zones.diagnostics import SUGGEST_BUDGET
 from inspector.zones.covel_templates import check_covel, example_variables, interpolate
 from inspector.zones.covel_templates import references as covel_references
-from inspector.zones.evaluate import DEFAULT_OUTPUT_LIMIT, TOTAL_ITERATIONS
+from inspector.zones.evaluate import DEFAULT_OUTPUT_LIMIT, MAX_OUTPUT_LIMIT, TOTAL_ITERATIONS
 from inspector.zones.lexer import spans
 from inspector.zones.template import IfBlock, parse_uncached
 
@@ -210,6 +210,19 @@ def test_output_limit_is_a_setting_and_exact_at_its_boundary():
     assert [w.code for w in result.warnings] == [dg.OUTPUT_LIMIT]
     with pytest.raises(ConfigError):
         config("x", settings={"outputLimit": -1})
+
+
+def test_output_limit_has_an_upper_bound_exact_at_its_boundary():
+    # Up to MAX_OUTPUT_LIMIT is a setting; one past it is a config error naming the bound, so a
+    # config cannot turn nested loops into gigabytes of text.
+    assert config("x", settings={"outputLimit": MAX_OUTPUT_LIMIT}).settings.output_limit == MAX_OUTPUT_LIMIT
+    assert MAX_OUTPUT_LIMIT == 64 * 1024 * 1024 > DEFAULT_OUTPUT_LIMIT
+    for too_much in (MAX_OUTPUT_LIMIT + 1, 10**15):
+        with pytest.raises(ConfigError) as raised:
+            config("x", settings={"outputLimit": too_much})
+        message = str(raised.value)
+        assert "'outputLimit' may be at most 67,108,864 (64 Mi)" in message and f"{too_much}" in message
+        assert "\n" not in message
 
 
 def test_loop_budget_is_per_render_not_per_block():
