@@ -14,7 +14,7 @@ import unicodedata
 from collections.abc import Sequence
 from typing import Any
 
-from .error_boundary import DEBUG_FLAG, EXIT_BAD_INPUT, debug_requested, describe, without_debug_flag
+from .error_boundary import DEBUG_FLAG, EXIT_BAD_INPUT, EXIT_OK, debug_requested, describe, without_debug_flag
 from .jsjson import js_stringify
 
 _CORE_SUBCOMMANDS = ("prefix", "sessions", "turns", "requests", "show", "demo", "cache", "turn")
@@ -115,7 +115,7 @@ def cmd_prefix(args: argparse.Namespace) -> int:
         if extended:
             text += extended.table_appendix(entries)
         _write(text)
-    return 0
+    return EXIT_OK
 
 
 # --- sessions / turns / requests / show ------------------------------------------------------
@@ -141,11 +141,11 @@ def cmd_sessions(args: argparse.Namespace) -> int:
         _warn_notes(store)
     if args.json:
         _write(_dump_json(rows))
-        return 0
+        return EXIT_OK
     headers = ["session", "world", "locale", "phase", "turns", "executions", "llm calls", "updated"]
     _write(_table(headers, [[r["sessionId"], r["world"], r["locale"], r["phase"], r["completedPlayerTurns"],
                              r["executions"], r["llmCalls"], r["updatedAt"]] for r in rows]))
-    return 0
+    return EXIT_OK
 
 
 def cmd_turns(args: argparse.Namespace) -> int:
@@ -156,13 +156,13 @@ def cmd_turns(args: argparse.Namespace) -> int:
         _warn_notes(store)
     if args.json:
         _write(_dump_json(rows))
-        return 0
+        return EXIT_OK
     headers = ["#", "turn", "origin", "commit", "started", "duration", "calls", "runtimes"]
     _write(_table(headers, [[r["number"], r["turnId"], r["origin"], r["commitStatus"] or "-", r["startedAt"],
                              "" if r["durationMs"] is None else f"{r['durationMs']} ms" if isinstance(
                                  r["durationMs"], int) else r["durationMs"], r["llmCalls"],
                              ", ".join(r["runtimeIds"])] for r in rows]))
-    return 0
+    return EXIT_OK
 
 
 def cmd_requests(args: argparse.Namespace) -> int:
@@ -173,12 +173,12 @@ def cmd_requests(args: argparse.Namespace) -> int:
         _warn_notes(store)
     if args.json:
         _write(_dump_json(rows))
-        return 0
+        return EXIT_OK
     headers = ["event", "turn", "runtime", "stage", "step", "try", "model", "protocol", "in tok", "cached", "ms"]
     _write(_table(headers, [[r["eventId"], r["turnId"][:8], r["runtimeId"], r["stage"] or "", r["step"], r["attempt"],
                              r["model"], r["protocol"] or "kernel", r["inputTokens"], r["cachedTokens"],
                              r["durationMs"]] for r in rows]))
-    return 0
+    return EXIT_OK
 
 
 def cmd_show(args: argparse.Namespace) -> int:
@@ -193,7 +193,7 @@ def cmd_show(args: argparse.Namespace) -> int:
         _write(_dump_json(detail.to_json()))
     else:
         _write(detail.to_text())
-    return 0
+    return EXIT_OK
 
 
 def cmd_turn(args: argparse.Namespace) -> int:
@@ -211,7 +211,7 @@ def cmd_turn(args: argparse.Namespace) -> int:
         finally:
             _warn_notes(store)
     _write(_dump_json(turn.to_json()) if args.json else turn.to_text())
-    return 0
+    return EXIT_OK
 
 
 def _demo_output(path: str, force: bool):
@@ -246,7 +246,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
         else:
             _write(f"wrote {pg.url} (schema {pg.schema}): {pg.sessions} sessions, {pg.turns} turns, "
                    f"{pg.llm_calls} model requests, {pg.rows:,} rows\n")
-        return 0
+        return EXIT_OK
     _demo_output(args.path, args.force)
     try:
         summary = generate_demo(args.path, turns=args.turns, scale=args.scale, overwrite=True)
@@ -258,7 +258,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     else:
         _write(f"wrote {summary.path}: {summary.sessions} sessions, {summary.turns} turns, "
                f"{summary.llm_calls} model requests, {summary.bytes:,} bytes\n")
-    return 0
+    return EXIT_OK
 
 
 def _demo_number(check, convert):
@@ -342,14 +342,14 @@ def cmd_cache(args: argparse.Namespace) -> int:
             pairs = sum(len(a.pairs) for a in analyses)
             findings = sum(len(a.findings) for a in analyses)
             _write(f"wrote {args.html}: {len(analyses)} sessions, {pairs} requests, {findings} findings\n")
-            return 0
+            return EXIT_OK
     if args.json:
         _write(cache_report.findings_json(analyses) if args.findings else cache_report.pairs_json(analyses))
     elif args.csv:
         _write(cache_report.findings_csv(analyses) if args.findings else cache_report.pairs_csv(analyses))
     else:
         _write(cache_report.report_text(analyses))
-    return 0
+    return EXIT_OK
 
 
 # --- parser ----------------------------------------------------------------------------------
@@ -466,7 +466,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         # `prompt-inspector prefix … | head` closes the pipe early; that is not an error.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 0
+        return EXIT_OK
     except SystemExit:
         raise  # argparse's own messages and exit statuses
     except BaseException as exc:  # the one boundary: every other failure becomes a sentence

@@ -429,3 +429,18 @@ def test_demo_arguments_are_bounded(work, capfdbinary, monkeypatch, argv, messag
     _, err = capfdbinary.readouterr()
     assert exc.value.code == 2 and message in err.decode() and len(err.decode()) < 2000
     _unchanged(work)
+
+
+def test_commands_return_the_error_boundarys_exit_statuses():
+    # One table of exit statuses (inspector.error_boundary): the command line and the screenshot
+    # save return its names, never a bare number that could drift from it.
+    import ast
+    from pathlib import Path
+
+    from inspector import cli
+
+    for source in (Path(cli.__file__), Path(cli.__file__).parent.parent / "ui" / "snapshot.py"):
+        tree = ast.parse(source.read_text(encoding="utf-8"))
+        literals = [node.lineno for node in ast.walk(tree) if isinstance(node, ast.Return)
+                    and isinstance(node.value, ast.Constant) and isinstance(node.value.value, int)]
+        assert literals == [], source
