@@ -54,8 +54,8 @@ def damaged_file_error(orig: BaseException | None, location: str, path: Path | N
         return None
     target = shlex.quote(str(path) if path is not None else location)
     return StoreDamagedError(
-        f"{location}: the file is damaged ({message}); `sqlite3 {target} .recover | sqlite3 recovered.db` "
-        "can salvage what is left into a new file", location=location)
+        f"{location}: the file is damaged ({message}); `sqlite3 -readonly {target} .recover | sqlite3 "
+        "recovered.db` can salvage what is left into a new file (-readonly: the damaged file is not written)", location=location)
 
 
 def translate_error(orig: BaseException | None, location: str, busy_timeout: float,

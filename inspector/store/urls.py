@@ -38,9 +38,47 @@ class BadUrlError(ValueError):
     """The text is not a database URL; the message says what is wrong in plain words."""
 
 
+# ``scheme://`` at the start (RFC 3986 scheme letters): the one rule for "is this a URL?".
+_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*://")
+
+
 def looks_like_url(text: str | os.PathLike[str]) -> bool:
-    """True for ``scheme://…`` text: a path never contains ``://``, a URL always does."""
-    return "://" in os.fspath(text)
+    """True for ``scheme://…`` text (the scheme at the start): a file path, even one with ``://``
+    somewhere inside, is not a URL."""
+    name = os.fspath(text)
+    if isinstance(name, bytes):
+        name = os.fsdecode(name)
+    return _SCHEME.match(name) is not None
+
+
+def unparsed_url(text: str) -> str:
+    """Text that looked like a URL but did not parse, as it may be shown: its scheme and host
+    only. Everything up to the last ``@`` is dropped first (a password may hold ``?``, ``/`` or
+    ``:``), then the host ends at the first ``/``, ``?`` or ``#``; when a secret option stands
+    before that ``@`` (``?password=a@b``) the host may be part of the secret and is hidden."""
+    scheme, _, rest = text.strip().partition("://")
+    hidden, at, after = rest.rpartition("@")
+    host = re.split(r"[/?#]", after, maxsplit=1)[0]
+    if at and _SECRET_NAME.search(hidden):
+        host = HIDDEN
+    return f"{scheme}://{host}"
+
+
+def bad_url_message(text: str, error: BaseException) -> tuple[str, str]:
+    """``(message, shown)`` for text that looks like a URL but that SQLAlchemy could not parse
+    (``error``): the message names it as :func:`unparsed_url` shows it and says what is wrong (a
+    port that is not a number is quoted only when it stands in the shown host)."""
+    shown = unparsed_url(text)
+    port = re.search(r"invalid literal for int\(\) with base 10: '(.*)'", str(error))
+    if "[" in shown and "]" not in shown:
+        what = "an IPv6 address needs its closing bracket, as in postgresql://user@[::1]:5432/covel"
+    elif port and port.group(1) and shown.endswith(":" + port.group(1)):
+        what = f"the port '{port.group(1)}' is not a number"
+    elif port:
+        what = "the port is not a number"
+    else:
+        what = f"{scrub_text(str(error), [text])}; the port, if given, is a number"
+    return f"{shown} is not a valid database URL: {what}", shown
 
 
 def is_secret_option(name: str) -> bool:
@@ -157,6 +195,9 @@ _OPTION_NAMES = "|".join(SECRET_OPTIONS)
 # escapes) or a URL query (value up to the next ``&``), in any letter case.
 _SECRET_ASSIGNMENT = re.compile(
     rf"(?i)\b({_OPTION_NAMES})(\s*=\s*)('(?:[^'\\]|\\.)*'|[^\s&'\"]+)")
+_SECRET_NAME = re.compile(rf"(?i)\b({_OPTION_NAMES})\s*=")
+# What may follow a value already masked (``password=***: …``) and is not part of it.
+_AFTER_HIDDEN = re.compile(r"[:;,.)\]}]*")
 # ``scheme://user:secret@`` (the userinfo password).
 _USERINFO = re.compile(r"(?i)([a-z][a-z0-9+.\-]*://[^:/@\s]*:)([^@\s]*)(@)")
 
@@ -167,7 +208,7 @@ def scrub_text(text: str, secrets: Iterable[str] = ()) -> str:
     appears (a value of one or two characters only where it stands alone, so that it does not
     mask letters of the words around it)."""
     text = _USERINFO.sub(lambda m: m.group(1) + HIDDEN + m.group(3), text)
-    text = _SECRET_ASSIGNMENT.sub(lambda m: m.group(1) + m.group(2) + HIDDEN, text)
+    text = _SECRET_ASSIGNMENT.sub(_mask_assignment, text)
     for secret in sorted({s for s in secrets if s}, key=len, reverse=True):
         if secret == HIDDEN:
             continue
@@ -176,6 +217,13 @@ def scrub_text(text: str, secrets: Iterable[str] = ()) -> str:
         else:
             text = re.sub(rf"(?<![\w]){re.escape(secret)}(?![\w])", HIDDEN, text)
     return text
+
+
+def _mask_assignment(match: re.Match[str]) -> str:
+    value = match.group(3)
+    if value.startswith(HIDDEN) and _AFTER_HIDDEN.fullmatch(value, len(HIDDEN)):
+        return match.group(0)  # masked already: keep what follows it (``***: cannot connect``)
+    return match.group(1) + match.group(2) + HIDDEN
 
 
 def short_name(public: str) -> str:

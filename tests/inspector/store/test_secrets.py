@@ -312,7 +312,7 @@ def test_a_corrupt_page_is_a_plain_error_naming_the_file(tmp_path: Path) -> None
                 pass
     message = str(caught.value)
     assert message.startswith(f"{path}: the file is damaged (")
-    assert f"sqlite3 {path} .recover" in message and "\n" not in message
+    assert f"sqlite3 -readonly {path} .recover" in message and "\n" not in message
     assert caught.value.location == str(path)
     assert hashlib.sha256(path.read_bytes()).hexdigest() == digest and _listing(tmp_path) == listing
 
