@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import sqlalchemy as sa
@@ -176,13 +177,20 @@ def fetch_all(conn: Connection, stmt: Any, values: ValueNotes, table: str,
     except sa_exc.OperationalError as exc:
         if not _is_decode_error(exc):
             raise
-    raw = conn.connection.driver_connection
-    before = raw.text_factory  # type: ignore[union-attr]
-    raw.text_factory = node_text  # type: ignore[union-attr]
-    try:
+    with node_text_factory(conn.connection.driver_connection):
         rows = conn.execute(stmt, params).all()
-    finally:
-        raw.text_factory = before  # type: ignore[union-attr]
     values.note((table, "utf-8"), f"{table} holds text that is not valid UTF-8: each bad byte sequence "
                                   "is shown as U+FFFD, as Covel reads it")
     return rows
+
+
+@contextmanager
+def node_text_factory(raw: Any) -> Iterator[None]:
+    """While in the block, the ``sqlite3`` connection ``raw`` reads TEXT as Covel (Node) does: each
+    byte sequence that is not UTF-8 becomes U+FFFD. The connection's own factory is put back after."""
+    before = raw.text_factory
+    raw.text_factory = node_text
+    try:
+        yield
+    finally:
+        raw.text_factory = before

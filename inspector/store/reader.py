@@ -7,7 +7,6 @@ Covel has no migrations, so every query is built from the columns the file actua
 from __future__ import annotations
 
 import os
-import re
 import sqlite3
 import sys
 import threading
@@ -22,7 +21,6 @@ import sqlalchemy as sa
 from sqlalchemy import event
 from sqlalchemy import exc as sa_exc
 from sqlalchemy.engine import URL, Connection, Engine, make_url
-from sqlalchemy.pool import QueuePool
 
 from .errors import (
     NotACovelStoreError,
@@ -31,11 +29,10 @@ from .errors import (
 )
 from . import postgres as pg
 from .ordering import order_keys
-from ..jsjson import node_text
-from .sqlite_open import Opened, SqliteRequest, open_sqlite, sqlite_request
+from .sqlite_open import DEFAULT_BUSY_TIMEOUT, Opened, SqliteRequest, open_sqlite, sqlite_request
 from .read_errors import is_driver_error, read_failure, translate_error
-from .urls import shown_url
-from .columns import UNKNOWN_TURN, adapt_sql, adapt_tables, fetch_all, matches, matches_any, typed_chunks
+from .urls import bad_url_message, looks_like_url, shown_url
+from .columns import UNKNOWN_TURN, adapt_sql, node_text_factory, adapt_tables, fetch_all, matches, matches_any, typed_chunks
 from .values import ValueNotes
 from .records import (
     LlmCall,
@@ -54,18 +51,10 @@ from .records import (
 
 __all__ = ["Store", "open_store", "pair_llm_calls", "DEFAULT_BUSY_TIMEOUT"]
 
-DEFAULT_BUSY_TIMEOUT = 2.0
-_SCHEME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*://")
 
 # Tables whose columns drive query building. Anything else in the file is ignored.
 _TABLES = ("sessions", "worlds", "trace_events", "turn_results", "turn_messages", "session_summaries",
            "tool_calls", "suspensions")
-
-
-def _sqlite_connect(uri: str, timeout: float) -> sqlite3.Connection:
-    """The one place a sqlite3 connection is made (tests substitute it to simulate failures)."""
-    # check_same_thread=False: the desktop app reads from worker threads through the pool.
-    return sqlite3.connect(uri, uri=True, timeout=timeout, check_same_thread=False)
 
 
 def open_store(path_or_url: str | os.PathLike[str], *, busy_timeout: float = DEFAULT_BUSY_TIMEOUT) -> Store:
@@ -78,20 +67,14 @@ def open_store(path_or_url: str | os.PathLike[str], *, busy_timeout: float = DEF
     target = os.fspath(path_or_url)
     if isinstance(target, bytes):
         target = os.fsdecode(target)
-    if not _SCHEME_RE.match(target):
+    if not looks_like_url(target):
         return _open_sqlite(SqliteRequest(Path(target), busy_timeout), url_text=None)
     try:
         url = make_url(target)
         url.port  # noqa: B018 - a bad port or an unclosed IPv6 bracket fails here, not in the driver
     except (sa_exc.ArgumentError, ValueError) as exc:
-        # Text that does not parse is shown as its scheme and host only: no user, password, query.
-        scheme, _, rest = target.partition("://")
-        shown = f"{scheme}://{rest.split('?', 1)[0].rpartition('@')[2].split('/', 1)[0]}"
-        port = re.search(r"invalid literal for int\(\) with base 10: ('.*')", str(exc))
-        what = "an IPv6 address needs its closing bracket, as in postgresql://user@[::1]:5432/covel" \
-            if "[" in shown and "]" not in shown else \
-            f"the port {port.group(1)} is not a number" if port else f"{exc}; the port, if given, is a number"
-        raise StoreOpenError(f"{shown} is not a valid database URL: {what}", location=shown) from None
+        message, shown = bad_url_message(target, exc)  # scheme and host only: no user, password, query
+        raise StoreOpenError(message, location=shown) from None
     if url.get_backend_name() == "sqlite":
         # Options (timeout, immutable) travel with the store to a worker process (open_spec).
         return _open_sqlite(sqlite_request(url, target, busy_timeout), url_text=target,
@@ -101,7 +84,7 @@ def open_store(path_or_url: str | os.PathLike[str], *, busy_timeout: float = DEF
 
 def _open_sqlite(request: SqliteRequest, *, url_text: str | None, sa_url: URL | None = None) -> Store:
     def reopen() -> Opened:
-        return open_sqlite(request, _sqlite_engine, translate_error)
+        return open_sqlite(request)
 
     opened = reopen()
     path = request.path.expanduser().absolute()
@@ -114,40 +97,27 @@ def _open_sqlite(request: SqliteRequest, *, url_text: str | None, sa_url: URL | 
         raise
 
 
-def _sqlite_engine(uri: str, busy_timeout: float) -> Engine:
-    """A pooled engine on ``uri``, probed (raises ``DBAPIError`` after disposing of it)."""
-    engine = sa.create_engine(
-        "sqlite://",
-        creator=lambda: _sqlite_connect(uri, busy_timeout),
-        poolclass=QueuePool,
-        pool_size=4,
-        max_overflow=4,
-    )
-    _install_read_only_hooks(engine, busy_timeout)
-    try:
-        _probe(engine)
-    except BaseException:
-        engine.dispose()
-        raise
-    return engine
-
-
 def _open_url(url: URL, busy_timeout: float) -> Store:
     url = pg.normalise_url(url)
     location = shown_url(url)
-    postgres = pg.is_postgres(url)
-    connect_args: dict[str, Any] = pg.connect_args(url) if postgres else {}
-    engine_args: dict[str, Any] = pg.engine_args() if postgres else {}
+    if not pg.is_postgres(url):
+        # No read-only guard is known for other backends: refused rather than trusted.
+        raise StoreOpenError(f"{location}: {url.get_backend_name()} is not a Covel store backend; give the path "
+                             "of covel.db, a sqlite:/// URL or a postgresql:// URL", location=location)
     try:
-        engine = sa.create_engine(url, connect_args=connect_args, **engine_args)
+        engine = sa.create_engine(url, connect_args=pg.connect_args(url), **pg.engine_args())
     except (sa_exc.ArgumentError, sa_exc.NoSuchModuleError, ImportError) as exc:
-        hint = ""
-        if postgres and not isinstance(exc, sa_exc.ArgumentError):
-            hint = "; the PostgreSQL driver that comes with Prompt Inspector is psycopg: use postgresql://"
+        hint = "" if isinstance(exc, sa_exc.ArgumentError) else \
+            "; the PostgreSQL driver that comes with Prompt Inspector is psycopg: use postgresql://"
         raise StoreOpenError(f"cannot open {location}: {pg.driver_message(exc, url)}{hint}", location=location) from exc
-    _install_read_only_hooks(engine, busy_timeout)
+    event.listen(engine, "connect", lambda dbapi_connection, _record: pg.make_read_only(dbapi_connection))
     try:
-        _probe(engine)
+        # The guarantee is checked, not assumed: a URL option or a driver that ignored the
+        # read-only request must not leave a writable session on the team's database.
+        with engine.connect() as conn:
+            if conn.exec_driver_sql("SHOW transaction_read_only").scalar() != "on":
+                raise StoreOpenError(f"{location}: the connection could not be made read-only, so it was "
+                                     "not used", location=location)
     except sa_exc.DBAPIError as exc:
         engine.dispose()
         raise translate_error(exc.orig, location, busy_timeout, url) from exc
@@ -156,40 +126,6 @@ def _open_url(url: URL, busy_timeout: float) -> Store:
         raise
     return Store(engine, path=None, url=location, location=location, read_only_mode="ro",
                  busy_timeout=busy_timeout, notes=[], sa_url=url)
-
-
-def _install_read_only_hooks(engine: Engine, busy_timeout: float) -> None:
-    dialect = engine.dialect.name
-
-    @event.listens_for(engine, "connect")
-    def _on_connect(dbapi_connection: Any, _record: Any) -> None:
-        cursor = dbapi_connection.cursor()
-        try:
-            if dialect == "sqlite":
-                # Belt and braces on top of mode=ro / immutable=1.
-                cursor.execute("PRAGMA query_only=ON")
-                cursor.execute(f"PRAGMA busy_timeout={int(busy_timeout * 1000)}")
-        finally:
-            cursor.close()
-        if dialect == "postgresql":
-            pg.make_read_only(dbapi_connection)
-
-
-def _probe(engine: Engine) -> None:
-    # Reading sqlite_master forces SQLite to open the file, the -wal/-shm and take a read lock;
-    # opening alone is lazy and would defer every error to the first real query.
-    with engine.connect() as conn:
-        if engine.dialect.name == "sqlite":
-            conn.exec_driver_sql("SELECT count(*) FROM sqlite_master").scalar()
-        elif engine.dialect.name == "postgresql":
-            # The guarantee is checked, not assumed: a URL option or a driver that ignored the
-            # read-only request must not leave a writable session on the team's database.
-            if conn.exec_driver_sql("SHOW transaction_read_only").scalar() != "on":
-                location = shown_url(engine.url)
-                raise StoreOpenError(f"{location}: the connection could not be made read-only, so it was "
-                                     "not used", location=location)
-        else:
-            conn.execute(sa.select(sa.literal(1))).scalar()
 
 
 def _iso_ms(value: str | None) -> datetime | None:
@@ -478,8 +414,7 @@ class Store:
         if self._sa_url is None:
             return str(self.path) if self.path is not None else None
         database = self._sa_url.database
-        if self._sa_url.get_backend_name() == "sqlite" and (not database or database == ":memory:"
-                                                             or "mode=memory" in str(self._sa_url)):
+        if self._sa_url.get_backend_name() == "sqlite" and (not database or database == ":memory:"):
             return None
         return self._sa_url.render_as_string(hide_password=False)
 
@@ -1375,19 +1310,18 @@ class Store:
             mapped = mapped and began and _MAPPED_READ_BYTES > 0
             if mapped:
                 raw.execute(f"PRAGMA mmap_size={_MAPPED_READ_BYTES}")
-            text_factory, raw.text_factory = raw.text_factory, node_text  # bad UTF-8 -> U+FFFD, as in Node
             try:
                 if began:
                     raw.execute("BEGIN")
                 cursor = raw.cursor()
                 try:
-                    yield raw, cursor
+                    with node_text_factory(raw):  # bad UTF-8 -> U+FFFD, as in Node
+                        yield raw, cursor
                 finally:
                     cursor.close()
                     if began and raw.in_transaction:
                         raw.execute("ROLLBACK")
             finally:
-                raw.text_factory = text_factory
                 if mapped:
                     # Unmapped at once, even when the read failed: a pooled connection does not
                     # keep the file's pages counted in the app's resident memory.
@@ -1489,14 +1423,13 @@ class Store:
                 params = compiled.construct_params()
                 args = tuple(params[name] for name in (compiled.positiontup or ()))
                 cursor = (raw := conn.connection.driver_connection).cursor()  # type: ignore[union-attr]
-                text_factory, raw.text_factory = raw.text_factory, node_text  # as in _sqlite_snapshot
                 try:
-                    cursor.execute(str(compiled), args)
-                    fetch: Callable[[int], list[tuple[Any, ...]]] = cursor.fetchmany
-                    while rows := fetch(batch):
-                        yield from rows
+                    with node_text_factory(raw):
+                        cursor.execute(str(compiled), args)
+                        fetch: Callable[[int], list[tuple[Any, ...]]] = cursor.fetchmany
+                        while rows := fetch(batch):
+                            yield from rows
                 finally:
-                    raw.text_factory = text_factory
                     cursor.close()
             else:
                 result = conn.execution_options(stream_results=True, yield_per=batch).execute(stmt)

@@ -8,8 +8,9 @@ the file (:func:`check_sqlite_file`), looks at what lies beside it, and picks on
     as they land. Used when a live writer's ``-wal`` and ``-shm`` are present, and for a
     rollback-journal file without a hot journal.
 ``immutable``
-    ``immutable=1``: no locks, nothing created. Used when the URL asks for it, and for a WAL file
-    nobody has open (no ``-wal``, or an empty one, and no ``-shm``): it is fully checkpointed,
+    ``immutable=1``: no locks, nothing created. Used when the URL asks for it (unless the file's
+    state would make it read wrong: a pending ``-journal`` or a ``-wal`` holding changes are read
+    through a copy instead, with a note saying why), and, without a note, for a WAL file nobody has open (no ``-wal``, or an empty one, and no ``-shm``): it is fully checkpointed,
     and ``mode=ro`` would create the ``-wal`` and ``-shm`` beside it. Such a store is watched
     (:attr:`Opened.stale`): when Covel opens the file it is opened again in ``mode=ro``.
 ``copy``
@@ -18,7 +19,12 @@ the file (:func:`check_sqlite_file`), looks at what lies beside it, and picks on
     create the ``-shm``), or a hot ``-journal`` (an unfinished write that only a writer may roll
     back). The copy is brought to its last committed state there, read, and deleted on close.
 
-Nothing here ever opens the user's file read-write or lets SQLite create a file beside it.
+Nothing here ever opens the user's file read-write or lets SQLite create a file beside it, with
+one caveat: the files beside it are looked at, then opened; if Covel closes the store in between
+(its ``-wal`` and ``-shm`` removed), the ``mode=ro`` open makes an empty ``-wal`` and a ``-shm``.
+That is noticed (the state is looked at again after the open, and the choice made again, a few
+times at most) and said in a note; the two files hold no data and Covel uses them when it next
+opens the store. Likewise Covel closing while a ``mode=ro`` connection is held leaves them.
 """
 
 from __future__ import annotations
@@ -28,31 +34,38 @@ import re
 import shutil
 import sqlite3
 import tempfile
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 from urllib.parse import parse_qsl, quote, unquote
 
 import sqlalchemy as sa
+from sqlalchemy import event
 from sqlalchemy import exc as sa_exc
 from sqlalchemy.engine import URL, Engine
-from sqlalchemy.pool import StaticPool
+from sqlalchemy.pool import QueuePool
 
 from ..cache_folder import default_cache_dir
+from ..files import SQLITE_HEADER, SQLITE_HEADER_BYTES, read_file_header
 from ..inputs import InputFileError, open_regular_file
-from .errors import EmptyDatabaseError, NotADatabaseError, StoreError, StoreNotFoundError, StoreOpenError
+from .errors import EmptyDatabaseError, NotADatabaseError, StoreNotFoundError, StoreOpenError
 from .read_errors import translate_error
 
-__all__ = ["SQLITE_HEADER", "Opened", "SqliteRequest", "check_sqlite_file", "open_sqlite", "read_only_connection",
-           "sqlite_request", "sqlite_uri"]
+__all__ = ["DEFAULT_BUSY_TIMEOUT", "Opened", "SqliteRequest", "check_sqlite_file", "copy_root",
+           "open_sqlite", "read_only_connection", "sqlite_engine", "sqlite_request", "sqlite_uri"]
 
-SQLITE_HEADER = b"SQLite format 3\x00"
-_HEADER_BYTES = 100
+# Seconds a read waits for a writer's lock before it gives up (SQLite's busy timeout; the
+# PostgreSQL session's lock timeout is the same).
+DEFAULT_BUSY_TIMEOUT = 2.0
+
 _COPY_CHUNK = 1 << 20
 # Room kept free beyond the copy itself: settling a -wal into the copy may grow it by the -wal.
 _COPY_MARGIN = 16 << 20
-_COPY_ATTEMPTS = 3
+# Opens chosen again when the file changed under the choice (a copy made while Covel wrote, a
+# mode=ro open as Covel closed the store).
+_OPEN_ATTEMPTS = 3
 _SNAPSHOT_DIR = "snapshots"
 
 # Errors of a mode=ro open that mean "the -shm could not be created or used" (a WAL file in a
@@ -75,9 +88,12 @@ _ALLOWED_OPTIONS: dict[str, tuple[str, ...] | None] = {
     "cache": ("private",),
     "check_same_thread": _BOOLEAN,
 }
-_ALLOWED_TEXT = "timeout=<seconds>, mode=ro, immutable=1, uri=true, cache=private"
+_ALLOWED_TEXT = ", ".join(f"{key}=" + ("<seconds>" if values is None else "/".join(values[:2]) if values is _BOOLEAN
+                                        else values[0]) for key, values in _ALLOWED_OPTIONS.items())
 
 UNFINISHED_WRITE = "the store has an unfinished write; showing the last committed state"
+SIDECARS_LEFT = ("Covel closed the store while it was being opened, so SQLite may have made a -wal and a -shm "
+                 "beside it (they hold no data; Covel uses them when it next opens the store)")
 
 
 # ----------------------------------------------------------------------------- the request
@@ -153,7 +169,7 @@ def check_sqlite_file(path: Path) -> bytes:
     treats a missing or empty file as a new database, "file is not a database" errors name no
     file, and a FIFO or device would block or never end (refused without being opened)."""
     try:
-        fd = open_regular_file(path)
+        header = read_file_header(path, SQLITE_HEADER_BYTES)
     except InputFileError as exc:
         if exc.reason == "directory":
             raise StoreNotFoundError(f"{path} is a directory, not a database file", location=str(path)) from None
@@ -162,12 +178,6 @@ def check_sqlite_file(path: Path) -> bytes:
         if exc.reason == "missing":
             raise StoreNotFoundError(f"{path} does not exist", location=str(path)) from None
         raise StoreOpenError(str(exc), location=str(path)) from None
-    try:
-        header = os.read(fd, _HEADER_BYTES)
-    except OSError as exc:
-        raise StoreOpenError(f"{path} cannot be read: {exc.strerror or exc}", location=str(path)) from exc
-    finally:
-        os.close(fd)
     if not header:
         raise EmptyDatabaseError(f"{path} is empty (0 bytes): not a Covel store", location=str(path))
     if not header.startswith(SQLITE_HEADER):
@@ -207,6 +217,18 @@ class FileState:
         base = str(path)
         return cls(one(base), one(base + "-wal"), one(base + "-shm"), one(base + "-journal"))
 
+    def same_sidecars(self, later: FileState) -> bool:
+        """True when ``later`` has the same ``-wal`` and ``-shm`` files as this state: a commit
+        (the -wal grows) keeps them; Covel closing the store (they go, or come back new: another
+        inode, or an emptied -wal) does not. A shrunk -wal also counts as new (the cost: one more
+        open after a rare checkpoint that truncates it)."""
+        def inode(entry: tuple[int, int, int] | None) -> int | None:
+            return None if entry is None else entry[2]
+
+        if inode(self.wal) != inode(later.wal) or inode(self.shm) != inode(later.shm):
+            return False
+        return self.wal is None or later.wal is None or later.wal[0] >= self.wal[0]
+
     @property
     def idle_wal(self) -> bool:
         """A WAL file nobody has open: no ``-shm``, and no ``-wal`` or an empty one."""
@@ -243,62 +265,88 @@ class Opened:
             self.copy_dir = None
 
 
-TryOpen = Callable[[str, float], Engine]
-Translate = Callable[[BaseException | None, str, float], StoreError]
-
-
 class _Changed(Exception):
-    """The file changed while it was being copied; the choice is made again."""
+    """The file changed while it was being opened or copied; the choice is made again."""
 
 
-def open_sqlite(request: SqliteRequest, try_open: TryOpen, translate: Translate,
-                cache_dir: Path | None = None) -> Opened:
-    """Open ``request.path`` read-only the way the module docstring describes.
+def _sqlite_connect(uri: str, timeout: float) -> sqlite3.Connection:
+    """Every ``sqlite3`` connection of the store package is made here (tests substitute it to
+    simulate failures): to the user's file only with the ``mode=ro`` / ``immutable=1`` URIs of
+    :func:`sqlite_uri`, read-write only to a private copy (:func:`_settle`)."""
+    # check_same_thread=False: the desktop app reads from worker threads through the pool.
+    return sqlite3.connect(uri, uri=True, timeout=timeout, check_same_thread=False)
 
-    ``try_open(uri, busy_timeout)`` returns a probed engine or raises ``sqlalchemy.exc.DBAPIError``
-    (having disposed of it); ``translate`` turns a driver error into a :class:`StoreError`.
-    ``cache_dir`` is where private copies go (default: the application's cache folder)."""
+
+def sqlite_engine(uri: str, busy_timeout: float) -> Engine:
+    """The one SQLite engine factory: a pooled engine on ``uri`` whose every connection is
+    ``query_only`` with ``busy_timeout``, probed (raises ``sqlalchemy.exc.DBAPIError`` after
+    disposing of it)."""
+    engine = sa.create_engine("sqlite://", creator=lambda: _sqlite_connect(uri, busy_timeout),
+                              poolclass=QueuePool, pool_size=4, max_overflow=4)
+
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_connection: Any, _record: Any) -> None:
+        cursor = dbapi_connection.cursor()
+        try:
+            cursor.execute("PRAGMA query_only=ON")  # belt and braces on top of mode=ro / immutable=1
+            cursor.execute(f"PRAGMA busy_timeout={int(busy_timeout * 1000)}")
+        finally:
+            cursor.close()
+
+    try:
+        # Reading sqlite_master forces SQLite to open the file, the -wal/-shm and take a read
+        # lock; opening alone is lazy and would defer every error to the first real query.
+        with engine.connect() as conn:
+            conn.exec_driver_sql("SELECT count(*) FROM sqlite_master").scalar()
+    except BaseException:
+        engine.dispose()
+        raise
+    return engine
+
+
+def open_sqlite(request: SqliteRequest, cache_dir: Path | None = None) -> Opened:
+    """Open ``request.path`` read-only the way the module docstring describes. ``cache_dir`` is
+    where private copies go (default: the application's cache folder); copies left there by a
+    process that was killed are deleted first."""
     path = request.path.expanduser().absolute()
     location = str(path)
-    for _attempt in range(_COPY_ATTEMPTS):
+    root = copy_root(cache_dir)
+    _sweep(root)
+    replaced = False
+    for attempt in range(_OPEN_ATTEMPTS):
         header = check_sqlite_file(path)
-        if request.immutable:
-            uri = sqlite_uri(path, "immutable")
-            engine = _engine(try_open, uri, request.busy_timeout, translate, location)
-            return Opened(engine, "immutable", uri, [
-                "opened with immutable=1 as the URL asks: SQLite reads the file without locks and does not "
-                "see the -wal or any later write"], path=path)
         # SQLite keeps the -wal, -shm and -journal beside the file a link points to.
         real = Path(os.path.realpath(path))
         state = FileState.of(real)
         try:
-            return _open_by_state(real, location, header, state, request.busy_timeout, try_open, translate,
-                                  cache_dir)
+            if request.immutable:
+                opened = _open_as_asked(real, location, state, request.busy_timeout, root)
+            else:
+                opened = _open_by_state(real, location, header, state, request.busy_timeout, root)
         except _Changed:
             continue
-    raise StoreOpenError(f"{location} kept changing while a private copy was made (Covel is starting or "
+        if opened.mode != "ro":
+            return opened
+        # The choice was made on `state`; if Covel closed the store in between (its -wal and
+        # -shm gone, or new ones), the mode=ro open may have met other files: choose again.
+        if state.same_sidecars(FileState.of(real)) or attempt == _OPEN_ATTEMPTS - 1:
+            if replaced:
+                opened.notes.append(SIDECARS_LEFT)
+            return opened
+        replaced = True
+        opened.release()
+    raise StoreOpenError(f"{location} kept changing while it was being opened (Covel is starting or "
                          "stopping?); try again in a moment", location=location)
 
 
 @contextmanager
-def read_only_connection(path: str | os.PathLike[str], *, busy_timeout: float = 2.0) -> Iterator[sqlite3.Connection]:
+def read_only_connection(path: str | os.PathLike[str], *,
+                         busy_timeout: float = DEFAULT_BUSY_TIMEOUT) -> Iterator[sqlite3.Connection]:
     """A plain ``sqlite3`` connection to the database at ``path`` for code that reads a SQLite
     file without a :class:`~inspector.store.Store` (copying it elsewhere, say), opened as
     :func:`open_sqlite` decides: never writable, nothing created beside the file. Closed, and any
     private copy deleted, on exit. Raises :class:`StoreError` subclasses."""
-    def try_open(uri: str, timeout: float) -> Engine:
-        engine = sa.create_engine("sqlite://", poolclass=StaticPool, creator=lambda: sqlite3.connect(
-            uri, uri=True, timeout=timeout, check_same_thread=False))
-        try:
-            with engine.connect() as conn:
-                conn.exec_driver_sql("PRAGMA query_only=ON")
-                conn.exec_driver_sql("SELECT count(*) FROM sqlite_master").scalar()
-        except BaseException:
-            engine.dispose()
-            raise
-        return engine
-
-    opened = open_sqlite(SqliteRequest(Path(os.fspath(path)), busy_timeout), try_open, translate_error)
+    opened = open_sqlite(SqliteRequest(Path(os.fspath(path)), busy_timeout))
     try:
         raw = opened.engine.raw_connection()
         try:
@@ -309,47 +357,71 @@ def read_only_connection(path: str | os.PathLike[str], *, busy_timeout: float = 
         opened.release()
 
 
-def _engine(try_open: TryOpen, uri: str, timeout: float, translate: Translate, location: str) -> Engine:
+def _engine(uri: str, timeout: float, location: str) -> Engine:
     try:
-        return try_open(uri, timeout)
+        return sqlite_engine(uri, timeout)
     except sa_exc.DBAPIError as exc:
-        raise translate(exc.orig, location, timeout) from exc
+        raise translate_error(exc.orig, location, timeout) from exc
+
+
+def _journal_pending(path: Path, state: FileState) -> bool:
+    """True when the ``-journal`` beside ``path`` may hold an unfinished write: it is there, not
+    empty, and its first byte is not zero (SQLite's own test; a zeroed header is a finished
+    write in ``journal_mode=PERSIST``). A journal that cannot be read counts as pending."""
+    if state.journal is None or state.journal[0] == 0:
+        return False
+    try:
+        return read_file_header(Path(str(path) + "-journal"), 1) != b"\x00"
+    except InputFileError as exc:
+        return exc.reason != "missing"
+
+
+def _open_as_asked(path: Path, location: str, state: FileState, timeout: float, root: Path) -> Opened:
+    """``immutable=1`` as the URL asks, unless the file's state would make it read wrong: a
+    pending ``-journal`` (the file is torn until it is rolled back) or a ``-wal`` holding changes
+    (immutable=1 does not read it, and the file alone may be half checkpointed). Those are read
+    through a private copy, as the module docstring describes."""
+    if _journal_pending(path, state):
+        return _open_copy(path, location, "-journal", state, timeout, root,
+                          "immutable=1 was asked, but it would read the file torn", watch=False)
+    if state.wal is not None and state.wal[0] > 0:
+        return _open_copy(path, location, "-wal", state, timeout, root,
+                          "immutable=1 was asked, but it would not read the changes in the -wal", watch=False)
+    uri = sqlite_uri(path, "immutable")
+    return Opened(_engine(uri, timeout, location), "immutable", uri, [
+        "opened with immutable=1 as the URL asks: SQLite reads the file without locks and does not "
+        "see any later write"], path=path)
 
 
 def _open_by_state(path: Path, location: str, header: bytes, state: FileState, timeout: float,
-                   try_open: TryOpen, translate: Translate, cache_dir: Path | None) -> Opened:
+                   root: Path) -> Opened:
     wal_mode = header[18:20] == b"\x02\x02"
     if wal_mode and (state.wal is None or state.idle_wal):
+        # The common case (Covel not running): no note, the mode says it (Store.read_only_mode).
         uri = sqlite_uri(path, "immutable")
-        engine = _engine(try_open, uri, timeout, translate, location)
-        return Opened(engine, "immutable", uri, [
-            "opened with immutable=1: the file is in WAL mode and fully written back (no -wal holding "
-            "changes, and Covel does not have it open), so it is read as it is without creating files beside "
-            "it; it is opened again in read-only mode as soon as Covel opens it"], watched=state, path=path)
+        return Opened(_engine(uri, timeout, location), "immutable", uri, [], watched=state, path=path)
     if wal_mode and state.shm is None:
-        return _open_copy(path, location, "-wal", state, timeout, try_open, translate, cache_dir,
+        return _open_copy(path, location, "-wal", state, timeout, root,
                           "the -wal holds changes but there is no -shm (Covel stopped without closing the "
                           "store?), and reading it in place would create one")
     uri = sqlite_uri(path, "ro")
     try:
-        return Opened(try_open(uri, timeout), "ro", uri, path=path)
+        return Opened(sqlite_engine(uri, timeout), "ro", uri, path=path)
     except sa_exc.DBAPIError as exc:
         orig = exc.orig
         name = getattr(orig, "sqlite_errorname", "") or ""
         if name == _HOT_JOURNAL_NAME and state.journal is not None:
-            return _open_copy(path, location, "-journal", state, timeout, try_open, translate, cache_dir,
-                              UNFINISHED_WRITE)
+            return _open_copy(path, location, "-journal", state, timeout, root, UNFINISHED_WRITE)
         if not (wal_mode and _is_shm_failure(orig)):
-            raise translate(orig, location, timeout) from exc
+            raise translate_error(orig, location, timeout) from exc
         # The -shm cannot be used here (a read-only folder, say): read the changes in the -wal
         # through a copy, or the file itself when the -wal holds none.
         if state.wal is not None and state.wal[0] > 0:
             # Not watched: a writer that cannot be read beside would make every change a new copy.
-            return _open_copy(path, location, "-wal", state, timeout, try_open, translate, cache_dir,
+            return _open_copy(path, location, "-wal", state, timeout, root,
                               f"read-only mode failed ({orig})", watch=False)
         uri = sqlite_uri(path, "immutable")
-        engine = _engine(try_open, uri, timeout, translate, location)
-        return Opened(engine, "immutable", uri, [
+        return Opened(_engine(uri, timeout, location), "immutable", uri, [
             f"opened with immutable=1 because read-only mode failed ({orig}): later writes are not visible"],
             watched=state, path=path)
 
@@ -367,25 +439,27 @@ def _is_shm_failure(orig: BaseException | None) -> bool:
 # ----------------------------------------------------------------------------- private copies
 
 
-def default_copy_root() -> Path:
-    """Where private copies go: ``snapshots`` in the application's cache folder."""
-    return default_cache_dir() / _SNAPSHOT_DIR
+def copy_root(cache_dir: Path | None = None) -> Path:
+    """Where private copies go: ``snapshots`` in ``cache_dir`` (default: the application's cache
+    folder)."""
+    return (cache_dir if cache_dir is not None else default_cache_dir()) / _SNAPSHOT_DIR
 
 
-def _open_copy(path: Path, location: str, sidecar: str, state: FileState, timeout: float, try_open: TryOpen,
-               translate: Translate, cache_dir: Path | None, why: str, *, watch: bool = True) -> Opened:
-    root = (cache_dir / _SNAPSHOT_DIR) if cache_dir is not None else default_copy_root()
+def _open_copy(path: Path, location: str, sidecar: str, state: FileState, timeout: float, root: Path,
+               why: str, *, watch: bool = True) -> Opened:
     copy_dir = _make_copy(path, location, sidecar, state, root)
     try:
         target = copy_dir / path.name
         _settle(target, location)
         uri = sqlite_uri(target, "immutable")
-        engine = _engine(try_open, uri, timeout, translate, location)
+        engine = _engine(uri, timeout, location)
     except BaseException:
         shutil.rmtree(copy_dir, ignore_errors=True)
         raise
     if sidecar == "-journal":
         note = f"{UNFINISHED_WRITE} (read through a private copy in {copy_dir}, its -journal rolled back there)"
+        if why != UNFINISHED_WRITE:
+            note += f": {why}"
     else:
         later = "later writes are read once Covel has the file open again" if watch else \
             "later writes are not visible until it is opened again"
@@ -427,7 +501,11 @@ def _sweep(root: Path) -> None:
     process id is checked with signal 0, which on Windows would end the process)."""
     if os.name != "posix":
         return
-    for entry in root.iterdir():
+    try:
+        entries = list(root.iterdir())
+    except OSError:  # no copy was ever made here (the usual case), or the folder cannot be read
+        return
+    for entry in entries:
         pid = entry.name.split("-", 1)[0]
         if not pid.isdigit() or int(pid) == os.getpid():
             continue
@@ -463,7 +541,7 @@ def _settle(target: Path, location: str) -> None:
     rolls a hot journal back or recovers the -wal; the -wal is then written back and removed, so
     the copy is one plain file that ``immutable=1`` reads."""
     try:
-        conn = sqlite3.connect(sqlite_uri(target, "ro").replace("mode=ro", "mode=rw"), uri=True)
+        conn = _sqlite_connect(sqlite_uri(target, "ro").replace("mode=ro", "mode=rw"), DEFAULT_BUSY_TIMEOUT)
         try:
             conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
             if conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal":

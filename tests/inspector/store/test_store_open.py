@@ -18,7 +18,7 @@ from inspector.store import (
     StoreNotFoundError,
     open_store,
 )
-from inspector.store import reader as reader_module
+from inspector.store import sqlite_open
 
 
 def _snapshot(path: Path) -> tuple[bytes, int, list[str]]:
@@ -159,7 +159,7 @@ def test_lock_taken_after_open_is_reported_on_read(make_db, build_sample) -> Non
 def _read_only_folder(monkeypatch: pytest.MonkeyPatch, folder: Path) -> list[str]:
     """Stands in for a WAL file in a read-only folder: a mode=ro open there fails as when the
     -shm cannot be used. (Tests run as root, where folder permissions would not stop SQLite.)"""
-    real_connect = reader_module._sqlite_connect
+    real_connect = sqlite_open._sqlite_connect
     attempts: list[str] = []
 
     def fake_connect(uri: str, timeout: float) -> object:
@@ -170,7 +170,7 @@ def _read_only_folder(monkeypatch: pytest.MonkeyPatch, folder: Path) -> list[str
         conn.close()
         raise sqlite3.OperationalError("unable to open database file")
 
-    monkeypatch.setattr(reader_module, "_sqlite_connect", fake_connect)
+    monkeypatch.setattr(sqlite_open, "_sqlite_connect", fake_connect)
     return attempts
 
 
@@ -226,7 +226,7 @@ def test_other_open_errors_are_not_retried(make_db, build_sample, monkeypatch: p
     def fake_connect(uri: str, timeout: float) -> object:
         raise sqlite3.OperationalError("database is locked")
 
-    monkeypatch.setattr(reader_module, "_sqlite_connect", fake_connect)
+    monkeypatch.setattr(sqlite_open, "_sqlite_connect", fake_connect)
     with pytest.raises(StoreLockedError):
         open_store(db.path)
 

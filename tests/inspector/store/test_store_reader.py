@@ -14,7 +14,7 @@ import pytest
 import sqlalchemy as sa
 
 from inspector.store import LlmCall, Store, TokenUsage, TraceEvent, open_store, parse_json_object
-from inspector.store import reader as reader_module
+from inspector.store import sqlite_open
 
 
 def _open(db) -> Store:
@@ -466,7 +466,7 @@ def test_stream_fetches_in_batches(make_db, monkeypatch: pytest.MonkeyPatch) -> 
         return sqlite3.connect(uri, uri=True, timeout=timeout, check_same_thread=False,
                                factory=_RecordingConnection)
 
-    monkeypatch.setattr(reader_module, "_sqlite_connect", recording_connect)
+    monkeypatch.setattr(sqlite_open, "_sqlite_connect", recording_connect)
     _RecordingCursor.fetches = []
     with open_store(db.path) as store:
         stream = store.iter_llm_calling_rows(batch=8)
