@@ -5,6 +5,7 @@ backends without a read-only guard, the private-copy sweep, the one SQLite engin
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import shutil
 import sqlite3
@@ -86,6 +87,7 @@ def test_immutable_url_with_a_hot_journal_reads_the_last_committed_state(
         assert not any("torn" in str(e.raw_payload) for e in store.events("s1"))
     code, out, err = _run(capfd, "prefix", "--json", url)
     assert code == 0 and "damaged" not in err and "immutable=1 was asked" in err
+    json.loads(out)
     assert _disk(folder) == before and _snapshots(cache) == []
 
 
