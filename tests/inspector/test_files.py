@@ -47,6 +47,7 @@ import os  # noqa: E402
 import signal  # noqa: E402
 import sqlite3  # noqa: E402
 import stat  # noqa: E402
+import subprocess  # noqa: E402
 import sys  # noqa: E402
 from contextlib import closing  # noqa: E402
 
@@ -354,9 +355,7 @@ def test_read_file_header_refuses_what_is_not_a_regular_file(tmp_path: Path, mak
     assert not files.is_sqlite_file(path)
 
 
-def _run_bounded(code: str, *args: str) -> "subprocess.CompletedProcess[str]":
-    import subprocess
-
+def _run_bounded(code: str, *args: str) -> subprocess.CompletedProcess[str]:
     # A regression here blocks forever (an open() of a FIFO waits for a writer): a child process
     # under a timeout turns that into a failure instead of a hung test run.
     return subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, timeout=60)
