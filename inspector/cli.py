@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from .error_boundary import DEBUG_FLAG, EXIT_BAD_INPUT, EXIT_OK, debug_requested, describe, without_debug_flag
-from .jsjson import js_stringify
+from .output import dump_json as _dump_json, write_text as _write
 
 _CORE_SUBCOMMANDS = ("prefix", "sessions", "turns", "requests", "show", "demo", "cache", "turn")
 
@@ -41,16 +41,6 @@ class CliError(Exception):
     """Bad input the user can fix (a file, an id, an argument): printed as one line, exit status 2."""
 
 
-def _write(text: str) -> None:
-    from .prefix import for_terminal
-
-    out = sys.stdout
-    data = for_terminal(text).encode("utf-8")
-    out.flush()
-    out.buffer.write(data)
-    out.buffer.flush()
-
-
 def _warn(message: str) -> None:
     sys.stderr.write(f"warning: {message}\n")
 
@@ -70,10 +60,6 @@ def _shown(db: str) -> str:
     from .store.urls import shown_url
 
     return shown_url(db)
-
-
-def _dump_json(value: Any) -> str:
-    return js_stringify(value, indent=2) + "\n"
 
 
 def _open(db: str):

@@ -31,7 +31,6 @@ from .jsjson import (
     js_stringify,
     js_to_string,
     js_truthy,
-    replace_lone_surrogates,
     utf16_len,
     utf16_to_index,
 )
@@ -503,8 +502,3 @@ def report_table(entries: list[RuntimeEntry], show_runtime: str | None = None) -
 def _js_log_value(value: Any) -> str:
     # `${JSON.stringify(undefined)}` is the text "undefined".
     return "undefined" if value is UNDEFINED else js_quote(value)
-
-
-def for_terminal(text: str) -> str:
-    """Node writes a lone surrogate to a UTF-8 stream as U+FFFD; so do we."""
-    return replace_lone_surrogates(text)

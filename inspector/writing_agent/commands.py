@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from inspector.inputs import InputFileError, refuse_special_file
+from inspector.output import dump_json, write_text
 
 COMMANDS = ("order", "assemble")
 
@@ -58,15 +59,11 @@ def register(subparsers: Any, error_type: type[Exception]) -> None:
 
 
 def _out(text: str) -> None:
-    from inspector.cli import _write
-
-    _write(text)
+    write_text(text)
 
 
 def _dump(value: Any) -> str:
-    from inspector.cli import _dump_json
-
-    return _dump_json(value)
+    return dump_json(value)
 
 
 def _read_order(path: str, error_type: type[Exception]):

@@ -15,15 +15,13 @@ from pathlib import Path
 from typing import Any
 
 from inspector.error_boundary import EXIT_FAILED_CHECK, EXIT_OK
+from inspector.output import dump_json, write_text
 
 COMMANDS = ("lint", "render")
 
 
 def _out():
-    # Imported late: inspector.cli imports this module while it is being set up.
-    from inspector import cli
-
-    return cli._write, cli._dump_json
+    return write_text, dump_json
 
 
 def _is_covel(args: argparse.Namespace) -> bool:

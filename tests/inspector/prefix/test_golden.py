@@ -16,7 +16,8 @@ import pytest
 
 from inspector import cli
 from inspector.jsjson import node_text
-from inspector.prefix import build_report, for_terminal, report_json, report_table
+from inspector.output import terminal_bytes
+from inspector.prefix import build_report, report_json, report_table
 
 HERE = Path(__file__).parent
 CASES_DIR = HERE / "cases"
@@ -94,7 +95,7 @@ def test_build_report_matches_golden(case_db, name, run):
     entries = build_report(_read_rows(db, session))
     text = report_json(entries) + "\n" if as_json else report_table(entries, show)
     expected = (CASES_DIR / name / f"expected.{run}.txt").read_bytes()
-    assert for_terminal(text).encode("utf-8") == expected
+    assert terminal_bytes(text) == expected
 
 
 @pytest.mark.parametrize(("name", "run"), RUNS, ids=[f"{n}-{r}" for n, r in RUNS])
