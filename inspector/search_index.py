@@ -8,7 +8,7 @@ characters.
 Same answers as the scan, by construction: the indexed text of a request is exactly the bytes the
 scan looks in (the payload as stored, ASCII letters lowered, nothing else changed), the tokenizer
 is case-sensitive (so it folds nothing the scan does not), and the query is the scan's own needles
-(``views._needles``) as FTS5 phrases, which for trigrams means "occurs as a substring". Needles
+(``search_text.search_needles``) as FTS5 phrases, which for trigrams means "occurs as a substring". Needles
 shorter than three characters and payloads that are not UTF-8 are left to the scan.
 
 Where it lives: ``<cache dir>/search/<key>.sqlite``, the key a hash of the store's identity (for a
@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .search_text import search_needles
 from .store import Store
 
 __all__ = ["FORMAT", "INDEX_FROM_ROWS", "MIN_NEEDLE", "SearchIndex", "SearchOutcome",
@@ -319,12 +320,10 @@ class SearchIndex:
         """Ids of the ``llm.calling`` events whose payload contains ``text`` as
         :func:`inspector.views.search_requests` defines it, or None when the index cannot answer
         (see :meth:`can_answer`). Rows appended since the index was made are added first."""
-        from .views import _needles
-
         if self.can_answer(text) is not None:
             return None
         try:
-            needles = _needles(text)
+            needles = search_needles(text)
         except UnicodeEncodeError:
             return None
         if not self._build_lock.acquire(blocking=False):

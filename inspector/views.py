@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from .search_text import search_needles
 from .store import LlmCall, Store
 
 
@@ -235,22 +236,6 @@ def request_facets(store: Store) -> dict[str, list[str]]:
     return {"runtimes": sorted(runtimes), "models": sorted(models)}
 
 
-def _needles(text: str) -> list[bytes]:
-    import json
-
-    # Payloads are stored as JSON, so a newline, quote or non-ASCII character in the prompt may be
-    # written escaped; look for the text both as typed and as JSON would escape it.
-    # Only ASCII is case-folded, on both sides, matching what bytes.lower() does to the payload.
-    plain = text.encode("utf-8").lower()
-    escaped = json.dumps(text, ensure_ascii=False)[1:-1].encode("utf-8").lower()
-    ascii_escaped = json.dumps(text, ensure_ascii=True)[1:-1].encode("utf-8").lower()
-    out: list[bytes] = []
-    for needle in (plain, escaped, ascii_escaped):
-        if needle not in out:
-            out.append(needle)
-    return out
-
-
 def search_requests(store: Store, text: str, session_id: str | None = None,
                     should_stop: Any = None, index: Any = None) -> set[str]:
     """Ids of ``llm.calling`` events whose payload (prompt, tools, provider bodies) contains
@@ -285,7 +270,7 @@ def search_prompts(store: Store, text: str, *, session_id: str | None = None, sh
 
 
 def _scan_requests(store: Store, text: str, session_id: str | None, should_stop: Any) -> set[str]:
-    needles = _needles(text)
+    needles = search_needles(text)
     found: set[str] = set()
     stream = store.iter_llm_calling_rows(session_id)
     try:
