@@ -42,7 +42,7 @@ _CLAIM_WAIT_S = 0.5
 _TERMINAL = ("end", "cancelled", "error")
 # Row ids handed over at once, and read by the worker in one query at most.
 _SEND_BATCH = 64
-_FETCH_BATCH = 256
+FETCH_BATCH = 256
 _LENGTH_BYTES = 8
 
 
@@ -50,13 +50,13 @@ class WorkerGone(RuntimeError):
     """The worker process ended or failed in the middle of a job."""
 
 
-# The worker is a plain ``python -m inspector.cache_worker`` child talking pickled frames over its
+# The worker is a plain ``python -m inspector.cache_worker_process`` child talking pickled frames over its
 # stdin and stdout, not a multiprocessing child: those import the parent's __main__ again, which
 # breaks any script that starts the app or an analysis without a main guard.
 
 # A frame is its length (8 bytes), then a pickled message.
 
-def _write_frame(stream: IO[bytes], message: Any) -> None:
+def write_frame(stream: IO[bytes], message: Any) -> None:
     data = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
     stream.write(len(data).to_bytes(_LENGTH_BYTES, "little") + data)
     stream.flush()
@@ -74,143 +74,11 @@ def _read_message_bytes(stream: IO[bytes]) -> bytes:
     return _read_exactly(stream, int.from_bytes(_read_exactly(stream, _LENGTH_BYTES), "little"))
 
 
-def _read_frame(stream: IO[bytes]) -> Any:
+def read_frame(stream: IO[bytes]) -> Any:
     return pickle.loads(_read_message_bytes(stream))
 
 
 # -- the worker process -------------------------------------------------------------------------
-
-def _serve(commands: IO[bytes], results: IO[bytes]) -> None:
-    """Load what an analysis needs, say so, then run the jobs sent until told to stop (or until
-    the app's end of the pipe closes: the app ended, however it ended)."""
-    inbox: queue.Queue = queue.Queue()
-    halt = threading.Event()  # a cancel or stop has come: the running job ends at once
-
-    def read_commands() -> None:
-        while True:
-            try:
-                command = _read_frame(commands)
-            except (EOFError, OSError, pickle.UnpicklingError, ValueError):
-                command = ("stop",)
-            if command[0] in ("cancel", "stop"):
-                halt.set()
-            inbox.put(command)
-            if command[0] == "stop":
-                return
-
-    threading.Thread(target=read_commands, name="cache-worker-commands", daemon=True).start()
-    try:
-        from . import cache_analysis
-        from .tokens import DEFAULT_ENCODING, get_encoding
-
-        get_encoding(DEFAULT_ENCODING)  # as the app does at start-up; another loads when first used
-    except Exception as exc:  # reported, then the worker ends: analyses run alone
-        _write_frame(results, ("failed", f"{type(exc).__name__}: {exc}"))
-        return
-    _write_frame(results, ("ready",))
-    while True:
-        command = inbox.get()
-        if command[0] == "stop":
-            return
-        if command[0] == "analyse":
-            halt.clear()  # a cancel read before this job's command was for a job that had ended
-            if not _analyse(cache_analysis, inbox, halt, results, *command[1:]):
-                return
-        # anything else is a row or a cancel of a job that has ended
-
-
-def _analyse(cache_analysis: Any, inbox: queue.Queue, halt: threading.Event, results: IO[bytes], spec: str,
-             session_id: str, rules: Any, naming_mode: str) -> bool:
-    """Run one job: pair the rows whose ids the app hands over, until it says they are all there.
-    False when told to stop meanwhile."""
-    from .store import open_store
-
-    ended: list[str] = []
-
-    def side_events(message: tuple) -> bool:
-        # A runtime's side events come before any of its rows.
-        if message[0] != "side":
-            return False
-        analyser.take_side_events(message[1])
-        return True
-
-    def rows(store: Any) -> Any:
-        # The ids come a few dozen at a time; each batch's rows are read in one query.
-        while not halt.is_set() and not ended:
-            message = inbox.get()
-            if side_events(message):
-                continue
-            if message[0] != "ids":
-                ended.append(message[0])
-                return
-            wanted = list(message[1])
-            while len(wanted) < _FETCH_BATCH:
-                try:
-                    message = inbox.get_nowait()
-                except queue.Empty:
-                    break
-                if side_events(message):
-                    continue
-                if message[0] != "ids":
-                    ended.append(message[0])
-                    break
-                wanted += message[1]
-            found = store.llm_calling_rows_by_id([event_id for _, event_id, _ in wanted], mapped=True)
-            if len(found) != len(wanted):
-                raise LookupError("a request row the app read is no longer in the store")
-            for (index, _, hint), row in zip(wanted, found):
-                yield (*row, index, hint)
-
-    try:
-        with open_store(spec) as store:
-            analyser = cache_analysis.SessionCacheAnalyser(store, session_id, rules=rules, naming_mode=naming_mode)
-            batch: list[tuple] = []
-            for item in analyser.shared_items(rows(store), side_events_handed=True):
-                batch.append(item)
-                if item[0] == "m":
-                    if halt.is_set():
-                        break
-                    _write_frame(results, ("items", batch))
-                    batch = []
-            if halt.is_set() or (ended and ended[0] != "rows-end"):
-                _write_frame(results, ("cancelled",))
-                return "stop" not in ended
-            _write_frame(results, ("end", analyser.groups))
-    except (BrokenPipeError, EOFError):
-        return False
-    except Exception as exc:  # the analyser in the app finishes the job alone
-        _skip_rows(inbox, ended)
-        _write_frame(results, ("error", f"{type(exc).__name__}: {exc}"))
-    return True
-
-
-def _skip_rows(inbox: queue.Queue, ended: list[str]) -> None:
-    """After a failed job: drop the row ids still coming for it."""
-    if ended:
-        return
-    while True:
-        message = inbox.get()
-        if message[0] not in ("ids", "side"):
-            if message[0] == "stop":
-                inbox.put(message)
-            return
-
-
-def main() -> int:
-    channel = os.fdopen(os.dup(sys.stdout.fileno()), "wb")
-    # Anything else that writes to stdout (a library's print) must not break the frames: it goes
-    # where errors go (nowhere under a windowed launcher, which has no stderr).
-    try:
-        elsewhere = sys.stderr.fileno()
-    except (AttributeError, OSError, ValueError):
-        elsewhere = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(elsewhere, sys.stdout.fileno())
-    try:
-        _serve(sys.stdin.buffer, channel)
-    except BrokenPipeError:
-        pass
-    return 0
-
 
 # -- the app's side ----------------------------------------------------------------------------
 
@@ -291,7 +159,7 @@ class AnalysisWorker:
         env = dict(os.environ)
         # The worker runs this very code, also from a checkout that is not the installed one.
         env["PYTHONPATH"] = os.pathsep.join(p for p in (package_root, env.get("PYTHONPATH")) if p)
-        self._process = subprocess.Popen([sys.executable, "-m", "inspector.cache_worker"], stdin=subprocess.PIPE,
+        self._process = subprocess.Popen([sys.executable, "-m", "inspector.cache_worker_process"], stdin=subprocess.PIPE,
                                          stdout=subprocess.PIPE, env=env, cwd=package_root)
         self.inbox: queue.SimpleQueue = queue.SimpleQueue()
         self._ready = threading.Event()
@@ -365,7 +233,7 @@ class AnalysisWorker:
     def send(self, message: tuple) -> bool:
         try:
             with self.write_lock:
-                _write_frame(self.commands, message)
+                write_frame(self.commands, message)
             return True
         except (OSError, ValueError):
             self.broken = True
@@ -479,6 +347,3 @@ def worker_state() -> str:
 
 atexit.register(stop_worker)
 
-
-if __name__ == "__main__":
-    raise SystemExit(main())
