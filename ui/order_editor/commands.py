@@ -17,7 +17,6 @@ from __future__ import annotations
 import copy
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtGui import QUndoCommand
@@ -36,9 +35,6 @@ from inspector.writing_agent.order import (
     parse_play_slots,
 )
 from inspector.writing_agent.vocabulary import PLAY_SLOT_BY_KEY
-
-if TYPE_CHECKING:  # pragma: no cover - typing only
-    from .document import OrderDocument
 
 __all__ = [
     "Focus",
@@ -159,13 +155,18 @@ class _Snapshot:
     changes: list[Change] = field(default_factory=list)
 
 
+# How an edit puts a state on screen (the document's ``_show``): the document, the row to select,
+# and the changes to announce. A callable, so this module needs nothing of the document's.
+ShowState = Callable[[ContextOrder, Focus | None, list[Change]], None]
+
+
 class DocumentEdit(QUndoCommand):
     """One edit: the document before and after it, and which row to select on each side."""
 
-    def __init__(self, owner: OrderDocument, text: str, before: ContextOrder, after: ContextOrder,
+    def __init__(self, show: ShowState, text: str, before: ContextOrder, after: ContextOrder,
                  changes: list[Change], focus_before: Focus | None, focus_after: Focus | None) -> None:
         super().__init__(text)
-        self._owner = owner
+        self._show = show
         self._before = _Snapshot(before, focus_before)
         self._after = _Snapshot(after, focus_after, list(changes))
         self._first = True
@@ -176,11 +177,11 @@ class DocumentEdit(QUndoCommand):
 
     def redo(self) -> None:
         # The changes are news only the first time; a redo shows the state without repeating them.
-        self._owner._show(self._after.document, self._after.focus, self._after.changes if self._first else [])
+        self._show(self._after.document, self._after.focus, self._after.changes if self._first else [])
         self._first = False
 
     def undo(self) -> None:
-        self._owner._show(self._before.document, self._before.focus, [])
+        self._show(self._before.document, self._before.focus, [])
 
 
 EditFunction = Callable[[ContextOrder], EditResult]

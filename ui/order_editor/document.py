@@ -116,7 +116,7 @@ class OrderDocument(QObject):
             self.notice.emit(list(result.changes))
         else:
             focus = focus_after(result) if callable(focus_after) else focus_after
-            self.undo_stack.push(DocumentEdit(self, text, self.document, result.document, list(result.changes),
+            self.undo_stack.push(DocumentEdit(self._show, text, self.document, result.document, list(result.changes),
                                               focus_before, focus))
         return result
 
