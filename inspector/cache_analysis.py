@@ -47,6 +47,7 @@ import numpy as np
 import orjson
 
 from . import prefix_extended as naming
+from .prefix import CONTEXT_AFTER, CONTEXT_BEFORE  # the text around a difference, as Covel's report shows it
 from .anatomy import (
     BAG_LABELS,
     SINGLE_MESSAGE_BAGS,
@@ -139,8 +140,6 @@ _SETTINGS_FIELDS = ("tool_choice", "response_format", "text")
 # but a gate in front of the messages (_Call.messages_gate).
 _ANTHROPIC_MESSAGE_GATES = ("tool_choice", "thinking")
 _PROMPT_FIELDS = ("messages", "input", "instructions", "system", "contents", "systemInstruction")
-_CONTEXT_BEFORE = 40
-_CONTEXT_AFTER = 80
 # A layout check fires when its pattern shows in at least this many turns and in at least half of
 # the runtime's turn pairs: one prompt edit is not a layout problem, a change every turn is.
 _FINDING_MIN_TURNS = 2
@@ -2926,8 +2925,8 @@ def _context(prev: _Call, cur: _Call, cmp: _Comparison) -> tuple[str | None, str
         return None, None
     now_text = cur.parts[d].text
     was_text = prev.parts[d].text if d < len(prev.parts) else None
-    start = max(0, cmp.offset_chars - _CONTEXT_BEFORE)
-    end = cmp.offset_chars + _CONTEXT_AFTER
+    start = max(0, cmp.offset_chars - CONTEXT_BEFORE)
+    end = cmp.offset_chars + CONTEXT_AFTER
     return (was_text[start:end] if was_text is not None else None), now_text[start:end]
 
 

@@ -36,6 +36,7 @@ from .jsjson import (
 )
 from .tokens import cjk_count, cjk_counts, covel_estimate_parts
 
+# Characters shown before and after a first difference, as Covel's report prints them.
 CONTEXT_BEFORE = 40
 CONTEXT_AFTER = 80
 RUNTIME_COLUMN_WIDTH = 34
