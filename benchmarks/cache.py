@@ -9,7 +9,7 @@ model requests (every pair, names, reasons, costs and layout findings), two ways
 * cold: each run in a new process, as a user's first look at the session after starting the
   app: nothing is cached (no parts, no token counts). Loading the tokenizer's rank file and
   starting the analysis's worker process happen before the clock starts (the app does both at
-  start-up; the worker pairs about half of the runtimes, see inspector/cache_worker.py).
+  start-up; the worker pairs about half of the runtimes, see inspector/cache/worker.py).
 * warm: again in one process, with the parts and their token counts kept from the run before
   (what a view sees when it reopens a session).
 
@@ -56,14 +56,14 @@ DEFAULT_DB = ROOT / "benchmarks" / "data" / "bench.db"
 
 def _prepare(alone: bool = False):
     """What the app has done by the time a user opens a session: tokenizers loaded and, unless
-    ``alone``, the analysis's worker process started and loaded (inspector.cache_worker)."""
-    from inspector.cache_rules import default_rules
+    ``alone``, the analysis's worker process started and loaded (inspector.cache.worker)."""
+    from inspector.cache.rules import default_rules
     from inspector.tokens import get_encoding
 
     for name in ("o200k_base", "cl100k_base"):
         get_encoding(name)
     if not alone:
-        from inspector.cache_worker import start_worker
+        from inspector.cache.worker import start_worker
 
         if not start_worker().wait_ready(60):
             raise SystemExit("the analysis's worker process did not start")
@@ -90,7 +90,7 @@ def _largest_session(store):
 
 def _timed_run(store, session_id: str, rules) -> dict:
     """One full analysis: wall and CPU seconds, time to the first pair, and its size."""
-    from inspector.cache_analysis import analyse_session
+    from inspector.cache.analysis import analyse_session
 
     first: list[float] = []
     stolen_before = _stolen_seconds()
@@ -110,7 +110,8 @@ def _timed_run(store, session_id: str, rules) -> dict:
 
 def _cold_child(db: Path, alone: bool) -> int:
     """One cold run in this (new) process; prints its figures as JSON."""
-    from inspector import cache_analysis, tokens
+    from inspector import tokens
+    from inspector.cache import analysis as cache_analysis
     from inspector.store import open_store
 
     rules = _prepare(alone)
@@ -225,7 +226,7 @@ def main() -> int:
     parser.add_argument("--against", type=Path, metavar="CHECKOUT",
                         help="alternate cold runs with another checkout of the project and compare")
     parser.add_argument("--alone", action="store_true",
-                        help="analyse in one process, without the worker process (inspector.cache_worker)")
+                        help="analyse in one process, without the worker process (inspector.cache.worker)")
     parser.add_argument("--versus-alone", action="store_true",
                         help="alternate cold runs with and without the worker process and compare")
     parser.add_argument("--spread", type=float, metavar="SECONDS",

@@ -178,7 +178,7 @@ def main() -> int:
 def cache_update(db: Path, turns: int) -> int:
     import orjson
 
-    from inspector.cache_analysis import SessionCacheAnalyser
+    from inspector.cache.analysis import SessionCacheAnalyser
     from inspector.store import open_store
 
     with tempfile.TemporaryDirectory(prefix="pi-follow-cache-") as tmp:

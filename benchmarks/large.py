@@ -87,7 +87,8 @@ def browse_peak(target: str, largest: str) -> dict:
 
 
 def figures(target: str, event_id: str, repeat: int, *, search_only: bool = False) -> dict[str, str]:
-    from inspector import search_index, tokens, views
+    from inspector import tokens, views
+    from inspector.search import index as search_index
     from inspector.store import open_store
 
     out: dict[str, str] = {}

@@ -135,7 +135,7 @@ def median_ms(fn: Callable[[], object], repeat: int) -> float:
 
 def measure(db: Path, session: str, turn: str, repeat: int) -> dict[str, float]:
     from inspector.store import open_store
-    from inspector.turn_model import build_turn, turn_history
+    from inspector.turn.model import build_turn, turn_history
 
     start = time.perf_counter()
     with open_store(db) as store:

@@ -75,13 +75,13 @@ def _open(db: str):
 # --- prefix ----------------------------------------------------------------------------------
 
 def cmd_prefix(args: argparse.Namespace) -> int:
-    from . import prefix
+    from inspector.prefix import report as prefix
 
     with _open(args.db) as store:
         printed = _warn_notes(store)
         extended = None
         if args.extended:
-            from .prefix_extended import ExtendedPrefix
+            from inspector.prefix.extended import ExtendedPrefix
 
             extended = ExtendedPrefix()
         entries = prefix.build_report(
@@ -183,7 +183,7 @@ def cmd_show(args: argparse.Namespace) -> int:
 
 
 def cmd_turn(args: argparse.Namespace) -> int:
-    from .turn_model import TurnNotFoundError, build_turn
+    from inspector.turn.model import TurnNotFoundError, build_turn
 
     with _open(args.db) as store:
         session_id = store.session_of_turn(args.turn_id)
@@ -272,9 +272,9 @@ _WORKER_START_WAIT_S = 15.0
 
 
 def cmd_cache(args: argparse.Namespace) -> int:
-    from . import cache_report
-    from .cache_analysis import analyse_session
-    from .cache_rules import RulesError, load_rules
+    from inspector.cache import report as cache_report
+    from inspector.cache.analysis import analyse_session
+    from inspector.cache.rules import RulesError, load_rules
 
     try:
         rules = load_rules(args.rules)
@@ -305,9 +305,9 @@ def cmd_cache(args: argparse.Namespace) -> int:
                 raise CliError(f"no session {args.session!r} in {_shown(args.db)}")
         session_ids = [s.id for s in sessions]
         if args.runtime is None and any((s.llm_call_count or 0) >= _WORKER_MIN_REQUESTS for s in sessions):
-            # A big session is analysed by two processes (inspector.cache_worker); the worker's
+            # A big session is analysed by two processes (inspector.cache.worker); the worker's
             # start (about a second) is worth waiting for only then.
-            from .cache_worker import start_worker, worker_enabled
+            from inspector.cache.worker import start_worker, worker_enabled
 
             if worker_enabled():
                 worker = start_worker()

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .search_text import search_needles
+from inspector.search.needles import search_needles
 from .store import LlmCall, Store
 
 
@@ -115,7 +115,7 @@ def request_rows(store: Store, session_id: str | None = None, turn_id: str | Non
 # --- navigator support (desktop app): runtime groups, totals, locations, prompt search ----------
 
 def _runtime_groups_from(store: Store, session_id: str, turn_id: str | None) -> dict[str, list[dict[str, Any]]]:
-    from .turn_model import LIFECYCLE_TYPES, RuntimeLifecycle
+    from inspector.turn.model import LIFECYCLE_TYPES, RuntimeLifecycle
 
     calls = store.llm_calls(session_id, turn_id=turn_id)
     events = store.events(session_id, turn_id, LIFECYCLE_TYPES)
@@ -170,7 +170,7 @@ def turn_runtime_groups(store: Store, session_id: str, turn_id: str) -> list[dic
     Each group: ``runtimeId``, ``pluginId``, ``stage`` (from ``runtime.started``), ``status``
     (``runtime.completed``'s status, ``failed``, ``skipped``, ``deferred``, ``started`` when no
     terminal event was written, None when only calls are known; the rule is
-    :class:`inspector.turn_model.RuntimeLifecycle`), ``durationMs``, ``error``, ``requests``,
+    :class:`inspector.turn.model.RuntimeLifecycle`), ``durationMs``, ``error``, ``requests``,
     ``requestCount`` and the summed ``inputTokens`` / ``cachedTokens`` (None when no call reported
     usage).
     """
@@ -241,7 +241,7 @@ def search_requests(store: Store, text: str, session_id: str | None = None,
     """Ids of ``llm.calling`` events whose payload (prompt, tools, provider bodies) contains
     ``text``, ignoring ASCII case the way SQL ``LIKE`` does.
 
-    With ``index`` (an :class:`inspector.search_index.SearchIndex`) that is ready, the index
+    With ``index`` (an :class:`inspector.search.index.SearchIndex`) that is ready, the index
     answers; otherwise the payloads are streamed, so memory stays flat on large stores.
     ``should_stop`` (a no-argument callable) is polled between rows; when it returns true the
     search ends early and returns what it found so far.
@@ -252,9 +252,9 @@ def search_requests(store: Store, text: str, session_id: str | None = None,
 def search_prompts(store: Store, text: str, *, session_id: str | None = None, should_stop: Any = None,
                    index: Any = None) -> Any:
     """:func:`search_requests` telling how it answered: a
-    :class:`inspector.search_index.SearchOutcome` (``via`` ``index`` or ``scan``, and why the
+    :class:`inspector.search.index.SearchOutcome` (``via`` ``index`` or ``scan``, and why the
     scan answered)."""
-    from .search_index import SearchOutcome
+    from inspector.search.index import SearchOutcome
 
     if not text:
         return SearchOutcome(set(), "scan")
@@ -456,7 +456,7 @@ def request_detail(store: Store, event_id: str, *, exact: bool = True, view: str
     ``view`` is ``auto`` (the provider body when recorded, else the kernel messages), ``provider``
     or ``kernel``.
     """
-    from .anatomy import label_request
+    from inspector.anatomy.labelling import label_request
     from .tokens import encoding_for_model
     from .wire.parse import from_kernel, request_for
 

@@ -190,7 +190,7 @@ def run_app(argv: Sequence[str], *, debug: bool = False) -> int:
     install_translators(app)
     apply_theme(app)
     if owns_app and not args.screenshot:
-        from inspector.cache_worker import start_worker, worker_enabled
+        from inspector.cache.worker import start_worker, worker_enabled
 
         if worker_enabled():
             start_worker()  # loads in the background; big sessions' cache analyses share the work with it

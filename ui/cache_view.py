@@ -1,9 +1,9 @@
-"""The prompt-cache analysis of one session (:mod:`inspector.cache_analysis`), as views.
+"""The prompt-cache analysis of one session (:mod:`inspector.cache.analysis`), as views.
 
 * a runtime × turn table: one cell per compared request, showing the shared-prefix share of its
   tokens and coloured by it; tool-loop steps and retries as extra rows under their runtime;
 * the pair view: the two requests of the selected cell aligned part by part
-  (:func:`inspector.compare.compare_details`), with the point where the analysis says the cached
+  (:func:`inspector.anatomy.compare.compare_details`), with the point where the analysis says the cached
   prefix ends highlighted to the character, the surrounding text, and buttons that open either
   request in the request view;
 * a chart of shared vs total tokens over turns for the selected runtime, with the predicted and
@@ -37,8 +37,8 @@ from PySide6.QtWidgets import (
 
 from inspector.jsjson import utf16_to_index
 from inspector import views
-from inspector.cache_analysis import CacheAnalysis, CachePair, Finding, SessionCacheAnalyser
-from inspector.compare import Comparison, FirstDifference, Row, compare_details
+from inspector.cache.analysis import CacheAnalysis, CachePair, Finding, SessionCacheAnalyser
+from inspector.anatomy.compare import Comparison, FirstDifference, Row, compare_details
 
 from .compare_view import MARK_COLOUR, CompareView
 from .part_names import part_label

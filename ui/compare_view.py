@@ -1,4 +1,4 @@
-"""Two requests side by side, part by part (:func:`inspector.compare.compare_details`).
+"""Two requests side by side, part by part (:func:`inspector.anatomy.compare.compare_details`).
 
 One table with a row per aligned part (left tokens, right tokens, status colour), the first
 difference marked and selected; below it the two texts of the selected pair, with the first
@@ -13,7 +13,7 @@ from PySide6.QtWidgets import (
     QHeaderView, QLabel, QSplitter, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget,
 )
 
-from inspector.compare import ADDED, CHANGED, EQUAL, REMOVED, Comparison, FirstDifference
+from inspector.anatomy.compare import ADDED, CHANGED, EQUAL, REMOVED, Comparison, FirstDifference
 
 from .part_names import part_label
 from .text_pane import TextPane

@@ -1343,7 +1343,7 @@ class Navigator(QWidget):
 
         from PySide6.QtCore import QStandardPaths
 
-        from inspector import search_index
+        from inspector.search import index as search_index
 
         # The demo database's cache folder (ui.app.demo_path); the index is keyed by the store.
         cache = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.GenericCacheLocation)

@@ -1,6 +1,6 @@
 """The shown (translated) names of request parts.
 
-The core labels every part in English (``inspector.anatomy``), and those labels are also data: the
+The core labels every part in English (``inspector.anatomy.labelling``), and those labels are also data: the
 CLI prints them, the JSON carries them and the compare view matches parts by them. The views
 translate them only when they draw them, here. A label the table does not know (an XML tag such as
 ``<world-lore>``, a tool's name, a preamble tag) is shown as recorded, because it is text the

@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 from inspector import views
-from inspector.compare import Comparison, compare_details
+from inspector.anatomy.compare import Comparison, compare_details
 from inspector.export import (
     anatomy_json, anatomy_markdown, attempt_body_json, attempt_facts, kernel_messages_json, node_text,
     provider_body_json, raw_event_json, response_text,

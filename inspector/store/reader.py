@@ -410,7 +410,7 @@ class Store:
     @property
     def open_spec(self) -> str | None:
         """What :func:`open_store` opens this store again with, in another process (the cache
-        analysis's worker, :mod:`inspector.cache_worker`); None for an in-memory database."""
+        analysis's worker, :mod:`inspector.cache.worker`); None for an in-memory database."""
         if self._sa_url is None:
             return str(self.path) if self.path is not None else None
         database = self._sa_url.database

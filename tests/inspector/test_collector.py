@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from inspector.cache_analysis import SessionCacheAnalyser
+from inspector.cache.analysis import SessionCacheAnalyser
 from inspector.collector import ANALYSIS_THRESHOLD, fewer_collections
 from inspector.demo import generate_demo
 from inspector.store import open_store

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from inspector.cache_rules import RulesError, load_rules
+from inspector.cache.rules import RulesError, load_rules
 from inspector.writing_agent.scenario import ScenarioError, load_scenario
 from resources import resource_path
 

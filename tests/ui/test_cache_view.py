@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from PySide6.QtCore import Qt
 
-from inspector.cache_analysis import analyse_session
+from inspector.cache.analysis import analyse_session
 from inspector.demo import generate_demo
 from inspector.store import open_store
 from ui import navigator as nav
@@ -317,7 +317,7 @@ def test_the_route_of_a_busy_prefix_is_shown_with_the_providers_limit(qtbot: Any
 
 def test_an_analysis_shared_with_the_worker_fills_the_same_table(qtbot: Any, window: MainWindow,
                                                                  expected: dict[str, Any]) -> None:
-    from inspector import cache_worker
+    from inspector.cache import worker as cache_worker
 
     started = cache_worker.start_worker()
     try:

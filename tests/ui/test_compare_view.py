@@ -8,7 +8,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor
 
 from inspector import views
-from inspector.compare import EQUAL, compare_details
+from inspector.anatomy.compare import EQUAL, compare_details
 from ui.compare_view import MARK_COLOUR, CompareView
 from ui.request_view import RequestView
 

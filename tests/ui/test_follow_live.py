@@ -17,7 +17,7 @@ import pytest
 from PySide6.QtCore import QSettings
 
 from inspector import views
-from inspector.cache_analysis import analyse_session
+from inspector.cache.analysis import analyse_session
 from inspector.store import open_store
 from ui import navigator as nav
 from ui.main_window import MainWindow

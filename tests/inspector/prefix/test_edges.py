@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from inspector import cli
-from inspector.prefix import build_report, report_json, report_table
+from inspector.prefix.report import build_report, report_json, report_table
 from inspector.store import open_store
 
 HERE = Path(__file__).parent

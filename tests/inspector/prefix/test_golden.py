@@ -17,7 +17,7 @@ import pytest
 from inspector import cli
 from inspector.jsjson import node_text
 from inspector.output import terminal_bytes
-from inspector.prefix import build_report, report_json, report_table
+from inspector.prefix.report import build_report, report_json, report_table
 
 HERE = Path(__file__).parent
 CASES_DIR = HERE / "cases"

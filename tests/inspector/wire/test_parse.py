@@ -400,7 +400,7 @@ PROTOCOLS = st.sampled_from([OPENAI_CHAT, OPENAI_RESPONSES, ANTHROPIC_MESSAGES, 
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(json_like, PROTOCOLS)
 def test_parsers_never_raise(value, protocol):
-    from inspector.anatomy import label_request
+    from inspector.anatomy.labelling import label_request
 
     for req in (from_provider_body(value, protocol), from_kernel(value), request_for(value)[0]):
         assert isinstance(req, NormalisedRequest)

@@ -7,7 +7,7 @@ import tomllib
 
 import pytest
 
-from inspector.cache_rules import (
+from inspector.cache.rules import (
     DEFAULT_RULES_PATH,
     ENV_VAR,
     GRANULARITIES,

@@ -1,7 +1,7 @@
 """What ``prefix --extended`` adds to Covel's report: exact tokens, and the first difference named
 as an anatomy part (``turn context › <world-dimensions>``) instead of ``message 12 (system) +40``.
 
-It rides on :func:`inspector.prefix.build_report` through its ``on_pair`` hook, so the original
+It rides on :func:`inspector.prefix.report.build_report` through its ``on_pair`` hook, so the original
 numbers are computed once and stay byte-identical; the extra fields are appended after them.
 """
 
@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from .anatomy import Anatomy, AnatomyNode, label_request
-from .jsjson import js_stringify, utf16_to_index
-from .prefix import Pair, Request, RequestPart, RuntimeEntry, report_json
-from .tokens import count_exact, encoding_for_model
-from .wire.model import NormalisedRequest
-from .wire.parse import request_for
+from inspector.anatomy.labelling import Anatomy, AnatomyNode, label_request
+from inspector.jsjson import js_stringify, utf16_to_index
+from inspector.prefix.report import Pair, Request, RequestPart, RuntimeEntry, report_json
+from inspector.tokens import count_exact, encoding_for_model
+from inspector.wire.model import NormalisedRequest
+from inspector.wire.parse import request_for
 
 
 def _request(payload: Any) -> NormalisedRequest:
@@ -38,7 +38,7 @@ def common_prefix(a: str, b: str) -> int:
 
 # --- naming a difference as an anatomy path ------------------------------------------------
 #
-# Shared by ``prefix --extended`` and the cache analysis (``inspector.cache_analysis``), so a
+# Shared by ``prefix --extended`` and the cache analysis (``inspector.cache.analysis``), so a
 # difference has one name whichever report shows it.
 
 

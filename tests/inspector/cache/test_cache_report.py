@@ -10,9 +10,9 @@ import re
 
 import pytest
 
-from inspector import cache_report
-from inspector.cache_analysis import REASONS, CacheAnalysis, RuntimeSummary, analyse_store
-from inspector.cache_rules import ENV_VAR
+from inspector.cache import report as cache_report
+from inspector.cache.analysis import REASONS, CacheAnalysis, RuntimeSummary, analyse_store
+from inspector.cache.rules import ENV_VAR
 from inspector.cli import main
 from inspector.demo import generate_demo
 from inspector.store import open_store

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 
-from inspector.anatomy import Anatomy, BagLayout, MessageFacts, label_request, leading_system_kind, leading_system_kinds
+from inspector.anatomy.labelling import Anatomy, BagLayout, MessageFacts, label_request, leading_system_kind, leading_system_kinds
 from inspector.covel import markers
 from inspector.wire.parse import from_kernel, from_provider_body
 from inspector.wire.protocols import ANTHROPIC_MESSAGES, GOOGLE_GENERATIVE_AI, OPENAI_CHAT

@@ -1,8 +1,8 @@
-"""The cache analysis's worker process itself: ``python -m inspector.cache_worker_process``.
+"""The cache analysis's worker process itself: ``python -m inspector.cache.worker_process``.
 
-:mod:`inspector.cache_worker` starts this process and talks to it (the app's side); this module
+:mod:`inspector.cache.worker` starts this process and talks to it (the app's side); this module
 is what runs inside it: it loads what an analysis needs, says it is ready, and pairs the runtimes
-it is dealt with :mod:`inspector.cache_analysis`. Keeping the two sides apart lets the analysis
+it is dealt with :mod:`inspector.cache.analysis`. Keeping the two sides apart lets the analysis
 use the worker without the worker's module importing the analysis back.
 """
 
@@ -15,7 +15,7 @@ import sys
 import threading
 from typing import IO, Any
 
-from .cache_worker import FETCH_BATCH, read_frame, write_frame
+from inspector.cache.worker import FETCH_BATCH, read_frame, write_frame
 
 
 def _serve(commands: IO[bytes], results: IO[bytes]) -> None:
@@ -38,8 +38,8 @@ def _serve(commands: IO[bytes], results: IO[bytes]) -> None:
 
     threading.Thread(target=read_commands, name="cache-worker-commands", daemon=True).start()
     try:
-        from . import cache_analysis
-        from .tokens import DEFAULT_ENCODING, get_encoding
+        from inspector.cache import analysis as cache_analysis
+        from inspector.tokens import DEFAULT_ENCODING, get_encoding
 
         get_encoding(DEFAULT_ENCODING)  # as the app does at start-up; another loads when first used
     except Exception as exc:  # reported, then the worker ends: analyses run alone
@@ -61,7 +61,7 @@ def _analyse(cache_analysis: Any, inbox: queue.Queue, halt: threading.Event, res
              session_id: str, rules: Any, naming_mode: str) -> bool:
     """Run one job: pair the rows whose ids the app hands over, until it says they are all there.
     False when told to stop meanwhile."""
-    from .store import open_store
+    from inspector.store import open_store
 
     ended: list[str] = []
 

@@ -50,7 +50,7 @@ class WorkerGone(RuntimeError):
     """The worker process ended or failed in the middle of a job."""
 
 
-# The worker is a plain ``python -m inspector.cache_worker_process`` child talking pickled frames over its
+# The worker is a plain ``python -m inspector.cache.worker_process`` child talking pickled frames over its
 # stdin and stdout, not a multiprocessing child: those import the parent's __main__ again, which
 # breaks any script that starts the app or an analysis without a main guard.
 
@@ -159,7 +159,7 @@ class AnalysisWorker:
         env = dict(os.environ)
         # The worker runs this very code, also from a checkout that is not the installed one.
         env["PYTHONPATH"] = os.pathsep.join(p for p in (package_root, env.get("PYTHONPATH")) if p)
-        self._process = subprocess.Popen([sys.executable, "-m", "inspector.cache_worker_process"], stdin=subprocess.PIPE,
+        self._process = subprocess.Popen([sys.executable, "-m", "inspector.cache.worker_process"], stdin=subprocess.PIPE,
                                          stdout=subprocess.PIPE, env=env, cwd=package_root)
         self.inbox: queue.SimpleQueue = queue.SimpleQueue()
         self._ready = threading.Event()

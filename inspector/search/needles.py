@@ -1,5 +1,5 @@
 """What a prompt search looks for in stored payloads: the one rule, shared by the scan
-(``inspector.views.search_requests``) and the search index (``inspector.search_index``)."""
+(``inspector.views.search_requests``) and the search index (``inspector.search.index``)."""
 
 from __future__ import annotations
 

@@ -14,7 +14,7 @@ from inspector.covel import markers
 from inspector.demo import generate_demo
 from inspector.demo.schema import render_ddl
 from inspector.store import open_store
-from inspector.turn_model import (
+from inspector.turn.model import (
     STAGE_ORDER,
     RuntimeLifecycle,
     Turn,

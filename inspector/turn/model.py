@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from .covel import markers
-from .store import (
+from inspector.covel import markers
+from inspector.store import (
     LlmCall,
     SessionSummary,
     Store,
@@ -31,7 +31,7 @@ from .store import (
     TurnResult,
     pair_llm_calls,
 )
-from .store.values import int_or_none, nonempty_text_or_none, number_or_none
+from inspector.store.values import int_or_none, nonempty_text_or_none, number_or_none
 
 __all__ = [
     "LIFECYCLE_TYPES",
@@ -173,7 +173,7 @@ def _short(value: Any, limit: int = 100) -> str:
     if isinstance(value, str):
         text = value
     else:
-        from .jsjson import js_stringify
+        from inspector.jsjson import js_stringify
 
         try:
             text = js_stringify(value)

@@ -19,8 +19,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import inspector.cache_analysis as ca
-from inspector.cache_analysis import (
+import inspector.cache.analysis as ca
+from inspector.cache.analysis import (
     KINDS,
     REASONS,
     REGIONS,
@@ -29,7 +29,7 @@ from inspector.cache_analysis import (
     analyse_store,
     iter_cache_pairs,
 )
-from inspector.cache_rules import default_rules, load_rules
+from inspector.cache.rules import default_rules, load_rules
 from inspector.demo import generate_demo
 from inspector.store import open_store
 from inspector.tokens import count_exact, get_encoding

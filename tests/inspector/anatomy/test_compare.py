@@ -7,7 +7,7 @@ import copy
 import pytest
 
 from inspector import views
-from inspector.compare import ADDED, CHANGED, EQUAL, REMOVED, compare_details, parts_of
+from inspector.anatomy.compare import ADDED, CHANGED, EQUAL, REMOVED, compare_details, parts_of
 from inspector.demo import generate_demo
 from inspector.store import open_store
 from inspector.views import DetailNode, RequestDetail

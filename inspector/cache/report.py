@@ -1,7 +1,7 @@
 """Renderers of the cache analysis: JSON, CSV, a terminal table, and a self-contained HTML report
 with inline SVG charts (no external assets, no scripts).
 
-Every function takes the :class:`~inspector.cache_analysis.CacheAnalysis` objects the analysis
+Every function takes the :class:`~inspector.cache.analysis.CacheAnalysis` objects the analysis
 returns and produces text; nothing here computes a number the analysis did not.
 """
 
@@ -16,8 +16,8 @@ from typing import Any
 
 import orjson
 
-from .cache_analysis import CacheAnalysis, CachePair, Finding
-from .jsjson import js_stringify
+from inspector.cache.analysis import CacheAnalysis, CachePair, Finding
+from inspector.jsjson import js_stringify
 
 # The CSV columns, in the order CachePair.to_json writes its keys (a test holds them equal).
 PAIR_COLUMNS = (

@@ -5,7 +5,7 @@ For every runtime of a session it pairs each turn's first request with the previ
 each later call of a turn (tool-loop step or retry) with the call before it. Per pair it measures
 the shared prefix in the order providers hash a request (tools, request settings, system,
 messages) in UTF-16 units and in tokens, names the first difference as an anatomy part,
-predicts the cached tokens under the provider's rules (:mod:`inspector.cache_rules`), puts the
+predicts the cached tokens under the provider's rules (:mod:`inspector.cache.rules`), puts the
 reported cached tokens beside them, gives the reason the cached prefix ends where it does, and
 prices what was not cached. After the last pair it runs Covel's layout checks.
 
@@ -16,7 +16,7 @@ recur from the runtime's previous request are taken as they were, without parsin
 message whose bytes were seen before is known by them; what is new is interned by content (equal
 parts are the same object, compared by identity); anatomy facts and names are computed once per
 distinct part, and tokens once per distinct line of text (see ``_segments``). The anatomy's
-message-bag rules (:class:`inspector.anatomy.BagLayout`) run over the per-message facts cached on
+message-bag rules (:class:`inspector.anatomy.labelling.BagLayout`) run over the per-message facts cached on
 the parts instead of labelling every request in full, and classify only the messages the
 analysis asks about; the full labeller is still used for the part that differs when it needs one.
 
@@ -46,9 +46,9 @@ from typing import Any
 import numpy as np
 import orjson
 
-from . import prefix_extended as naming
-from .prefix import CONTEXT_AFTER, CONTEXT_BEFORE  # the text around a difference, as Covel's report shows it
-from .anatomy import (
+from inspector.prefix import extended as naming
+from inspector.prefix.report import CONTEXT_AFTER, CONTEXT_BEFORE  # the text around a difference, as Covel's report shows it
+from inspector.anatomy.labelling import (
     BAG_LABELS,
     SINGLE_MESSAGE_BAGS,
     Anatomy,
@@ -58,14 +58,14 @@ from .anatomy import (
     leading_system_kind,
     leading_system_kinds,
 )
-from .cache_rules import CacheRules, RuleSet, default_rules
-from .collector import fewer_collections
-from .jsjson import utf16_len
-from .json_deep import NESTED_TOO_DEEP, json_key as _json_key, json_text as _json_text
-from .store import Store, TokenUsage, TraceEvent, parse_json_object
-from .store.values import int_or_none
-from .tokens import encode_many, encoding_for_model, get_encoding
-from .wire.model import (
+from inspector.cache.rules import CacheRules, RuleSet, default_rules
+from inspector.collector import fewer_collections
+from inspector.jsjson import utf16_len
+from inspector.json_deep import NESTED_TOO_DEEP, json_key as _json_key, json_text as _json_text
+from inspector.store import Store, TokenUsage, TraceEvent, parse_json_object
+from inspector.store.values import int_or_none
+from inspector.tokens import encode_many, encoding_for_model, get_encoding
+from inspector.wire.model import (
     IMAGE,
     IMAGE_NOTE,
     OTHER,
@@ -82,7 +82,7 @@ from .wire.model import (
     Message,
     NormalisedRequest,
 )
-from .wire.parse import (
+from inspector.wire.parse import (
     chat_message_alone,
     detect_protocol,
     from_kernel,
@@ -90,7 +90,7 @@ from .wire.parse import (
     provider_attempts,
     request_for,
 )
-from .wire.protocols import ANTHROPIC_MESSAGES, GOOGLE_GENERATIVE_AI, OPENAI_CHAT, OPENAI_RESPONSES
+from inspector.wire.protocols import ANTHROPIC_MESSAGES, GOOGLE_GENERATIVE_AI, OPENAI_CHAT, OPENAI_RESPONSES
 
 __all__ = [
     "FINDING_KINDS",
@@ -1275,7 +1275,7 @@ class _Call:
 
 
 class _Locator(BagLayout):
-    """The anatomy's message bags of one request (:class:`inspector.anatomy.BagLayout`) over the
+    """The anatomy's message bags of one request (:class:`inspector.anatomy.labelling.BagLayout`) over the
     facts cached on its parts, with where each element's messages start (a Gemini content may
     hold several messages)."""
 
@@ -1974,7 +1974,7 @@ class SessionCacheAnalyser:
         before one already read, a response to a settled turn), the session is analysed again
         from the start and every pair is yielded. Findings and summaries are then those of the
         whole session so far, equal to a fresh analysis's. An analysis shared with a worker
-        process (:mod:`inspector.cache_worker`) holds only its own runtimes: its first resume
+        process (:mod:`inspector.cache.worker`) holds only its own runtimes: its first resume
         analyses the session again, in this process."""
         with fewer_collections():
             if not self._resumable:
@@ -2048,13 +2048,13 @@ class SessionCacheAnalyser:
         spec = getattr(self.store, "open_spec", None)
         if spec is None:
             return None
-        from .cache_worker import claim_worker
+        from inspector.cache.worker import claim_worker
 
         return claim_worker()
 
     def _pairs_in_parallel(self, worker: Any) -> Iterator[CachePair]:
         """pairs(), with the worker process pairing about half of the runtimes."""
-        from .cache_worker import WorkerGone
+        from inspector.cache.worker import WorkerGone
 
         merge = _Merge()
         delivered: tuple | None = None  # the key of the last pair yielded
@@ -2938,7 +2938,7 @@ def _system_request(call: _Call) -> NormalisedRequest:
 
 
 def _stand_in_user() -> list[Message]:
-    from .wire.model import Part as WirePart
+    from inspector.wire.model import Part as WirePart
 
     return [Message("user", [WirePart(kind=TEXT, text=".")], 1)]
 
@@ -2946,7 +2946,7 @@ def _stand_in_user() -> list[Message]:
 def _stand_in_turn_context() -> list[Message]:
     """Messages that make the labeller find a turn context among the messages, which is all the
     system prompt's labelling depends on (it looks for an embedded one otherwise)."""
-    from .wire.model import Part as WirePart
+    from inspector.wire.model import Part as WirePart
 
     return [Message("system", [WirePart(kind=TEXT, text="<runtime-inputs>{}</runtime-inputs>")], 0)] + _stand_in_user()
 

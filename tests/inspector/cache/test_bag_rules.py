@@ -15,9 +15,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import inspector.cache_analysis as ca
-from inspector.anatomy import label_request
-from inspector.cache_rules import default_rules
+import inspector.cache.analysis as ca
+from inspector.anatomy.labelling import label_request
+from inspector.cache.rules import default_rules
 from inspector.covel import markers
 from inspector.demo import generate_demo
 from inspector.store import open_store, parse_json_object

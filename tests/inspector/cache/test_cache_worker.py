@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from inspector import cache_analysis, cache_worker
-from inspector.cache_analysis import CacheAnalysis, SessionCacheAnalyser, _Share
+from inspector.cache import analysis as cache_analysis
+from inspector.cache import worker as cache_worker
+from inspector.cache.analysis import CacheAnalysis, SessionCacheAnalyser, _Share
 from inspector.demo import generate_demo
 from inspector.store import open_store
 

@@ -13,10 +13,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from inspector import search_index, views
+from inspector import views
+from inspector.search import index as search_index
 from inspector.demo.schema import render_ddl
 from inspector.cache_folder import default_cache_dir
-from inspector.search_index import SearchIndex
+from inspector.search.index import SearchIndex
 from inspector.store import open_store
 
 

@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .jsjson import (
+from inspector.jsjson import (
     UNDEFINED,
     has_astral,
     js_column,
@@ -34,7 +34,7 @@ from .jsjson import (
     utf16_len,
     utf16_to_index,
 )
-from .tokens import cjk_count, cjk_counts, covel_estimate_parts
+from inspector.tokens import cjk_count, cjk_counts, covel_estimate_parts
 
 # Characters shown before and after a first difference, as Covel's report prints them.
 CONTEXT_BEFORE = 40

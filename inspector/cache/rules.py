@@ -23,8 +23,8 @@ from typing import Any
 
 from resources import resource_path
 
-from .inputs import InputFileError, refuse_special_file
-from .tokens import ENCODING_HASHES
+from inspector.inputs import InputFileError, refuse_special_file
+from inspector.tokens import ENCODING_HASHES
 
 ENV_VAR = "PROMPT_INSPECTOR_RULES"
 DEFAULT_RULES_PATH = resource_path("provider_rules.toml")

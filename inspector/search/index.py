@@ -32,8 +32,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .search_text import search_needles
-from .store import Store
+from inspector.search.needles import search_needles
+from inspector.store import Store
 
 __all__ = ["FORMAT", "INDEX_FROM_ROWS", "MIN_NEEDLE", "SearchIndex", "SearchOutcome",
            "index_for", "worth_indexing"]
