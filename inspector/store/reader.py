@@ -34,6 +34,7 @@ from .read_errors import is_driver_error, read_failure, translate_error
 from .urls import bad_url_message, looks_like_url, shown_url
 from .columns import UNKNOWN_TURN, adapt_sql, node_text_factory, adapt_tables, fetch_all, matches, matches_any, typed_chunks
 from .values import ValueNotes
+from ..covel.events import RUNTIME_LIFECYCLE_TYPES
 from .records import (
     LlmCall,
     SessionInfo,
@@ -330,11 +331,6 @@ _DISTINCT_TURNS_CTE = (
 EVENT_COUNT_LIMIT = 1_000_000
 _LLM_COUNT_SQL = "SELECT count(*) FROM trace_events WHERE session_id = :sid AND type = 'llm.calling'"
 _EVENT_COUNT_SQL = "SELECT count(*) FROM trace_events WHERE session_id = :sid"
-
-
-# Rows that name their runtime in a small payload (covel-db.md §2.1).
-RUNTIME_LIFECYCLE_TYPES = ("runtime.started", "runtime.completed", "runtime.failed", "runtime.skipped",
-                           "runtime.deferred")
 
 
 class Store:
