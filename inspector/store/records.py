@@ -12,7 +12,8 @@ from typing import Any
 
 from ..jsjson import js_parse
 from .columns import UNKNOWN_TURN
-from .values import ValueNotes, int_or_none, text_or_none
+from ..json_guards import int_accepting_integral_float, str_or_none
+from .values import ValueNotes
 
 __all__ = [
     "LlmCall",
@@ -27,6 +28,7 @@ __all__ = [
     "TurnResult",
     "parse_json_object",
     "parse_json_value",
+    "token_usage",
 ]
 
 RawJson = bytes | str | None
@@ -95,8 +97,6 @@ def parse_json_value(raw: RawJson) -> tuple[Any, str | None]:
         return None, f"not valid JSON ({len(raw)} bytes): {exc}"
 
 
-_str_or_none = text_or_none
-_int_or_none = int_or_none
 _TEXT_TYPES = (str, type(None))
 _EVENT_TEXT_COLUMNS = ("id", "session_id", "type", "trace_id", "turn_id", "created_at")
 
@@ -158,15 +158,15 @@ class TraceEvent:
 
     @property
     def runtime_id(self) -> str | None:
-        return _str_or_none(self.payload.get("runtimeId"))
+        return str_or_none(self.payload.get("runtimeId"))
 
     @property
     def plugin_id(self) -> str | None:
-        return _str_or_none(self.payload.get("pluginId"))
+        return str_or_none(self.payload.get("pluginId"))
 
     @property
     def attempt(self) -> int | None:
-        return _int_or_none(self.payload.get("attempt"))
+        return int_accepting_integral_float(self.payload.get("attempt"))
 
 
 @dataclass(slots=True, frozen=True)
@@ -177,6 +177,19 @@ class TokenUsage:
     output_tokens: int | None
     cached_input_tokens: int | None
     cache_write_input_tokens: int | None
+
+
+def token_usage(usage: Any) -> TokenUsage | None:
+    """The :class:`TokenUsage` of an ``llm.responded`` payload's ``usage`` field (None when it is
+    not an object). Covel writes the counts as JavaScript numbers, so ``3.0`` counts as 3."""
+    if not isinstance(usage, dict):
+        return None
+    return TokenUsage(
+        input_tokens=int_accepting_integral_float(usage.get("inputTokens")),
+        output_tokens=int_accepting_integral_float(usage.get("outputTokens")),
+        cached_input_tokens=int_accepting_integral_float(usage.get("cachedInputTokens")),
+        cache_write_input_tokens=int_accepting_integral_float(usage.get("cacheWriteInputTokens")),
+    )
 
 
 @dataclass(slots=True, frozen=True)
@@ -215,15 +228,7 @@ class LlmCall:
         """Token usage from the response; None when there is no response or it has no usage."""
         if self.response is None:
             return None
-        usage = self.response.payload.get("usage")
-        if not isinstance(usage, dict):
-            return None
-        return TokenUsage(
-            input_tokens=_int_or_none(usage.get("inputTokens")),
-            output_tokens=_int_or_none(usage.get("outputTokens")),
-            cached_input_tokens=_int_or_none(usage.get("cachedInputTokens")),
-            cache_write_input_tokens=_int_or_none(usage.get("cacheWriteInputTokens")),
-        )
+        return token_usage(self.response.payload.get("usage"))
 
     @property
     def provider_requests(self) -> list[Any]:

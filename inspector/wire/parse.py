@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from inspector.covel import markers
+from inspector.json_guards import bool_or_none, int_refusing_float, number_or_none, str_or_none
 from inspector.wire.model import (
     IMAGE,
     IMAGE_NOTE,
@@ -64,25 +65,7 @@ _KERNEL_SAMPLING_KEYS = ("maxOutputTokens", "responseFormat", "defaults", "strea
 _PROMPT_FIELDS = ("messages", "input", "instructions", "system", "contents", "systemInstruction")
 
 
-# --- small type guards: recorded JSON may hold anything anywhere ------------------------------
-
-
-def _str(value: Any) -> str | None:
-    return value if isinstance(value, str) else None
-
-
-def _int(value: Any) -> int | None:
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
-
-
-def _num(value: Any) -> float | None:
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        return None
-    return value
-
-
-def _bool(value: Any) -> bool | None:
-    return value if isinstance(value, bool) else None
+# --- type guards: recorded JSON may hold anything anywhere (inspector.json_guards) ----------
 
 
 def _list(value: Any, what: str, problems: list[str]) -> list:
@@ -201,7 +184,7 @@ def _mark_late_system(msg: Message) -> None:
 
 def _role(value: Any, problems: list[str], where: str) -> tuple[str, str | None]:
     """Normalised role and the wire role as written."""
-    raw = _str(value)
+    raw = str_or_none(value)
     mapping = {
         "system": "system",
         "developer": "system",
@@ -284,7 +267,7 @@ def _kernel_parts(content: Any, problems: list[str], where: str) -> list[Part]:
         if kind == "text":
             parts.append(_text_part(_text_of(block.get("text")), block))
         elif kind == "image":
-            parts.append(_image_part(block.get("image"), _str(block.get("mediaType")), block))
+            parts.append(_image_part(block.get("image"), str_or_none(block.get("mediaType")), block))
         else:
             parts.append(_other(block))
     return parts
@@ -309,14 +292,14 @@ def _message(m: Any, i: int, problems: list[str], keys: _MessageKeys) -> Message
             continue
         parts.append(_function_call(fn, call.get("id"), call))
     if role == "tool":
-        call_id = _str(m.get(keys.tool_call_id))
+        call_id = str_or_none(m.get(keys.tool_call_id))
         parts = [
             Part(kind=TOOL_RESULT, text=x.text, call_id=call_id, cache_control=x.cache_control, raw=x.raw)
             if x.kind == TEXT
             else x
             for x in parts
         ]
-    return Message(role, parts, i, name=_str(m.get("name")), raw=m, wire_role=wire_role)
+    return Message(role, parts, i, name=str_or_none(m.get("name")), raw=m, wire_role=wire_role)
 
 
 @dataclass(frozen=True, slots=True)
@@ -338,7 +321,7 @@ def from_kernel(payload: Any) -> NormalisedRequest:
     if not isinstance(payload, dict):
         req.problems.append("payload is not an object")
         return req
-    req.model = _str(payload.get("model"))
+    req.model = str_or_none(payload.get("model"))
     msgs = [
         _kernel_message(i, m, req.problems)
         for i, m in enumerate(_list(payload.get("messages"), "messages", req.problems))
@@ -397,7 +380,7 @@ def _chat_parts(content: Any, problems: list[str], where: str) -> list[Part]:
 def _function_call(fn: dict, call_id: Any, raw: Any) -> Part:
     """A tool call given as a ``name`` beside its ``arguments`` (text, or JSON written as text):
     the kernel's and OpenAI's shapes."""
-    return Part(kind=TOOL_CALL, text=_text_of(fn.get("arguments")), name=_str(fn.get("name")), call_id=_str(call_id),
+    return Part(kind=TOOL_CALL, text=_text_of(fn.get("arguments")), name=str_or_none(fn.get("name")), call_id=str_or_none(call_id),
                 raw=raw)
 
 
@@ -463,7 +446,7 @@ def _responses(body: dict, req: NormalisedRequest) -> None:
             msgs.append(Message("assistant", [_function_call(item, item.get("call_id"), item)], i, raw=item,
                                 wire_role=None))
         elif kind == "function_call_output":
-            part = Part(kind=TOOL_RESULT, text=_text_of(item.get("output")), call_id=_str(item.get("call_id")), raw=item)
+            part = Part(kind=TOOL_RESULT, text=_text_of(item.get("output")), call_id=str_or_none(item.get("call_id")), raw=item)
             msgs.append(Message("tool", [part], i, raw=item, wire_role=None))
         elif kind == "reasoning":
             summary = item.get("summary")
@@ -501,7 +484,7 @@ def _anthropic_image(block: dict) -> Part:
     src = block.get("source")
     if not isinstance(src, dict):
         return _other(block)
-    media = _str(src.get("media_type"))
+    media = str_or_none(src.get("media_type"))
     if src.get("type") == "url":
         part = _image_part(src.get("url"), media, block)
     elif src.get("type") == "base64":
@@ -538,8 +521,8 @@ def _anthropic_parts(content: Any, problems: list[str], where: str) -> list[Part
                 Part(
                     kind=TOOL_CALL,
                     text=json_text(block.get("input")),
-                    name=_str(block.get("name")),
-                    call_id=_str(block.get("id")),
+                    name=str_or_none(block.get("name")),
+                    call_id=str_or_none(block.get("id")),
                     cache_control=cc,
                     raw=block,
                 )
@@ -553,7 +536,7 @@ def _anthropic_parts(content: Any, problems: list[str], where: str) -> list[Part
                 )
             else:
                 text = _text_of(inner)
-            parts.append(Part(kind=TOOL_RESULT, text=text, call_id=_str(block.get("tool_use_id")), cache_control=cc, raw=block))
+            parts.append(Part(kind=TOOL_RESULT, text=text, call_id=str_or_none(block.get("tool_use_id")), cache_control=cc, raw=block))
         elif kind == "thinking":
             parts.append(Part(kind=THINKING, text=_text_of(block.get("thinking")), raw=block))
         elif kind == "redacted_thinking":
@@ -618,20 +601,20 @@ def _gemini_part(block: Any) -> Part:
     inline = block.get("inlineData")
     if isinstance(inline, dict):
         data = inline.get("data")
-        mime = _str(inline.get("mimeType"))
+        mime = str_or_none(inline.get("mimeType"))
         if isinstance(data, str) and _IMAGE_OMITTED.match(data):
             return Part(kind=IMAGE_NOTE, text=data, media_type=mime, raw=block)
         n = len(data) if isinstance(data, str) else 0
         return Part(kind=IMAGE, text=f"base64 image ({n} characters)", media_type=mime, raw=block)
     file_data = block.get("fileData")
     if isinstance(file_data, dict):
-        return _image_part(file_data.get("fileUri"), _str(file_data.get("mimeType")), block)
+        return _image_part(file_data.get("fileUri"), str_or_none(file_data.get("mimeType")), block)
     call = block.get("functionCall")
     if isinstance(call, dict):
-        return Part(kind=TOOL_CALL, text=json_text(call.get("args")), name=_str(call.get("name")), call_id=_str(call.get("id")), raw=block)
+        return Part(kind=TOOL_CALL, text=json_text(call.get("args")), name=str_or_none(call.get("name")), call_id=str_or_none(call.get("id")), raw=block)
     resp = block.get("functionResponse")
     if isinstance(resp, dict):
-        return Part(kind=TOOL_RESULT, text=json_text(resp.get("response")), name=_str(resp.get("name")), call_id=_str(resp.get("id")), raw=block)
+        return Part(kind=TOOL_RESULT, text=json_text(resp.get("response")), name=str_or_none(resp.get("name")), call_id=str_or_none(resp.get("id")), raw=block)
     return _other(block)
 
 
@@ -765,7 +748,7 @@ def from_provider_body(body: Any, protocol: str | None) -> NormalisedRequest:
     if not isinstance(body, dict):
         req.problems.append("body is not an object")
         return req
-    req.model = _str(body.get("model"))
+    req.model = str_or_none(body.get("model"))
     if chosen is None:
         req.problems.append(f"protocol {declared!r} unknown and not recognisable from the body")
         req.sampling = {k: v for k, v in body.items() if k != "model"}
@@ -790,7 +773,7 @@ _BACKWARD_ONLY = "bodyRef must point backwards to an entry with a body"
 def _has_own_body(entry: Any) -> bool:
     return (
         isinstance(entry, dict)
-        and _int(entry.get("schemaVersion")) in (None, 1)
+        and int_refusing_float(entry.get("schemaVersion")) in (None, 1)
         and isinstance(entry.get("body"), dict)
     )
 
@@ -816,14 +799,14 @@ def provider_attempts(payload: Any) -> list[ProviderAttempt]:
                                 None, None, None, None, None, None, None, None, False, raw=e)
             )
             continue
-        version = _int(e.get("schemaVersion"))
+        version = int_refusing_float(e.get("schemaVersion"))
         body: dict | None = None
         body_ref: int | None = None
         error: str | None = None
         inherit: dict = {}
         if version == 2:
             ref = e.get("bodyRef")
-            body_ref = _int(ref)
+            body_ref = int_refusing_float(ref)
             if body_ref is None:
                 error = "bodyRef missing or not an integer"
             elif body_ref < 0 or body_ref >= n:
@@ -847,25 +830,25 @@ def provider_attempts(payload: Any) -> list[ProviderAttempt]:
         def pick(key: str) -> Any:
             return e[key] if key in e else inherit.get(key)
 
-        complete = _bool(pick("complete"))
-        retry = _str(e.get("transportRetryReason"))
+        complete = bool_or_none(pick("complete"))
+        retry = str_or_none(e.get("transportRetryReason"))
         out.append(
             ProviderAttempt(
                 index=i,
                 schema_version=version,
-                provider=_str(pick("provider")),
-                protocol=_str(pick("protocol")),
+                provider=str_or_none(pick("provider")),
+                protocol=str_or_none(pick("protocol")),
                 body=body,
                 body_ref=body_ref,
                 body_error=error,
                 complete=complete,
-                omitted_field_count=_int(pick("omittedFieldCount")),
-                started_at=_str(e.get("startedAt")),
-                duration_ms=_num(e.get("durationMs")),
-                transport_attempt=_int(e.get("transportAttempt")),
-                logical_attempt=_int(e.get("logicalAttempt")),
+                omitted_field_count=int_refusing_float(pick("omittedFieldCount")),
+                started_at=str_or_none(e.get("startedAt")),
+                duration_ms=number_or_none(e.get("durationMs")),
+                transport_attempt=int_refusing_float(e.get("transportAttempt")),
+                logical_attempt=int_refusing_float(e.get("logicalAttempt")),
                 retry_reason=retry,
-                status_code=_int(e.get("statusCode")),
+                status_code=int_refusing_float(e.get("statusCode")),
                 failed=e.get("failed") is True,
                 raw=e,
             )
@@ -893,6 +876,6 @@ def request_for(payload: Any) -> tuple[NormalisedRequest, list[ProviderAttempt]]
         req.complete = attempt.complete
         req.omitted_field_count = attempt.omitted_field_count
         if req.model is None and isinstance(payload, dict):
-            req.model = _str(payload.get("model"))
+            req.model = str_or_none(payload.get("model"))
         return req, attempts
     return from_kernel(payload), attempts
