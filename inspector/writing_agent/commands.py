@@ -3,8 +3,8 @@
     prompt-inspector order FILE [--normalise] [--apply OP …] [--json]
     prompt-inspector assemble ORDER SCENARIO --slot REF [--turn N] [--json] [--simulate] …
 
-Registered through ``inspector.cli._COMMAND_MODULES``; a failure raises the CLI's error type,
-which prints one line and exits with status 1 (a rejected edit prints the spec's message).
+Named in ``inspector.cli.registry``, which hands each command's parser to its ``configure_…``
+function here; a failure raises the CLI's error type, which prints one line and exits with status 1 (a rejected edit prints the spec's message).
 """
 
 from __future__ import annotations
@@ -16,12 +16,9 @@ from typing import Any
 from inspector.inputs import InputFileError, refuse_special_file
 from inspector.output import dump_json, write_text
 
-COMMANDS = ("order", "assemble")
 
-
-def register(subparsers: Any, error_type: type[Exception]) -> None:
-    p = subparsers.add_parser("order", help="read a context-order.v1 table (JSON, or text with a JSON block), "
-                              "normalise it and apply edits")
+def configure_order(p: argparse.ArgumentParser, error_type: type[Exception]) -> None:
+    """The arguments of ``order`` (named, with its one-line help, in ``inspector.cli.registry``)."""
     p.add_argument("file", metavar="FILE", help="the order table: JSON, or text holding a fenced JSON block")
     p.add_argument("--normalise", "--normalize", action="store_true",
                    help="print the document exactly as serializeContextOrder writes it")
@@ -31,8 +28,9 @@ def register(subparsers: Any, error_type: type[Exception]) -> None:
     p.add_argument("--json", action="store_true", help="print the document and what normalisation changed as JSON")
     p.set_defaults(func=lambda args: _cmd_order(args, error_type))
 
-    p = subparsers.add_parser("assemble", help="the messages one worker of a writing-agent order is sent, "
-                              "with its bags and each segment's share")
+
+def configure_assemble(p: argparse.ArgumentParser, error_type: type[Exception]) -> None:
+    """The arguments of ``assemble`` (named, with its one-line help, in ``inspector.cli.registry``)."""
     p.add_argument("order", metavar="ORDER", help="the context-order.v1 table")
     p.add_argument("scenario", metavar="BLACKBOARD", help="the blackboard / scenario file (JSON or YAML)")
     p.add_argument("--slot", required=True, metavar="REF", help="the slot (worker ref or play-slot alias)")

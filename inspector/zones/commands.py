@@ -17,8 +17,6 @@ from typing import Any
 from inspector.error_boundary import EXIT_FAILED_CHECK, EXIT_OK
 from inspector.output import dump_json, write_text
 
-COMMANDS = ("lint", "render")
-
 
 def _out():
     return write_text, dump_json
@@ -198,16 +196,16 @@ def cmd_render(args: argparse.Namespace, error_type) -> int:
     return EXIT_OK
 
 
-def register(subparsers, error_type) -> None:
-    p = subparsers.add_parser("lint", help="check a prompt-zones config (JSON/YAML/TOML) or a Covel runtime body; "
-                              "exit status 1 on errors")
+def configure_lint(p: argparse.ArgumentParser, error_type) -> None:
+    """The arguments of ``lint`` (named, with its one-line help, in ``inspector.cli.registry``)."""
     p.add_argument("file", metavar="FILE")
     p.add_argument("--json", action="store_true", help="print the diagnostics as a JSON list")
     p.add_argument("--covel", action="store_true", help="treat FILE as a Covel runtime body whatever its name")
     p.set_defaults(func=lambda args: cmd_lint(args, error_type))
 
-    p = subparsers.add_parser("render", help="assemble a prompt-zones config for one turn (or interpolate a Covel "
-                              "runtime body with the catalog's example values)")
+
+def configure_render(p: argparse.ArgumentParser, error_type) -> None:
+    """The arguments of ``render`` (named, with its one-line help, in ``inspector.cli.registry``)."""
     p.add_argument("file", metavar="FILE")
     p.add_argument("--turn", type=int, default=0, help="simulated turn, counted from 0 (default 0)")
     p.add_argument("--turns", type=int, metavar="N", help="instead: step through N turns and print, per turn, "

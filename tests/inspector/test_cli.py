@@ -215,14 +215,45 @@ def test_show_names_transport_attempts_whose_body_cannot_be_resolved(tmp_path, d
     assert any(p.startswith("providerRequests[1]:") and "7" in p for p in detail["problems"])
 
 
-def test_engine_commands_are_named_in_the_cli_as_their_modules_name_them() -> None:
+def test_every_command_in_the_table_is_configured_by_its_module() -> None:
+    # One table of commands (inspector.cli.registry): each names the module whose
+    # configure_<name> adds its arguments, and the parser offers exactly the table's commands.
     import importlib
 
-    from inspector import cli
+    from inspector.cli import build_parser
+    from inspector.cli.registry import COMMANDS, NAMES
 
-    for module_name, names in cli._COMMAND_MODULES.items():
-        assert importlib.import_module(module_name).COMMANDS == names
-        assert set(names) <= set(cli.SUBCOMMANDS)
+    assert len(NAMES) == len(COMMANDS)
+    for command in COMMANDS:
+        assert callable(getattr(importlib.import_module(command.module), f"configure_{command.name}"))
+    sub = next(a for a in build_parser()._actions if a.dest == "command")
+    assert list(sub.choices) == [c.name for c in COMMANDS]
+
+
+def test_no_engine_repeats_the_command_names() -> None:
+    import importlib
+
+    from inspector.cli.registry import COMMANDS
+
+    for module in {c.module for c in COMMANDS}:
+        assert not hasattr(importlib.import_module(module), "COMMANDS"), module
+
+
+def test_a_command_line_is_for_the_app_unless_it_names_a_command() -> None:
+    from inspector.cli.registry import wants_command_line
+
+    assert wants_command_line(["sessions", "covel.db"])
+    assert wants_command_line(["--help"]) and wants_command_line(["-h"])
+    assert not wants_command_line([])
+    assert not wants_command_line(["covel.db"])
+    assert not wants_command_line(["--order-editor", "--screenshot", "out.png"])
+    assert not wants_command_line(["covel.db", "--screenshot", "out.png"])
+
+
+def test_the_core_command_line_without_a_command_says_how_to_start_the_app(capfdbinary) -> None:
+    code = main([])
+    err = capfdbinary.readouterr().err.decode()
+    assert code == 2 and "no command given" in err and "desktop app" in err
 
 
 def test_importing_the_cli_does_not_import_the_engines() -> None:
@@ -439,8 +470,10 @@ def test_commands_return_the_error_boundarys_exit_statuses():
 
     from inspector import cli
 
-    for source in (Path(cli.__file__), Path(cli.__file__).parent.parent / "ui" / "snapshot.py"):
+    package = Path(cli.__file__).parent
+    for source in (*sorted(package.glob("*.py")), package.parent.parent / "ui" / "snapshot.py",
+                   package.parent.parent / "prompt_inspector" / "__init__.py"):
         tree = ast.parse(source.read_text(encoding="utf-8"))
         literals = [node.lineno for node in ast.walk(tree) if isinstance(node, ast.Return)
-                    and isinstance(node.value, ast.Constant) and isinstance(node.value.value, int)]
+                    and isinstance(node.value, ast.Constant) and type(node.value.value) is int]
         assert literals == [], source

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from inspector import cli
+from inspector.cli import store_commands
 from inspector.error_boundary import (
     EXIT_BAD_INPUT,
     EXIT_INTERNAL,
@@ -25,7 +26,7 @@ def _run_failing(monkeypatch, capsys, exc: BaseException, *extra: str) -> tuple[
     def explode(_args):
         raise exc
 
-    monkeypatch.setattr(cli, "cmd_sessions", explode)
+    monkeypatch.setattr(store_commands, "cmd_sessions", explode)
     code = cli.main([*extra, "sessions", "any.db"])
     out, err = capsys.readouterr()
     return code, out, err

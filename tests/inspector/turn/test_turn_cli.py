@@ -6,7 +6,8 @@ import json
 
 import pytest
 
-from inspector.cli import SUBCOMMANDS, main
+from inspector.cli import main
+from inspector.cli.registry import NAMES
 from inspector.demo import generate_demo
 from inspector.store import open_store
 
@@ -35,7 +36,7 @@ def run(capfdbinary, *argv):
 
 
 def test_turn_is_a_subcommand() -> None:
-    assert "turn" in SUBCOMMANDS
+    assert "turn" in NAMES
 
 
 def test_turn_json_follows_the_contract(demo_db, turn_ids, capfdbinary) -> None:

@@ -1,0 +1,76 @@
+"""``python -m inspector``: the command line of the headless core.
+
+Every subcommand prints text, or JSON with ``--json``; the table of subcommands is
+:mod:`inspector.cli.registry`. The desktop app is started by the program's entry point
+(``prompt-inspector`` with no subcommand, :mod:`prompt_inspector`), which sits above both the
+core and the app: the core never imports the app.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import traceback
+from collections.abc import Callable, Sequence
+
+from inspector.cli.common import CliError
+from inspector.cli.registry import COMMANDS
+from inspector.error_boundary import DEBUG_FLAG, EXIT_BAD_INPUT, EXIT_OK, debug_requested, describe, without_debug_flag
+
+__all__ = ["CliError", "build_parser", "guarded", "main"]
+
+PROGRAM = "prompt-inspector"
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog=PROGRAM,
+        description="Inspect what an LLM role-play engine sent to its models. "
+        f"With no subcommand, `{PROGRAM}` starts the desktop app.",
+    )
+    parser.add_argument(DEBUG_FLAG, action="store_true",
+                        help="with any command: print the traceback of an unexpected error as well as its message")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for command in COMMANDS:
+        command.configure(sub.add_parser(command.name, help=command.summary), CliError)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run one subcommand; returns the exit status (``inspector.error_boundary``)."""
+    raw = list(sys.argv[1:] if argv is None else argv)
+    return guarded(lambda: _run(without_debug_flag(raw)), debug=debug_requested(raw))
+
+
+def _run(argv: list[str]) -> int:
+    args = build_parser().parse_args(argv)
+    if args.command is None:
+        raise CliError(f"no command given: `{PROGRAM} --help` lists them; `{PROGRAM}` without one "
+                       "starts the desktop app")
+    return args.func(args)
+
+
+def guarded(action: Callable[[], int], *, debug: bool) -> int:
+    """Run ``action`` (a command, or the app's start) inside the one error boundary: bad input is
+    one line and status 2, every other failure a sentence with its status; ``debug`` adds the
+    traceback."""
+    try:
+        return action()
+    except CliError as exc:
+        from inspector.store.urls import scrub_text
+
+        sys.stderr.write(f"{PROGRAM}: {scrub_text(str(exc))}\n")
+        return EXIT_BAD_INPUT
+    except BrokenPipeError:
+        # `prompt-inspector prefix … | head` closes the pipe early; that is not an error.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_OK
+    except SystemExit:
+        raise  # argparse's own messages and exit statuses
+    except BaseException as exc:  # the one boundary: every other failure becomes a sentence
+        failure = describe(exc)
+        if debug:
+            traceback.print_exc()
+        sys.stderr.write(f"{PROGRAM}: {failure.message}\n")
+        return failure.status

@@ -1,0 +1,96 @@
+"""``prompt-inspector cache``: the prompt-cache analysis of a store's sessions, as text, JSON, CSV
+or a self-contained HTML report."""
+
+from __future__ import annotations
+
+import argparse
+
+from inspector.cli.common import CliError, open_store_or_fail, shown, warn, warn_notes
+from inspector.error_boundary import EXIT_OK
+from inspector.output import write_text as _write
+
+_WORKER_MIN_REQUESTS = 1000
+_WORKER_START_WAIT_S = 15.0
+
+
+def cmd_cache(args: argparse.Namespace) -> int:
+    from inspector.cache import report as cache_report
+    from inspector.cache.analysis import analyse_session
+    from inspector.cache.rules import RulesError, load_rules
+
+    try:
+        rules = load_rules(args.rules)
+    except RulesError as exc:
+        raise CliError(str(exc)) from None
+    if args.html is not None:
+        # Refused before the analysis: the report never replaces the database, the rules or any
+        # other SQLite file, and a folder is no file name.
+        from inspector.files import OutputPathError, SaveError, check_output_path, write_atomic
+
+        try:
+            check_output_path(args.html, [args.db, args.rules, *rules.paths])
+        except OutputPathError as exc:
+            raise CliError(str(exc)) from None
+    with open_store_or_fail(args.db) as store:
+        if args.html is not None and store.path is not None:
+            # The file a sqlite:// URL names is known only now: the report must not replace it
+            # or one of its -wal/-journal either.
+            try:
+                check_output_path(args.html, [store.path])
+            except OutputPathError as exc:
+                raise CliError(str(exc)) from None
+        printed = warn_notes(store)
+        sessions = store.sessions()
+        if args.session is not None:
+            sessions = [s for s in sessions if s.id == args.session]
+            if not sessions:
+                raise CliError(f"no session {args.session!r} in {shown(args.db)}")
+        session_ids = [s.id for s in sessions]
+        if args.runtime is None and any((s.llm_call_count or 0) >= _WORKER_MIN_REQUESTS for s in sessions):
+            # A big session is analysed by two processes (inspector.cache.worker); the worker's
+            # start (about a second) is worth waiting for only then.
+            from inspector.cache.worker import start_worker, worker_enabled
+
+            if worker_enabled():
+                worker = start_worker()
+                if not worker.wait_ready(_WORKER_START_WAIT_S):
+                    why = f"failed: {worker.failure}" if worker.failure else "did not start in time"
+                    warn(f"the analysis runs in one process: its worker process {why}")
+        analyses = [analyse_session(store, sid, rules=rules, runtime_id=args.runtime, warn=warn)
+                    for sid in session_ids]
+        warn_notes(store, printed)
+    if args.html is not None:
+        page = cache_report.report_html(analyses, source=f"{shown(args.db)} · rules: "
+                                        + ", ".join(str(p) for p in rules.paths))
+        try:
+            write_atomic(args.html, page)
+        except SaveError as exc:
+            raise CliError(str(exc)) from None
+        if not (args.json or args.csv):
+            pairs = sum(len(a.pairs) for a in analyses)
+            findings = sum(len(a.findings) for a in analyses)
+            _write(f"wrote {args.html}: {len(analyses)} sessions, {pairs} requests, {findings} findings\n")
+            return EXIT_OK
+    if args.json:
+        _write(cache_report.findings_json(analyses) if args.findings else cache_report.pairs_json(analyses))
+    elif args.csv:
+        _write(cache_report.findings_csv(analyses) if args.findings else cache_report.pairs_csv(analyses))
+    else:
+        _write(cache_report.report_text(analyses))
+    return EXIT_OK
+
+
+
+
+def configure_cache(p: argparse.ArgumentParser, error_type: type[Exception]) -> None:
+    p.add_argument("db", metavar="DB", help="covel.db path or database URL")
+    p.add_argument("--session", metavar="ID", help="only this session")
+    p.add_argument("--runtime", metavar="ID", help="only this runtime")
+    p.add_argument("--rules", metavar="FILE",
+                   help="provider rules to merge over the shipped table (default: $PROMPT_INSPECTOR_RULES)")
+    fmt = p.add_mutually_exclusive_group()
+    fmt.add_argument("--json", action="store_true", help="print the pairs as a JSON list")
+    fmt.add_argument("--csv", action="store_true", help="print the pairs as CSV")
+    p.add_argument("--findings", action="store_true", help="with --json or --csv: print the layout findings instead")
+    p.add_argument("--html", metavar="FILE", help="write a self-contained HTML report with charts")
+    p.set_defaults(func=cmd_cache)

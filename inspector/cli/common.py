@@ -1,0 +1,59 @@
+"""What every subcommand of the core shares: its error type, warnings, opening a store, tables."""
+
+from __future__ import annotations
+
+import sys
+import unicodedata
+from collections.abc import Sequence
+from typing import Any
+
+
+class CliError(Exception):
+    """Bad input the user can fix (a file, an id, an argument): printed as one line, exit status 2."""
+
+
+def warn(message: str) -> None:
+    sys.stderr.write(f"warning: {message}\n")
+
+
+def warn_notes(store: Any, already: int = 0) -> int:
+    """What the store adapted to (``schema_notes``), once each, after the reads: the notes about
+    values of the wrong type are made while reading. ``already``: how many were printed before
+    the reads (by a command that warns first, as Covel's script does); returns the count printed."""
+    notes = list(store.schema_notes)
+    for note in notes[already:]:
+        warn(note)
+    return len(notes)
+
+
+def shown(db: str) -> str:
+    """The store as a message may name it: a URL without its password (a path as given)."""
+    from inspector.store.urls import shown_url
+
+    return shown_url(db)
+
+
+def open_store_or_fail(db: str):
+    """The store ``db`` names, opened read-only; a store that cannot be read is the user's input
+    to fix (:class:`CliError`)."""
+    from inspector.store import open_store
+    from inspector.store.errors import StoreError
+
+    try:
+        return open_store(db)
+    except StoreError as exc:
+        raise CliError(str(exc)) from None
+
+
+def text_table(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
+    """Columns padded to their widest cell; None prints as nothing."""
+    def width(value: str) -> int:
+        # East Asian wide characters take two columns in a terminal.
+        return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in value)
+
+    cells = [[str(h) for h in headers]] + [["" if c is None else str(c) for c in row] for row in rows]
+    widths = [max(width(row[i]) for row in cells) for i in range(len(headers))]
+    lines = []
+    for row in cells:
+        lines.append("  ".join(cell + " " * (widths[i] - width(cell)) for i, cell in enumerate(row)).rstrip())
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,64 @@
+"""The one table of subcommands: each command's name, its one-line help and where it lives.
+
+Every place that needs to know the commands reads this table: the parser (``inspector.cli``),
+the entry point deciding between the command line and the desktop app (``prompt_inspector``),
+``--help`` and the tests. A command's module is imported only when the parser is built, so that
+starting the app or one command does not import every engine; the module provides
+``configure_<name>(parser, error_type)``, which adds the command's arguments and sets
+``func``. A command that fails raises ``error_type`` (``inspector.cli.common.CliError``) with the
+message to print.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True, slots=True)
+class Command:
+    name: str
+    module: str  # where ``configure_<name>`` lives
+    summary: str  # the line ``--help`` shows
+
+    def configure(self, parser: Any, error_type: type[Exception]) -> None:
+        getattr(importlib.import_module(self.module), f"configure_{self.name}")(parser, error_type)
+
+
+_STORE = "inspector.cli.store_commands"
+
+COMMANDS: tuple[Command, ...] = (
+    Command("prefix", _STORE, "how much of each turn's first request repeats the previous turn's "
+            "(the numbers of Covel's `pnpm prompt:prefix`)"),
+    Command("sessions", _STORE, "list sessions"),
+    Command("turns", _STORE, "list the turns (executions) of a session"),
+    Command("requests", _STORE, "list recorded model requests"),
+    Command("show", _STORE, "the anatomy of one request as an indented tree with token counts"),
+    Command("turn", _STORE, "step through one turn: stages, parallel groups, runtimes, model calls, tools"),
+    Command("cache", "inspector.cli.cache_command", "prompt-cache analysis: where each request stops repeating "
+            "the last one, why, and what the provider will cache"),
+    Command("demo", "inspector.cli.demo_command", "write the built-in demo covel.db (or into PostgreSQL)"),
+    Command("lint", "inspector.zones.commands", "check a prompt-zones config (JSON/YAML/TOML) or a Covel "
+            "runtime body; exit status 1 on errors"),
+    Command("render", "inspector.zones.commands", "assemble a prompt-zones config for one turn (or interpolate "
+            "a Covel runtime body with the catalog's example values)"),
+    Command("order", "inspector.writing_agent.commands", "read a context-order.v1 table (JSON, or text with a "
+            "JSON block), normalise it and apply edits"),
+    Command("assemble", "inspector.writing_agent.commands", "the messages one worker of a writing-agent order "
+            "is sent, with its bags and each segment's share"),
+)
+
+NAMES: frozenset[str] = frozenset(c.name for c in COMMANDS)
+
+
+def wants_command_line(argv: Sequence[str]) -> bool:
+    """Is this command line for a subcommand (or the command line's own help)? Otherwise it is
+    for the desktop app: no subcommand, only a database to open and the app's options. The first
+    word that is not an option decides (an app option's value, ``--screenshot out.png``, is such a
+    word: it starts the app unless it is a command's name)."""
+    if list(argv[:1]) in (["-h"], ["--help"]):
+        return True
+    first = next((a for a in argv if not a.startswith("-")), None)
+    return first in NAMES

@@ -1,0 +1,3 @@
+from prompt_inspector import main
+
+raise SystemExit(main())
