@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from inspector.covel import markers as M
 from inspector.covel.assembly import AssemblyInput, LoreEntry, RuntimeSpec, Segment, assemble
+from inspector.cache.rules import default_rules
 from inspector.wire.protocols import (
     ALL_PROTOCOLS,
     ANTHROPIC_MESSAGES,
@@ -124,7 +125,7 @@ def test_anthropic_two_system_breakpoints_first_and_last_boundary():
     assert [b["text"] for b in blocks] == ["PREAMBLE", "\n\nBODY", "\n\nSTABLE", "\n\nBEFORE\n\nAFTER", "\n\nTAIL"]
     assert [("cache_control" in b) for b in blocks] == [True, False, False, True, False]
     assert blocks[0]["cache_control"] == EPHEMERAL
-    assert count_breakpoints(body) <= M.MAX_CACHE_BREAKPOINTS
+    assert count_breakpoints(body) <= default_rules().resolve("anthropic", None, "claude").max_breakpoints
 
 
 def test_anthropic_without_sentinel_or_strategy_is_plain_string():
