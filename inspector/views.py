@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from inspector.covel.events import RUNTIME_LIFECYCLE_TYPES
+from inspector.numbering import step_attempt_text
 from inspector.search.needles import search_needles
 from .store import LlmCall, Store
 
@@ -115,10 +117,10 @@ def request_rows(store: Store, session_id: str | None = None, turn_id: str | Non
 # --- navigator support (desktop app): runtime groups, totals, locations, prompt search ----------
 
 def _runtime_groups_from(store: Store, session_id: str, turn_id: str | None) -> dict[str, list[dict[str, Any]]]:
-    from inspector.turn.model import LIFECYCLE_TYPES, RuntimeLifecycle
+    from inspector.turn.model import RuntimeLifecycle
 
     calls = store.llm_calls(session_id, turn_id=turn_id)
-    events = store.events(session_id, turn_id, LIFECYCLE_TYPES)
+    events = store.events(session_id, turn_id, RUNTIME_LIFECYCLE_TYPES)
     lifecycles: dict[tuple[str, str | None], RuntimeLifecycle] = {}
     by_turn: dict[str, dict[str | None, dict[str, Any]]] = {}
 
@@ -411,7 +413,7 @@ class RequestDetail:
         row = self.row
         lines = [
             f"{row['eventId']}  {row['runtimeId'] or '(no runtime)'}  turn {row['turnId']}  "
-            f"step {row['step']} attempt {row['attempt']}",
+            + step_attempt_text(row["step"], row["attempt"]),
             f"model {row['model'] or '?'} via {row['provider'] or '?'}, "
             f"{'provider body (' + (self.request.protocol or '?') + ')' if self.request.source == 'provider' else 'kernel messages'}",
             (f"tokens: {self.total_exact:,} exact ({self.encoding}, {self.encoding_provenance}), "

@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (
 )
 
 from inspector import __version__, views
+from inspector.numbering import shown as shown_number
 from inspector.store import StoreAuthenticationError, open_store
 from inspector.store.urls import BadUrlError, looks_like_url, short_name, shown_url, split_url
 
@@ -90,10 +91,6 @@ def _num(value: Any) -> str:
 
 def _dur(value: Any) -> str:
     return format_duration(value) or "—"
-
-
-def _one_based(value: Any) -> Any:
-    return value + 1 if isinstance(value, int) and not isinstance(value, bool) else value
 
 
 def _when(value: Any) -> str:
@@ -256,8 +253,8 @@ class OverviewPanel(QWidget):
                 (_otr("Plugin"), _text(d.get("pluginId"))),
                 (_otr("Stage"), _text(d.get("stage"))),
                 # 1-based like the navigator's "Step 2 · attempt 2".
-                (_otr("Tool-loop step"), _text(_one_based(d.get("step")))),
-                (_otr("Attempt"), _text(_one_based(d.get("attempt")))),
+                (_otr("Tool-loop step"), _text(shown_number(d.get("step")))),
+                (_otr("Attempt"), _text(shown_number(d.get("attempt")))),
                 (_otr("Model"), _text(d.get("model"))),
                 (_otr("Provider"), _text(d.get("provider"))),
                 (_otr("Protocol"), _text(d.get("protocol"))),

@@ -28,6 +28,7 @@ from inspector.export import (
 )
 from inspector.files import OutputPathError, check_output_path, write_atomic
 from inspector.highlight import PreparedText, prepare_text
+from inspector.numbering import shown as shown_number
 from inspector.views import DetailNode, RequestDetail
 
 from .anatomy_model import COL_ESTIMATE, COL_EXACT, COL_LABEL, COL_RECOGNISED, COL_ROLE, COL_SHARE, \
@@ -106,8 +107,8 @@ class RequestPickerDialog(QDialog):
         for row in rows:
             turn = row.get("turnNumber")
             item = QTreeWidgetItem([
-                "" if turn is None else str(turn), row.get("runtimeId") or "", str(row.get("step")),
-                str(row.get("attempt")), row.get("model") or "", _num(row.get("inputTokens")), row["eventId"],
+                "" if turn is None else str(turn), row.get("runtimeId") or "", str(_shown_or_unknown(row.get("step"))),
+                str(_shown_or_unknown(row.get("attempt"))), row.get("model") or "", _num(row.get("inputTokens")), row["eventId"],
             ])
             item.setData(0, Qt.ItemDataRole.UserRole, row["eventId"])
             self.list.addTopLevelItem(item)
@@ -461,8 +462,8 @@ class RequestView(QWidget):
         self.title.setText(" · ".join(x for x in (
             row.get("runtimeId") or _tr("(no runtime)"),
             # One-based, as the navigator counts them ("Step 1" is tool-loop step 0).
-            _tr("step {step} · attempt {attempt}").format(step=_one_based(row.get("step")),
-                                                          attempt=_one_based(row.get("attempt"))),
+            _tr("step {step} · attempt {attempt}").format(step=_shown_or_unknown(row.get("step")),
+                                                          attempt=_shown_or_unknown(row.get("attempt"))),
             row.get("eventId"),
         ) if x))
         view = d.request.protocol if d.request.source == "provider" else _tr("kernel messages")
@@ -905,10 +906,6 @@ class RequestView(QWidget):
 _SYNC_TEXT = 20_000
 
 
-def _one_based(value: Any) -> Any:
-    return value + 1 if isinstance(value, int) and not isinstance(value, bool) else "?"
-
-
 def _esc(text: str) -> str:
     return str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
@@ -940,3 +937,9 @@ def attach_request_view(window: Any, *, screenshot: bool = False) -> RequestView
         # Connected before the launcher connects its own handler, so this runs first.
         window.navigator.revealFinished.connect(lambda _complete: view.wait_until_loaded())
     return view
+
+
+def _shown_or_unknown(value: Any) -> Any:
+    """A recorded position as a person reads it, or "?" when the row does not say."""
+    number = shown_number(value)
+    return number if isinstance(number, int) else "?"

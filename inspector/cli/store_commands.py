@@ -9,6 +9,7 @@ import argparse
 
 from inspector.cli.common import CliError, open_store_or_fail, shown, text_table, warn, warn_notes
 from inspector.error_boundary import EXIT_OK
+from inspector.numbering import shown as shown_number
 from inspector.output import dump_json as _dump_json, write_text as _write
 
 
@@ -85,7 +86,7 @@ def cmd_requests(args: argparse.Namespace) -> int:
         _write(_dump_json(rows))
         return EXIT_OK
     headers = ["event", "turn", "runtime", "stage", "step", "try", "model", "protocol", "in tok", "cached", "ms"]
-    _write(text_table(headers, [[r["eventId"], r["turnId"][:8], r["runtimeId"], r["stage"] or "", r["step"], r["attempt"],
+    _write(text_table(headers, [[r["eventId"], r["turnId"][:8], r["runtimeId"], r["stage"] or "", shown_number(r["step"]), shown_number(r["attempt"]),
                              r["model"], r["protocol"] or "kernel", r["inputTokens"], r["cachedTokens"],
                              r["durationMs"]] for r in rows]))
     return EXIT_OK
@@ -107,7 +108,9 @@ def cmd_show(args: argparse.Namespace) -> int:
 
 
 def cmd_turn(args: argparse.Namespace) -> int:
-    from inspector.turn.model import TurnNotFoundError, build_turn
+    from inspector.turn.builder import build_turn
+    from inspector.turn.model import TurnNotFoundError
+    from inspector.turn.outline import turn_outline
 
     with open_store_or_fail(args.db) as store:
         session_id = store.session_of_turn(args.turn_id)
@@ -120,7 +123,7 @@ def cmd_turn(args: argparse.Namespace) -> int:
                 raise CliError(str(exc)) from None
         finally:
             warn_notes(store)
-    _write(_dump_json(turn.to_json()) if args.json else turn.to_text())
+    _write(_dump_json(turn.to_json()) if args.json else turn_outline(turn))
     return EXIT_OK
 
 

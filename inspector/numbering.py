@@ -1,0 +1,24 @@
+"""How a position is shown to a person: the one numbering rule.
+
+Covel records turn, tool-loop step and attempt positions counted from 0 (``step``, ``attempt``
+in ``trace_events`` payloads), and every JSON output keeps those recorded values. Every text a
+person reads — the command line's tables and trees, the app's labels — counts from 1: the first
+request of a turn is "step 1 · attempt 1".
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def shown(index: Any) -> Any:
+    """A recorded 0-based position as a person reads it (``0`` → ``1``); a value that is not a
+    whole number (None, a malformed field) is passed through unchanged for the caller to show."""
+    if isinstance(index, bool) or not isinstance(index, int):
+        return index
+    return index + 1
+
+
+def step_attempt_text(step: Any, attempt: Any) -> str:
+    """``"step 1 · attempt 1"`` for the recorded step 0, attempt 0."""
+    return f"step {shown(step)} · attempt {shown(attempt)}"
