@@ -5,3 +5,22 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 # PostgreSQL servers, databases and the backend parametrisation, for core and view tests alike.
 pytest_plugins = ["pg_fixtures"]
+
+
+import stat  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+import pytest  # noqa: E402
+
+
+@pytest.fixture(scope="session")
+def demo_store(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The built-in demo store with its default arguments, generated once for the whole run and
+    made read-only: every test reading it sees the same rows, and a test that would change it
+    fails instead of spoiling the others (a test that damages a store copies it first)."""
+    from inspector.demo import generate_demo
+
+    path = tmp_path_factory.mktemp("demo-store") / "covel.db"
+    generate_demo(path)
+    path.chmod(stat.S_IRUSR | stat.S_IRGRP | stat.S_IROTH)
+    return path

@@ -6,14 +6,11 @@ import sqlite3
 import pytest
 
 from inspector.cli import main
-from inspector.demo import generate_demo
 
 
-@pytest.fixture(scope="module")
-def demo_db(tmp_path_factory):
-    path = tmp_path_factory.mktemp("cli") / "covel.db"
-    generate_demo(path)
-    return path
+@pytest.fixture
+def demo_db(demo_store):
+    return demo_store
 
 
 def run(capfdbinary, *argv):
