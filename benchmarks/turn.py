@@ -135,7 +135,8 @@ def median_ms(fn: Callable[[], object], repeat: int) -> float:
 
 def measure(db: Path, session: str, turn: str, repeat: int) -> dict[str, float]:
     from inspector.store import open_store
-    from inspector.turn.model import build_turn, turn_history
+    from inspector.turn.builder import build_turn
+    from inspector.turn.history import turn_history
 
     start = time.perf_counter()
     with open_store(db) as store:
@@ -157,8 +158,10 @@ def measure(db: Path, session: str, turn: str, repeat: int) -> dict[str, float]:
 
 
 def _render(turn) -> None:
+    from inspector.turn.outline import turn_outline
+
     turn.to_json()
-    turn.to_text()
+    turn_outline(turn)
 
 
 def main() -> int:

@@ -41,7 +41,7 @@ def main(argv: list[str] | None = None) -> int:
     from PySide6.QtWidgets import QApplication
 
     from inspector.store import open_store
-    from inspector.turn.model import build_turn
+    from inspector.turn.builder import build_turn
     from turn import SESSION, TURN, build_synthetic  # benchmarks/turn.py
     from ui.theme import apply_theme
     from ui.turn_view import TurnView

@@ -1,7 +1,7 @@
 """Step through one turn: a timeline of its stages and runtimes, step controls, the current event
 in detail, and a summary of what the turn did.
 
-The turn itself comes from :func:`inspector.turn.model.build_turn` (headless, tested there); this
+The turn itself comes from :func:`inspector.turn.builder.build_turn` (headless, tested there); this
 module only lays it out, paints it and reacts to input. Everything that reads the store (building
 the turn, a call's history, a request's anatomy) runs on the window's :class:`TaskManager`, so
 stepping itself never waits on the database: it only moves a cursor over data already in memory.
@@ -26,7 +26,9 @@ from PySide6.QtWidgets import (
 )
 
 from inspector.cache.rules import default_rules
-from inspector.turn.model import CallHistory, ModelCall, Runtime, ToolUse, Turn, TurnEvent, build_turn, turn_history
+from inspector.turn.builder import build_turn
+from inspector.turn.history import CallHistory, turn_history
+from inspector.turn.model import ModelCall, Runtime, ToolUse, Turn, TurnEvent
 
 from .navigator import format_duration, format_number
 from .request_view import RequestView

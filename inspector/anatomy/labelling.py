@@ -88,16 +88,6 @@ _TAG_OPEN = re.compile(r"^<([A-Za-z][\w.:-]*)(?:[ \t][^>\n]*)?>", re.M)
 _PREAMBLE_LINE = re.compile(r"^(?:" + "|".join(re.escape(t) for t in markers.PREAMBLE_TAGS) + ")", re.M)
 _TURN_DATA_LINE = re.compile(r"^<(" + "|".join(re.escape(t) for t in markers.TURN_DATA_TAGS) + r")>", re.M)
 _STAGE_ACTIVATION = re.compile(r'"source"\s*:\s*"stage"')
-_PRUNED = re.compile(
-    r"^(?:"
-    + re.escape(markers.PRUNED_MARKER_EN)
-    + "|"
-    + re.escape(markers.PRUNED_MARKER_ZH_PREFIX)
-    + r"[^\n]*|"
-    + markers.LEGACY_PRUNED_MARKER_PATTERN.strip("^$")
-    + r")$",
-    re.M,
-)
 _ANY_TAG_LINE = re.compile(r"^<[A-Za-z]", re.M)
 _SESSION_INJECT_TAGS = frozenset({markers.AVAILABLE_EVENTS_TAG, "runtime-activation"})
 _SYSTEM_SEGMENT_TAGS = frozenset(
@@ -236,10 +226,6 @@ def _scan(text: str, start: int, end: int) -> list[tuple[str | None, int, int]]:
     if s < e:
         tokens.append((None, s, e))
     return tokens
-
-
-def _is_pruned(text: str) -> bool:
-    return _PRUNED.fullmatch(text.strip()) is not None
 
 
 def _preamble_end(text: str, start: int, end: int) -> int:
@@ -419,7 +405,7 @@ def _find_embedded_extras(text: str, start: int, end: int, want_turn_context: bo
     """Starts of paragraphs that were separate leading system messages joined into one system
     text (Anthropic joins them with blank lines): pruned marker, turn context, response format."""
     found: list[tuple[str, int]] = []
-    m = _PRUNED.search(text, start, end)
+    m = markers.PRUNED_MARKER_LINE.search(text, start, end)
     if m is not None and (m.start() == start or text.startswith("\n\n", m.start() - 2)):
         found.append(("pruned", m.start()))
     rf = text.find(markers.RESPONSE_FORMAT_PREFIX, start, end)
@@ -570,7 +556,7 @@ def leading_system_kind(text: str) -> str:
     """What a leading system message after the system prompt is by its own text: ``pruned``
     (the pruned-history marker), ``legacy-summary``, ``response-format`` or ``other``."""
     stripped = text.strip()
-    if _is_pruned(stripped):
+    if markers.is_pruned_marker(stripped):
         return "pruned"
     if stripped.startswith(markers.LEGACY_COMPACTED_PREFIX):
         return "legacy-summary"
@@ -658,7 +644,7 @@ class MessageFacts:
         self.plain_assistant = role == "assistant" and not has_call
         self.pictures = role == "user" and not late and m.has_kind(IMAGE, IMAGE_NOTE)
         lead = inner.lstrip()
-        self.pruned = sys_like and _is_pruned(inner)
+        self.pruned = sys_like and markers.is_pruned_marker(inner)
         self.envelope = role == "user" and text.lstrip().startswith(markers.COMPACTED_HISTORY_OPEN)
         self.legacy_summary = sys_like and lead.startswith(markers.LEGACY_COMPACTED_PREFIX)
         self.summary = self.envelope or self.legacy_summary

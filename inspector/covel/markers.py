@@ -8,10 +8,13 @@ recognise by, and the full ``*_EN`` sentence is our completion of it for generat
 
 from __future__ import annotations
 
+import re
+
 # --- cache sentinel (spec §3.1) -------------------------------------------------------------
 CACHE_SENTINEL = "\ue000COVEL_CACHE_BREAK\ue000"
 CACHE_SENTINEL_NAME = "COVEL_CACHE_BREAK"
-MAX_CACHE_BREAKPOINTS = 4
+# How many breakpoints a provider honours is a provider rule: resources/provider_rules.toml
+# (max_breakpoints), read through inspector.cache.rules.
 
 # --- framework preamble line prefixes (spec §1.2) -------------------------------------------
 PREAMBLE_TAGS = ("[RUNTIME]", "[LANGUAGE]", "[COMPLETION]")
@@ -124,3 +127,26 @@ CLOSING_CUE_PREFIXES = (CLOSING_CUE_EN_PREFIX, CLOSING_CUE_ZH_PREFIX)
 BLANK_INPUT_CUES = (BLANK_INPUT_CUE_EN, BLANK_INPUT_CUE_ZH)
 MANUAL_TRIGGER_CUE_PREFIXES = (MANUAL_TRIGGER_CUE_EN_PREFIX, MANUAL_TRIGGER_CUE_ZH_PREFIX)
 COMPACTED_HISTORY_NOTES = (COMPACTED_HISTORY_NOTE_EN, COMPACTED_HISTORY_NOTE_ZH)
+
+
+# --- recognising the pruned-history marker (spec §1.4) ----------------------------------------
+# The spec quotes the whole English sentence but only the start of the Chinese one ("zh variant
+# starts ..."), so a zh marker is recognised by its start, whatever follows it, line breaks
+# included.
+_PRUNED_WHOLE = re.compile(
+    re.escape(PRUNED_MARKER_EN) + "|" + LEGACY_PRUNED_MARKER_PATTERN.strip("^$"))
+# Where a marker paragraph starts inside a text that joins several system messages (Anthropic's
+# system string, Gemini's systemInstruction): at a line start, the English or legacy sentence on
+# a line of its own, or the Chinese start.
+PRUNED_MARKER_LINE = re.compile(
+    r"^(?:" + re.escape(PRUNED_MARKER_EN) + "|" + re.escape(PRUNED_MARKER_ZH_PREFIX) + r"[^\n]*|"
+    + LEGACY_PRUNED_MARKER_PATTERN.strip("^$") + r")$",
+    re.M,
+)
+
+
+def is_pruned_marker(text: str) -> bool:
+    """True when a message's text (surrounding whitespace aside) is the pruned-history marker:
+    the English sentence, the older counted form, or anything starting with the Chinese start."""
+    stripped = text.strip()
+    return stripped.startswith(PRUNED_MARKER_ZH_PREFIX) or _PRUNED_WHOLE.fullmatch(stripped) is not None

@@ -13,7 +13,8 @@ from PySide6.QtGui import QImage, QPainter
 
 from inspector.demo import generate_demo
 from inspector.store import open_store
-from inspector.turn.model import Turn, build_turn
+from inspector.turn.builder import build_turn
+from inspector.turn.model import Turn
 from ui.turn_view import UNSTAGED, TurnView, summarize
 from ui.workers import TaskManager
 

@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from inspector.cache.rules import default_rules
 from inspector.covel import markers as M
 from inspector.covel.assembly import (
     PART_NAMES,
@@ -283,7 +284,7 @@ def test_sentinel_count_never_exceeds_four(flags, locale):
         )
     )
     count = req.system_prompt.count(M.CACHE_SENTINEL)
-    assert count <= M.MAX_CACHE_BREAKPOINTS
+    assert count <= default_rules().resolve("anthropic", None, "claude").max_breakpoints
     assert count == sum(p.sentinel_after for p in req.system_parts)
     assert all(p.text for p in req.system_parts)
 

@@ -14,15 +14,10 @@ from inspector.covel import markers
 from inspector.demo import generate_demo
 from inspector.demo.schema import render_ddl
 from inspector.store import open_store
-from inspector.turn.model import (
-    STAGE_ORDER,
-    RuntimeLifecycle,
-    Turn,
-    TurnNotFoundError,
-    build_turn,
-    iter_history,
-    turn_history,
-)
+from inspector.turn.builder import build_turn
+from inspector.turn.history import iter_history, turn_history
+from inspector.turn.model import STAGE_ORDER, RuntimeLifecycle, Turn, TurnNotFoundError
+from inspector.turn.outline import turn_outline
 
 MAIN = "demo-lantern-deepseek"
 POST_TURN = ["char-creator/character-tracker", "world-init/dimension-tracker", "affinity/main"]
@@ -159,7 +154,7 @@ def test_demo_failed_runtime_then_retry_execution(demo, executions) -> None:
     assert rerun.status == "success" and [t.name for t in rerun.tools] == ["dimension-update"]
     assert [o.runtime_id for o in retry_turn.committed.outputs] == ["world-init/dimension-tracker"]
     assert retry_turn.committed.player == [] and retry_turn.committed.story == []
-    assert "re-ran: world-init/dimension-tracker" in retry_turn.to_text()
+    assert "re-ran: world-init/dimension-tracker" in turn_outline(retry_turn)
 
 
 def test_demo_retry_call_sees_source_player_message_as_current(demo, executions) -> None:
@@ -262,11 +257,13 @@ def test_views_use_the_same_runtime_status_rule(demo, executions) -> None:
 
 
 def test_text_outline_of_a_demo_turn(demo, executions) -> None:
-    text = _turn(demo, executions, 4).to_text()
+    text = turn_outline(_turn(demo, executions, 4))
     positions = [text.index(f"stage {name}") for name in ("pre-turn", "narrative", "post-turn")]
     assert positions == sorted(positions)
-    assert "3 in parallel" in text and "failed" in text and "http attempt 0: 502" in text
-    assert "tool character-upsert  completed  (step 0)" in text
+    # Steps and attempts are counted from 1 in the text; the model keeps Covel's 0-based fields.
+    assert "3 in parallel" in text and "failed" in text and "http attempt 1: 502" in text
+    assert "tool character-upsert  completed  (step 1)" in text
+    assert "step 1 · attempt 1" in text and "step 0" not in text and "attempt 0" not in text
     assert text.rstrip().splitlines()[-1].startswith("  output affinity/main success")
 
 
@@ -456,7 +453,7 @@ def test_retry_of_one_runtime_seeded_from_committed_turns(db) -> None:
     assert seeds == {"g/main": "src", "n/main": "src", "a/x": "src", "b/y": "r1"}
     assert [r.runtime_id for r in turn.runtimes()] == ["c/z"]
     assert [o.runtime_id for o in turn.committed.outputs] == ["c/z"]
-    text = turn.to_text()
+    text = turn_outline(turn)
     assert "retry (retry_runtime) of turn src" in text and "b/y (from r1)" in text
 
 
@@ -500,14 +497,14 @@ def test_suspension_and_resume(db) -> None:
     event = next(e for e in suspended.events if e.type == "turn.suspended")
     assert (event.kind, event.target, event.target_id) == ("suspension", "suspension", "su-1")
     assert event in suspended.turn_events
-    assert "suspended su-1 by q/ask: pick a door" in suspended.to_text()
+    assert "suspended su-1 by q/ask: pick a door" in turn_outline(suspended)
 
     assert resumed.origin == "resume" and resumed.suspensions == []
     (resume,) = resumed.resumes
     assert (resume.suspension_id, resume.turn_id, resume.runtime_id) == ("su-1", "t1", "q/ask")
     assert resume.resumed_at == ts(500) and resume.resume_schema["properties"]["door"] == {"type": "string"}
     assert resumed.runtime("q/ask").status == "success"
-    assert "resumes suspension su-1 of turn t1" in resumed.to_text()
+    assert "resumes suspension su-1 of turn t1" in turn_outline(resumed)
 
 
 def test_suspension_known_only_from_the_trace(db) -> None:
@@ -542,7 +539,7 @@ def test_events_with_no_stage_run_after_all_stages(db) -> None:
     contract = turn.to_json()
     assert [r["runtimeId"] for r in contract["unstaged"]] == ["ev/react", "ev/other", None]
     assert contract["unstaged"][0]["calls"][0]["inputTokens"] == 10
-    assert "after all stages" in turn.to_text()
+    assert "after all stages" in turn_outline(turn)
 
 
 def test_unknown_event_types_and_stages_are_kept_as_they_are(db) -> None:
@@ -566,7 +563,7 @@ def test_unknown_event_types_and_stages_are_kept_as_they_are(db) -> None:
     assert mystery.payload == {} and "not valid JSON" in mystery.label
     block = next(e for e in turn.events if e.type == "block.emitted")
     assert (block.kind, block.known) == ("other", True)
-    text = turn.to_text()
+    text = turn_outline(turn)
     assert "? sparkle.emitted x/main" in text and "? " in text.split("turn events")[1]
     assert "stage epilogue (unknown stage)" in text and "· block.emitted n/main" in text
 
@@ -638,7 +635,7 @@ def test_tools_pruning_hooks_and_proposals(db) -> None:
     assert turn.to_json()["stages"][0]["runtimes"][0]["tools"] == [
         {"name": "lookup", "status": "completed"}, {"name": "delete", "status": "failed"},
         {"name": "slow", "status": "completed"}, {"name": "archived", "status": "completed"}]
-    text = turn.to_text()
+    text = turn_outline(turn)
     assert "context.pruned: 4 messages, 1 tool results truncated" in text
     assert "proposal failed state.patch p1: conflict" in text and "hook aborted PostToolUse" in text
 
@@ -667,7 +664,7 @@ def test_result_only_turn_and_missing_turn(db) -> None:
     assert (narrator.status, narrator.traced, narrator.group, narrator.start_ms) == ("success", False, None, None)
     assert [s.name for s in turn.stages] == ["narrative"]
     assert [(r.runtime_id, r.status, r.error) for r in turn.unstaged] == [("x/y", "failed", "late")]
-    assert "no times recorded" in turn.to_text()
+    assert "no times recorded" in turn_outline(turn)
 
 
 def test_compaction_without_a_following_call_is_noted(db) -> None:
