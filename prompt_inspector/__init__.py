@@ -10,7 +10,8 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 
-from inspector.cli import guarded, main as command_line
+from inspector.cli import guarded
+from inspector.cli import main as command_line
 from inspector.cli.registry import wants_command_line
 from inspector.error_boundary import EXIT_BAD_INPUT, debug_requested, without_debug_flag
 

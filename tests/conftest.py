@@ -1,16 +1,14 @@
 import os
+import stat
+from pathlib import Path
+
+import pytest
 
 # Views are tested without a display; set before any Qt import.
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 # PostgreSQL servers, databases and the backend parametrisation, for core and view tests alike.
 pytest_plugins = ["pg_fixtures"]
-
-
-import stat  # noqa: E402
-from pathlib import Path  # noqa: E402
-
-import pytest  # noqa: E402
 
 
 @pytest.fixture(scope="session")

@@ -16,7 +16,14 @@ from collections.abc import Callable, Sequence
 
 from inspector.cli.common import CliError
 from inspector.cli.registry import COMMANDS
-from inspector.error_boundary import DEBUG_FLAG, EXIT_BAD_INPUT, EXIT_OK, debug_requested, describe, without_debug_flag
+from inspector.error_boundary import (
+    DEBUG_FLAG,
+    EXIT_BAD_INPUT,
+    EXIT_OK,
+    debug_requested,
+    describe,
+    without_debug_flag,
+)
 
 __all__ = ["CliError", "build_parser", "guarded", "main"]
 

@@ -25,7 +25,12 @@ def cmd_cache(args: argparse.Namespace) -> int:
     if args.html is not None:
         # Refused before the analysis: the report never replaces the database, the rules or any
         # other SQLite file, and a folder is no file name.
-        from inspector.files import OutputPathError, SaveError, check_output_path, write_atomic
+        from inspector.files import (
+            OutputPathError,
+            SaveError,
+            check_output_path,
+            write_atomic,
+        )
 
         try:
             check_output_path(args.html, [args.db, args.rules, *rules.paths])

@@ -7,7 +7,8 @@ import os
 
 from inspector.cli.common import CliError
 from inspector.error_boundary import EXIT_OK
-from inspector.output import dump_json as _dump_json, write_text as _write
+from inspector.output import dump_json as _dump_json
+from inspector.output import write_text as _write
 
 
 def _demo_output(path: str, force: bool):

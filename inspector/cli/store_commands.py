@@ -7,10 +7,18 @@ from __future__ import annotations
 
 import argparse
 
-from inspector.cli.common import CliError, open_store_or_fail, shown, text_table, warn, warn_notes
+from inspector.cli.common import (
+    CliError,
+    open_store_or_fail,
+    shown,
+    text_table,
+    warn,
+    warn_notes,
+)
 from inspector.error_boundary import EXIT_OK
 from inspector.numbering import shown as shown_number
-from inspector.output import dump_json as _dump_json, write_text as _write
+from inspector.output import dump_json as _dump_json
+from inspector.output import write_text as _write
 
 
 def cmd_prefix(args: argparse.Namespace) -> int:
