@@ -100,7 +100,8 @@ def _order_table(document) -> str:
 def _cmd_order(args: argparse.Namespace, error_type: type[Exception]) -> int:
     from inspector.jsjson import js_parse
 
-    from .order import OrderEditError, apply_edit, normalise, serialise, to_json_object
+    from .edits import apply_edit
+    from .order import OrderEditError, normalise, serialise, to_json_object
 
     document = _read_order(args.file, error_type)
     if args.apply:

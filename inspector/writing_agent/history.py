@@ -35,11 +35,23 @@ __all__ = [
     "append_dialogue_history_turn",
     "history_prefix",
     "DEFAULT_BLOCK_LIMITS",
+    "SETTABLE_LIMITS",
+    "block_limits",
 ]
 
 # The public code's n per projection: fields 5, summary/brief 20, anything else 80 (A.6 step 4).
 DEFAULT_BLOCK_LIMITS: Mapping[str, int] = {"fields": 5, "summary": 20, "brief": 20, "full": 80}
 _OTHER_MODES_LIMIT_KEY = "full"
+# The projections whose n a user sets; "brief" is another name of the summary and takes its n.
+SETTABLE_LIMITS = ("fields", "summary", "full")
+
+
+def block_limits(chosen: Mapping[str, int]) -> dict[str, int]:
+    """The n per projection with ``chosen`` (keys of ``SETTABLE_LIMITS``) over the defaults."""
+    limits = dict(DEFAULT_BLOCK_LIMITS)
+    limits.update(chosen)
+    limits["brief"] = limits["summary"]
+    return limits
 
 # JavaScript's \s, not Python's (see inspector.jsjson): "##\ufeff" starts a block, "##\x1f" does not.
 _RULE1_SPLIT = re.compile(f"\\n(?=##[{JS_SPACE}]|【|(?:用户|助手|系统)[:：])")

@@ -1,10 +1,9 @@
-"""``context-order.v1`` documents: lenient parsing, normalisation, serialisation, edits, merging.
+"""``context-order.v1`` documents: the model, lenient parsing, normalisation, serialisation, merging.
 
 Follows ../shared/spec/writing-agent.md A.2 (format, ``parseContextOrder``, ``renumberContextOrder``,
-``serializeContextOrder``, ``mergeContextOrderIntoWorkerSetJson``) and A.11 (the edit API and its
-validation messages). The document model is plain mutable dataclasses so an editor can hold one;
-every edit function is pure: it returns a new, normalised document and a list of what
-normalisation changed, or raises ``OrderEditError`` carrying the spec's message.
+``serializeContextOrder``, ``mergeContextOrderIntoWorkerSetJson``). The document model is plain
+mutable dataclasses so an editor can hold one; what an edit does to a document (A.11 and the
+editor's own edits) is :mod:`.edits`.
 """
 
 from __future__ import annotations
@@ -17,18 +16,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from inspector.jsjson import UNDEFINED, js_parse, js_stringify
-
-from inspector.jsjson import JS_SPACE, js_is_blank, js_to_number, js_trim
+from inspector.jsjson import JS_SPACE, UNDEFINED, js_is_blank, js_parse, js_stringify, js_to_number, js_trim
 
 from .vocabulary import (
     CONTEXT_ORDER_SCHEMA,
-    DEFAULT_HISTORY_NOTE,
     DIALOGUE_HISTORY_TAG,
     PLAY_SLOT_INPUT_KEYS,
     PLAY_SLOTS,
-    PROJECTIONS,
-    ANCHORS,
     is_history_ref,
     is_persona_ref,
     resolve_play_slot,
@@ -40,51 +34,29 @@ __all__ = [
     "ContextOrder",
     "Change",
     "Normalised",
-    "EditResult",
     "OrderEditError",
     "NoDocumentError",
     "parse_context_order",
     "read_context_order",
     "parse_play_slots",
+    "play_slots_on",
+    "slot_runs",
     "normalise",
     "normalise_slot",
     "to_json_object",
     "serialise",
     "merge_into_worker_set_json",
+    "order_from_worker_set",
     "find_slot",
-    "move",
-    "set_projection",
-    "set_anchor",
-    "replace",
-    "apply_edit",
     "history_insert_index",
-    "ERROR_BAD_ACTION",
-    "ERROR_INDEX_OUT_OF_RANGE",
-    "ERROR_REPLACE_UNPARSEABLE",
-    "ERROR_MOVE_ARGS",
-    "ERROR_ANCHOR_ARGS",
-    "ERROR_PROJECTION_ARGS",
-    "ERROR_NO_ORDER",
     "ERROR_WORKER_SET_NOT_JSON",
     "extract_json_object_text",
 ]
 
-# The HTTP route's and the session layer's messages, verbatim (A.11). A replace without a
-# context_order is not validated by the route: the session layer reports it as unparseable.
-ERROR_BAD_ACTION = "action 须为 move | set_anchor | set_projection | replace"
-ERROR_INDEX_OUT_OF_RANGE = "插入项下标越界"
-ERROR_REPLACE_UNPARSEABLE = "context_order 无法解析"
-ERROR_MOVE_ARGS = "move 需要 slotRef、index、delta(±1)"
-ERROR_ANCHOR_ARGS = "set_anchor 需要 slotRef、index、anchor(pre_history|post_history)"
-ERROR_PROJECTION_ARGS = "set_projection 需要 slotRef、index、projection"
-ERROR_NO_ORDER = "尚无上下文投影排序可编辑；请先完成游玩拓扑/细化终稿，或提交完整 replace"
+# The session layer's message for a worker set that is not JSON, verbatim (A.11).
 ERROR_WORKER_SET_NOT_JSON = "设计.worker集 无法解析为 JSON"
 
 _UNORDERED = 99  # the order a row gets when its order is missing or not a finite number
-
-
-def _slot_not_found(ref: str) -> str:
-    return f"未找到槽 {ref}"
 
 
 # --- model -------------------------------------------------------------------------------------
@@ -133,18 +105,17 @@ class Normalised:
     changes: list[Change]
 
 
-@dataclass(frozen=True, slots=True)
-class EditResult:
-    document: ContextOrder
-    changes: list[Change]
-
-
 class OrderEditError(ValueError):
-    """A rejected edit; ``message`` is the spec's error string (HTTP 400 in the original)."""
+    """A rejected edit; ``message`` is the spec's error string (HTTP 400 in the original).
 
-    def __init__(self, message: str) -> None:
+    ``template`` and ``values``: the message before formatting, for a view that shows it in
+    another language (``message == template.format(**values)``)."""
+
+    def __init__(self, message: str, *, template: str | None = None, values: Mapping[str, Any] | None = None) -> None:
         super().__init__(message)
         self.message = message
+        self.template = template if template is not None else message
+        self.values = dict(values or {})
 
 
 class NoDocumentError(ValueError):
@@ -346,6 +317,19 @@ def parse_play_slots(value: Any) -> dict[str, Any] | None:
     return slots
 
 
+def play_slots_on(document: ContextOrder) -> dict[str, bool]:
+    """Which play slots run each turn, by key: the document's ``play_slots`` as ``parsePlaySlots``
+    reads them (its defaults when the document has none)."""
+    slots = parse_play_slots(document.play_slots or {})
+    return {slot.key: bool(slots[slot.key]) for slot in PLAY_SLOTS}
+
+
+def slot_runs(document: ContextOrder, slot_ref: str) -> bool | None:
+    """Whether the worker in ``slot_ref`` runs each turn; None when it is no play slot."""
+    play = resolve_play_slot(slot_ref)
+    return None if play is None else play_slots_on(document)[play.key]
+
+
 def _agent_enabled(value: Any) -> bool:
     if value is None:
         return True
@@ -501,11 +485,25 @@ def merge_into_worker_set_json(worker_set_json: str, document: ContextOrder) -> 
     return js_stringify(root, indent=2)
 
 
-# --- edits -------------------------------------------------------------------------------------
+def order_from_worker_set(worker_set_json: str) -> ContextOrder | None:
+    """The order a worker set (``设计.worker集`` JSON) holds under ``context_order`` (else the
+    camel-case ``contextOrder``), or None: the inverse of ``merge_into_worker_set_json``."""
+    try:
+        root = js_parse(worker_set_json)
+    except ValueError:
+        return None
+    if not isinstance(root, dict):
+        return None
+    inner = root.get("context_order", root.get("contextOrder"))
+    return parse_context_order(inner) if isinstance(inner, (dict, str)) else None
+
+
+# --- looking up ----------------------------------------------------------------------------------
 
 def find_slot(document: ContextOrder, ref: str) -> Slot | None:
     """The slot named ``ref``: exactly, else through the play-slot aliases (``gm`` finds
-    ``world-simulator``). For looking a worker up; edits use ``_edit_slot``, as strict as the original."""
+    ``world-simulator``). For looking a worker up; an edit looks its slot up as strictly as
+    the original (:mod:`.edits`)."""
     for slot in document.slots:
         if slot.ref == ref:
             return slot
@@ -517,140 +515,7 @@ def find_slot(document: ContextOrder, ref: str) -> Slot | None:
     return None
 
 
-def _edit_slot(document: ContextOrder, ref: str) -> Slot | None:
-    """``applyContextOrderEdit``'s lookup: the first slot whose trimmed ref equals the trimmed ``ref``."""
-    wanted = js_trim(ref)
-    return next((slot for slot in document.slots if js_trim(slot.ref) == wanted), None)
-
-
 def history_insert_index(slot: Slot) -> int | None:
+    """The index of the slot's (first) history insert, or None: the row the bags are cut at."""
     return next((i for i, insert in enumerate(slot.inserts) if is_history_ref(insert.ref)), None)
 
-
-def _is_index(value: Any) -> bool:
-    """``Number.isFinite`` of a JSON number: an integer too large for a double (past 309 digits)
-    is Infinity in JavaScript, so not an index."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        return False
-    try:
-        return math.isfinite(value)
-    except OverflowError:
-        return False
-
-
-def _target(document: ContextOrder, slot_ref: Any, index: Any) -> tuple[ContextOrder, Slot, int]:
-    """A working copy of the document as held (not normalised first: the original edits the
-    order it parsed, and normalises after), its slot and the checked index."""
-    working = copy.deepcopy(document)
-    slot = _edit_slot(working, slot_ref)
-    if slot is None:
-        raise OrderEditError(_slot_not_found(js_trim(slot_ref)))
-    # A fractional index inside the range is rejected too: the original would index past its
-    # array (a TypeError or a silent no-op), which is no result worth reproducing.
-    whole = isinstance(index, int) or index.is_integer()
-    if not (whole and 0 <= index < len(slot.inserts)):
-        raise OrderEditError(ERROR_INDEX_OUT_OF_RANGE)
-    return working, slot, int(index)
-
-
-def _finish(working: ContextOrder) -> EditResult:
-    normal = normalise(working)
-    # Every edit renumbers; only the changes the user did not ask for are worth reporting.
-    return EditResult(normal.document, [c for c in normal.changes if c.kind != "renumbered"])
-
-
-def _has_slot_ref(value: Any) -> bool:
-    return not js_is_blank(value)
-
-
-def move(document: ContextOrder, slot_ref: str, index: int, delta: int) -> EditResult:
-    """Swap insert ``index`` with its neighbour ``index + delta`` (delta ±1)."""
-    if not (_has_slot_ref(slot_ref) and _is_index(index) and _is_index(delta) and delta in (1, -1)):
-        raise OrderEditError(ERROR_MOVE_ARGS)
-    working, slot, index = _target(document, slot_ref, index)
-    other = index + int(delta)
-    if not 0 <= other < len(slot.inserts):
-        result = _finish(working)
-        return EditResult(result.document, [Change(slot.ref, "move-ignored",
-                                                   f"nothing at index {other}: move ignored")] + result.changes)
-    unmoved = normalise_slot(slot)[0].inserts
-    persona_involved = is_persona_ref(slot.inserts[index].ref) or is_persona_ref(slot.inserts[other].ref)
-    slot.inserts[index], slot.inserts[other] = slot.inserts[other], slot.inserts[index]
-    result = _finish(working)
-    undone = persona_involved and any(s.ref == slot.ref and s.inserts == unmoved for s in result.document.slots)
-    if undone:
-        return EditResult(result.document, [Change(slot.ref, "move-undone", "persona pinned first: move undone")]
-                          + [c for c in result.changes if c.kind != "persona-pinned"])
-    return result
-
-
-def set_projection(document: ContextOrder, slot_ref: str, index: int, projection: str) -> EditResult:
-    if not (_has_slot_ref(slot_ref) and _is_index(index) and projection in PROJECTIONS):
-        raise OrderEditError(ERROR_PROJECTION_ARGS)
-    working, slot, index = _target(document, slot_ref, index)
-    slot.inserts[index].projection = projection
-    return _finish(working)
-
-
-def set_anchor(document: ContextOrder, slot_ref: str, index: int, anchor: str) -> EditResult:
-    """Move insert ``index`` just before (``pre_history``) or just after (``post_history``) the
-    history insert, adding a history insert first if the slot has none."""
-    if not (_has_slot_ref(slot_ref) and _is_index(index) and anchor in ANCHORS):
-        raise OrderEditError(ERROR_ANCHOR_ARGS)
-    working, slot, index = _target(document, slot_ref, index)
-    if is_history_ref(slot.inserts[index].ref):
-        return _finish(working)
-    item = slot.inserts.pop(index)
-    extra: list[Change] = []
-    history_at = history_insert_index(slot)
-    if history_at is None:
-        count = len(slot.inserts)
-        history_at = min(max(1, math.ceil(count / 2)), count)
-        slot.inserts.insert(history_at, Insert(ref=DIALOGUE_HISTORY_TAG, projection="summary",
-                                               note=DEFAULT_HISTORY_NOTE))
-        extra.append(Change(slot.ref, "history-added",
-                            f"the slot had no history insert: {DIALOGUE_HISTORY_TAG} added at index {history_at}"))
-    slot.inserts.insert(history_at if anchor == "pre_history" else history_at + 1, item)
-    result = _finish(working)
-    return EditResult(result.document, extra + result.changes)
-
-
-def replace(document: ContextOrder | None, context_order: Any) -> EditResult:
-    """Parse ``context_order`` leniently and normalise it; a missing or unreadable one is
-    "context_order 无法解析", as in the original (its route does not check the field)."""
-    parsed = parse_context_order(context_order) if context_order is not None else None
-    if parsed is None:
-        raise OrderEditError(ERROR_REPLACE_UNPARSEABLE)
-    return _finish(parsed)
-
-
-def apply_edit(document: ContextOrder | None, request: Mapping[str, Any]) -> EditResult:
-    """One request of ``POST /api/sessions/:id/context-order`` (A.11), validated like the original:
-    the action and the slot ref are trimmed, then each action checks its own fields."""
-    if not isinstance(request, Mapping):
-        raise OrderEditError(ERROR_BAD_ACTION)
-    action = request.get("action")
-    # A non-string action makes the original's route throw a TypeError; we name the valid actions.
-    action = js_trim(action) if isinstance(action, str) else None
-    if action not in ("move", "set_anchor", "set_projection", "replace"):
-        raise OrderEditError(ERROR_BAD_ACTION)
-    if action == "replace":
-        return replace(document, request.get("context_order"))
-    slot_ref, index = request.get("slotRef"), request.get("index")
-    if action == "move" and not (_has_slot_ref(slot_ref) and _is_index(index)
-                                 and _is_index(request.get("delta")) and request.get("delta") in (1, -1)):
-        raise OrderEditError(ERROR_MOVE_ARGS)
-    if action == "set_anchor" and not (_has_slot_ref(slot_ref) and _is_index(index)
-                                       and request.get("anchor") in ANCHORS):
-        raise OrderEditError(ERROR_ANCHOR_ARGS)
-    if action == "set_projection" and not (_has_slot_ref(slot_ref) and _is_index(index)
-                                           and request.get("projection") in PROJECTIONS):
-        raise OrderEditError(ERROR_PROJECTION_ARGS)
-    if document is None:
-        raise OrderEditError(ERROR_NO_ORDER)
-    slot_ref = js_trim(slot_ref)
-    if action == "move":
-        return move(document, slot_ref, index, request["delta"])
-    if action == "set_anchor":
-        return set_anchor(document, slot_ref, index, request["anchor"])
-    return set_projection(document, slot_ref, index, request["projection"])

@@ -2,7 +2,7 @@
 
 It keeps the prepared (turn-independent) assembly of the current order, so moving the turn
 slider re-renders only the history and turn segments, and it caches the prefix simulation until
-the next edit. Every edit goes through ``order.apply_edit``: it is validated like the original's
+the next edit. Every edit goes through ``edits.apply_edit``: it is validated like the original's
 HTTP API, normalised, and its side effects (persona pinned back, history added) are returned.
 """
 
@@ -13,7 +13,8 @@ from typing import Any
 
 from .assembly import AssemblyOptions, AssemblyResult, Prepared, assemble_prepared, prepare
 from .blackboard import Blackboard
-from .order import ContextOrder, EditResult, apply_edit, normalise
+from .edits import EditResult, apply_edit
+from .order import ContextOrder, normalise
 from .prefix_sim import PrefixSimulation, simulate_prepared
 from .scenario import Scenario
 

@@ -16,10 +16,10 @@ from typing import Any
 from inspector.jsjson import js_number
 from inspector.tokens import DEFAULT_ENCODING, count_exact
 
-from .blackboard import Blackboard
+from .blackboard import Blackboard, tag_matches
 from .fragment import project_content
 from .history import HistoryOptions, HistoryProjection, project_dialogue_history
-from .order import Slot, normalise_slot
+from .order import Slot, history_insert_index, normalise_slot
 from inspector.jsjson import js_trim
 from .vocabulary import (
     CURRENT_TURN_TAG,
@@ -28,6 +28,7 @@ from .vocabulary import (
     EVENT_STREAM_HEADING,
     EVENT_STREAM_TAG,
     USER_HEADING,
+    WORKER_PERSONA_REF,
     is_history_ref,
     is_persona_ref,
 )
@@ -40,6 +41,8 @@ __all__ = [
     "parse_context_segments",
     "segment_id",
     "segment_label",
+    "ref_reads_something",
+    "insert_ref_choices",
     "apply_policy",
     "render_segment_body",
     "RECAP_TAGS",
@@ -81,11 +84,25 @@ def segment_label(ref: str, note: str, label: str) -> str:
     return f"## {ref}（{note}）" if note else f"## {ref}"
 
 
+def insert_ref_choices(tags: Iterable[str]) -> list[str]:
+    """The refs an insert may name: the persona, the history, then the blackboard's tags."""
+    return [WORKER_PERSONA_REF, DIALOGUE_HISTORY_TAG, *tags]
+
+
+def ref_reads_something(ref: str, tags: Iterable[str]) -> bool:
+    """Whether an insert with this ref can send anything: the persona (the worker's text) and the
+    history always can; any other ref is read as a blackboard pattern, so it needs a tag among
+    ``tags`` that the pattern matches (``tag_matches``, as the segment renderer reads it)."""
+    if is_persona_ref(ref) or is_history_ref(ref):
+        return True
+    return any(tag_matches(ref, tag) for tag in tags)
+
+
 def order_slot_to_segments(slot: Slot, persona_text: str) -> list[Segment]:
     """``contextOrderToSegments`` for one slot; the persona insert is dropped when ``persona_text`` is blank."""
     normal, _ = normalise_slot(slot)
     persona_text = js_trim(persona_text or "")
-    history_at = next((i for i, insert in enumerate(normal.inserts) if is_history_ref(insert.ref)), None)
+    history_at = history_insert_index(normal)
     segments = []
     for index, insert in enumerate(normal.inserts):
         common = dict(

@@ -18,7 +18,8 @@ from PySide6.QtGui import QKeySequence
 
 from inspector.writing_agent.assembly import AssemblyOptions, assemble
 from inspector.writing_agent.history import HistoryOptions
-from inspector.writing_agent.order import normalise, read_context_order, serialise, set_anchor
+from inspector.writing_agent.edits import set_anchor
+from inspector.writing_agent.order import normalise, read_context_order, serialise
 from inspector.writing_agent.prefix_sim import simulate_prefix
 from inspector.writing_agent.scenario import load_scenario
 from ui.order_editor import OrderEditorWindow, open_order_editor

@@ -11,10 +11,11 @@ from typing import Any
 import pytest
 from PySide6.QtCore import QMimeData, QModelIndex, Qt
 
-from inspector.writing_agent.order import (
-    Insert, OrderEditError, move, normalise, read_context_order, serialise, set_anchor,
+from inspector.writing_agent.edits import (
+    ERROR_DROP_OUTSIDE, ERROR_EMPTY_REF, ERROR_INSERT_WITHOUT_REF, move, move_to, set_anchor,
 )
-from ui.order_editor.commands import add_insert, move_to, remove_insert, set_brief, set_insert_text, set_play_slot
+from inspector.writing_agent.order import Insert, OrderEditError, normalise, read_context_order, serialise
+from ui.order_editor.commands import _translations, error_text
 from ui.order_editor.document import OrderDocument, OrderFileError, read_order_file, save_with_backup
 from ui.order_editor.model import COL_LABEL, COL_NOTE, COL_PROJECTION, COL_REF, MIME_TYPE, InsertsModel
 from ui.order_editor.window import SAMPLE_ORDER
@@ -203,38 +204,25 @@ def test_history_highlight_and_tooltips(model: InsertsModel) -> None:
     assert model.index(4, COL_REF).data(Qt.ItemDataRole.DecorationRole) is None  # history is no tag
 
 
-# --- pure edits ----------------------------------------------------------------------------------
+def test_a_ref_is_known_as_the_engine_reads_it(model: InsertsModel) -> None:
+    model.set_known_tags(["设计", "设计.实现机制"])
+    assert model.ref_known("设计.*") and model.ref_known(" 设计.实现机制 ") and model.ref_known("**")
+    assert not model.ref_known("设计.舞台骨架")
+    model.set_known_tags([])
+    assert not model.ref_known("**") and not model.ref_known("设计.*")
+    assert model.ref_known("worker.persona") and model.ref_known("history")
 
-def test_move_to_matches_chained_engine_moves_and_checks_its_arguments(sample: Any) -> None:
-    assert [i.ref for i in move_to(sample, WS, 6, 1).document.slot(WS).inserts] == reorder(WS_REFS, 6, 1)
-    with pytest.raises(OrderEditError) as bad_index:
-        move_to(sample, WS, 8, 0)
-    assert bad_index.value.message == "插入项下标越界"
-    with pytest.raises(OrderEditError) as bad_slot:
-        move_to(sample, "nobody", 1, 0)
-    assert bad_slot.value.message == "未找到槽 nobody"
-    with pytest.raises(OrderEditError):
+
+def test_rejected_edits_are_shown_through_the_editors_translations(sample: Any) -> None:
+    # Without a translator the editor's texts are the engine's templates, so none can drift apart.
+    assert set(_translations()) == {ERROR_DROP_OUTSIDE, ERROR_EMPTY_REF, ERROR_INSERT_WITHOUT_REF}
+    assert all(template == text for template, text in _translations().items())
+    with pytest.raises(OrderEditError) as drop:
         move_to(sample, WS, 1, 9)
-
-
-def test_other_pure_edits(sample: Any) -> None:
-    assert add_insert(sample, WS, 99, "设计.x").document.slot(WS).inserts[-1].ref == "设计.x"
-    with pytest.raises(OrderEditError):
-        add_insert(sample, WS, 1, "  ")
-    with pytest.raises(OrderEditError) as missing:
-        add_insert(sample, "nobody", 0, "设计.x")
-    assert missing.value.message == "未找到槽 nobody"
-    assert len(remove_insert(sample, WS, 0).document.slot(WS).inserts) == 7
-    assert set_insert_text(sample, WS, 1, "note", " 空格保留 ").document.slot(WS).inserts[1].note == " 空格保留 "
-    off = set_play_slot(sample, "perspective", False).document
-    assert off.play_slots["perspective"] is False and off.play_slots["gm"] is True
-    bare = normalise(read_context_order('{"schema": "context-order.v1", "slots": []}')).document
-    assert set_play_slot(bare, "chance", True).document.play_slots == {
-        "auditor": True, "gm": True, "narrator": True, "perspective": False, "chance": True}
-    assert set_brief(sample, "  ").document.brief is None
-    assert set_brief(sample, "新").document.brief == "新"
-    # The inputs are never changed.
-    assert [i.ref for i in sample.slot(WS).inserts] == WS_REFS
+    assert error_text(drop.value) == drop.value.message == "drop position 9 is outside 0..8"
+    with pytest.raises(OrderEditError) as spec:
+        move(sample, WS, 9, 1)
+    assert error_text(spec.value) == "插入项下标越界"
 
 
 # --- files -------------------------------------------------------------------------------------

@@ -23,15 +23,14 @@ from PySide6.QtCore import QCoreApplication, QObject, Signal
 from PySide6.QtGui import QUndoStack
 
 from inspector.files import OutputPathError, check_output_path, write_atomic
-from inspector.jsjson import js_parse
+from inspector.writing_agent.edits import EditResult
 from inspector.writing_agent.order import (
     Change,
     ContextOrder,
-    EditResult,
     NoDocumentError,
     merge_into_worker_set_json,
     normalise,
-    parse_context_order,
+    order_from_worker_set,
     read_context_order,
     serialise,
 )
@@ -62,23 +61,12 @@ def read_order_file(path: str | os.PathLike[str]) -> tuple[ContextOrder, str | N
     try:
         document = read_context_order(text)
     except NoDocumentError as exc:
-        document = _from_worker_set(text)
+        document = order_from_worker_set(text)
         if document is None:
             raise OrderFileError(f"{path}: {exc}") from None
         container = text
     normal = normalise(document)
     return normal.document, container, normal.changes
-
-
-def _from_worker_set(text: str) -> ContextOrder | None:
-    try:
-        root = js_parse(text)
-    except ValueError:
-        return None
-    if not isinstance(root, dict):
-        return None
-    inner = root.get("context_order", root.get("contextOrder"))
-    return parse_context_order(inner) if isinstance(inner, (dict, str)) else None
 
 
 def save_with_backup(path: str | os.PathLike[str], text: str) -> Path:

@@ -21,10 +21,14 @@ from PySide6.QtGui import QBrush, QColor, QFont, QGuiApplication, QPalette
 from PySide6.QtWidgets import QApplication, QComboBox, QStyle, QStyledItemDelegate, QWidget
 
 from inspector.writing_agent.assembly import AssemblyResult
-from inspector.writing_agent.order import ContextOrder, Insert, OrderEditError, Slot, history_insert_index, set_projection
-from inspector.writing_agent.vocabulary import PROJECTIONS, is_history_ref, is_persona_ref
+from inspector.writing_agent.edits import (
+    EditResult, add_insert, drop_landing, landed_row, move_to, remove_insert, set_insert_text, set_projection,
+)
+from inspector.writing_agent.order import ContextOrder, Insert, OrderEditError, Slot, history_insert_index
+from inspector.writing_agent.segments import ref_reads_something
+from inspector.writing_agent.vocabulary import PROJECTIONS, is_persona_ref
 
-from .commands import Focus, add_insert, move_to, remove_insert, set_insert_text
+from .commands import Focus, error_text
 from .document import OrderDocument
 
 __all__ = ["InsertsModel", "ProjectionDelegate", "MIME_TYPE", "COLUMNS", "BAG_LABELS", "projection_label"]
@@ -76,6 +80,7 @@ class InsertsModel(QAbstractTableModel):
         self._history_row: int | None = None
         self._bags: dict[int, tuple[str | None, int]] = {}
         self._known: frozenset[str] = frozenset()
+        self._known_refs: dict[str, bool] = {}
         self._display: dict[int, tuple[str, ...]] = {}
         # Where the last edit through this model failed, for the window's message bar.
         self.last_error = ""
@@ -127,6 +132,7 @@ class InsertsModel(QAbstractTableModel):
 
     def set_known_tags(self, tags: Sequence[str]) -> None:
         self._known = frozenset(tags)
+        self._known_refs.clear()
         if self._inserts:
             self.dataChanged.emit(self.index(0, COL_REF), self.index(len(self._inserts) - 1, COL_REF))
 
@@ -135,12 +141,12 @@ class InsertsModel(QAbstractTableModel):
         return self._history_row
 
     def ref_known(self, ref: str) -> bool:
-        if is_persona_ref(ref) or is_history_ref(ref) or ref in self._known:
-            return True
-        if ref.endswith(".*"):
-            prefix = ref[:-1]
-            return any(tag.startswith(prefix) for tag in self._known)
-        return ref == "**"
+        """Whether the ref can send anything with the blackboard's tags (the engine decides;
+        the answer is kept per ref because a view asks on every paint)."""
+        known = self._known_refs.get(ref)
+        if known is None:
+            known = self._known_refs[ref] = ref_reads_something(ref, self._known)
+        return known
 
     # --- Qt model ------------------------------------------------------------------------------
 
@@ -258,7 +264,7 @@ class InsertsModel(QAbstractTableModel):
                             focus_before=focus, focus_after=focus)
             return True
         except OrderEditError as exc:
-            self._fail(exc.message)
+            self._fail(error_text(exc))
             return False
 
     def _fail(self, message: str) -> None:
@@ -315,7 +321,7 @@ class InsertsModel(QAbstractTableModel):
 
     def move_row(self, source: int, destination: int) -> bool:
         """Move ``source`` to land before the row now at ``destination``; True if handled."""
-        landing = destination - 1 if destination > source else destination
+        landing = drop_landing(source, destination)
         if landing == source:
             return False
         moved = self._inserts[source]
@@ -324,19 +330,15 @@ class InsertsModel(QAbstractTableModel):
                 _tr("Move {ref}").format(ref=moved.ref),
                 lambda doc: move_to(doc, self.slot_ref, source, destination),
                 focus_before=Focus(self.slot_ref, source),
-                focus_after=lambda result: self._landed(result, moved, landing))
+                focus_after=lambda result: self.landed(result, moved, landing))
         except OrderEditError as exc:
-            self._fail(exc.message)
+            self._fail(error_text(exc))
             return False
         return True
 
-    def _landed(self, result: Any, insert: Any, near: int) -> Focus:
-        """The row ``insert`` occupies in ``result`` (the one nearest ``near`` if it repeats)."""
-        slot = result.document.slot(self.slot_ref)
-        same = [i for i, other in enumerate(slot.inserts if slot else [])
-                if (other.ref, other.projection, other.note, other.label)
-                == (insert.ref, insert.projection, insert.note, insert.label)]
-        return Focus(self.slot_ref, min(same, key=lambda i: abs(i - near)) if same else None)
+    def landed(self, result: EditResult, insert: Insert, near: int) -> Focus:
+        """The row to select after an edit: where ``insert`` landed (the engine finds it)."""
+        return Focus(self.slot_ref, landed_row(result.document, self.slot_ref, insert, near))
 
     def add(self, index: int, ref: str, projection: str) -> bool:
         added = Insert(ref=ref.strip(), projection=projection)
@@ -344,9 +346,9 @@ class InsertsModel(QAbstractTableModel):
             self.owner.edit(_tr("Add {ref}").format(ref=ref.strip()),
                             lambda doc: add_insert(doc, self.slot_ref, index, ref, projection),
                             focus_before=Focus(self.slot_ref, index - 1 if index else 0),
-                            focus_after=lambda result: self._landed(result, added, index))
+                            focus_after=lambda result: self.landed(result, added, index))
         except OrderEditError as exc:
-            self._fail(exc.message)
+            self._fail(error_text(exc))
             return False
         return True
 
@@ -357,7 +359,7 @@ class InsertsModel(QAbstractTableModel):
                             focus_before=Focus(self.slot_ref, row),
                             focus_after=Focus(self.slot_ref, max(0, min(row, len(self._inserts) - 2))))
         except OrderEditError as exc:
-            self._fail(exc.message)
+            self._fail(error_text(exc))
             return False
         return True
 

@@ -28,20 +28,18 @@ from PySide6.QtWidgets import (
 )
 
 from inspector.writing_agent.assembly import AssemblyError, AssemblyOptions, AssemblyResult
-from inspector.writing_agent.history import HistoryOptions
+from inspector.writing_agent.edits import replace as replace_order, set_anchor, set_brief, set_play_slot
+from inspector.writing_agent.history import SETTABLE_LIMITS, HistoryOptions, block_limits
 from inspector.writing_agent.isolation import ISOLATION_MODES
-from inspector.writing_agent.order import (
-    Change, ContextOrder, OrderEditError, parse_play_slots, replace as replace_order, set_anchor,
-)
+from inspector.writing_agent.order import Change, ContextOrder, OrderEditError, play_slots_on, slot_runs
 from inspector.writing_agent.preview import OrderPreview
 from inspector.writing_agent.scenario import Scenario, ScenarioError, load_scenario
-from inspector.writing_agent.vocabulary import (
-    DIALOGUE_HISTORY_TAG, PLAY_SLOTS, PROJECTIONS, WORKER_PERSONA_REF, resolve_play_slot,
-)
+from inspector.writing_agent.segments import insert_ref_choices
+from inspector.writing_agent.vocabulary import PLAY_SLOTS, PROJECTIONS
 from resources import resource_path
 
 from ..snapshot import save_widget_image
-from .commands import Focus, set_brief, set_play_slot
+from .commands import Focus, error_text
 from .document import OrderDocument, OrderFileError, read_order_file
 from .model import (
     COL_LABEL, COL_NOTE, COL_PROJECTION, COL_REF, InsertsModel, ProjectionDelegate, bag_labels, projection_label,
@@ -311,7 +309,7 @@ class OrderEditorWindow(QMainWindow):
         limits_layout = QHBoxLayout(limits_row)
         limits_layout.setContentsMargins(0, 0, 0, 0)
         defaults = HistoryOptions().limits
-        for mode in ("fields", "summary", "full"):
+        for mode in SETTABLE_LIMITS:
             spin = QSpinBox(limits_row)
             spin.setRange(1, 999)
             spin.setValue(defaults[mode])
@@ -444,17 +442,15 @@ class OrderEditorWindow(QMainWindow):
 
     def _fill_slots(self) -> None:
         current = self.model.slot_ref
-        enabled = parse_play_slots(self.doc.document.play_slots or {})
         shape = (current, tuple((s.ref, s.label, len(s.inserts)) for s in self.doc.document.slots),
-                 tuple(sorted((k, v) for k, v in enabled.items() if isinstance(v, bool))))
+                 tuple(sorted(play_slots_on(self.doc.document).items())))
         if shape == getattr(self, "_slots_shape", None):
             return  # most edits change rows, not slots: keep the list (and its paint) as it is
         self._slots_shape = shape
         blocker = QSignalBlocker(self.slot_list)
         self.slot_list.clear()
         for slot in self.doc.document.slots:
-            play = resolve_play_slot(slot.ref)
-            on = enabled.get(play.key, play.default_on) if play else True
+            on = slot_runs(self.doc.document, slot.ref) is not False
             text = f"{slot.label} · {slot.ref}" if slot.label and slot.label != slot.ref else slot.ref
             if not on:
                 text += "  " + _tr("(off)")
@@ -469,10 +465,10 @@ class OrderEditorWindow(QMainWindow):
         del blocker
 
     def _fill_play_slots(self) -> None:
-        enabled = parse_play_slots(self.doc.document.play_slots or {})
+        enabled = play_slots_on(self.doc.document)
         for key, check in self.play_checks.items():
             with QSignalBlocker(check):
-                check.setChecked(bool(enabled.get(key)))
+                check.setChecked(enabled[key])
 
     def _fill_brief(self) -> None:
         if self.brief.text() == (self.doc.document.brief or "") and self.brief.toolTip():
@@ -494,7 +490,7 @@ class OrderEditorWindow(QMainWindow):
                 self.opt_variant.addItem(name, name)
 
     def _tag_choices(self) -> list[str]:
-        return [WORKER_PERSONA_REF, DIALOGUE_HISTORY_TAG, *self.scenario.blackboard.tags()]
+        return insert_ref_choices(self.scenario.blackboard.tags())
 
     def _fill_add_refs(self) -> None:
         slot = self.model.slot
@@ -541,11 +537,10 @@ class OrderEditorWindow(QMainWindow):
         if slot is None:
             self.slot_title.setText(_tr("No slot"))
             return
-        play = resolve_play_slot(slot.ref)
-        enabled = parse_play_slots(self.doc.document.play_slots or {})
+        runs = slot_runs(self.doc.document, slot.ref)
         state = ""
-        if play is not None:
-            state = _tr("runs each turn") if enabled.get(play.key) else _tr("switched off in play_slots")
+        if runs is not None:
+            state = _tr("runs each turn") if runs else _tr("switched off in play_slots")
         self.slot_title.setText(f"{slot.label or slot.ref} · {slot.ref}" + (f" — {state}" if state else ""))
 
     def _play_toggled(self, key: str, on: bool) -> None:
@@ -561,10 +556,7 @@ class OrderEditorWindow(QMainWindow):
     # ------------------------------------------------------------------ options
 
     def _apply_options(self) -> None:
-        limits = dict(HistoryOptions().limits)
-        for mode, spin in self.opt_limits.items():
-            limits[mode] = spin.value()
-        limits["brief"] = limits["summary"]
+        limits = block_limits({mode: spin.value() for mode, spin in self.opt_limits.items()})
         history = HistoryOptions(mode=self.opt_mode.currentData(), boundary=self.opt_boundary.currentData(),
                                  marker=self.opt_marker.currentData(), limits=limits,
                                  unrecognised=self.opt_unrecognised.currentData())
@@ -627,7 +619,7 @@ class OrderEditorWindow(QMainWindow):
         text = _tr("Move {ref} before the history") if anchor == "pre_history" else _tr("Move {ref} after the history")
         self._edit(text.format(ref=insert.ref), lambda doc: set_anchor(doc, slot_ref, row, anchor),
                    focus_before=Focus(slot_ref, row),
-                   focus_after=lambda result: self.model._landed(result, insert, near))
+                   focus_after=lambda result: self.model.landed(result, insert, near))
 
     def add_from_combo(self) -> None:
         ref = self.add_ref.currentText().strip()
@@ -656,7 +648,7 @@ class OrderEditorWindow(QMainWindow):
         try:
             self.doc.edit(text, fn, **focus)
         except OrderEditError as exc:
-            self._show_changes([exc.message], error=True)
+            self._show_changes([error_text(exc)], error=True)
             return False
         return True
 
@@ -726,10 +718,8 @@ class OrderEditorWindow(QMainWindow):
             return
         self.result = result
         self.preview.set_turn_range(count, turn)
-        play = resolve_play_slot(slot_ref)
-        enabled = parse_play_slots(self.doc.document.play_slots or {})
-        running = "" if play is None else (_tr("runs each turn") if enabled.get(play.key)
-                                           else _tr("off in play_slots"))
+        runs = slot_runs(self.doc.document, slot_ref)
+        running = "" if runs is None else (_tr("runs each turn") if runs else _tr("off in play_slots"))
         title = _tr("Previewing {name} · {slot}").format(name=worker.name or result.worker_name, slot=slot_ref)
         facts = [
             _tr("turn {turn} of {count}").format(turn=turn, count=count) + (_tr(" (latest)") if turn == count else ""),

@@ -138,7 +138,7 @@ class SimulatorView(QWidget):
         self.summary.setText(_tr("{turns} turns: system zone rendered {rendered}×, “environment updated” note on "
                                  "{notes} turn(s), {digests} distinct system prefix(es)").format(
             turns=len(rows), rendered=rerendered, notes=notes, digests=digests))
-        self._show_details(current)
+        self.show_details(current)
         self.prev_button.setEnabled(current > 0)
         self.next_button.setEnabled(current < len(rows) - 1)
 
@@ -153,12 +153,12 @@ class SimulatorView(QWidget):
     def _current_changed(self, row: int, _c: int, _pr: int, _pc: int) -> None:
         if row < 0:
             return
-        self._show_details(row)
+        self.show_details(row)
         self.prev_button.setEnabled(row > 0)
         self.next_button.setEnabled(row < len(self.rows) - 1)
         self.turnSelected.emit(row)
 
-    def _show_details(self, turn: int) -> None:
+    def show_details(self, turn: int) -> None:
         if not 0 <= turn < len(self.rows):
             self.details.setPlainText("")
             return

@@ -584,7 +584,7 @@ class ZonesEditorWindow(QMainWindow):
         if turn < self.simulator.table.rowCount() and self.simulator.current_turn() != turn:
             with QSignalBlocker(self.simulator.table):
                 self.simulator.table.setCurrentCell(turn, 0)
-            self.simulator._show_details(turn)
+            self.simulator.show_details(turn)
         self.schedule_refresh()
 
     def _turn_count_changed(self, n: int) -> None:

@@ -9,6 +9,7 @@ from inspector.writing_agent.fragment import as_fragment
 from inspector.writing_agent.history import split_history_blocks, block_role
 from inspector.writing_agent.order import read_context_order
 from inspector.writing_agent.scenario import ScenarioError, load_scenario, parse_scenario
+from inspector.writing_agent.segments import insert_ref_choices, ref_reads_something
 from resources import resource_path
 
 SAMPLE = resource_path("samples", "writing_agent")
@@ -122,3 +123,18 @@ def test_sample_scenario_is_realistic():
     assert all(scenario.worker(ref).persona for ref in ("world-simulator", "narrator", "auditor", "role-decide"))
     order = read_context_order((SAMPLE / "order.json").read_text(encoding="utf-8"))
     assert [s.ref for s in order.slots] == ["world-simulator", "narrator", "auditor", "role-decide"]
+
+
+@pytest.mark.parametrize(("ref", "tags", "reads"), [
+    ("worker.persona", [], True), ("persona", [], True), ("history", [], True), ("对话.历史", [], True),
+    ("设计.x", ["设计.x"], True), (" 设计.x ", ["设计.x"], True), ("设计.x", ["设计.y"], False),
+    # A prefix pattern reads the prefix itself and every tag under it, and nothing that only starts alike.
+    ("设计.*", ["设计"], True), ("设计.*", ["设计.x.y"], True), ("设计.*", ["设计x"], False),
+    ("**", ["a"], True), ("**", [], False),
+])
+def test_a_ref_reads_something_when_a_tag_matches_it_as_the_renderer_reads(ref, tags, reads):
+    assert ref_reads_something(ref, tags) is reads
+
+
+def test_the_refs_an_insert_may_name():
+    assert insert_ref_choices(["a", "b"]) == ["worker.persona", "对话.历史", "a", "b"]

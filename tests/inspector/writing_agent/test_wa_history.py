@@ -5,6 +5,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from inspector.writing_agent.history import (
+    DEFAULT_BLOCK_LIMITS,
+    SETTABLE_LIMITS,
+    block_limits,
     HistoryOptions,
     append_dialogue_history_turn,
     kept_block_range,
@@ -181,3 +184,9 @@ def test_splitting_and_parsing_never_crash_and_lose_no_text(text):
     assert joined == text.replace("\n", "").replace(" ", "").replace("\r", "")
     for message in parse_history_messages(text):
         assert message.role in ("user", "assistant", "system") and message.content
+
+
+def test_the_brief_takes_the_summarys_n():
+    assert block_limits({}) == dict(DEFAULT_BLOCK_LIMITS)
+    assert block_limits({"summary": 7, "full": 9}) == {"fields": 5, "summary": 7, "brief": 7, "full": 9}
+    assert "brief" not in SETTABLE_LIMITS and set(SETTABLE_LIMITS) | {"brief"} == set(DEFAULT_BLOCK_LIMITS)

@@ -1,4 +1,4 @@
-"""context-order.v1: lenient parsing, normalisation, serialisation, edits and merging (spec A.2, A.11)."""
+"""context-order.v1: lenient parsing, normalisation, serialisation and merging (spec A.2)."""
 
 import json
 
@@ -7,46 +7,22 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from inspector.writing_agent.order import (
-    ERROR_BAD_ACTION,
-    ERROR_INDEX_OUT_OF_RANGE,
-    ERROR_REPLACE_UNPARSEABLE,
     ContextOrder,
     Insert,
     NoDocumentError,
     OrderEditError,
     Slot,
-    apply_edit,
     merge_into_worker_set_json,
-    move,
+    order_from_worker_set,
     normalise,
     parse_context_order,
     parse_play_slots,
+    play_slots_on,
     read_context_order,
-    replace,
     serialise,
-    set_anchor,
-    set_projection,
+    slot_runs,
 )
-
-DOC_EXAMPLE = {
-    "schema": "context-order.v1",
-    "brief": "先名册再分配：旁观 + 主世界层 + 转述",
-    "play_slots": {"auditor": True, "gm": True, "narrator": True, "perspective": False},
-    "slots": [{
-        "ref": "world-simulator",
-        "inserts": [
-            {"order": 0, "ref": "worker.persona", "projection": "fixed"},
-            {"order": 1, "ref": "设计.实现机制", "projection": "summary"},
-            {"order": 2, "ref": "对话.历史", "projection": "summary", "note": "按投影裁剪"},
-            {"order": 3, "ref": "变量.当前", "projection": "fields"},
-            {"order": 4, "ref": "用户.最新输入", "projection": "full"},
-        ],
-    }],
-}
-
-
-def refs(document, slot=0):
-    return [i.ref for i in document.slots[slot].inserts]
+from wa_samples import DOC_EXAMPLE, documents, four_design_tags, refs
 
 
 # --- parsing -----------------------------------------------------------------------------------
@@ -212,133 +188,6 @@ def test_serialise_of_design_example_matches_input_shape():
     assert data["play_slots"] == {**DOC_EXAMPLE["play_slots"], "chance": False}
 
 
-# --- edits -------------------------------------------------------------------------------------
-
-def four_design_tags():
-    return parse_context_order({"slots": [{"ref": "narrator", "inserts": [
-        {"ref": "worker.persona", "projection": "fixed"}, {"ref": "设计.叙事指南"}, {"ref": "设计.故事推进"},
-        {"ref": "对话.历史", "projection": "summary"}, {"ref": "用户.最新输入"}]}]})
-
-
-def test_move_index_2_by_minus_1_swaps_two_design_tags():
-    result = move(four_design_tags(), "narrator", 2, -1)
-    assert refs(result.document) == ["worker.persona", "设计.故事推进", "设计.叙事指南", "对话.历史", "用户.最新输入"]
-    assert result.changes == []
-    assert apply_edit(four_design_tags(), {"action": "move", "slotRef": "narrator", "index": 2, "delta": -1}) == result
-
-
-def test_move_out_of_range_is_a_silent_no_op():
-    doc = four_design_tags()
-    result = move(doc, "narrator", 4, 1)
-    assert refs(result.document) == refs(doc)
-    assert [c.kind for c in result.changes] == ["move-ignored"]
-
-
-def test_move_persona_is_undone_by_normalisation():
-    doc = four_design_tags()
-    for index, delta in ((0, 1), (1, -1)):
-        result = move(doc, "narrator", index, delta)
-        assert refs(result.document) == refs(doc)
-        assert [c.message for c in result.changes] == ["persona pinned first: move undone"]
-
-
-@pytest.mark.parametrize("request_,message", [
-    ({"action": "move", "slotRef": "narrator", "index": 1, "delta": 2}, "move 需要 slotRef、index、delta(±1)"),
-    ({"action": "move", "slotRef": "narrator", "index": "1", "delta": 1}, "move 需要 slotRef、index、delta(±1)"),
-    ({"action": "move", "index": 1, "delta": 1}, "move 需要 slotRef、index、delta(±1)"),
-    ({"action": "move", "slotRef": "narrator", "index": 1, "delta": True}, "move 需要 slotRef、index、delta(±1)"),
-    ({"action": "move", "slotRef": "nobody", "index": 1, "delta": 1}, "未找到槽 nobody"),
-    ({"action": "move", "slotRef": "narrator", "index": 5, "delta": -1}, ERROR_INDEX_OUT_OF_RANGE),
-    ({"action": "move", "slotRef": "narrator", "index": -1, "delta": 1}, ERROR_INDEX_OUT_OF_RANGE),
-    ({"action": "move", "slotRef": "narrator", "index": 1.5, "delta": 1}, ERROR_INDEX_OUT_OF_RANGE),
-    ({"action": "set_anchor", "slotRef": "narrator", "index": 1, "anchor": "dynamic"},
-     "set_anchor 需要 slotRef、index、anchor(pre_history|post_history)"),
-    ({"action": "set_anchor", "slotRef": "narrator", "index": 9, "anchor": "pre_history"}, ERROR_INDEX_OUT_OF_RANGE),
-    ({"action": "set_projection", "slotRef": "narrator", "index": 1, "projection": "摘要"},
-     "set_projection 需要 slotRef、index、projection"),
-    ({"action": "set_projection", "slotRef": "gm", "index": 1, "projection": "full"}, "未找到槽 gm"),
-    ({"action": "replace"}, ERROR_REPLACE_UNPARSEABLE),
-    ({"action": "replace", "context_order": "no json here"}, ERROR_REPLACE_UNPARSEABLE),
-    ({"action": "delete"}, ERROR_BAD_ACTION),
-    ({}, ERROR_BAD_ACTION),
-])
-def test_edit_errors_carry_the_spec_message(request_, message):
-    with pytest.raises(OrderEditError) as info:
-        apply_edit(four_design_tags(), request_)
-    assert info.value.message == message == str(info.value)
-
-
-def test_no_current_order_only_replace_works():
-    with pytest.raises(OrderEditError):
-        apply_edit(None, {"action": "move", "slotRef": "narrator", "index": 1, "delta": 1})
-    result = apply_edit(None, {"action": "replace", "context_order": json.dumps(DOC_EXAMPLE)})
-    assert refs(result.document)[2] == "对话.历史"
-
-
-def test_edits_find_the_slot_by_its_ref_not_through_play_slot_aliases():
-    # applyContextOrderEdit compares trimmed refs only; the lookup for assembly is lenient.
-    doc = parse_context_order(DOC_EXAMPLE)
-    assert refs(move(doc, " world-simulator ", 3, -1).document)[2:4] == ["变量.当前", "对话.历史"]
-    with pytest.raises(OrderEditError, match="未找到槽 gm"):
-        move(doc, "gm", 3, -1)
-    assert doc.slot("gm") is doc.slots[0]
-
-
-def test_set_projection():
-    result = set_projection(four_design_tags(), "narrator", 3, "fixed")
-    assert result.document.slots[0].inserts[3].projection == "fixed"
-
-
-def test_set_anchor_post_history_puts_item_after_history():
-    result = set_anchor(four_design_tags(), "narrator", 1, "post_history")
-    assert refs(result.document) == ["worker.persona", "设计.故事推进", "对话.历史", "设计.叙事指南", "用户.最新输入"]
-
-
-def test_set_anchor_pre_history_on_last_item_moves_turn_before_history():
-    result = set_anchor(four_design_tags(), "narrator", 4, "pre_history")
-    assert refs(result.document) == ["worker.persona", "设计.叙事指南", "设计.故事推进", "用户.最新输入", "对话.历史"]
-
-
-def test_set_anchor_on_history_itself_does_nothing():
-    doc = four_design_tags()
-    assert refs(set_anchor(doc, "narrator", 3, "post_history").document) == refs(doc)
-
-
-@pytest.mark.parametrize("count,anchor,expected", [
-    # remaining after removal: 3 items -> history at min(max(1, ceil(3/2)), 3) = 2
-    (4, "pre_history", ["worker.persona", "b", "x", "对话.历史", "c"]),
-    (4, "post_history", ["worker.persona", "b", "对话.历史", "x", "c"]),
-    # remaining 1 -> history at min(max(1, 1), 1) = 1
-    (2, "pre_history", ["worker.persona", "x", "对话.历史"]),
-    # remaining 0 -> history at min(max(1, 0), 0) = 0
-    (1, "post_history", ["对话.历史", "x"]),
-])
-def test_set_anchor_inserts_missing_history(count, anchor, expected):
-    names = ["worker.persona", "x", "b", "c"][:count] if count > 1 else ["x"]
-    doc = parse_context_order({"slots": [{"ref": "s", "inserts": [{"ref": r} for r in names]}]})
-    result = set_anchor(doc, "s", names.index("x"), anchor)
-    assert refs(result.document) == expected
-    history = next(i for i in result.document.slots[0].inserts if i.ref == "对话.历史")
-    assert history.projection == "summary" and history.note == "对话历史（按投影裁剪）"
-    assert [c.kind for c in result.changes] == ["history-added"]
-
-
-def test_replace_parses_leniently_and_normalises():
-    result = replace(four_design_tags(), "新表：\n```\n" + json.dumps(
-        {"slots": [{"ref": "gm", "inserts": [{"ref": "a"}, {"ref": "persona"}]}]}) + "\n```")
-    assert refs(result.document) == ["persona", "a"]
-    assert [c.kind for c in result.changes] == ["persona-pinned"]
-
-
-def test_edits_do_not_mutate_their_input():
-    doc = four_design_tags()
-    before = serialise(doc)
-    move(doc, "narrator", 2, -1)
-    set_anchor(doc, "narrator", 1, "post_history")
-    set_projection(doc, "narrator", 1, "fixed")
-    assert serialise(doc) == before
-
-
 # --- merging -----------------------------------------------------------------------------------
 
 def test_merge_into_worker_set_json():
@@ -357,30 +206,30 @@ def test_merge_rejects_non_object_worker_sets(worker_set):
         merge_into_worker_set_json(worker_set, four_design_tags())
 
 
+def test_the_order_of_a_worker_set_is_read_back():
+    merged = merge_into_worker_set_json(json.dumps({"workers": []}), four_design_tags())
+    assert order_from_worker_set(merged) == normalise(four_design_tags()).document
+    camel = json.dumps({"contextOrder": json.loads(serialise(four_design_tags()))})
+    assert order_from_worker_set(camel) == normalise(four_design_tags()).document
+    assert order_from_worker_set(json.dumps({"context_order": 3})) is None
+    assert order_from_worker_set("[1]") is None and order_from_worker_set("not json") is None
+
+
+def test_which_slots_run_each_turn():
+    doc = parse_context_order(DOC_EXAMPLE)
+    assert play_slots_on(doc) == {"auditor": True, "gm": True, "narrator": True, "perspective": False,
+                                  "chance": False}
+    assert slot_runs(doc, "world-simulator") is True and slot_runs(doc, "role-decide") is False
+    assert slot_runs(doc, "somebody-else") is None
+    # Without play_slots the defaults hold.
+    bare = parse_context_order({"schema": "context-order.v1", "slots": []})
+    assert bare.play_slots is None and play_slots_on(bare) == parse_play_slots({})
+
+
 # --- property: parse after serialise is the identity on normalised documents -------------------
 
-_text = st.text(st.characters(blacklist_categories=("Cs",)), max_size=12)
-_ref = _text.map(str.strip).filter(bool)
-_insert_rows = st.fixed_dictionaries(
-    {"ref": st.one_of(_ref, st.sampled_from(["对话.历史", "history", "persona", "worker.persona", "用户.最新输入"]))},
-    optional={"projection": st.sampled_from(["full", "summary", "fields", "fixed", "摘要", "字段", "FULL", ""]),
-              "order": st.one_of(st.integers(-5, 120), st.floats(allow_nan=True), _text),
-              "note": _text, "label": _text, "anchor": st.sampled_from(["post_history", "pre_history", "dynamic"])})
-_slot_rows = st.fixed_dictionaries(
-    {"ref": st.one_of(_ref, st.sampled_from(["gm", "narrator", "旁观维护", "role-decide", "chance"])),
-     "inserts": st.lists(_insert_rows, max_size=6)},
-    optional={"label": _text})
-_documents = st.fixed_dictionaries(
-    {"schema": st.just("context-order.v1"), "slots": st.lists(_slot_rows, max_size=3)},
-    optional={"brief": _text,
-              "play_slots": st.dictionaries(st.sampled_from(["auditor", "gm", "world", "rng", "refs"]),
-                                            st.one_of(st.booleans(), st.dictionaries(
-                                                st.sampled_from(["gm", "narrator"]), _ref, max_size=2)),
-                                            max_size=4)})
-
-
 @settings(max_examples=300, deadline=None)
-@given(_documents)
+@given(documents)
 def test_parse_after_serialise_is_identity_on_normalised_documents(raw):
     normal = normalise(parse_context_order(raw)).document
     text = serialise(normal)

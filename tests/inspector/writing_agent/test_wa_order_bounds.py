@@ -17,17 +17,19 @@ from hypothesis import strategies as st
 
 from inspector.cli import main
 from inspector.jsjson import JS_SPACE
-from inspector.writing_agent.order import (
+from inspector.writing_agent.edits import (
     ERROR_ANCHOR_ARGS,
     ERROR_INDEX_OUT_OF_RANGE,
     ERROR_MOVE_ARGS,
     ERROR_PROJECTION_ARGS,
+    apply_edit,
+)
+from inspector.writing_agent.order import (
     ContextOrder,
     Insert,
     OrderEditError,
     Slot,
     _fenced_object,
-    apply_edit,
     extract_json_object_text,
 )
 from resources import resource_path

@@ -12,17 +12,8 @@ from inspector.writing_agent.blackboard import Blackboard, BlackboardItem, items
 from inspector.writing_agent.framing import Bags, BagEntry, apply_extended_markers, frame_messages, parse_preset
 from inspector.writing_agent.history import append_dialogue_history_turn, project_dialogue_history, split_history_blocks
 from inspector.writing_agent.isolation import role_pov_hides
-from inspector.writing_agent.order import (
-    ERROR_NO_ORDER,
-    ERROR_REPLACE_UNPARSEABLE,
-    OrderEditError,
-    apply_edit,
-    merge_into_worker_set_json,
-    move,
-    parse_context_order,
-    serialise,
-    set_projection,
-)
+from inspector.writing_agent.edits import ERROR_NO_ORDER, ERROR_REPLACE_UNPARSEABLE, apply_edit, move, set_projection
+from inspector.writing_agent.order import OrderEditError, merge_into_worker_set_json, parse_context_order, serialise
 from inspector.writing_agent.segments import Segment, TagReader, order_slot_to_segments, parse_context_segments, \
     render_segment_body, segment_id
 
