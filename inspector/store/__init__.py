@@ -15,7 +15,10 @@ from .errors import (
     StoreNotFoundError,
     StoreOpenError,
 )
-from .reader import DEFAULT_BUSY_TIMEOUT, Store, open_store, pair_llm_calls
+from .calls import pair_llm_calls
+from .opening import open_store
+from .sqlite_open import DEFAULT_BUSY_TIMEOUT
+from .store import Store
 from .records import (
     LlmCall,
     SessionInfo,

@@ -1,6 +1,6 @@
 """What a driver error raised while a store is being read means, for both backends.
 
-:meth:`inspector.store.reader.Store._connect` hands every error of the driver here (SQLAlchemy's
+:meth:`inspector.store.Store.connect` hands every error of the driver here (SQLAlchemy's
 ``DBAPIError`` wrapping it, or a ``sqlite3`` / ``psycopg`` error raised by a raw cursor), so no
 read of either backend lets a driver exception through: the caller gets a
 :class:`~inspector.store.errors.StoreError` with a plain message naming the file or the URL

@@ -24,7 +24,8 @@ from inspector.demo.schema import columns_of, render_ddl
 from inspector.store import NotACovelStoreError, StoreError, open_store
 from inspector.store.columns import UNKNOWN_SESSION, UNKNOWN_TURN
 from inspector.store.values import blob_literal
-from inspector.turn.model import TurnNotFoundError, build_turn
+from inspector.turn.builder import build_turn
+from inspector.turn.model import TurnNotFoundError
 
 SID = "s1"
 

@@ -1,0 +1,220 @@
+"""The executions of a session (``TurnInfo``): what their result rows and trace rows say.
+
+An execution is known from its ``turn_results`` rows (the last one is its current state) and
+from its trace rows (counts, first and last times, the runtimes it ran); it is listed in order
+of first appearance in either.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection
+
+from . import postgres as pg
+from ..covel.events import LLM_CALLING, RUNTIME_LIFECYCLE_TYPES, TURN_END_TYPES, TURN_STARTED
+from .columns import UNKNOWN_TURN, fetch_all, matches, matches_any, typed_chunks
+from .conversion import turn_info
+from .records import TurnInfo, parse_json_object
+from .schema import Reader, Schema
+
+__all__ = ["turn_infos"]
+
+# Turn ids per IN list: well under every backend's bound on parameters.
+_CHUNK = 500
+
+
+def turn_infos(store: Reader, session_id: str, only: list[str] | None) -> list[TurnInfo]:
+    """The executions of a session in order of first appearance (result row or first trace row);
+    with ``only``, those executions alone, read through the ``turn_id`` indexes (``number``
+    then counts within them)."""
+    schema = store.schema
+    t, values = schema.tables, schema.values
+    te = t["trace_events"]
+    results: dict[str, dict[str, Any]] = {}
+    first_key: dict[str, tuple[str, int]] = {}
+    chunks = [None] if only is None else [only[i:i + _CHUNK] for i in range(0, len(only), _CHUNK)]
+
+    with store.connect() as conn:
+        if t.has("turn_results"):
+            tr = t["turn_results"]
+            wanted = ["turn_id", "created_at", "seq", "origin", "commit_status", "duration_ms",
+                      "retry_scope", "parent_turn_id"]
+            cols = [t.read("turn_results", name) for name in wanted if t.has("turn_results", name)]
+            for chunk in chunks:
+                stmt = (sa.select(*cols).where(matches(tr.c.session_id, session_id))
+                        .order_by(*schema.order("turn_results")))
+                if chunk is not None:
+                    stmt = stmt.where(matches_any(tr.c.turn_id, chunk))
+                for row in fetch_all(conn, stmt, values, "turn_results"):
+                    data = values.row("turn_results", dict(row._mapping))
+                    tid = data["turn_id"] = data["turn_id"] or UNKNOWN_TURN
+                    key = (data.get("created_at") or "", data.get("seq") or 0)
+                    if tid not in first_key or key < first_key[tid]:
+                        first_key[tid] = key
+                    # A turn can have several rows (re-written on commit); the last one is current.
+                    results[tid] = data
+
+        runtime_expr = schema.runtime_id_expr()
+        if runtime_expr is not None:
+            agg = _aggregates(schema, conn, session_id, chunks, runtime_expr, first_key)
+        else:
+            agg = _aggregates_by_scan(schema, conn, session_id, only, chunks, first_key)
+
+        unnamed = [tid for tid, info in agg.items() if info["llm"] and not info["runtimes"]]
+        if unnamed and runtime_expr is not None:
+            # Older or pruned logs may lack lifecycle rows: name runtimes from their calls.
+            for start in range(0, len(unnamed), _CHUNK):
+                chunk = unnamed[start : start + _CHUNK]
+                stmt = (sa.select(te.c.turn_id, runtime_expr)
+                        .where(matches(te.c.session_id, session_id), te.c.type == LLM_CALLING,
+                               matches_any(te.c.turn_id, chunk))
+                        .order_by(*schema.order("trace_events")))
+                for turn_id, rid in fetch_all(conn, stmt, values, "trace_events"):
+                    info = agg.get(values.text("trace_events", "turn_id", turn_id) or UNKNOWN_TURN)
+                    if info is not None and isinstance(rid, str) and rid:
+                        info["runtimes"].setdefault(rid, None)
+
+    order = sorted(first_key, key=lambda tid: (first_key[tid], tid or ""))
+    return [turn_info(tid, number, results.get(tid), agg.get(tid)) for number, tid in enumerate(order, start=1)]
+
+
+def _aggregates(schema: Schema, conn: Connection, session_id: str, chunks: list[list[str] | None],
+                runtime_expr: sa.ColumnElement[Any], first_key: dict[str, tuple[str, int]]
+                ) -> dict[str, dict[str, Any]]:
+    """Per-execution figures of :func:`turn_infos`, aggregated by the database.
+
+    Equal to walking the session's rows in canonical order (:func:`_aggregates_by_scan`), but only
+    three narrow reads: a GROUP BY along the ``(session_id, turn_id)`` index (counts, first and
+    last times), the rows at each turn's first timestamp through the ``(session_id, created_at,
+    seq)`` index (its trace id and first ``seq``), and the small lifecycle rows (runtime ids in
+    order).
+    """
+    t = schema.tables
+    te = t["trace_events"]
+    created = t.read("trace_events", "created_at")
+    sql_type = t.type_of("trace_events", "created_at")
+    if sql_type is not None and pg.is_text_type(sql_type):
+        # min()/max() must compare as the canonical order does: byte-wise.
+        created = t.sort_key("trace_events", "created_at")
+    is_llm = sa.case((te.c.type == LLM_CALLING, 1), else_=0)
+    started = sa.case((te.c.type == TURN_STARTED, created), else_=sa.null())
+    ended = sa.case((te.c.type.in_(TURN_END_TYPES), created), else_=sa.null())
+    # Keyed by the stored turn id while the database is asked about it, by its text after.
+    agg: dict[Any, dict[str, Any]] = {}
+    raw_first: dict[Any, Any] = {}
+    v = schema.values
+
+    def text(name: str, value: Any) -> str | None:
+        return v.text("trace_events", name, value)
+
+    for chunk in chunks:
+        stmt = (sa.select(te.c.turn_id, sa.func.count(), sa.func.sum(is_llm), sa.func.min(created),
+                          sa.func.max(created), sa.func.min(started), sa.func.max(ended),
+                          sa.func.min(te.c.created_at))
+                .where(matches(te.c.session_id, session_id)).group_by(te.c.turn_id))
+        if chunk is not None:
+            stmt = stmt.where(matches_any(te.c.turn_id, chunk))
+        for turn_id, count, llm, first, last, turn_started, turn_ended, raw in fetch_all(conn, stmt, v,
+                                                                                          "trace_events"):
+            agg[turn_id] = {"trace_id": None, "first": text("created_at", first), "count": int(count),
+                            "last": text("created_at", last), "llm": int(llm or 0),
+                            "started": text("created_at", turn_started), "ended": text("created_at", turn_ended),
+                            "runtimes": {}}
+            raw_first[turn_id] = raw
+    # The first row of each turn: among the rows at its first timestamp, lowest (seq, id).
+    seq = schema.seq()
+    by_time: dict[Any, list[str]] = {}
+    for turn_id, raw in raw_first.items():
+        by_time.setdefault(raw, []).append(turn_id)
+    best: dict[str, tuple[int, str, str]] = {}
+    for part in typed_chunks(list(by_time), _CHUNK):
+        stmt = (sa.select(te.c.turn_id, te.c.created_at, seq, te.c.id, te.c.trace_id)
+                .where(matches(te.c.session_id, session_id), te.c.created_at.in_(part)))
+        for turn_id, raw, seqv, event_id, trace_id in fetch_all(conn, stmt, v, "trace_events"):
+            if turn_id not in agg or raw_first[turn_id] != raw:
+                continue
+            seqv = v.order("trace_events", "seq", seqv)
+            key = (-1 if seqv is None else seqv, text("id", event_id) or "", text("trace_id", trace_id))
+            if turn_id not in best or key[:2] < best[turn_id][:2]:
+                best[turn_id] = key
+    by_text: dict[str, dict[str, Any]] = {}
+    for turn_id, info in agg.items():
+        seqv, _event_id, trace_id = best.get(turn_id, (-1, "", None))
+        info["trace_id"] = trace_id
+        key = (info["first"] or "", max(seqv, 0))
+        turn_id = text("turn_id", turn_id) or UNKNOWN_TURN
+        by_text.setdefault(turn_id, info)
+        if turn_id not in first_key or key < first_key[turn_id]:
+            first_key[turn_id] = key
+    # Runtime ids in order of first appearance among the lifecycle rows.
+    lifecycle: list[tuple[Any, ...]] = []
+    for chunk in chunks:
+        stmt = (sa.select(created, seq, te.c.id, te.c.turn_id, runtime_expr)
+                .where(matches(te.c.session_id, session_id), te.c.type.in_(RUNTIME_LIFECYCLE_TYPES)))
+        if chunk is not None:
+            stmt = stmt.where(matches_any(te.c.turn_id, chunk))
+        lifecycle.extend((text("created_at", r[0]) or "", v.order("trace_events", "seq", r[1]),
+                          text("id", r[2]) or "", text("turn_id", r[3]) or UNKNOWN_TURN, r[4])
+                         for r in fetch_all(conn, stmt, v, "trace_events"))
+    lifecycle.sort(key=lambda r: (r[0], -1 if r[1] is None else r[1], r[2]))
+    for _created, _seq, _event_id, turn_id, rid in lifecycle:
+        info = by_text.get(turn_id)
+        if info is not None and isinstance(rid, str) and rid:
+            info["runtimes"].setdefault(rid, None)
+    return by_text
+
+
+def _aggregates_by_scan(schema: Schema, conn: Connection, session_id: str, only: list[str] | None,
+                        chunks: list[list[str] | None], first_key: dict[str, tuple[str, int]]
+                        ) -> dict[str, dict[str, Any]]:
+    """:func:`_aggregates` for a store whose payloads the database cannot read as JSON (SQLite
+    without JSON functions, a PostgreSQL text column): every row's payload is parsed here for its
+    runtime id, so the rows are walked in canonical order."""
+    t = schema.tables
+    te = t["trace_events"]
+    extra = schema.payload_expr()
+    stmt = (sa.select(te.c.turn_id, te.c.type, te.c.trace_id, t.read("trace_events", "created_at"), schema.seq(),
+                      extra)
+            .where(matches(te.c.session_id, session_id)))
+    v, name = schema.values, "trace_events"
+
+    def rows(query: Any) -> list[tuple[Any, ...]]:  # the values converted (see .values)
+        return [(v.text(name, "turn_id", r[0]) or UNKNOWN_TURN, r[1], v.text(name, "trace_id", r[2]),
+                 v.text(name, "created_at", r[3]), v.order(name, "seq", r[4]), r[5],
+                 *(v.text(name, "id", x) or "" for x in r[6:])) for r in fetch_all(conn, query, v, name)]
+    if only is None:
+        ordered: Iterable[Any] = rows(stmt.order_by(*schema.order("trace_events")))
+    else:
+        # Unordered, SQLite takes the (session_id, turn_id) index (see trace_events.events); the
+        # rows are put in canonical order here.
+        picked = []
+        for chunk in chunks:
+            picked.extend(rows(stmt.add_columns(te.c.id).where(matches_any(te.c.turn_id, chunk))))
+        picked.sort(key=lambda r: (r[3] or "", -1 if r[4] is None else r[4], r[6]))
+        ordered = [r[:6] for r in picked]
+    agg: dict[str, dict[str, Any]] = {}
+    for turn_id, etype, trace_id, created_at, seqv, extra_value in ordered:
+        info = agg.get(turn_id)
+        if info is None:
+            info = agg[turn_id] = {
+                "trace_id": trace_id, "first": created_at, "last": created_at, "count": 0,
+                "llm": 0, "started": None, "ended": None, "runtimes": {},
+            }
+            key = (created_at or "", seqv or 0)
+            if turn_id not in first_key or key < first_key[turn_id]:
+                first_key[turn_id] = key
+        info["count"] += 1
+        info["last"] = created_at
+        if etype == LLM_CALLING:
+            info["llm"] += 1
+        elif etype == TURN_STARTED and info["started"] is None:
+            info["started"] = created_at
+        elif etype in TURN_END_TYPES:
+            info["ended"] = created_at
+        rid = parse_json_object(extra_value, merge_data=True)[0].get("runtimeId")
+        if isinstance(rid, str) and rid:
+            info["runtimes"].setdefault(rid, None)
+    return agg
