@@ -12,6 +12,7 @@ history is longer than n; with hysteresis only when the cut steps by n.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,7 +24,7 @@ from .blackboard import Blackboard
 from .order import ContextOrder
 from .scenario import Scenario
 
-__all__ = ["TurnRow", "PrefixSimulation", "simulate_prefix", "simulate_prepared", "compare_results"]
+__all__ = ["TurnRow", "PrefixSimulation", "simulate_prefix", "simulate_prepared", "turn_rows", "compare_results"]
 
 _STABLE_BAGS = frozenset({None, "before", "history"})
 
@@ -44,6 +45,16 @@ class TurnRow:
     reason: str
     history_start: int | None  # first history block kept this turn
     history_kept: int | None
+
+    @property
+    def nothing_cached(self) -> bool:
+        """Nothing of the turn before was worth caching and nothing repeats it (the first turn)."""
+        return self.expected_chars == 0 and self.shared_chars == 0
+
+    @property
+    def repeated_fraction(self) -> float | None:
+        """The share of this turn's tokens that repeat the turn before (None: no tokens)."""
+        return self.shared_tokens / self.total_tokens if self.total_tokens else None
 
     def to_json(self) -> dict[str, Any]:
         return {"turn": self.turn, "messages": self.message_count, "chars": self.total_chars,
@@ -70,6 +81,11 @@ class PrefixSimulation:
     @property
     def shared_tokens(self) -> int:
         return sum(row.shared_tokens for row in self.rows)
+
+    @property
+    def repeated_fraction(self) -> float | None:
+        """The share of all turns' tokens that repeat the turn before (None: no tokens)."""
+        return self.shared_tokens / self.total_tokens if self.total_tokens else None
 
     def to_json(self) -> dict[str, Any]:
         return {"slot": self.slot_ref, "encoding": self.encoding, "turns": len(self.rows),
@@ -143,21 +159,26 @@ def simulate_prefix(order: ContextOrder | None, scenario: Scenario | Blackboard,
 
 def simulate_prepared(prepared: Prepared, *, first_turn: int = 0, last_turn: int | None = None) -> PrefixSimulation:
     """``simulate_prefix`` on a slot already prepared (the preview keeps one per edit)."""
+    rows = tuple(turn_rows(prepared, first_turn=first_turn, last_turn=last_turn))
+    return PrefixSimulation(prepared.slot_ref, rows, prepared.options.encoding)
+
+
+def turn_rows(prepared: Prepared, *, first_turn: int = 0, last_turn: int | None = None) -> Iterator[TurnRow]:
+    """The rows of ``simulate_prepared`` one turn at a time, for a caller that spreads the
+    replay over time (each row costs one assembly)."""
     last = prepared.turn_count if last_turn is None else min(last_turn, prepared.turn_count)
-    rows = []
     previous = None
     for turn in range(max(0, first_turn), last + 1):
         current = assemble_prepared(prepared, turn)
         if previous is None:
             history = current.history
-            rows.append(TurnRow(
+            yield TurnRow(
                 turn=turn, message_count=len(current.messages),
                 total_chars=sum(utf16_len(m.content) for m in current.messages), total_tokens=current.total_tokens,
                 shared_chars=0, shared_tokens=0, shared_messages=0, expected_chars=0, broke=False,
                 break_message=None, break_source=None, reason="first turn: nothing cached yet",
                 history_start=history.kept_start if history else None,
-                history_kept=history.kept_blocks if history else None))
+                history_kept=history.kept_blocks if history else None)
         else:
-            rows.append(compare_results(previous, current, prepared.options.encoding))
+            yield compare_results(previous, current, prepared.options.encoding)
         previous = current
-    return PrefixSimulation(prepared.slot_ref, tuple(rows), prepared.options.encoding)

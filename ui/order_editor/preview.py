@@ -19,6 +19,7 @@ interpreter lock and slow every repaint of the editor for as long as it runs.
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication, QEvent, QPointF, QRectF, QSize, Qt, QTimer, Signal
@@ -28,8 +29,8 @@ from PySide6.QtWidgets import (
     QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget,
 )
 
-from inspector.writing_agent.assembly import AssemblyResult, Prepared, assemble_prepared
-from inspector.writing_agent.prefix_sim import PrefixSimulation, TurnRow, compare_results, simulate_prepared
+from inspector.writing_agent.assembly import AssemblyResult, Prepared
+from inspector.writing_agent.prefix_sim import PrefixSimulation, TurnRow, turn_rows
 
 from ..text_pane import TextPane
 from .model import bag_labels, projection_label
@@ -57,6 +58,10 @@ def _first_line(text: str, limit: int = 48) -> str:
     return line if len(line) <= limit else line[:limit] + "…"
 
 
+def _percent(fraction: float | None) -> str:
+    return "—" if fraction is None else f"{fraction:.0%}"
+
+
 def role_label(role: str) -> str:
     return {"system": _tr("system"), "user": _tr("user"), "assistant": _tr("assistant")}.get(role, role)
 
@@ -69,9 +74,8 @@ class SimulationRunner:
 
     ``start(prepared)`` (re)starts after ``debounce_ms``; ``on_progress(rows)`` gets the rows so
     far after each slice and ``on_done(simulation)`` the finished
-    :class:`~inspector.writing_agent.prefix_sim.PrefixSimulation` (the same rows the engine's
-    ``simulate_prepared`` gives: turn 0 as it computes it, then each turn compared with the one
-    before through its ``compare_results``).
+    :class:`~inspector.writing_agent.prefix_sim.PrefixSimulation`: the engine's ``turn_rows``,
+    pulled a few at a time, so the rows are those ``simulate_prepared`` gives.
     """
 
     SLICE_MS = 8.0
@@ -84,9 +88,8 @@ class SimulationRunner:
         self._on_done = on_done
         self.debounce_ms = debounce_ms
         self._prepared: Prepared | None = None
+        self._pending: Iterator[TurnRow] | None = None
         self._rows: list[TurnRow] = []
-        self._previous: AssemblyResult | None = None
-        self._next_turn = 0
 
     @property
     def running(self) -> bool:
@@ -94,14 +97,14 @@ class SimulationRunner:
 
     def start(self, prepared: Prepared) -> None:
         self._prepared = prepared
+        self._pending = turn_rows(prepared)
         self._rows = []
-        self._previous = None
-        self._next_turn = 0
         self._timer.start(self.debounce_ms)
 
     def stop(self) -> None:
         self._timer.stop()
         self._prepared = None
+        self._pending = None
 
     def finish_now(self) -> None:
         """Run what is left without yielding (tests, screenshots)."""
@@ -110,30 +113,20 @@ class SimulationRunner:
             self._step(budget_ms=float("inf"))
 
     def _step(self, budget_ms: float | None = None) -> None:
-        prepared = self._prepared
-        if prepared is None:
+        prepared, pending = self._prepared, self._pending
+        if prepared is None or pending is None:
             return
         budget = self.SLICE_MS if budget_ms is None else budget_ms
         deadline = time.perf_counter() + budget / 1000
-        last = prepared.turn_count
-        encoding = prepared.options.encoding
-        while self._next_turn <= last:
-            turn = self._next_turn
-            if self._previous is None:
-                # The engine's own first row (nothing cached yet), for the first turn.
-                self._rows.extend(simulate_prepared(prepared, first_turn=turn, last_turn=turn).rows)
-                current = assemble_prepared(prepared, turn)
-            else:
-                current = assemble_prepared(prepared, turn)
-                self._rows.append(compare_results(self._previous, current, encoding))
-            self._previous = current
-            self._next_turn += 1
+        finished = True
+        for row in pending:
+            self._rows.append(row)
             if time.perf_counter() >= deadline:
+                finished = False
                 break
-        if self._next_turn > last:
-            simulation = PrefixSimulation(prepared.slot_ref, tuple(self._rows), encoding)
-            self._prepared = None
-            self._previous = None
+        if finished or len(self._rows) > prepared.turn_count:
+            simulation = PrefixSimulation(prepared.slot_ref, tuple(self._rows), prepared.options.encoding)
+            self.stop()
             self._on_done(simulation)
         else:
             self._on_progress(list(self._rows))
@@ -198,7 +191,7 @@ class BreakStrip(QWidget):
                 colour = PENDING_COLOUR[dark]
             elif row.broke:
                 colour = BREAK_COLOUR
-            elif row.shared_messages == 0 and row.shared_chars == 0 and row.expected_chars == 0:
+            elif row.nothing_cached:
                 colour = FIRST_COLOUR[dark]
             else:
                 colour = KEPT_COLOUR[dark]
@@ -220,14 +213,14 @@ class BreakStrip(QWidget):
         row = next((r for r in self.rows if r.turn == turn), None)
         if row is None:
             return _tr("Turn {turn}: not simulated yet").format(turn=turn)
-        share = f"{row.shared_tokens / row.total_tokens:.0%}" if row.total_tokens else "—"
+        share = _percent(row.repeated_fraction)
         if row.broke:
             where = row.break_source or "—"
             return _tr("Turn {turn}: the cached prefix breaks at message {index} ({source}).\n{reason}\n"
                        "{shared:,} of {total:,} tokens repeat the previous turn ({share}).").format(
                 turn=turn, index=row.break_message, source=where, reason=row.reason, shared=row.shared_tokens,
                 total=row.total_tokens, share=share)
-        if turn == 0 or (row.expected_chars == 0 and row.shared_chars == 0):
+        if row.nothing_cached:
             return _tr("Turn {turn}: {total:,} tokens; nothing cached yet").format(turn=turn, total=row.total_tokens)
         return _tr("Turn {turn}: prefix kept; {shared:,} of {total:,} tokens repeat the previous turn "
                    "({share})").format(turn=turn, shared=row.shared_tokens, total=row.total_tokens, share=share)
@@ -574,7 +567,7 @@ class PreviewPanel(QWidget):
         self.strip.set_rows(list(simulation.rows), pending=False)
         self.strip_summary.setToolTip("")
         breaks = [t for t in simulation.break_turns]
-        share = f"{simulation.shared_tokens / simulation.total_tokens:.0%}" if simulation.total_tokens else "—"
+        share = _percent(simulation.repeated_fraction)
         if breaks:
             shown = ", ".join(str(t) for t in breaks[:12]) + ("…" if len(breaks) > 12 else "")
             text = _tr("The cached prefix breaks at {n} of {turns} turns: {list}. {share} of all tokens repeat "
@@ -586,7 +579,7 @@ class PreviewPanel(QWidget):
         before = self._previous
         if before is not None and (before.break_turns != simulation.break_turns
                                    or before.shared_tokens != simulation.shared_tokens):
-            old_share = f"{before.shared_tokens / before.total_tokens:.0%}" if before.total_tokens else "—"
+            old_share = _percent(before.repeated_fraction)
             text += " " + _tr("(before this change: {n} breaks, {share} repeated)").format(
                 n=len(before.break_turns), share=old_share)
         self.strip_summary.setText(text)

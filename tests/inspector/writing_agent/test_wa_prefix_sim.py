@@ -6,7 +6,8 @@ from inspector.writing_agent.assembly import AssemblyOptions, assemble
 from inspector.writing_agent.blackboard import Blackboard, items_from_data
 from inspector.writing_agent.history import HistoryOptions
 from inspector.writing_agent.order import parse_context_order, read_context_order
-from inspector.writing_agent.prefix_sim import compare_results, simulate_prefix
+from inspector.writing_agent.assembly import prepare
+from inspector.writing_agent.prefix_sim import compare_results, simulate_prefix, turn_rows
 from inspector.writing_agent.scenario import load_scenario
 from resources import resource_path
 
@@ -95,3 +96,24 @@ def test_every_sample_slot_simulates(slot):
     order = read_context_order((SAMPLE / "order.json").read_text(encoding="utf-8"))
     sim = simulate_prefix(order, load_scenario(SAMPLE / "scenario.yaml"), slot)
     assert len(sim.rows) == 62 and all(r.total_tokens > 0 for r in sim.rows)
+
+
+def test_rows_one_at_a_time_are_the_simulations_rows():
+    order, board = synthetic(12)
+    options = AssemblyOptions(persona="P")
+    sim = simulate_prefix(order, board, "gm", options)
+    prepared = prepare(order, board, "gm", options)
+    assert tuple(turn_rows(prepared)) == sim.rows
+    assert tuple(turn_rows(prepared, first_turn=3, last_turn=5)) == simulate_prefix(
+        order, board, "gm", options, first_turn=3, last_turn=5).rows
+
+
+def test_the_first_turn_caches_nothing_and_shares_are_of_tokens():
+    order, board = synthetic(12)
+    sim = simulate_prefix(order, board, "gm", AssemblyOptions(persona="P"))
+    first, second = sim.rows[0], sim.rows[2]
+    assert first.nothing_cached and first.repeated_fraction == 0
+    assert not second.nothing_cached and second.repeated_fraction == second.shared_tokens / second.total_tokens
+    assert sim.repeated_fraction == sim.shared_tokens / sim.total_tokens
+    empty = type(sim)(sim.slot_ref, (), sim.encoding)
+    assert empty.repeated_fraction is None
