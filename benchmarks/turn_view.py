@@ -44,7 +44,7 @@ def main(argv: list[str] | None = None) -> int:
     from inspector.turn.builder import build_turn
     from turn import SESSION, TURN, build_synthetic  # benchmarks/turn.py
     from ui.theme import apply_theme
-    from ui.turn_view import TurnView
+    from ui.views.turn_stepper import TurnView
     from ui.workers import TaskManager
 
     app = QApplication.instance() or QApplication([])

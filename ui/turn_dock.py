@@ -1,4 +1,4 @@
-"""Put the turn stepper (:class:`ui.turn_view.TurnView`) into a :class:`ui.main_window.MainWindow`
+"""Put the turn stepper (:class:`ui.views.turn_stepper.TurnView`) into a :class:`ui.main_window.MainWindow`
 from outside: a page of the window's centre stack, "View → Turn Stepper" (Ctrl+3), and a turn
 selected in the navigator loaded into it in the background.
 
@@ -14,7 +14,7 @@ from PySide6.QtCore import QCoreApplication
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QMenu
 
-from .turn_view import TurnView
+from .views.turn_stepper import TurnView
 
 
 def _tr(text: str) -> str:

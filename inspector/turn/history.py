@@ -36,6 +36,11 @@ class HistoryRow:
     request_index: int | None
     summary_id: str | None
 
+    @property
+    def in_request(self) -> bool:
+        """The row's text reached the request (as history or as the current message)."""
+        return self.state in ("sent", "current")
+
 
 @dataclass(slots=True)
 class SummaryUse:
@@ -76,6 +81,17 @@ class CallHistory:
     def rows_in(self, state: str) -> list[HistoryRow]:
         return [row for row in self.rows if row.state == state]
 
+    def state_counts(self) -> dict[str, int]:
+        """How many rows are in each state, in the order the states first appear."""
+        counts: dict[str, int] = {}
+        for row in self.rows:
+            counts[row.state] = counts.get(row.state, 0) + 1
+        return counts
+
+    @property
+    def sent_summaries(self) -> list[SummaryUse]:
+        return [s for s in self.summaries if s.sent]
+
     def to_json(self) -> dict[str, Any]:
         return {
             "eventId": self.event_id,
@@ -97,10 +113,7 @@ class CallHistory:
 
     def to_text(self) -> str:
         lines = [f"history of call {self.event_id} ({self.runtime_id or '?'}) at {self.at}"]
-        counts: dict[str, int] = {}
-        for row in self.rows:
-            counts[row.state] = counts.get(row.state, 0) + 1
-        lines.append("  " + ", ".join(f"{n} {state}" for state, n in counts.items()))
+        lines.append("  " + ", ".join(f"{n} {state}" for state, n in self.state_counts().items()))
         if self.window is not None:
             w = self.window
             lines.append(f"  window: {len(w.turn_ids)} turns ({w.user_messages} player messages) from "

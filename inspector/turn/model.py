@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from inspector.covel.events import RUNTIME_LIFECYCLE_TYPES
+from inspector.covel.outcome import finish_reason_failed
 from inspector.json_guards import nonempty_str_or_none, number_or_none
 from inspector.store import (
     LlmCall,
@@ -32,6 +33,7 @@ from .times import epoch_ms
 
 __all__ = [
     "STAGE_ORDER",
+    "SUCCESS_STATUSES",
     "Committed",
     "Compaction",
     "HookEvent",
@@ -55,6 +57,10 @@ __all__ = [
 
 # Execution order of the stages of a playing session (setup runs alone, in the setup phase).
 STAGE_ORDER = ("setup", "pre-turn", "narrative", "post-turn", "audit")
+
+# Runtime statuses that mean it ran to success: runtime.completed's own status, or "completed"
+# when it wrote none (see RuntimeLifecycle).
+SUCCESS_STATUSES = ("success", "completed")
 
 
 class TurnNotFoundError(LookupError):
@@ -213,6 +219,11 @@ class ModelCall:
     def answered(self) -> bool:
         return self.response_event_id is not None
 
+    @property
+    def failed(self) -> bool:
+        """The request failed, by the one rule (:func:`inspector.covel.outcome.finish_reason_failed`)."""
+        return finish_reason_failed(self.finish_reason)
+
     def to_json(self) -> dict[str, Any]:
         usage = self.usage
         return {
@@ -368,6 +379,10 @@ class Runtime:
     events: list[TurnEvent] = field(default_factory=list, repr=False)
     result: dict[str, Any] | None = field(default=None, repr=False)
     traced: bool = True
+
+    @property
+    def succeeded(self) -> bool:
+        return self.status in SUCCESS_STATUSES
 
     @property
     def steps(self) -> int:

@@ -15,7 +15,9 @@ from inspector.demo import generate_demo
 from inspector.store import open_store
 from inspector.turn.builder import build_turn
 from inspector.turn.model import Turn
-from ui.turn_view import UNSTAGED, TurnView, summarize
+from inspector.turn.summary import summarize
+from ui.models.turn_timeline import UNSTAGED
+from ui.views.turn_stepper import TurnView
 from ui.workers import TaskManager
 
 MAIN = "demo-lantern-deepseek"
@@ -275,7 +277,7 @@ def test_turns_asked_for_in_quick_succession_build_one_at_a_time(
     import threading
     import time
 
-    import ui.turn_view as turn_view_module
+    import ui.views.turn_stepper as turn_view_module
 
     turns = [t.turn_id for t in store.turns(MAIN)][:4]
     built: list[str] = []

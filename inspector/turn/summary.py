@@ -1,0 +1,166 @@
+"""What a turn did, counted once: runtimes by status, calls and retries, tokens, the input cost,
+tool effects, the player's message and the story. The stepper's summary panel only formats it.
+
+The cost prices each call's reported usage with the provider rules the cache analysis uses
+(:mod:`inspector.cache.rules`): uncached input at the list price, cache reads at the read
+multiplier, cache writes at the write multiplier of the TTL the request asked for
+(``cache_control.ttl`` of its last breakpoint, as the analysis prices a write).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from inspector.cache.rules import CacheRules, RuleSet, default_rules
+from inspector.store import TokenUsage
+from inspector.wire.parse import provider_attempts
+
+from .model import ModelCall, Turn
+
+__all__ = ["ToolEffect", "TurnSummary", "call_input_cost_usd", "input_cost_usd", "summarize", "write_ttl_option"]
+
+
+@dataclass(slots=True)
+class ToolEffect:
+    runtime_id: str | None
+    name: str | None
+    status: str
+    input: Any
+    output: Any
+    error: Any
+
+
+@dataclass(slots=True)
+class TurnSummary:
+    """What a turn did, counted once for the summary panel (and the tests).
+
+    ``ran`` counts runtimes that executed in this turn (every status except skipped and deferred);
+    ``failed``/``skipped``/``deferred``/``suspended`` count by status. Token sums cover the calls
+    that reported usage; ``input_cost_usd`` prices their input with the shipped provider rules
+    (:func:`call_input_cost_usd`) and is None when no call's model has a price;
+    ``unpriced_calls`` says how many calls it leaves out.
+    """
+
+    runtimes: int = 0
+    ran: int = 0
+    succeeded: int = 0
+    failed: int = 0
+    skipped: int = 0
+    deferred: int = 0
+    suspended: int = 0
+    calls: int = 0
+    retries: int = 0
+    input_tokens: int = 0
+    cached_tokens: int = 0
+    cache_write_tokens: int = 0
+    output_tokens: int = 0
+    input_cost_usd: float | None = None
+    unpriced_calls: int = 0
+    story: str = ""
+    player: str = ""
+    tools: list[ToolEffect] = field(default_factory=list)
+    failures: list[tuple[str, str]] = field(default_factory=list)  # runtime id, error or reason
+
+
+def write_ttl_option(payload: Any) -> str | None:
+    """The ``cache_control.ttl`` option of the last breakpoint, in render order (tools, system,
+    messages), of the provider body an ``llm.calling`` payload recorded; None when it has none
+    or the breakpoint names no TTL (the provider's default)."""
+    for attempt in provider_attempts(payload):
+        if attempt.body is None:
+            continue
+        body = attempt.body
+        last: str | None = None
+        for value in _blocks(body.get("tools")), _blocks(body.get("system")), _message_blocks(body.get("messages")):
+            for block in value:
+                cc = block.get("cache_control")
+                if cc not in (None, False):
+                    last = cc.get("ttl") if isinstance(cc, dict) and isinstance(cc.get("ttl"), str) else None
+        return last
+    return None
+
+
+def _blocks(value: Any) -> list[dict]:
+    return [b for b in value if isinstance(b, dict)] if isinstance(value, list) else []
+
+
+def _message_blocks(messages: Any) -> list[dict]:
+    out: list[dict] = []
+    for message in _blocks(messages):
+        out.extend(_blocks(message.get("content")))
+    return out
+
+
+def input_cost_usd(rules: CacheRules, usage: TokenUsage, write_ttl: str | None) -> float | None:
+    """What the input of one request with ``usage`` cost at list price, None without a price.
+
+    ``input_tokens`` includes cache reads and writes (covel-db.md §2.2); each part is billed at
+    its own rate, a write at the multiplier of its TTL option."""
+    price = rules.input_price_per_mtok
+    if price is None:
+        return None
+    given = usage.input_tokens or 0
+    cached = usage.cached_input_tokens or 0
+    written = usage.cache_write_input_tokens or 0
+    plain = max(0, given - cached - written)
+    return (plain + cached * rules.read_multiplier + written * rules.write_multiplier_for(write_ttl)) * price / 1e6
+
+
+def call_input_cost_usd(call: ModelCall, rules: RuleSet | None = None) -> float | None:
+    """:func:`input_cost_usd` of a model call's reported usage, with the rules of its provider,
+    protocol and model; None when it reported no usage or its model has no price."""
+    if call.usage is None:
+        return None
+    table = rules if rules is not None else default_rules()
+    call_rules = table.resolve(call.provider, call.protocol, call.model)
+    if call_rules.input_price_per_mtok is None:
+        return None
+    return input_cost_usd(call_rules, call.usage, write_ttl_option(call.call.calling.payload))
+
+
+def summarize(turn: Turn, rules: RuleSet | None = None) -> TurnSummary:
+    s = TurnSummary()
+    table = rules if rules is not None else default_rules()
+    priced = False
+    cost = 0.0
+    for runtime in turn.runtimes():
+        s.runtimes += 1
+        status = runtime.status or ""
+        if status not in ("skipped", "deferred"):
+            s.ran += 1
+        if runtime.succeeded:
+            s.succeeded += 1
+        elif status == "failed":
+            s.failed += 1
+            s.failures.append((runtime.runtime_id or "?", runtime.error or ""))
+        elif status == "skipped":
+            s.skipped += 1
+            s.failures.append((runtime.runtime_id or "?", runtime.reason or ""))
+        elif status == "deferred":
+            s.deferred += 1
+        elif status == "suspended":
+            s.suspended += 1
+        for call in runtime.calls:
+            s.calls += 1
+            if call.attempt > 0:
+                s.retries += 1
+            usage = call.usage
+            if usage is None:
+                continue
+            s.input_tokens += usage.input_tokens or 0
+            s.cached_tokens += usage.cached_input_tokens or 0
+            s.cache_write_tokens += usage.cache_write_input_tokens or 0
+            s.output_tokens += usage.output_tokens or 0
+            call_cost = call_input_cost_usd(call, table)
+            if call_cost is None:
+                s.unpriced_calls += 1
+                continue
+            priced = True
+            cost += call_cost
+        for tool in runtime.tools:
+            s.tools.append(ToolEffect(runtime.runtime_id, tool.name, tool.status, tool.input, tool.output, tool.error))
+    s.input_cost_usd = cost if priced else None
+    s.story = "\n\n".join(m.content or "" for m in turn.committed.story).strip()
+    s.player = "\n".join(m.content or "" for m in turn.committed.player).strip()
+    return s

@@ -1,0 +1,1 @@
+"""Widgets that show one thing each; they format what the core computed."""
