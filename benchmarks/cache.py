@@ -111,12 +111,12 @@ def _timed_run(store, session_id: str, rules) -> dict:
 def _cold_child(db: Path, alone: bool) -> int:
     """One cold run in this (new) process; prints its figures as JSON."""
     from inspector import tokens
-    from inspector.cache import analysis as cache_analysis
+    from inspector.cache.parts import PARTS
     from inspector.store import open_store
 
     rules = _prepare(alone)
     # A new process starts with nothing cached; say so rather than trust it.
-    assert not cache_analysis._PARTS.parts and not tokens._cache._data
+    assert not PARTS.parts and not tokens._cache._data
     with open_store(db) as store:
         result = _timed_run(store, _largest_session(store).id, rules)
     print(json.dumps(result))

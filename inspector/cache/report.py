@@ -16,7 +16,7 @@ from typing import Any
 
 import orjson
 
-from inspector.cache.analysis import CacheAnalysis, CachePair, Finding
+from inspector.cache.results import CacheAnalysis, CachePair, Finding
 from inspector.jsjson import js_stringify
 
 # The CSV columns, in the order CachePair.to_json writes its keys (a test holds them equal).

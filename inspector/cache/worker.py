@@ -2,15 +2,14 @@
 
 Python runs one thread of pure-Python work at a time, and the analysis of a session is mostly
 that (reading JSON, interning parts, comparing requests). On a machine with a second core, a
-worker process pairs some of a session's runtimes: the analyser in the app's process reads every
-request row, deals the runtimes out (``cache_analysis._Share``) and hands the worker the ids of
-its rows as they are read, with what it decoded of each (where the provider body lies, the
-model, the attempt), and, before a runtime's first row, what the session's responses, prunings
-and compactions say of that runtime, so the worker reads and parses neither again. The worker
-reads the rows themselves from the store (handing over the payloads through a pipe cost about
-what it saved), sends its pairs back as it makes them, and the analyser merges both streams
-into the order and the figures an analysis alone gives (``SessionCacheAnalyser._pairs_in_parallel``,
-``cache_analysis._Merge``), routing loads included.
+worker process pairs some of a session's runtimes. The analyser in the app's process reads every
+request row and decides which runtimes the worker pairs; it hands the worker the ids of those
+runtimes' rows as they are read, each with a hint of what it decoded (a tuple the worker passes
+back to the analysis unread), and, before a runtime's first row, what the session's side events
+say of that runtime. The worker reads the rows themselves from the store, runs the analysis over
+them (:mod:`inspector.cache.worker_process`) and sends its items back as it makes them; the
+analyser merges both streams into what an analysis alone gives. This module is the channel only:
+the frames, the process and the jobs, with no knowledge of what the analysis sends through them.
 
 The worker is started once (the app does it at start-up, the ``cache`` command for a big session)
 and loads the default tokenizer before it says it is ready; an analysis uses it only when it is
@@ -78,8 +77,6 @@ def read_frame(stream: IO[bytes]) -> Any:
     return pickle.loads(_read_message_bytes(stream))
 
 
-# -- the worker process -------------------------------------------------------------------------
-
 # -- the app's side ----------------------------------------------------------------------------
 
 class _Job:
@@ -94,8 +91,8 @@ class _Job:
         self._rows_ended = False
 
     def give(self, index: int, row: tuple, hint: tuple | None = None) -> None:
-        """Hand the worker a row of one of its runtimes (``index``: its row number), with what
-        was decoded of it (``cache_analysis._Decoded.hint``)."""
+        """Hand the worker a row of one of its runtimes (``index``: its row number), with the
+        analysis's hint of what was decoded of it."""
         self._ids.append((index, row[3], hint))
         if len(self._ids) >= _SEND_BATCH:
             self.flush()

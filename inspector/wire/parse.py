@@ -39,6 +39,7 @@ from inspector.wire.model import (
     Tool,
     json_text,
 )
+from inspector.wire.fields import PROMPT_FIELDS, SYSTEM_ROLES
 from inspector.wire.protocols import (
     ANTHROPIC_MESSAGES,
     GOOGLE_GENERATIVE_AI,
@@ -60,9 +61,6 @@ _CONSUMED = {
 # Kernel payload fields that shape the request but are not messages or tools.
 _KERNEL_SAMPLING_KEYS = ("maxOutputTokens", "responseFormat", "defaults", "streaming")
 
-# Body fields that carry prompt text; a body with none of them (e.g. a Gemini body whose
-# ``contents`` the allow-list dropped) shows nothing of the prompt.
-_PROMPT_FIELDS = ("messages", "input", "instructions", "system", "contents", "systemInstruction")
 
 
 # --- type guards: recorded JSON may hold anything anywhere (inspector.json_guards) ----------
@@ -182,20 +180,22 @@ def _mark_late_system(msg: Message) -> None:
             msg.wrap = WRAP_PARTS
 
 
+# Each wire role as the normalised role it stands for.
+_ROLES = {
+    **dict.fromkeys(SYSTEM_ROLES, "system"),
+    "user": "user",
+    "assistant": "assistant",
+    "model": "assistant",
+    "tool": "tool",
+    "function": "tool",
+}
+
+
 def _role(value: Any, problems: list[str], where: str) -> tuple[str, str | None]:
     """Normalised role and the wire role as written."""
     raw = str_or_none(value)
-    mapping = {
-        "system": "system",
-        "developer": "system",
-        "user": "user",
-        "assistant": "assistant",
-        "model": "assistant",
-        "tool": "tool",
-        "function": "tool",
-    }
-    if raw in mapping:
-        return mapping[raw], raw
+    if raw in _ROLES:
+        return _ROLES[raw], raw
     problems.append(f"{where}: unknown role {raw!r}" if raw is not None else f"{where}: role missing")
     return "user", raw
 
@@ -866,7 +866,7 @@ def request_for(payload: Any) -> tuple[NormalisedRequest, list[ProviderAttempt]]
     for attempt in attempts:
         if attempt.body is None:
             continue
-        if not any(k in attempt.body for k in _PROMPT_FIELDS):
+        if not any(k in attempt.body for k in PROMPT_FIELDS):
             req = from_kernel(payload)
             req.problems.append(
                 f"provider body of attempt {attempt.index} holds no prompt fields; showing the kernel view"

@@ -18,6 +18,7 @@ from urllib.parse import urlsplit
 from inspector.covel import markers as M
 from inspector.jsjson import js_parse
 
+from .fields import SYSTEM_ROLES
 from .protocols import (
     ALL_PROTOCOLS,
     ANTHROPIC_EXPLICIT_CACHE,
@@ -55,7 +56,6 @@ _IMAGE_NOTE = re.compile(M.IMAGE_OMITTED_PATTERN)
 _DATA_URL = re.compile(r"^data:([^;,]*)(?:;[^,]*)?;base64,(.*)$", re.DOTALL)
 _WHOLE_URL = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*://\S+$")
 _ANTHROPIC_CACHEABLE = frozenset({"text", "image", "tool_use", "tool_result"})
-_SYSTEM_ROLES = frozenset({"system", "developer"})
 
 
 # --- shared helpers ---------------------------------------------------------------------------
@@ -90,7 +90,7 @@ def late_system_flags(messages: Sequence[Mapping[str, Any]]) -> list[bool]:
     flags: list[bool] = []
     seen_conversation = False
     for message in messages:
-        is_system = message.get("role") in _SYSTEM_ROLES
+        is_system = message.get("role") in SYSTEM_ROLES
         flags.append(is_system and seen_conversation)
         seen_conversation = seen_conversation or not is_system
     return flags
@@ -199,7 +199,7 @@ def _chat_messages(messages: Sequence[Mapping[str, Any]], late_system_as_user: b
     for message, late in zip(messages, late_system_flags(messages)):
         role = message.get("role")
         content = message.get("content")
-        if role in _SYSTEM_ROLES:
+        if role in SYSTEM_ROLES:
             if late and late_system_as_user:
                 wire: dict[str, Any] = {"role": "user", "content": _chat_late_user(content, _chat_text_part)}
             elif isinstance(content, str):
@@ -305,9 +305,9 @@ def to_openai_responses(
     for message, late in zip(messages, flags):
         role = message.get("role")
         content = message.get("content")
-        if role in _SYSTEM_ROLES and not late:
+        if role in SYSTEM_ROLES and not late:
             instructions.append("\n".join(_texts(content)))
-        elif role in _SYSTEM_ROLES:
+        elif role in SYSTEM_ROLES:
             if late_system_as_user:
                 items.append({"role": "user", "content": _chat_late_user(content, _input_text)})
             else:
@@ -434,14 +434,14 @@ def to_anthropic_messages(
     for message, late in zip(messages, flags):
         role = message.get("role")
         content = message.get("content")
-        if role in _SYSTEM_ROLES and not late:
+        if role in SYSTEM_ROLES and not late:
             # Sentinels stay until the system field is built: they are its block boundaries.
             system_texts.append(
                 content if isinstance(content, str) else M.PART_SEPARATOR.join(
                     p.get("text", "") for p in _parts(content) if p.get("type") == "text"
                 )
             )
-        elif role in _SYSTEM_ROLES:
+        elif role in SYSTEM_ROLES:
             if first_late is None:
                 first_late = len(wire)
             text = M.PART_SEPARATOR.join(_texts(content))
@@ -622,9 +622,9 @@ def to_gemini(
         content = message.get("content")
         if role != "tool" and deferred and not (late and builder.awaiting_responses()):
             flush()
-        if role in _SYSTEM_ROLES and (not late or not late_system_as_user):
+        if role in SYSTEM_ROLES and (not late or not late_system_as_user):
             system_parts.extend({"text": t} for t in _gemini_system_text(content) if t)
-        elif role in _SYSTEM_ROLES:
+        elif role in SYSTEM_ROLES:
             text = "\n".join(_gemini_system_text(content))
             if not text:
                 continue

@@ -15,7 +15,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import inspector.cache.analysis as ca
+from inspector.cache.analysis import analyse_session
+from inspector.cache.calls import Call
+from inspector.cache.layout import build_layout
+from inspector.cache.pairs import PairMaker
+from inspector.cache.parts import PartTable
+from inspector.cache.payload import decode_payload
+from inspector.cache.reasons import _extra_region, _kind_at
 from inspector.anatomy.labelling import label_request
 from inspector.cache.rules import default_rules
 from inspector.covel import markers
@@ -274,20 +280,20 @@ def anatomy_labels(raw) -> tuple[list[tuple[str, str, str, str]], list[str]]:
     return [(n.bag, n.kind, n.label, n.recognised_by) for n in messages], extras
 
 
-def analysed_calls(raws: list[bytes], eager: bool = False) -> list[ca._Call]:
+def analysed_calls(raws: list[bytes], eager: bool = False) -> list[Call]:
     """The requests read one after another as the analysis reads one runtime's requests: each
     against the one before, its locator built while the reference still holds (the shortcut).
     ``eager`` classifies every message of a request before the next is read, as naming its pair
     does, so a later request's locator is built after the earlier one has been asked."""
-    table = ca._PartTable()
+    table = PartTable()
     rules = default_rules()
-    calls: list[ca._Call] = []
-    ref: ca._Call | None = None
+    calls: list[Call] = []
+    ref: Call | None = None
     for n, raw in enumerate(raws):
-        dec = ca.decode_payload(raw)
+        dec = decode_payload(raw)
         resolved = rules.resolve(dec.provider, dec.protocol, dec.model)
-        layout = ca._layout(dec, table, resolved, ref.layout if ref is not None else None)
-        call = ca._Call(f"e{n}", "s", f"t{n}", dec, layout, resolved)
+        layout = build_layout(dec, table, resolved, ref.layout if ref is not None else None)
+        call = Call(f"e{n}", "s", f"t{n}", dec, layout, resolved)
         if ref is not None and layout.same_as_ref:
             call.ref = ref
         loc = call.locator()
@@ -299,20 +305,20 @@ def analysed_calls(raws: list[bytes], eager: bool = False) -> list[ca._Call]:
     return calls
 
 
-def cache_labels(call: ca._Call) -> list[tuple]:
+def cache_labels(call: Call) -> list[tuple]:
     loc = call.locator()
     return [loc.classify(k) for k in range(loc.n)]
 
 
-def cache_extras(call: ca._Call) -> tuple[list[str], list[tuple[str | None, str | None]]]:
+def cache_extras(call: Call) -> tuple[list[str], list[tuple[str | None, str | None]]]:
     lay = call.layout
     first = lay.n_tools + lay.n_settings + lay.n_prompt
     span = range(first, call.message_start)
-    return ([ca.SessionCacheAnalyser._extra_region(call, d) for d in span],
-            [ca.SessionCacheAnalyser._kind_at(call, d) for d in span])
+    return ([_extra_region(call, d) for d in span],
+            [_kind_at(call, d) for d in span])
 
 
-def assert_agree(raw: bytes, call: ca._Call) -> None:
+def assert_agree(raw: bytes, call: Call) -> None:
     expected, extras = anatomy_labels(raw)
     assert cache_labels(call) == expected
     regions, kinds = cache_extras(call)
@@ -408,8 +414,8 @@ def demo(tmp_path_factory):
 def test_every_demo_request_gets_the_same_bags(demo, monkeypatch):
     """Every request of every demo session, through the analyser itself: each call's locator is
     built inside the analysis (reusing the previous request's facts where it may)."""
-    seen: list[ca._Call] = []
-    pair = ca.SessionCacheAnalyser._pair
+    seen: list[Call] = []
+    pair = PairMaker._pair
 
     def spy(self, state, prev, cur, kind, gap):
         result = pair(self, state, prev, cur, kind, gap)
@@ -417,11 +423,11 @@ def test_every_demo_request_gets_the_same_bags(demo, monkeypatch):
         seen.append(cur)
         return result
 
-    monkeypatch.setattr(ca.SessionCacheAnalyser, "_pair", spy)
+    monkeypatch.setattr(PairMaker, "_pair", spy)
     with open_store(demo) as store:
         sessions = [s.id for s in store.sessions()]
         for session in sessions:
-            ca.analyse_session(store, session)
+            analyse_session(store, session)
         rows = {row[3]: row[2] for session in sessions for row in store.iter_llm_calling_rows(session)}
     assert len(seen) == len(rows) > 100
     for call in seen:

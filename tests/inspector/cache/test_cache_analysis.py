@@ -19,16 +19,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import inspector.cache.analysis as ca
-from inspector.cache.analysis import (
-    KINDS,
-    REASONS,
-    REGIONS,
-    SessionCacheAnalyser,
-    analyse_session,
-    analyse_store,
-    iter_cache_pairs,
-)
+from inspector.cache import payload as cache_payload
+from inspector.cache.layout import build_layout
+from inspector.cache.parts import PARTS, PartTable
+from inspector.cache.payload import _AFTER_COMPLETE_BODY, _find_after_complete_body, decode_payload, decoded_from_hint
+from inspector.cache.prediction import predict_automatic
+from inspector.cache.segments import split_segments, tokenize_segments
+from inspector.cache.tokenizing import DaemonWorker, TokenJob
+from inspector.cache.wire_reader import _body_from_bytes, _body_from_dict, _cut_elements
+from inspector.cache.analysis import SessionCacheAnalyser, analyse_session, analyse_store, iter_cache_pairs
+from inspector.cache.results import KINDS, REASONS, REGIONS
 from inspector.cache.rules import default_rules, load_rules
 from inspector.demo import generate_demo
 from inspector.store import open_store
@@ -170,7 +170,7 @@ PREV = SimpleNamespace(total_tokens=10**9, shared_tokens=None)
 @pytest.mark.parametrize(("shared", "cached"), [
     (1023, 0), (1024, 1024), (1151, 1024), (1152, 1152), (1279, 1152), (1280, 1280), (0, 0)])
 def test_openai_minimum_and_128_token_steps(shared, cached):
-    assert ca._predict_automatic(rules_for("openai", "gpt-4o"), shared, PREV) == cached
+    assert predict_automatic(rules_for("openai", "gpt-4o"), shared, PREV) == cached
 
 
 @pytest.mark.parametrize(("shared", "prev_total", "prev_shared", "cached"), [
@@ -184,14 +184,14 @@ def test_openai_minimum_and_128_token_steps(shared, cached):
 ])
 def test_deepseek_persisted_units(shared, prev_total, prev_shared, cached):
     prev = SimpleNamespace(total_tokens=prev_total, shared_tokens=prev_shared)
-    assert ca._predict_automatic(rules_for("deepseek", "deepseek-chat"), shared, prev) == cached
+    assert predict_automatic(rules_for("deepseek", "deepseek-chat"), shared, prev) == cached
 
 
 @pytest.mark.parametrize(("model", "shared", "cached"), [
     ("gemini-2.5-flash", 2047, 0), ("gemini-2.5-flash", 2048, 2048), ("gemini-2.5-flash", 3001, 3001),
     ("gemini-3-flash", 4095, 0), ("gemini-3-flash", 4096, 4096)])
 def test_gemini_model_minimum_and_exact_prefix(model, shared, cached):
-    assert ca._predict_automatic(rules_for("google", model), shared, PREV) == cached
+    assert predict_automatic(rules_for("google", model), shared, PREV) == cached
 
 
 # --- automatic caching end to end ------------------------------------------------------------------
@@ -639,10 +639,10 @@ def test_byte_reader_equals_the_full_parser_on_every_demo_session(demo, monkeypa
     every payload whole gives, on every wire of the demo."""
     with open_store(demo) as store:
         sessions = [s.id for s in store.sessions()]
-        ca._PARTS.clear()
+        PARTS.clear()
         fast = {s: [p.to_json() for p in analyse_session(store, s).pairs] for s in sessions}
-        ca._PARTS.clear()
-        monkeypatch.setattr(ca, "_fast_decode", lambda raw: None)
+        PARTS.clear()
+        monkeypatch.setattr(cache_payload, "_fast_decode", lambda raw: None)
         slow = {s: [p.to_json() for p in analyse_session(store, s).pairs] for s in sessions}
     assert fast == slow
 
@@ -719,7 +719,7 @@ _SEGMENT_PIECES = ["a", "Zq", "é", "字", "。", " ", "  ", "\n", "\n\n", "\r\n
 @given(st.lists(st.sampled_from(_SEGMENT_PIECES), max_size=40), st.sampled_from(["o200k_base", "cl100k_base"]))
 def test_tokens_by_segment_equal_the_whole_text(pieces, encoding):
     text = "".join(pieces)
-    joined = [int(t) for seg in ca._tokenize_segments(text, encoding, {}) for t in seg]
+    joined = [int(t) for seg in tokenize_segments(text, encoding, {}) for t in seg]
     assert joined == get_encoding(encoding).encode_ordinary(text)
 
 
@@ -729,7 +729,7 @@ def test_python_white_space_covers_the_tokenizers():
     white_space = [*range(0x09, 0x0E), 0x20, 0x85, 0xA0, 0x1680, *range(0x2000, 0x200B), 0x2028, 0x2029, 0x202F,
                    0x205F, 0x3000]
     assert all(re.match(r"\s", chr(c)) and chr(c).isspace() for c in white_space)
-    assert ca._segments("a\n b\n/c\nd\n\ne") == ["a\n b\n/c\n", "d\n\n", "e"]
+    assert split_segments("a\n b\n/c\nd\n\ne") == ["a\n b\n/c\n", "d\n\n", "e"]
 
 
 # The cut as the tokenizer's patterns define it: after a line break, before a character that is
@@ -741,7 +741,7 @@ _CUT = re.compile(r"(?<=\n)(?=[^\s/])")
 @given(st.lists(st.sampled_from(_SEGMENT_PIECES), max_size=40))
 def test_segments_cut_where_the_pattern_says(pieces):
     text = "".join(pieces)
-    segments = list(ca._segments(text))
+    segments = list(split_segments(text))
     assert "".join(segments) == text
     assert segments == (_CUT.split(text) if text else [])
 
@@ -749,19 +749,19 @@ def test_segments_cut_where_the_pattern_says(pieces):
 @settings(max_examples=300, deadline=None)
 @given(st.text(max_size=60))
 def test_segments_cut_where_the_pattern_says_on_any_text(text):
-    assert list(ca._segments(text)) == (_CUT.split(text) if text else [])
+    assert list(split_segments(text)) == (_CUT.split(text) if text else [])
 
 
 def test_token_counts_equal_the_exact_counter(demo):
     """Every part of every demo request, tokenized batch by batch as the analysis does (each
     batch planned while the one before it still runs), counts what count_exact counts, and each
     request's running sum ends at the sum of its parts."""
-    table = ca._PartTable()
+    table = PartTable()
     with open_store(demo) as store:
         layouts = list(_demo_layouts(store, table))
     running = None
     for start in range(0, len(layouts), 7):
-        job = ca._TokenJob(layouts[start : start + 7], table, running[0] if running else None)
+        job = TokenJob(layouts[start : start + 7], table, running[0] if running else None)
         ids = job.run()
         if running:
             running[0].finish(running[1])
@@ -777,12 +777,12 @@ def test_token_counts_equal_the_exact_counter(demo):
 
 def test_a_table_cleared_while_a_batch_is_tokenized_still_gives_exact_counts(demo):
     """Another analysis may clear the shared table between planning a batch and finishing it."""
-    table = ca._PartTable()
+    table = PartTable()
     with open_store(demo) as store:
         layouts = list(_demo_layouts(store, table))[:12]
-    first = ca._TokenJob(layouts[:6], table, None)
+    first = TokenJob(layouts[:6], table, None)
     first.finish(first.run())
-    second = ca._TokenJob(layouts[6:], table, None)
+    second = TokenJob(layouts[6:], table, None)
     ids = second.run()
     table.clear()
     second.finish(ids)
@@ -792,7 +792,7 @@ def test_a_table_cleared_while_a_batch_is_tokenized_still_gives_exact_counts(dem
 
 
 def test_the_tokenizer_thread_never_holds_up_exit_and_hands_on_failures():
-    worker = ca._Worker("test-worker")
+    worker = DaemonWorker("test-worker")
     assert worker.submit(lambda: 7).result(timeout=10) == 7
     assert worker._thread.daemon
 
@@ -812,18 +812,18 @@ def test_a_decode_hint_gives_what_decoding_gives(demo):
     hinted = 0
     for raw in payloads:
         try:
-            dec = ca.decode_payload(raw)
+            dec = decode_payload(raw)
         except ValueError:
             continue
         hint = dec.hint()
         hinted += hint is not None
-        assert ca._decoded_from_hint(raw, hint) == dec
+        assert decoded_from_hint(raw, hint) == dec
         longer = raw + b" "
-        assert ca._decoded_from_hint(longer, hint) == ca.decode_payload(longer)
+        assert decoded_from_hint(longer, hint) == decode_payload(longer)
     assert hinted
     kernel_only = b'{"messages":[{"role":"user","content":"hi"}],"runtimeId":"r"}'  # no provider body: no hint
-    assert ca.decode_payload(kernel_only).hint() is None
-    assert ca._decoded_from_hint(kernel_only, None) == ca.decode_payload(kernel_only)
+    assert decode_payload(kernel_only).hint() is None
+    assert decoded_from_hint(kernel_only, None) == decode_payload(kernel_only)
 
 
 def _demo_layouts(store, table):
@@ -831,8 +831,8 @@ def _demo_layouts(store, table):
     for session in store.sessions():
         previous = None
         for row in store.iter_llm_calling_rows(session.id):
-            dec = ca.decode_payload(row[2])
-            layout = ca._layout(dec, table, rules.resolve(dec.provider, dec.protocol, dec.model), previous)
+            dec = decode_payload(row[2])
+            layout = build_layout(dec, table, rules.resolve(dec.provider, dec.protocol, dec.model), previous)
             previous = layout
             yield layout
 
@@ -932,7 +932,7 @@ _MESSAGES = st.lists(st.one_of(
 
 def _read(body: dict, ref, table):
     data = orjson.dumps(body)
-    return data, ca._body_from_bytes(data, OPENAI_CHAT, ref, table)
+    return data, _body_from_bytes(data, OPENAI_CHAT, ref, table)
 
 
 @settings(max_examples=400, deadline=None)
@@ -942,7 +942,7 @@ def test_new_elements_read_by_their_bytes_equal_a_full_parse(before, kept, added
     apart at "}," plus how an element starts, and a cut is kept only when what it cuts off parses
     (or was seen before). Whatever the elements hold, the body read this way has the parts, the
     element ends and the other members that parsing it whole gives."""
-    table = ca._PartTable()
+    table = PartTable()
     tools = [{"type": "function", "function": {"name": "roll"}}]
     first = {"model": "m", "messages": before + kept, "tools": tools}
     _, ref = _read(first, None, table)
@@ -950,7 +950,7 @@ def test_new_elements_read_by_their_bytes_equal_a_full_parse(before, kept, added
     second = {"model": "m", "messages": kept + added + before, "tools": tools if same_rest else []}
     data, body = _read(second, ref, table)
     assert body is not None
-    whole = ca._body_from_dict(second, OPENAI_CHAT, ca._PartTable())
+    whole = _body_from_dict(second, OPENAI_CHAT, PartTable())
     assert [p.key for p in body.parts] == [p.key for p in whole.parts]
     assert body.rest == whole.rest
     messages = second["messages"]
@@ -959,18 +959,18 @@ def test_new_elements_read_by_their_bytes_equal_a_full_parse(before, kept, added
 
 
 def test_an_element_seen_before_is_taken_by_its_bytes_without_parsing(monkeypatch):
-    table = ca._PartTable()
+    table = PartTable()
     message = {"role": "user", "content": "雾港的灯"}
     raw = orjson.dumps(message)
     seen = table.element(OPENAI_CHAT, raw, message)
     head = b'{"messages":['
     data = head + raw + b"," + raw + b"]}"
     parsed: list[bytes] = []
-    real = ca.orjson.loads
-    monkeypatch.setattr(ca.orjson, "loads", lambda b: parsed.append(bytes(b)) or real(b))
+    real = orjson.loads
+    monkeypatch.setattr(orjson, "loads", lambda b: parsed.append(bytes(b)) or real(b))
     elements, parts, ends = [], [], []
     close = len(data) - 2
-    assert ca._cut_elements(data, len(head), close, OPENAI_CHAT, table, len(head), elements, parts, ends) == close
+    assert _cut_elements(data, len(head), close, OPENAI_CHAT, table, len(head), elements, parts, ends) == close
     assert elements == [seen, seen] and elements[0] is seen
     assert ends == [len(raw), 2 * len(raw) + 1]
     assert parsed == []
@@ -979,28 +979,28 @@ def test_an_element_seen_before_is_taken_by_its_bytes_without_parsing(monkeypatc
 def test_a_cut_inside_an_element_is_not_kept():
     """A nested object that starts like a message ("},{\"role\":" inside an element): the slice
     before it does not parse, so the element is left for the caller to parse whole."""
-    table = ca._PartTable()
+    table = PartTable()
     inner = {"role": "user", "content": [{"type": "text", "text": "a"}, {"role": "x"}]}
     head = b'{"messages":['
     data = head + orjson.dumps(inner) + b"]}"
     elements, parts, ends = [], [], []
     start = len(head)
-    assert ca._cut_elements(data, start, len(data) - 2, OPENAI_CHAT, table, start, elements, parts, ends) == start
+    assert _cut_elements(data, start, len(data) - 2, OPENAI_CHAT, table, start, elements, parts, ends) == start
     assert elements == [] and ends == []
 
 
-_MARKER_PIECES = [ca._AFTER_COMPLETE_BODY, ca._AFTER_COMPLETE_BODY[:-1], ca._AFTER_COMPLETE_BODY[3:], b"F", b"FF",
+_MARKER_PIECES = [_AFTER_COMPLETE_BODY, _AFTER_COMPLETE_BODY[:-1], _AFTER_COMPLETE_BODY[3:], b"F", b"FF",
                   b',"complete":true,"omittedF', b"x", "灯".encode(), b'{"a":1}']
 
 
 @given(st.lists(st.sampled_from(_MARKER_PIECES), max_size=60), st.integers(min_value=0, max_value=400))
 def test_the_body_end_is_found_where_a_plain_search_finds_it(pieces, start):
     raw = b"".join(pieces)
-    assert ca._find_after_complete_body(raw, start) == raw.find(ca._AFTER_COMPLETE_BODY, start)
+    assert _find_after_complete_body(raw, start) == raw.find(_AFTER_COMPLETE_BODY, start)
 
 
 def test_a_body_full_of_the_rare_letter_is_searched_plainly():
-    raw = b"F" * 100 + ca._AFTER_COMPLETE_BODY + b"F" * 5 + ca._AFTER_COMPLETE_BODY
-    assert ca._find_after_complete_body(raw, 0) == 100
-    assert ca._find_after_complete_body(raw, 101) == raw.rfind(ca._AFTER_COMPLETE_BODY)
-    assert ca._find_after_complete_body(b"F" * 100, 0) == -1
+    raw = b"F" * 100 + _AFTER_COMPLETE_BODY + b"F" * 5 + _AFTER_COMPLETE_BODY
+    assert _find_after_complete_body(raw, 0) == 100
+    assert _find_after_complete_body(raw, 101) == raw.rfind(_AFTER_COMPLETE_BODY)
+    assert _find_after_complete_body(b"F" * 100, 0) == -1

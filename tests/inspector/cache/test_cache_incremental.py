@@ -11,7 +11,8 @@ from typing import Any
 
 import pytest
 
-from inspector.cache.analysis import CachePair, SessionCacheAnalyser, analyse_session
+from inspector.cache.analysis import SessionCacheAnalyser, analyse_session
+from inspector.cache.results import CachePair
 from inspector.demo import generate_demo
 from inspector.demo.schema import render_ddl
 from inspector.store import open_store

@@ -11,7 +11,8 @@ import re
 import pytest
 
 from inspector.cache import report as cache_report
-from inspector.cache.analysis import REASONS, CacheAnalysis, RuntimeSummary, analyse_store
+from inspector.cache.analysis import analyse_store
+from inspector.cache.results import REASONS, CacheAnalysis, RuntimeSummary
 from inspector.cache.rules import ENV_VAR
 from inspector.cli import main
 from inspector.demo import generate_demo

@@ -10,9 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from inspector.cache import analysis as cache_analysis
+from inspector.cache import sharing
 from inspector.cache import worker as cache_worker
-from inspector.cache.analysis import CacheAnalysis, SessionCacheAnalyser, _Share
+from inspector.cache.analysis import SessionCacheAnalyser
+from inspector.cache.results import CacheAnalysis, CachePair
+from inspector.cache.sharing import Share
 from inspector.demo import generate_demo
 from inspector.store import open_store
 
@@ -221,9 +223,9 @@ def test_runtimes_are_dealt_by_the_payload_bytes_of_the_first_rows(monkeypatch):
     # a: two small requests a turn; b, c: one big each; d: one small
     turn = [("a", 10), ("a", 10), ("b", 5000), ("c", 4000), ("d", 10)]
     rows = rows_of(turn * 20)
-    monkeypatch.setattr(cache_analysis, "decode_payload",
+    monkeypatch.setattr(sharing, "decode_payload",
                         lambda raw: type("D", (), {"runtime_id": raw.split(b'"runtimeId":"')[1].split(b'"')[0].decode()}))
-    share = _Share(lambda i, r, hint: None)
+    share = Share(lambda i, r, hint: None)
     assert list(share.window(rows)) == rows
     # The heaviest first: b to the worker (a tie), c here; the small ones join the worker while
     # it stays further below its share (60 %) than this side below its 40 %.
@@ -267,7 +269,7 @@ def test_pairs_cross_the_pipe_with_every_field(tmp_path):
     back = [item[2] for item in cache_worker.read_frame(stream)[1]]
     assert back == pairs
     assert [p.to_json() for p in back] == [p.to_json() for p in pairs]
-    assert all(type(p) is cache_analysis.CachePair for p in back)
+    assert all(type(p) is CachePair for p in back)
 
 
 def test_a_worker_that_cannot_be_reached_is_not_claimed(fresh_worker):
