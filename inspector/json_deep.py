@@ -12,13 +12,15 @@ is past the largest double and reads as +-Infinity; ``\\ud800`` escapes stay lon
 
 from __future__ import annotations
 
+import json
 import re
 from json.decoder import scanstring
 from typing import Any
 
 import orjson
 
-__all__ = ["parse_iterative", "dumps_iterative", "repr_any_depth", "json_key", "json_text", "NESTED_TOO_DEEP"]
+__all__ = ["parse_iterative", "dumps_iterative", "repr_any_depth", "json_key", "json_text", "sorted_json_text",
+           "NESTED_TOO_DEEP"]
 
 # The per-row message where a walk of ours still recurses on a payload V8 reads at this depth.
 NESTED_TOO_DEEP = ("the payload is nested deeper than this analysis can walk (Python's recursion limit); "
@@ -143,8 +145,6 @@ def dumps_iterative(value: Any, *, sort_keys: bool = False) -> str:
     """Compact JSON of a parsed value at any depth (Python's number spelling, non-ASCII kept):
     the fallback where orjson refuses (more than 255 levels, integers past 64 bits) and the
     stdlib and ``repr`` would recurse. Not JSON.stringify: see ``jsjson.js_stringify`` for that."""
-    import json
-
     scalar = json.JSONEncoder(ensure_ascii=False, allow_nan=True).encode
     out: list[str] = []
     stack: list[list[Any]] = []
@@ -190,9 +190,14 @@ def repr_any_depth(value: Any) -> str:
         return dumps_iterative(value, sort_keys=True)
 
 
+# The writers of parsed values, one rule each. All are compact orjson where orjson takes the value
+# and never raise; they differ in key order and in what stands in where orjson refuses (integers
+# past 64 bits, more than 255 levels). JavaScript's JSON.stringify is jsjson.js_stringify.
+
+
 def json_key(value: Any) -> bytes:
-    """Compact JSON with sorted keys as a comparison key, never raising (orjson, else
-    :func:`repr_any_depth` for integers past 64 bits or more than 255 levels)."""
+    """Compact JSON with sorted keys as a comparison key (equal values, equal keys), else
+    :func:`repr_any_depth`: a key is compared, never shown."""
     try:
         return orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
     except (TypeError, orjson.JSONEncodeError):
@@ -200,8 +205,22 @@ def json_key(value: Any) -> bytes:
 
 
 def json_text(value: Any) -> str:
-    """Compact JSON in the value's own key order, never raising (as :func:`json_key`)."""
+    """Compact JSON in the value's own key order (what a provider tokenizes of a tool or a
+    setting), else :func:`repr_any_depth`."""
     try:
         return orjson.dumps(value).decode()
     except (TypeError, orjson.JSONEncodeError):
         return repr_any_depth(value)
+
+
+def sorted_json_text(value: Any) -> str:
+    """Compact JSON with sorted keys for showing a value (the text of a tool call's arguments, a
+    block the readers keep as JSON): where orjson refuses, the standard library's JSON (integers
+    of any size), and past its recursion limit :func:`dumps_iterative`."""
+    try:
+        return orjson.dumps(value, option=orjson.OPT_SORT_KEYS).decode()
+    except (TypeError, ValueError):
+        try:
+            return json.dumps(value, sort_keys=True, ensure_ascii=False, default=repr)
+        except (TypeError, ValueError, RecursionError):
+            return dumps_iterative(value, sort_keys=True)

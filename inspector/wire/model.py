@@ -8,14 +8,10 @@ back into the list it came from, because the UI must always be able to show the 
 from __future__ import annotations
 
 from dataclasses import KW_ONLY, dataclass, field
-import json
 from typing import Any
 
-import orjson
-
-from inspector.json_deep import dumps_iterative
-
 from inspector.covel import markers
+from inspector.json_deep import sorted_json_text
 
 # Part kinds.
 TEXT = "text"
@@ -49,19 +45,6 @@ SRC_SYSTEM_MESSAGE = "system-message"
 # separate leading/trailing text parts around the original parts (covel-assembly.md §4).
 WRAP_STRING = "string"
 WRAP_PARTS = "parts"
-
-
-def json_text(value: Any) -> str:
-    """Compact JSON with sorted keys, never raising: recorded data can hold integers beyond 64 bits
-    or other values orjson refuses, and a viewer must still show something."""
-    try:
-        return orjson.dumps(value, option=orjson.OPT_SORT_KEYS).decode()
-    except (TypeError, ValueError):
-        try:
-            return json.dumps(value, sort_keys=True, ensure_ascii=False, default=repr)
-        except (TypeError, ValueError, RecursionError):
-            # Nested past the recursive writers' limits: one with no depth limit.
-            return dumps_iterative(value, sort_keys=True)
 
 
 @dataclass(slots=True)
@@ -165,7 +148,7 @@ class Tool:
     @property
     def text(self) -> str:
         """Stable text form of the definition, what the anatomy locates offsets in."""
-        return json_text({"name": self.name, "description": self.description, "parameters": self.parameters})
+        return sorted_json_text({"name": self.name, "description": self.description, "parameters": self.parameters})
 
 
 @dataclass(slots=True)

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from inspector.covel import markers
+from inspector.json_deep import sorted_json_text
 from inspector.json_guards import bool_or_none, int_refusing_float, number_or_none, str_or_none
 from inspector.wire.model import (
     IMAGE,
@@ -37,7 +38,7 @@ from inspector.wire.model import (
     ProviderAttempt,
     SystemBlock,
     Tool,
-    json_text,
+
 )
 from inspector.wire.fields import PROMPT_FIELDS, SYSTEM_ROLES
 from inspector.wire.protocols import (
@@ -81,7 +82,7 @@ def _text_of(value: Any) -> str:
         return value
     if value is None:
         return ""
-    return json_text(value)
+    return sorted_json_text(value)
 
 
 def _has_cache_control(block: Any) -> bool:
@@ -115,7 +116,7 @@ def _text_part(text: str, raw: Any, cache_control: bool = False) -> Part:
 
 
 def _other(block: Any) -> Part:
-    return Part(kind=OTHER, text=json_text(block), cache_control=_has_cache_control(block), raw=block)
+    return Part(kind=OTHER, text=sorted_json_text(block), cache_control=_has_cache_control(block), raw=block)
 
 
 # --- system text, sentinel and late system instructions ---------------------------------------
@@ -520,7 +521,7 @@ def _anthropic_parts(content: Any, problems: list[str], where: str) -> list[Part
             parts.append(
                 Part(
                     kind=TOOL_CALL,
-                    text=json_text(block.get("input")),
+                    text=sorted_json_text(block.get("input")),
                     name=str_or_none(block.get("name")),
                     call_id=str_or_none(block.get("id")),
                     cache_control=cc,
@@ -531,7 +532,7 @@ def _anthropic_parts(content: Any, problems: list[str], where: str) -> list[Part
             inner = block.get("content")
             if isinstance(inner, list):
                 text = "\n".join(
-                    _text_of(b.get("text")) if isinstance(b, dict) and b.get("type") == "text" else json_text(b)
+                    _text_of(b.get("text")) if isinstance(b, dict) and b.get("type") == "text" else sorted_json_text(b)
                     for b in inner
                 )
             else:
@@ -561,7 +562,7 @@ def _anthropic(body: dict, req: NormalisedRequest) -> None:
                 )
             else:
                 p.append(f"system[{i}] is not a text block")
-                req.system.append(SystemBlock(json_text(block), source=SRC_SYSTEM_BLOCK, origin_index=i, raw=block))
+                req.system.append(SystemBlock(sorted_json_text(block), source=SRC_SYSTEM_BLOCK, origin_index=i, raw=block))
     elif system is not None:
         p.append("system is neither text nor a list of blocks")
     for i, m in enumerate(_list(body.get("messages"), "messages", p)):
@@ -611,10 +612,10 @@ def _gemini_part(block: Any) -> Part:
         return _image_part(file_data.get("fileUri"), str_or_none(file_data.get("mimeType")), block)
     call = block.get("functionCall")
     if isinstance(call, dict):
-        return Part(kind=TOOL_CALL, text=json_text(call.get("args")), name=str_or_none(call.get("name")), call_id=str_or_none(call.get("id")), raw=block)
+        return Part(kind=TOOL_CALL, text=sorted_json_text(call.get("args")), name=str_or_none(call.get("name")), call_id=str_or_none(call.get("id")), raw=block)
     resp = block.get("functionResponse")
     if isinstance(resp, dict):
-        return Part(kind=TOOL_RESULT, text=json_text(resp.get("response")), name=str_or_none(resp.get("name")), call_id=str_or_none(resp.get("id")), raw=block)
+        return Part(kind=TOOL_RESULT, text=sorted_json_text(resp.get("response")), name=str_or_none(resp.get("name")), call_id=str_or_none(resp.get("id")), raw=block)
     return _other(block)
 
 

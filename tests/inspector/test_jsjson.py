@@ -351,3 +351,39 @@ def test_string_of_nested_arrays_flattens_without_recursion():
     for _ in range(5000):
         deep = [deep]
     assert _without_recursion(js_to_string, deep) == "1"
+
+
+# --- the writers of parsed values: one rule each (json_deep) ---------------------------------------
+
+
+@settings(max_examples=200, deadline=None)
+@given(_JSON)
+def test_the_sorted_writers_agree_where_orjson_writes_the_value(value):
+    # json_key (a comparison key) and sorted_json_text (shown) are one rule where orjson takes
+    # the value; json_text keeps the value's own key order.
+    import orjson
+    from hypothesis import assume
+
+    from inspector.json_deep import sorted_json_text
+
+    try:
+        orjson.dumps(value)
+    except TypeError:
+        assume(False)  # integers past 64 bits: each writer's own stand-in (the next test)
+    assert sorted_json_text(value).encode() == json_key(value)
+    assert _json.loads(json_text(value)) == _json.loads(sorted_json_text(value))
+    if isinstance(value, dict):
+        assert list(_json.loads(json_text(value))) == list(value)
+
+
+def test_sorted_json_text_shows_what_orjson_refuses():
+    from inspector.json_deep import sorted_json_text
+
+    big = {"b": 2**70, "a": [1]}
+    # Integers past 64 bits: the standard library's JSON, keys sorted.
+    assert sorted_json_text(big) == '{"a": [1], "b": 1180591620717411303424}'
+    depth = 10_000
+    deep: list = [1]
+    for _ in range(depth - 1):
+        deep = [deep]
+    assert sorted_json_text(deep) == "[" * depth + "1" + "]" * depth
