@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from inspector.cache.analysis import SessionCacheAnalyser
-from inspector.collector import ANALYSIS_THRESHOLD, fewer_collections
+from inspector.collector import ANALYSIS_THRESHOLD, fewer_collections, freeze_heap, paused_collections
 from inspector.demo import generate_demo
 from inspector.store import open_store
 
@@ -129,3 +129,27 @@ def test_an_analysis_leaves_no_reference_cycles(demo_db):
     ours = [o for o in garbage if type(o).__module__.startswith("inspector")]
     assert ours == []
     assert len(garbage) < 20 * len(sessions)
+
+
+def test_paused_collections_nest_and_resume_when_the_last_leaves():
+    assert gc.isenabled()
+    with paused_collections():
+        assert not gc.isenabled()
+        with paused_collections():
+            assert not gc.isenabled()
+        assert not gc.isenabled()
+    assert gc.isenabled()
+
+
+def test_paused_collections_with_freeze_keep_what_was_made_out_of_collections():
+    gc.unfreeze()
+    try:
+        with paused_collections(freeze=True):
+            made = [[n] for n in range(1000)]
+        assert gc.get_freeze_count() >= len(made)
+        assert gc.isenabled()
+        gc.unfreeze()
+        freeze_heap()
+        assert gc.get_freeze_count() >= len(made)
+    finally:
+        gc.unfreeze()
