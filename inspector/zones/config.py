@@ -57,6 +57,24 @@ ORDER_BANDS = (
 PURPOSES = tuple(name for name, _a, _b in ORDER_BANDS)
 
 
+def in_system_range(order: float) -> bool:
+    """Whether a system block's order is inside the binding range (outside it ChatLuna throws)."""
+    return ORDER_RANGE[0] <= order <= ORDER_RANGE[1]
+
+
+def band_of(order: float) -> str | None:
+    """The purpose of the band ``order`` falls in, or None between bands."""
+    return next((name for name, lo, hi in ORDER_BANDS if lo <= order <= hi), None)
+
+
+def band_range(purpose: str) -> tuple[int, int]:
+    """The (first, last) order of a purpose's band; KeyError for an unknown purpose."""
+    for name, lo, hi in ORDER_BANDS:
+        if name == purpose:
+            return lo, hi
+    raise KeyError(purpose)
+
+
 class ConfigError(ValueError):
     """A config file that cannot be used; the message names the file and the field."""
 

@@ -21,6 +21,12 @@ WARNING = "warning"
 INFO = "info"
 SEVERITIES = (ERROR, WARNING, INFO)
 
+
+def severity_rank(severity: str) -> int:
+    """Worst first: an error ranks 0, a warning 1, a note 2, anything else after them."""
+    return SEVERITIES.index(severity) if severity in SEVERITIES else len(SEVERITIES)
+
+
 # The eight of spec B.4, then the parse problem, then the tool's own findings.
 UNKNOWN_VARIABLE = "unknown-variable"
 ZONE_NOT_ALLOWED = "zone-not-allowed"

@@ -23,12 +23,13 @@ from inspector.jsjson import js_number, js_truthy
 
 from . import diagnostic as dg
 from .blocks import PROMPT, build_environment, simulated_turns
-from .config import ORDER_BANDS, ORDER_RANGE, Block, PromptConfig, Variable, same_value
+from .config import ORDER_RANGE, Block, PromptConfig, Variable, band_range, in_system_range, same_value
 from .diagnostic import Diagnostic
 from .evaluate import name_target, to_text
 from .template import ForBlock, IfBlock, Operand, RepeatBlock, Template, VarTag, WhileBlock, parse
 
-__all__ = ["Diagnostic", "check", "check_block", "CheckContext", "references"]
+__all__ = ["Diagnostic", "check", "check_block", "CheckContext", "references", "registered_blocks", "order_ties",
+           "attribute", "worst_by_block"]
 
 
 @dataclass(slots=True, frozen=True)
@@ -261,11 +262,31 @@ def check_block(block: Block, ctx: CheckContext) -> list[Diagnostic]:
     return out
 
 
-def _band_of(purpose: str) -> tuple[int, int]:
-    for name, lo, hi in ORDER_BANDS:
-        if name == purpose:
-            return lo, hi
-    raise KeyError(purpose)
+def registered_blocks(config: PromptConfig) -> list[int]:
+    """The registration indexes of the blocks ChatLuna registers: a later block with a used id
+    throws and is left out, and so is a ``complete`` block outside the system zone when the
+    settings reject it."""
+    seen: set[str] = set()
+    kept = []
+    reject_complete = config.settings.complete_outside_system == "error"
+    for i, block in enumerate(config.blocks):
+        if block.id in seen:
+            continue
+        seen.add(block.id)
+        if block.complete and block.zone != "system" and reject_complete:
+            continue
+        kept.append(i)
+    return kept
+
+
+def order_ties(config: PromptConfig) -> dict[tuple[str, float], list[int]]:
+    """Registered blocks that share a zone and an order (registration order then decides which
+    comes first), by (zone, order), in registration order; only groups of two or more."""
+    groups: dict[tuple[str, float], list[int]] = {}
+    for i in registered_blocks(config):
+        block = config.blocks[i]
+        groups.setdefault((block.zone, block.order), []).append(i)
+    return {key: indexes for key, indexes in groups.items() if len(indexes) > 1}
 
 
 def _num(order) -> str:
@@ -279,7 +300,6 @@ def check(config: PromptConfig) -> list[Diagnostic]:
     ctx = CheckContext(config)
     per_block: dict[int, list[Diagnostic]] = {i: [] for i in range(len(config.blocks))}
     seen: dict[str, int] = {}
-    by_zone_order: dict[tuple[str, float], list[int]] = {}
     complete: list[int] = []
     used: set[str] = set()
     reject_complete = config.settings.complete_outside_system == "error"
@@ -294,11 +314,11 @@ def check(config: PromptConfig) -> list[Diagnostic]:
         seen[block.id] = i
         if block.zone == "system":
             lo, hi = ORDER_RANGE
-            if not (lo <= block.order <= hi):
+            if not in_system_range(block.order):
                 found.append(dg.field_diagnostic(dg.ORDER_OUT_OF_RANGE, dg.ERROR, f"system order {_num(block.order)} "
                                                  f"is outside {lo}..{hi}", block.id, "order"))
             if block.purpose is not None:
-                blo, bhi = _band_of(block.purpose)
+                blo, bhi = band_range(block.purpose)
                 if not (blo <= block.order <= bhi):
                     band = f"{blo}" if blo == bhi else f"{blo}..{bhi}"
                     found.append(dg.field_diagnostic(dg.ORDER_BAND, dg.WARNING, f"order {_num(block.order)} is "
@@ -317,7 +337,6 @@ def check(config: PromptConfig) -> list[Diagnostic]:
             found.append(dg.field_diagnostic(dg.ORDER_BAND, dg.WARNING, "order bands are a system-zone rule; "
                                              f"purpose {block.purpose!r} means nothing in the {block.zone} zone",
                                              block.id, "purpose"))
-        by_zone_order.setdefault((block.zone, block.order), []).append(i)
         found.extend(check_block(block, ctx))
         if block.template:
             refs, _l, _w = references(parse(block.content, ctx.config.settings.trim_standalone))
@@ -326,9 +345,7 @@ def check(config: PromptConfig) -> list[Diagnostic]:
                 if target is not None and target[0] == "variable":
                     used.add(target[1])
 
-    for (zone, order), indexes in by_zone_order.items():
-        if len(indexes) < 2:
-            continue
+    for (zone, order), indexes in order_ties(config).items():
         first = config.blocks[indexes[0]].id
         for i in indexes[1:]:
             per_block[i].insert(0, dg.field_diagnostic(
@@ -354,3 +371,49 @@ def check(config: PromptConfig) -> list[Diagnostic]:
 
 def has_errors(diagnostics: list[Diagnostic]) -> bool:
     return any(d.severity == dg.ERROR for d in diagnostics)
+
+
+def attribute(blocks: list[Block], diagnostics: list[Diagnostic]) -> list[tuple[Diagnostic, int | None]]:
+    """Pair each diagnostic with the registration index of its block. Diagnostics name blocks by
+    id; a duplicate id's own diagnostic belongs to the later block(s) with that id, in order,
+    everything else to the first one (the one that is assembled)."""
+    first: dict[str, int] = {}
+    later: dict[str, list[int]] = {}
+    for i, b in enumerate(blocks):
+        if b.id in first:
+            later.setdefault(b.id, []).append(i)
+        else:
+            first[b.id] = i
+    taken: dict[str, int] = {}
+    out: list[tuple[Diagnostic, int | None]] = []
+    for d in diagnostics:
+        if d.block_id is None:
+            out.append((d, None))
+            continue
+        index = first.get(d.block_id)
+        if d.code == dg.DUPLICATE_ID:
+            k = taken.get(d.block_id, 0)
+            options = later.get(d.block_id, [])
+            if k < len(options):
+                index = options[k]
+            taken[d.block_id] = k + 1
+        out.append((d, index))
+    return out
+
+
+def worst_by_block(rows: list[tuple[Diagnostic, int | None]]) -> dict[int, tuple[str, int, str]]:
+    """Per block index: (the worst severity, how many diagnostics, the first worst one's message)."""
+    out: dict[int, tuple[str, int, str]] = {}
+    for diag, index in rows:
+        if index is None:
+            continue
+        current = out.get(index)
+        if current is None:
+            out[index] = (diag.severity, 1, diag.message)
+        else:
+            severity, count, message = current
+            if dg.severity_rank(diag.severity) < dg.severity_rank(severity):
+                out[index] = (diag.severity, count + 1, diag.message)
+            else:
+                out[index] = (severity, count + 1, message)
+    return out

@@ -19,14 +19,13 @@ from PySide6.QtWidgets import QApplication
 from PySide6.QtTest import QTest
 
 from inspector.jsjson import UNDEFINED, utf16_len
-from inspector.zones import Block, check, load_config, render, simulate_turns
+from inspector.zones import load_config, render, simulate_turns
 from inspector.zones import diagnostic as dg
 from inspector.zones.config import sample_path
 from ui.theme import palette_for
 from ui.zones_editor import ZonesEditorWindow, open_zones_editor
 from ui.zones_editor.problems import severity_colour
 from ui.zones_editor.variables import cell_text, parse_cell
-from ui.zones_editor.window import attribute
 
 
 @pytest.fixture
@@ -286,19 +285,6 @@ def test_add_remove_and_field_edits(qtbot: Any, editor: ZonesEditorWindow) -> No
     assert all(b is not block for b in window.doc.config.blocks)
     assert window.doc.undo_stack.count() == 5
 
-
-def test_attribute_pairs_duplicate_ids_with_the_later_blocks() -> None:
-    blocks = [Block("a", "system", "x"), Block("b", "system", "{nope}", template=True), Block("a", "context", "y"),
-              Block("a", "input", "z")]
-    from inspector.zones import PromptConfig
-
-    rows = attribute(blocks, check(PromptConfig(blocks=blocks)))
-    duplicates = [i for d, i in rows if d.code == dg.DUPLICATE_ID]
-    assert duplicates == [2, 3]
-    assert [i for d, i in rows if d.code == dg.UNKNOWN_VARIABLE] == [1]
-
-
-# ---------------------------------------------------------------------------------- turns
 
 def test_turn_simulator_shows_pinning_notes_and_digests(qtbot: Any, editor: ZonesEditorWindow) -> None:
     window = editor

@@ -9,15 +9,15 @@ from PySide6.QtWidgets import (
     QCheckBox, QComboBox, QDoubleSpinBox, QGridLayout, QHBoxLayout, QLabel, QLineEdit, QWidget,
 )
 
+from inspector.jsjson import js_number
 from inspector.zones import Block, Diagnostic
 from inspector.zones import diagnostic as dg
 from inspector.zones.config import PURPOSES, ROLES, ZONES
 
-from .blocks_model import format_order, zone_title
+from .blocks_model import zone_title
 from .problems import severity_icon, severity_name
 from .ruler import band_title
 
-_RANK = {dg.ERROR: 0, dg.WARNING: 1, dg.INFO: 2}
 
 
 def _tr(text: str) -> str:
@@ -30,7 +30,7 @@ class OrderSpin(QDoubleSpinBox):
     """Orders are usually whole numbers; show them without decimals unless they have some."""
 
     def textFromValue(self, value: float) -> str:  # noqa: N802 - Qt override
-        return format_order(round(value, 2))
+        return js_number(round(value, 2))
 
 
 class BlockForm(QWidget):
@@ -159,7 +159,7 @@ class BlockForm(QWidget):
         for d in diagnostics:
             by_field.setdefault(d.field or "", []).append(d)
         for field, marker in self.markers.items():
-            found = sorted(by_field.get(field, []), key=lambda d: _RANK.get(d.severity, 3))
+            found = sorted(by_field.get(field, []), key=lambda d: dg.severity_rank(d.severity))
             if not found:
                 marker.clear()
                 marker.setToolTip("")

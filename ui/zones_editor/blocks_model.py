@@ -10,6 +10,7 @@ from __future__ import annotations
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QPalette, QStandardItem, QStandardItemModel
 
+from inspector.jsjson import js_number
 from inspector.zones import PromptConfig
 from inspector.zones import diagnostic as dg
 from inspector.zones.blocks import in_assembly_order
@@ -19,7 +20,6 @@ from .problems import severity_colour, severity_icon
 
 BLOCK_INDEX_ROLE = Qt.ItemDataRole.UserRole + 1
 ZONE_ROLE = Qt.ItemDataRole.UserRole + 2
-_RANK = {dg.ERROR: 0, dg.WARNING: 1, dg.INFO: 2}
 
 
 def _tr(text: str) -> str:
@@ -30,10 +30,6 @@ def _tr(text: str) -> str:
 
 def zone_title(zone: str) -> str:
     return {"system": _tr("System zone"), "context": _tr("Context zone"), "input": _tr("Input zone")}.get(zone, zone)
-
-
-def format_order(order: int | float) -> str:
-    return str(int(order)) if float(order).is_integer() else str(order)
 
 
 def assembly_order(config: PromptConfig, zone: str) -> list[int]:
@@ -76,7 +72,7 @@ class BlocksModel(QStandardItemModel):
                     flags.append(_tr("template"))
                 if block.complete:
                     flags.append(_tr("complete"))
-                cells = [QStandardItem(block.id or _tr("(no id)")), QStandardItem(format_order(block.order)),
+                cells = [QStandardItem(block.id or _tr("(no id)")), QStandardItem(js_number(block.order)),
                          QStandardItem(block.role or ""), QStandardItem(", ".join(flags))]
                 for cell in cells:
                     cell.setEditable(False)
@@ -115,20 +111,3 @@ class BlocksModel(QStandardItemModel):
             base = item.toolTip().split("\n\n")[0]
             item.setToolTip(base + "\n\n" + _tr("{count} problem(s); first: {message}").format(
                 count=count, message=message))
-
-
-def worst_by_block(rows: list[tuple[dg.Diagnostic, int | None]]) -> dict[int, tuple[str, int, str]]:
-    out: dict[int, tuple[str, int, str]] = {}
-    for diag, index in rows:
-        if index is None:
-            continue
-        current = out.get(index)
-        if current is None:
-            out[index] = (diag.severity, 1, diag.message)
-        else:
-            severity, count, message = current
-            if _RANK.get(diag.severity, 3) < _RANK.get(severity, 3):
-                out[index] = (diag.severity, count + 1, diag.message)
-            else:
-                out[index] = (severity, count + 1, message)
-    return out

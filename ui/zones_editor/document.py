@@ -9,7 +9,6 @@ merged into one command while they come less than a second apart, as text editor
 
 from __future__ import annotations
 
-import copy
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -280,18 +279,6 @@ class _ReplaceItem(QUndoCommand):
     def undo(self) -> None:
         self.items[self.index] = self.old
         self.doc.edited(self.kind, self.old, None)
-
-
-def copy_block(block: Any, taken: set[str]) -> Any:
-    """A duplicate of ``block`` with an id no other block uses (``id-copy``, ``id-copy2`` …)."""
-    new = copy.deepcopy(block)
-    base = f"{block.id}-copy"
-    candidate, n = base, 2
-    while candidate in taken:
-        candidate = f"{base}{n}"
-        n += 1
-    new.id = candidate
-    return new
 
 
 def _tr(text: str) -> str:

@@ -23,7 +23,6 @@ _COLOURS = {
     dg.WARNING: ("#b26a00", "#f2b03c"),
     dg.INFO: ("#1f6fd1", "#6cb4ff"),
 }
-_SEVERITY_RANK = {dg.ERROR: 0, dg.WARNING: 1, dg.INFO: 2}
 
 
 def _tr(text: str) -> str:

@@ -15,11 +15,13 @@ from PySide6.QtCore import QEvent, QPointF, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QHelpEvent, QMouseEvent, QPainter, QPaintEvent, QPalette, QPen, QPolygonF
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
+from inspector.jsjson import js_number
 from inspector.zones import PromptConfig
 from inspector.zones import diagnostic as dg
-from inspector.zones.config import ORDER_BANDS, ORDER_RANGE
+from inspector.zones.config import ORDER_BANDS, ORDER_RANGE, band_of, in_system_range
+from inspector.zones.diagnostics import order_ties
 
-from .blocks_model import assembly_order, format_order
+from .blocks_model import assembly_order
 from .problems import is_dark, severity_colour
 
 _BAND_HUES = (210, 0, 25, 280, 150, 120, 45, 195, 330, 260)
@@ -38,13 +40,6 @@ def band_title(purpose: str) -> str:
         "examples": _tr("examples"), "tools": _tr("tools"), "capabilities": _tr("capabilities"),
         "platform": _tr("platform"),
     }.get(purpose, purpose)
-
-
-def band_of(order: float) -> str | None:
-    for name, lo, hi in ORDER_BANDS:
-        if lo <= order <= hi:
-            return name
-    return None
 
 
 def spread(wanted: list[float], gap: float, top: float, bottom: float) -> list[float]:
@@ -121,17 +116,14 @@ class OrderRuler(QWidget):
             return
         blocks = self.config.blocks
         indexes = assembly_order(self.config, "system")
-        counts: dict[float, int] = {}
-        for i in indexes:
-            counts[blocks[i].order] = counts.get(blocks[i].order, 0) + 1
-        lo, hi = ORDER_RANGE
+        tied = {i for (zone, _order), group in order_ties(self.config).items() if zone == "system" for i in group}
         line = self.fontMetrics().height()
         wanted = [self.y_of(blocks[i].order) for i in indexes]
         placed = spread(wanted, line, self.MARGIN - line / 2, self.height() - self.MARGIN + line / 2 - line)
         for i, y, label_y in zip(indexes, wanted, placed):
             b = blocks[i]
-            self.markers.append(Marker(i, b.id, b.order, y, label_y, counts[b.order] > 1,
-                                       not lo <= b.order <= hi, b.role or "system"))
+            self.markers.append(Marker(i, b.id, b.order, y, label_y, i in tied, not in_system_range(b.order),
+                                       b.role or "system"))
 
     def resizeEvent(self, event) -> None:  # noqa: N802 - Qt override
         super().resizeEvent(event)
@@ -202,7 +194,7 @@ class OrderRuler(QWidget):
             else:
                 radius = 4.5 if selected else 3.5
                 p.drawEllipse(QPointF(ax, m.y), radius, radius)
-            label = f"{format_order(m.order)}  {m.block_id}" + ("  ⚠" if m.tie else "")
+            label = f"{js_number(m.order)}  {m.block_id}" + ("  ⚠" if m.tie else "")
             rect = QRectF(label_x, m.label_y - line / 2, self.width() - label_x - 2, line)
             font = QFont(self.font())
             font.setBold(selected)
@@ -243,7 +235,7 @@ class OrderRuler(QWidget):
         if index is not None:
             m = self.marker_of(index)
             if m is not None:
-                lines = [f"{m.block_id}: {_tr('order')} {format_order(m.order)}"]
+                lines = [f"{m.block_id}: {_tr('order')} {js_number(m.order)}"]
                 band = band_of(m.order)
                 lines.append(_tr("band: {band}").format(band=band_title(band)) if band else _tr("no named band"))
                 if m.tie:

@@ -22,7 +22,6 @@ from inspector.zones.lexer import spans_utf16
 
 from .problems import is_dark, severity_colour, severity_name
 
-_RANK = {dg.ERROR: 0, dg.WARNING: 1, dg.INFO: 2}
 
 
 def _tr(text: str) -> str:
@@ -228,8 +227,8 @@ class TemplateEdit(QPlainTextEdit):
         palette = self.palette()
         # Past MAX_SQUIGGLES only the worst, earliest ones are drawn (each is an extra selection Qt
         # lays out on every paint); the problems list and the tooltips still have them all.
-        shown = sorted(self.diagnostics, key=lambda d: (_RANK.get(d.severity, 3), d.start_utf16))[:MAX_SQUIGGLES]
-        for d in sorted(shown, key=lambda d: -_RANK.get(d.severity, 3)):
+        shown = sorted(self.diagnostics, key=lambda d: (dg.severity_rank(d.severity), d.start_utf16))[:MAX_SQUIGGLES]
+        for d in sorted(shown, key=lambda d: -dg.severity_rank(d.severity)):
             start, end = self._span(d, size)
             if start is None:
                 continue
@@ -271,7 +270,7 @@ class TemplateEdit(QPlainTextEdit):
             start, end = self._span(d, size)
             if start is not None and start <= position < end:
                 out.append(d)
-        return sorted(out, key=lambda d: _RANK.get(d.severity, 3))
+        return sorted(out, key=lambda d: dg.severity_rank(d.severity))
 
     def tooltip_text(self, position: int) -> str:
         found = self.diagnostics_at(position)
@@ -341,7 +340,7 @@ class TemplateEdit(QPlainTextEdit):
             if start is None:
                 continue
             number = self.document().findBlock(start).blockNumber()
-            if number not in worst or _RANK.get(d.severity, 3) < _RANK.get(worst[number], 3):
+            if number not in worst or dg.severity_rank(d.severity) < dg.severity_rank(worst[number]):
                 worst[number] = d.severity
         block = self.firstVisibleBlock()
         number = block.blockNumber()

@@ -27,14 +27,14 @@ from inspector.jsjson import utf16_len
 from inspector.zones import Block, ConfigError, Diagnostic, check, render, simulate_turns
 from inspector.zones import diagnostic as dg
 from inspector.zones.blocks import failed_result, simulated_turns
-from inspector.zones.config import ORDER_RANGE, sample_path
+from inspector.zones.config import sample_path
 from inspector.zones.covel_templates import check_covel, example_variables, interpolate
+from inspector.zones.diagnostics import attribute, worst_by_block
+from inspector.zones.editing import copy_block, new_block
 
 from .block_form import BlockForm
-from .blocks_model import BLOCK_INDEX_ROLE, BlocksModel, worst_by_block
-from .document import (
-    CONTENT, COVEL_MODE, ENVIRONMENT, INPUT, SETTINGS, STRUCTURE, VARIABLES, ZonesDocument, copy_block,
-)
+from .blocks_model import BLOCK_INDEX_ROLE, BlocksModel
+from .document import CONTENT, COVEL_MODE, ENVIRONMENT, INPUT, SETTINGS, STRUCTURE, VARIABLES, ZonesDocument
 from .preview import PreviewPane
 from .problems import ProblemsView
 from .ruler import OrderRuler
@@ -54,34 +54,6 @@ def _tr(text: str) -> str:
 def file_filters() -> str:
     return _tr("Prompt configs (*.json *.yaml *.yml *.toml);;Covel templates (*.md *.covel *.covel.txt);;"
                "All files (*)")
-
-
-def attribute(blocks: list[Block], diagnostics: list[Diagnostic]) -> list[tuple[Diagnostic, int | None]]:
-    """Pair each diagnostic with the registration index of its block. Diagnostics name blocks by
-    id; a duplicate id's own diagnostic belongs to the later block(s) with that id, in order,
-    everything else to the first one (the one that is assembled)."""
-    first: dict[str, int] = {}
-    later: dict[str, list[int]] = {}
-    for i, b in enumerate(blocks):
-        if b.id in first:
-            later.setdefault(b.id, []).append(i)
-        else:
-            first[b.id] = i
-    taken: dict[str, int] = {}
-    out: list[tuple[Diagnostic, int | None]] = []
-    for d in diagnostics:
-        if d.block_id is None:
-            out.append((d, None))
-            continue
-        index = first.get(d.block_id)
-        if d.code == dg.DUPLICATE_ID:
-            k = taken.get(d.block_id, 0)
-            options = later.get(d.block_id, [])
-            if k < len(options):
-                index = options[k]
-            taken[d.block_id] = k + 1
-        out.append((d, index))
-    return out
 
 
 class ZonesEditorWindow(QMainWindow):
@@ -531,25 +503,11 @@ class ZonesEditorWindow(QMainWindow):
         if index is not None:
             self.select_block(int(index))
 
-    def _new_id(self, stem: str) -> str:
-        taken = {b.id for b in self.doc.config.blocks}
-        candidate, n = stem, 2
-        while candidate in taken:
-            candidate = f"{stem}-{n}"
-            n += 1
-        return candidate
-
     def add_block(self, zone: str) -> None:
         if self.doc.mode == COVEL_MODE:
             return
         config = self.doc.config
-        orders = [b.order for b in config.blocks if b.zone == zone]
-        order: int | float = (max(orders) + 10) if orders else 0
-        if zone == "system":
-            order = min(order, ORDER_RANGE[1])
-        content = "{prompt}" if zone == "input" else ""
-        block = Block(self._new_id(f"my:{zone}"), zone, content, order, template=True)
-        self.doc.insert_block(len(config.blocks), block,
+        self.doc.insert_block(len(config.blocks), new_block(config, zone),
                               _tr("Add {zone} block").format(zone=zone))
         self.editor.setFocus()
 

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from inspector.zones import diagnostic as dg
-from inspector.zones.config import from_data, load_config, sample_path
-from inspector.zones.diagnostics import check
+from inspector.zones import Block, PromptConfig
+from inspector.zones.config import Settings, from_data, load_config, sample_path
+from inspector.zones.diagnostics import attribute, check, order_ties, registered_blocks, worst_by_block
 
 
 def diags(blocks=(), variables=(), settings=None, environment=None):
@@ -174,3 +175,36 @@ def test_check_does_not_reparse_unchanged_blocks() -> None:
     config.blocks[0].content += " 改"
     check(config)
     assert parse.cache_info().misses == misses + 1
+
+
+def test_attribute_pairs_duplicate_ids_with_the_later_blocks() -> None:
+    blocks = [Block("a", "system", "x"), Block("b", "system", "{nope}", template=True), Block("a", "context", "y"),
+              Block("a", "input", "z")]
+    rows = attribute(blocks, check(PromptConfig(blocks=blocks)))
+    duplicates = [i for d, i in rows if d.code == dg.DUPLICATE_ID]
+    assert duplicates == [2, 3]
+    assert [i for d, i in rows if d.code == dg.UNKNOWN_VARIABLE] == [1]
+
+
+def test_the_worst_problem_of_each_block() -> None:
+    def diag(severity, message):
+        return dg.field_diagnostic(dg.ORDER_TIE, severity, message, "a", "order")
+
+    rows = [(diag(dg.INFO, "note"), 0), (diag(dg.WARNING, "w1"), 0), (diag(dg.WARNING, "w2"), 0),
+            (diag(dg.ERROR, "e"), 1), (diag(dg.ERROR, "config-wide"), None)]
+    assert worst_by_block(rows) == {0: (dg.WARNING, 3, "w1"), 1: (dg.ERROR, 1, "e")}
+    assert [dg.severity_rank(s) for s in (dg.ERROR, dg.WARNING, dg.INFO, "other")] == [0, 1, 2, 3]
+
+
+def test_ties_are_among_the_blocks_chatluna_registers() -> None:
+    blocks = [Block("a", "system", "x", 10), Block("b", "system", "y", 10), Block("a", "system", "z", 10),
+              Block("c", "context", "w", 10), Block("d", "context", "v", 10, complete=True)]
+    config = PromptConfig(blocks=blocks)
+    assert registered_blocks(config) == [0, 1, 3, 4]
+    assert order_ties(config) == {("system", 10): [0, 1], ("context", 10): [3, 4]}
+    strict = PromptConfig(blocks=blocks, settings=Settings(complete_outside_system="error"))
+    assert registered_blocks(strict) == [0, 1, 3]
+    assert order_ties(strict) == {("system", 10): [0, 1]}
+    # The check's tie warnings are the same groups: every block after the first of each.
+    tied = [i for d, i in attribute(blocks, check(config)) if d.code == dg.ORDER_TIE]
+    assert tied == [1, 4]
