@@ -12,30 +12,21 @@ from typing import Any
 from inspector.covel.events import RUNTIME_LIFECYCLE_TYPES
 from inspector.numbering import step_attempt_text
 from inspector.search.needles import search_needles
+from .rows import SessionRow, TurnRow
 from .store import LlmCall, Store
+from .store.turn_counts import total_turn_counts
 
 
-def session_rows(store: Store, *, event_counts: bool | None = None) -> list[dict[str, Any]]:
+def session_table(store: Store, *, event_counts: bool | None = None) -> list[SessionRow]:
     """One row per session. ``events`` is None when not counted: by default on a store of more
     than a million trace rows, where counting them would hold up opening; fill them in later with
     :func:`session_event_counts`."""
-    return [
-        {
-            "sessionId": s.id,
-            "world": s.world_name or s.world_id or "",
-            "worldId": s.world_id,
-            "locale": s.locale,
-            "phase": s.phase,
-            "status": s.status,
-            "completedPlayerTurns": s.completed_player_turns,
-            "executions": s.execution_count,
-            "events": s.event_count,
-            "llmCalls": s.llm_call_count,
-            "createdAt": s.created_at,
-            "updatedAt": s.updated_at,
-        }
-        for s in store.sessions(event_counts=event_counts)
-    ]
+    return [SessionRow.of(s) for s in store.sessions(event_counts=event_counts)]
+
+
+def session_rows(store: Store, *, event_counts: bool | None = None) -> list[dict[str, Any]]:
+    """:func:`session_table` as JSON (``sessions --json``, and the rows the window passes on)."""
+    return [row.to_json() for row in session_table(store, event_counts=event_counts)]
 
 
 def session_event_counts(store: Store, session_ids: list[str] | None = None) -> dict[str, int]:
@@ -44,26 +35,14 @@ def session_event_counts(store: Store, session_ids: list[str] | None = None) -> 
     return store.session_event_counts(ids)
 
 
+def turn_table(store: Store, session_id: str) -> list[TurnRow]:
+    """The executions of a session, in order of first appearance (``Store.turns``)."""
+    return [TurnRow.of(t) for t in store.turns(session_id)]
+
+
 def turn_rows(store: Store, session_id: str) -> list[dict[str, Any]]:
-    return [
-        {
-            "number": t.number,
-            "turnId": t.turn_id,
-            "traceId": t.trace_id,
-            "origin": t.origin,
-            "commitStatus": t.commit_status,
-            "createdAt": t.created_at,
-            "startedAt": t.started_at,
-            "endedAt": t.ended_at,
-            "durationMs": t.duration_ms,
-            "retryScope": t.retry_scope,
-            "parentTurnId": t.parent_turn_id,
-            "events": t.event_count,
-            "llmCalls": t.llm_call_count,
-            "runtimeIds": list(t.runtime_ids),
-        }
-        for t in store.turns(session_id)
-    ]
+    """:func:`turn_table` as JSON (``turns --json``)."""
+    return [row.to_json() for row in turn_table(store, session_id)]
 
 
 def _first_protocol(call: LlmCall) -> tuple[str | None, str | None]:
@@ -196,11 +175,14 @@ def turn_tree_rows(store: Store, session_id: str) -> list[dict[str, Any]]:
 
 
 def store_totals(store: Store, sessions: list[dict[str, Any]] | None = None) -> dict[str, int]:
-    """Counts for a status line: sessions, turns (executions) and model requests."""
+    """Counts for a status line: sessions, turns (completed player turns), executions and model
+    requests (:mod:`inspector.store.turn_counts` says what a turn and an execution are)."""
     rows = sessions if sessions is not None else session_rows(store)
+    counts = total_turn_counts(SessionRow.from_json(r).counts for r in rows)
     return {
         "sessions": len(rows),
-        "turns": sum(int(r["executions"] or 0) for r in rows),
+        "turns": counts.turns or 0,
+        "executions": counts.executions,
         "requests": sum(int(r["llmCalls"] or 0) for r in rows),
     }
 

@@ -15,10 +15,12 @@ import struct
 from dataclasses import dataclass
 from pathlib import Path
 
-from inspector.jsjson import js_stringify
-
 from inspector.files import SQLITE_HEADER, SQLITE_HEADER_BYTES, check_output_path, read_file_header
 from inspector.inputs import InputFileError
+from inspector.jsjson import js_stringify
+
+from inspector.store import open_store
+from inspector.store.turn_counts import TurnCounts, session_turn_counts, total_turn_counts
 
 from . import world as W
 from .file_output import new_sqlite_file
@@ -42,9 +44,13 @@ DEMO_FORMAT = 1
 
 @dataclass(frozen=True)
 class DemoSummary:
+    """What was written: ``turns`` and ``executions`` as every view counts them
+    (:mod:`inspector.store.turn_counts`)."""
+
     path: Path
     sessions: int
     turns: int
+    executions: int
     llm_calls: int
     bytes: int
 
@@ -125,7 +131,7 @@ def generate_demo(
     if target.exists() and not overwrite and not is_demo_file(target):
         raise FileExistsError(f"{target} exists and is not a demo database; pass overwrite=True to replace it")
     built = build_demo_file(target, turns=turns, seed=seed, scale=scale, sessions=sessions)
-    return DemoSummary(target, built.sessions, built.turns, built.llm_calls, target.stat().st_size)
+    return DemoSummary(target, built.sessions, built.turns, built.executions, built.llm_calls, target.stat().st_size)
 
 
 def _check_arguments(turns: int, scale: float, sessions: int | None) -> int:
@@ -139,6 +145,7 @@ def _check_arguments(turns: int, scale: float, sessions: int | None) -> int:
 class BuiltDemo:
     sessions: int
     turns: int
+    executions: int
     llm_calls: int
     # sha256 -> image bytes of every media_assets row (the SQLite file keeps only their paths).
     media: dict[str, bytes]
@@ -161,7 +168,6 @@ def build_demo_file(
         out = DemoWriter(conn)
         _write_world(out)
         llm_calls = 0
-        played = 0
         configs = session_configs(turns, count)
         for cfg in configs:
             sim = SessionSim(cfg, random.Random(rng.getrandbits(64)), ids, out, scale)
@@ -170,7 +176,13 @@ def build_demo_file(
             _write_media(out, sim)
             out.flush()
             llm_calls += sim.llm_calls
-            played += sim.completed_player_turns
             media.update((digest, raw) for digest, _size, _created, raw in sim.media)
         conn.execute("COMMIT")
-    return BuiltDemo(len(configs), played, llm_calls, media)
+    counts = _turn_counts(target)
+    return BuiltDemo(len(configs), counts.turns or 0, counts.executions, llm_calls, media)
+
+
+def _turn_counts(target: Path) -> TurnCounts:
+    """The turns and executions of the written file, read back the way every view counts them."""
+    with open_store(target) as store:
+        return total_turn_counts(session_turn_counts(s) for s in store.sessions(event_counts=False))

@@ -87,6 +87,7 @@ class PgDemoSummary:
     schema: str
     sessions: int
     turns: int
+    executions: int
     llm_calls: int
     rows: int
 
@@ -312,4 +313,4 @@ def generate_demo_pg(
 
     with closing(psycopg.connect(libpq_conninfo(url))) as conn:
         schema = conn.execute("SELECT current_schema()").fetchone()[0]
-    return PgDemoSummary(shown_url(url), schema, built.sessions, built.turns, built.llm_calls, rows)
+    return PgDemoSummary(shown_url(url), schema, built.sessions, built.turns, built.executions, built.llm_calls, rows)

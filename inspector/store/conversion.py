@@ -10,6 +10,7 @@ from typing import Any
 
 from .columns import UNKNOWN_TURN
 from .iso_time import iso_datetime
+from .turn_counts import completed_player_turns
 from .records import (
     SessionInfo,
     SessionSummary,
@@ -113,10 +114,7 @@ def session_info(values: ValueNotes, sid: Any, row: dict[str, Any], totals: dict
     v = values
     world = v.text("worlds", "name", row.get("world_name"))
     row = v.row("sessions", {k: value for k, value in row.items() if k != "world_name"})
-    completed = row.get("completed_player_turns")
-    if completed is None:
-        # PostgreSQL of that era allowed NULL here while turn_count still held the number.
-        completed = row.get("turn_count")
+    completed = completed_player_turns(row)
     return SessionInfo(
         id=v.text("sessions" if row else "trace_events", "id" if row else "session_id", sid),  # type: ignore[arg-type]
         world_id=row.get("world_id"),

@@ -53,6 +53,8 @@ def test_summary_and_speed(demo):
     assert summary.path == path
     assert summary.sessions == 4
     assert summary.turns == 12 + 6 + 5 + 4
+    # The main session's opening execution is no player turn (inspector.store.turn_counts).
+    assert summary.executions == 13 + 6 + 5 + 4
     assert summary.bytes == path.stat().st_size
     assert summary.llm_calls == _rows(path, "SELECT count(*) FROM trace_events WHERE type = 'llm.calling'")[0][0]
     assert is_demo_file(path)
@@ -579,3 +581,14 @@ def test_the_demo_rows_equal_the_recorded_digest(tmp_path: Path, turns: int, sca
     path = tmp_path / "covel.db"
     generate_demo(path, turns=turns, scale=scale)
     assert _rows_digest(path) == _RECORDED_ROWS[(turns, scale)]
+
+
+def test_the_summary_counts_turns_and_executions_as_every_view_does(demo) -> None:
+    from inspector import views
+    from inspector.store import open_store
+
+    path, summary, _seconds = demo
+    with open_store(path) as store:
+        totals = views.store_totals(store)
+    assert (summary.sessions, summary.turns, summary.executions, summary.llm_calls) == (
+        totals["sessions"], totals["turns"], totals["executions"], totals["requests"])

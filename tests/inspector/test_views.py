@@ -102,7 +102,46 @@ def test_store_totals_do_not_need_event_counts(store):
 def test_turn_listing_aggregated_in_sql_equals_the_row_walk(store, session, monkeypatch):
     aggregated = views.turn_rows(store, session)
     # The walk over every row in canonical order is what stores without JSON functions use.
-    monkeypatch.setattr(type(store), "_runtime_id_expr", lambda self: None)
+    monkeypatch.setattr(type(store.schema), "runtime_id_expr", lambda self: None)
     walked = views.turn_rows(store, session)
     assert aggregated == walked
     assert sum(r["llmCalls"] for r in aggregated) == len(views.request_rows(store, session))
+
+
+def test_typed_rows_give_todays_json(store):
+    from inspector.rows import SessionRow, TurnRow
+
+    sessions = views.session_rows(store)
+    assert list(sessions[0]) == ["sessionId", "world", "worldId", "locale", "phase", "status",
+                                 "completedPlayerTurns", "executions", "events", "llmCalls", "createdAt", "updatedAt"]
+    assert [SessionRow.from_json(r).to_json() for r in sessions] == sessions
+    assert [r.to_json() for r in views.session_table(store)] == sessions
+    turns = views.turn_rows(store, "demo-lantern-deepseek")
+    assert list(turns[0]) == ["number", "turnId", "traceId", "origin", "commitStatus", "createdAt", "startedAt",
+                              "endedAt", "durationMs", "retryScope", "parentTurnId", "events", "llmCalls",
+                              "runtimeIds"]
+    assert [TurnRow.from_json(r).to_json() for r in turns] == turns
+
+
+def test_a_turn_is_a_completed_player_turn_and_an_execution_any_run(store):
+    # The demo's main session: twelve player turns and the opening execution (origin manual).
+    rows = {r["sessionId"]: r for r in views.session_rows(store)}
+    main = rows["demo-lantern-deepseek"]
+    assert (main["completedPlayerTurns"], main["executions"]) == (12, 13)
+    origins = [t["origin"] for t in views.turn_rows(store, "demo-lantern-deepseek")]
+    assert origins.count("player") == 12 and len(origins) == 13
+    assert views.store_totals(store) == {"sessions": 4, "turns": 27, "executions": 28, "requests": 159}
+
+
+def test_a_followed_session_row_grows_and_takes_the_old_schemas_turn_count():
+    from inspector.rows import SessionRow
+
+    row = SessionRow("s", "w", None, None, None, None, 2, 3, None, 4, None, None)
+    grown = row.followed(events=5, requests=1, new_executions=2,
+                         record={"turn_count": 7, "completed_player_turns": None, "phase": "playing"})
+    assert (grown.events, grown.llm_calls, grown.executions, grown.completed_player_turns, grown.phase) == (
+        None, 5, 5, 7, "playing")
+    counted = SessionRow("s", "w", None, None, None, None, 2, 3, 10, 4, None, None).followed(
+        events=5, requests=0, new_executions=0, record=None)
+    assert (counted.events, counted.completed_player_turns) == (15, 2)
+    assert row.counts.turns == 2 and SessionRow.from_json({**row.to_json(), "completedPlayerTurns": "many"}).counts.turns is None
