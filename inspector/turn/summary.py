@@ -1,10 +1,10 @@
 """What a turn did, counted once: runtimes by status, calls and retries, tokens, the input cost,
 tool effects, the player's message and the story. The stepper's summary panel only formats it.
 
-The cost prices each call's reported usage with the provider rules the cache analysis uses
-(:mod:`inspector.cache.rules`): uncached input at the list price, cache reads at the read
-multiplier, cache writes at the write multiplier of the TTL the request asked for
-(``cache_control.ttl`` of its last breakpoint, as the analysis prices a write).
+The cost prices each call's reported usage with the cache analysis's own formula
+(:func:`inspector.cache.pricing.input_cost_usd`): uncached input at the list price, cache reads
+at the read multiplier, cache writes at the write multiplier of the TTL the request asked for
+(:func:`inspector.cache.pricing.write_ttl_option`: its last breakpoint's).
 """
 
 from __future__ import annotations
@@ -12,13 +12,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from inspector.cache.rules import CacheRules, RuleSet, default_rules
-from inspector.store import TokenUsage
+from inspector.cache.parts import strip_cache_control
+from inspector.cache.pricing import input_cost_usd, write_ttl_option
+from inspector.cache.rules import RuleSet, default_rules
 from inspector.wire.parse import provider_attempts
+from inspector.wire.protocols import ANTHROPIC_MESSAGES
 
 from .model import ModelCall, Turn
 
-__all__ = ["ToolEffect", "TurnSummary", "call_input_cost_usd", "input_cost_usd", "summarize", "write_ttl_option"]
+__all__ = ["ToolEffect", "TurnSummary", "breakpoint_ttls", "call_input_cost_usd", "summarize"]
 
 
 @dataclass(slots=True)
@@ -63,60 +65,44 @@ class TurnSummary:
     failures: list[tuple[str, str]] = field(default_factory=list)  # runtime id, error or reason
 
 
-def write_ttl_option(payload: Any) -> str | None:
-    """The ``cache_control.ttl`` option of the last breakpoint, in render order (tools, system,
-    messages), of the provider body an ``llm.calling`` payload recorded; None when it has none
-    or the breakpoint names no TTL (the provider's default)."""
+def breakpoint_ttls(payload: Any) -> list[str | None]:
+    """The ``cache_control.ttl`` option of each breakpoint, in render order (tools, system blocks,
+    message content blocks), of the provider body an ``llm.calling`` payload recorded, as the
+    cache analysis reads them: Anthropic bodies only, the first recorded body."""
     for attempt in provider_attempts(payload):
         if attempt.body is None:
             continue
+        if attempt.protocol != ANTHROPIC_MESSAGES:
+            return []
         body = attempt.body
-        last: str | None = None
-        for value in _blocks(body.get("tools")), _blocks(body.get("system")), _message_blocks(body.get("messages")):
-            for block in value:
-                cc = block.get("cache_control")
-                if cc not in (None, False):
-                    last = cc.get("ttl") if isinstance(cc, dict) and isinstance(cc.get("ttl"), str) else None
-        return last
-    return None
+        ttls: list[str | None] = []
+        blocks = _items(body.get("tools")) + _items(body.get("system"))
+        for message in _items(body.get("messages")):
+            if isinstance(message, dict):
+                blocks += _items(message.get("content"))
+        for block in blocks:
+            ttls += strip_cache_control(block)[1]
+        return ttls
+    return []
 
 
-def _blocks(value: Any) -> list[dict]:
-    return [b for b in value if isinstance(b, dict)] if isinstance(value, list) else []
-
-
-def _message_blocks(messages: Any) -> list[dict]:
-    out: list[dict] = []
-    for message in _blocks(messages):
-        out.extend(_blocks(message.get("content")))
-    return out
-
-
-def input_cost_usd(rules: CacheRules, usage: TokenUsage, write_ttl: str | None) -> float | None:
-    """What the input of one request with ``usage`` cost at list price, None without a price.
-
-    ``input_tokens`` includes cache reads and writes (covel-db.md §2.2); each part is billed at
-    its own rate, a write at the multiplier of its TTL option."""
-    price = rules.input_price_per_mtok
-    if price is None:
-        return None
-    given = usage.input_tokens or 0
-    cached = usage.cached_input_tokens or 0
-    written = usage.cache_write_input_tokens or 0
-    plain = max(0, given - cached - written)
-    return (plain + cached * rules.read_multiplier + written * rules.write_multiplier_for(write_ttl)) * price / 1e6
+def _items(value: Any) -> list[Any]:
+    return list(value) if isinstance(value, list) else []
 
 
 def call_input_cost_usd(call: ModelCall, rules: RuleSet | None = None) -> float | None:
     """:func:`input_cost_usd` of a model call's reported usage, with the rules of its provider,
     protocol and model; None when it reported no usage or its model has no price."""
-    if call.usage is None:
+    usage = call.usage
+    if usage is None:
         return None
     table = rules if rules is not None else default_rules()
     call_rules = table.resolve(call.provider, call.protocol, call.model)
     if call_rules.input_price_per_mtok is None:
         return None
-    return input_cost_usd(call_rules, call.usage, write_ttl_option(call.call.calling.payload))
+    return input_cost_usd(call_rules, usage.input_tokens or 0, usage.cached_input_tokens or 0,
+                          usage.cache_write_input_tokens or 0,
+                          write_ttl_option(breakpoint_ttls(call.call.calling.payload)))
 
 
 def summarize(turn: Turn, rules: RuleSet | None = None) -> TurnSummary:

@@ -11,7 +11,6 @@ import pytest
 from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import QImage, QPainter
 
-from inspector.demo import generate_demo
 from inspector.store import open_store
 from inspector.turn.builder import build_turn
 from inspector.turn.model import Turn
@@ -25,10 +24,8 @@ POST_TURN = ["char-creator/character-tracker", "world-init/dimension-tracker", "
 
 
 @pytest.fixture(scope="module")
-def demo_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    path = tmp_path_factory.mktemp("turn-view") / "d.db"
-    generate_demo(path, turns=6)
-    return path
+def demo_db(demo_store: Path) -> Path:
+    return demo_store
 
 
 @pytest.fixture

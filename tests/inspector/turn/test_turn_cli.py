@@ -8,7 +8,6 @@ import pytest
 
 from inspector.cli import main
 from inspector.cli.registry import NAMES
-from inspector.demo import generate_demo
 from inspector.store import open_store
 
 MAIN = "demo-lantern-deepseek"
@@ -17,10 +16,8 @@ CALL_KEYS = {"eventId", "attempt", "step", "model", "provider", "inputTokens", "
 
 
 @pytest.fixture(scope="module")
-def demo_db(tmp_path_factory):
-    path = tmp_path_factory.mktemp("turn-cli") / "covel.db"
-    generate_demo(path)
-    return path
+def demo_db(demo_store):
+    return demo_store
 
 
 @pytest.fixture(scope="module")

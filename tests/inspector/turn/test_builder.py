@@ -1,51 +1,21 @@
-"""The turn model: on the demo database, and on purpose-built event sequences."""
+"""Building a turn: on the demo database, and on purpose-built event sequences."""
 
 from __future__ import annotations
 
 import json
 import sqlite3
-from pathlib import Path
-from typing import Any
 
 import pytest
+from turn_rows import MAIN, POST_TURN, demo_turn, ts
 
-from inspector import views
-from inspector.covel import markers
-from inspector.demo import generate_demo
-from inspector.demo.schema import render_ddl
 from inspector.store import open_store
 from inspector.turn.builder import build_turn
-from inspector.turn.history import iter_history, turn_history
-from inspector.turn.model import STAGE_ORDER, RuntimeLifecycle, Turn, TurnNotFoundError
+from inspector.turn.model import STAGE_ORDER, TurnNotFoundError
 from inspector.turn.outline import turn_outline
-
-MAIN = "demo-lantern-deepseek"
-POST_TURN = ["char-creator/character-tracker", "world-init/dimension-tracker", "affinity/main"]
-
-
-# --- the demo database ------------------------------------------------------------------------
-
-@pytest.fixture(scope="module")
-def demo(tmp_path_factory):
-    path = tmp_path_factory.mktemp("turn-model") / "covel.db"
-    generate_demo(path)
-    store = open_store(path)
-    yield store
-    store.close()
-
-
-@pytest.fixture(scope="module")
-def executions(demo):
-    """The main session's executions in order: player turns 1–5, the retry, player turns 6–12."""
-    return demo.turns(MAIN)
-
-
-def _turn(demo, executions, index: int) -> Turn:
-    return build_turn(demo, MAIN, executions[index].turn_id)
 
 
 def test_demo_turn_stages_groups_and_tool_loop(demo, executions) -> None:
-    turn = _turn(demo, executions, 0)
+    turn = demo_turn(demo, executions, 0)
     assert (turn.origin, turn.commit_status, turn.commit_source) == ("player", "committed", "turn_results")
     assert [s.name for s in turn.stages] == ["pre-turn", "narrative", "post-turn"]
     assert turn.unstaged == [] and turn.retry is None and turn.runtime_count == 5
@@ -82,7 +52,7 @@ def test_demo_turn_stages_groups_and_tool_loop(demo, executions) -> None:
 
 
 def test_demo_events_are_stepped_in_trace_order(demo, executions) -> None:
-    turn = _turn(demo, executions, 0)
+    turn = demo_turn(demo, executions, 0)
     raw = demo.events(MAIN, executions[0].turn_id)
     assert [e.event_id for e in turn.events] == [e.id for e in raw]
     assert [e.index for e in turn.events] == list(range(len(raw)))
@@ -107,7 +77,7 @@ def test_demo_events_are_stepped_in_trace_order(demo, executions) -> None:
 
 
 def test_demo_skipped_runtime_keeps_its_place_in_the_group(demo, executions) -> None:
-    turn = _turn(demo, executions, 1)
+    turn = demo_turn(demo, executions, 1)
     post = turn.stages[-1]
     affinity = turn.runtime("affinity/main")
     assert affinity.status == "skipped" and affinity.calls == [] and affinity.reason.startswith("guard")
@@ -115,7 +85,7 @@ def test_demo_skipped_runtime_keeps_its_place_in_the_group(demo, executions) -> 
 
 
 def test_demo_model_retry_is_a_second_attempt_of_the_same_step(demo, executions) -> None:
-    narrator = _turn(demo, executions, 2).runtime("narrator/main")
+    narrator = demo_turn(demo, executions, 2).runtime("narrator/main")
     first, retry = narrator.calls
     assert (first.step, first.attempt, retry.step, retry.attempt) == (0, 0, 0, 1)
     assert first.finish_reason == "error" and "socket hang up" in first.error
@@ -123,21 +93,21 @@ def test_demo_model_retry_is_a_second_attempt_of_the_same_step(demo, executions)
 
 
 def test_demo_transport_retry(demo, executions) -> None:
-    (call,) = _turn(demo, executions, 3).runtime("narrator/main").calls
+    (call,) = demo_turn(demo, executions, 3).runtime("narrator/main").calls
     assert [(a.index, a.status_code, a.retry_reason) for a in call.transport] == [
         (0, 429, "http-429"), (1, 200, None)]
     assert call.attempt == 0
 
 
 def test_demo_failed_runtime_then_retry_execution(demo, executions) -> None:
-    source = _turn(demo, executions, 4)
+    source = demo_turn(demo, executions, 4)
     failed = source.runtime("world-init/dimension-tracker")
     assert failed.status == "failed" and "502" in failed.error
     (call,) = failed.calls
     assert [a.retry_reason for a in call.transport] == ["http-5xx", None]
     assert [o.status for o in source.committed.outputs if o.runtime_id == failed.runtime_id] == ["failed"]
 
-    retry_turn = _turn(demo, executions, 5)
+    retry_turn = demo_turn(demo, executions, 5)
     assert (retry_turn.origin, retry_turn.commit_status) == ("manual", "committed")
     retry = retry_turn.retry
     assert retry is not None and retry.kind == "retry_failed_runtimes" and retry.source == "turn_results"
@@ -157,87 +127,8 @@ def test_demo_failed_runtime_then_retry_execution(demo, executions) -> None:
     assert "re-ran: world-init/dimension-tracker" in turn_outline(retry_turn)
 
 
-def test_demo_retry_call_sees_source_player_message_as_current(demo, executions) -> None:
-    retry_turn = _turn(demo, executions, 5)
-    (call,) = retry_turn.runtime("world-init/dimension-tracker").calls
-    history = turn_history(demo, MAIN, retry_turn.turn_id, call.event_id)
-    (current,) = history.rows_in("current")
-    assert current.message.turn_id == retry_turn.retry.source_turn_id and current.message.source_type == "player"
-    assert current.request_index == history.history_end
-
-
-def test_demo_compaction_and_what_each_call_saw(demo, executions) -> None:
-    turn = _turn(demo, executions, 8)  # player turn 8: the compaction barrier
-    narrator = turn.runtime("narrator/main")
-    (compaction,) = narrator.compacted
-    (call,) = narrator.calls
-    assert compaction.call_event_id == call.event_id and compaction.runtime_id == "narrator/main"
-    assert compaction.messages_compacted == 10 and compaction.summary_id
-    event = next(e for e in turn.events if e.type == "context.compacted")
-    assert (event.kind, event.target, event.target_id, event.stage) == ("compacted", "call", call.event_id,
-                                                                        "narrative")
-    assert event not in turn.turn_events
-
-    seen = turn_history(demo, MAIN, turn.turn_id, call.event_id)
-    compacted = seen.rows_in("compacted")
-    assert len(compacted) == 10 and {r.summary_id for r in compacted} == {compaction.summary_id}
-    (summary,) = seen.summaries
-    assert summary.sent and summary.summary.id == compaction.summary_id
-    assert sorted(summary.replaces) == sorted(r.message.id for r in compacted)
-    sent = seen.rows_in("sent")
-    assert sent and all(r.request_index < seen.history_end for r in sent)
-    assert summary.request_index < min(r.request_index for r in sent)
-    assert seen.window is None and seen.unmatched_envelopes == 0
-
-    # The guide ran before the barrier: nothing was compacted yet, and its maxTurns=4 window kept
-    # the last four turns.
-    (guide_call,) = turn.runtime("guide/main").calls
-    before = turn_history(demo, MAIN, turn.turn_id, guide_call.event_id)
-    assert before.rows_in("compacted") == [] and before.summaries == []
-    assert before.window is not None and len(before.window.turn_ids) == 4
-    assert before.window.user_messages == 4 and before.window.dropped == len(before.rows_in("outside-window"))
-    assert before.rows_in("not-sent") == []
-    # The tracker (maxTurns=2, no summaries) after the barrier: the summary stays out.
-    tracker_call = turn.runtime("char-creator/character-tracker").calls[0]
-    tracker = turn_history(demo, MAIN, turn.turn_id, tracker_call.event_id)
-    assert [s.sent for s in tracker.summaries] == [False]
-    assert len({r.message.turn_id for r in tracker.rows_in("sent")}) == 2
-
-
-def test_demo_history_binds_a_repeated_player_message_to_history(demo, executions) -> None:
-    journal = demo.turn_messages(MAIN)
-    repeated = None
-    for execution in executions:
-        mine = [m for m in journal if m.turn_id == execution.turn_id and m.source_type == "player"]
-        earlier = [m for m in journal if m.created_at < (mine[0].created_at if mine else "")
-                   and m.source_type == "player"]
-        if mine and any(m.content == mine[0].content for m in earlier):
-            repeated = execution
-            break
-    assert repeated is not None, "the demo seed plays one player message twice"
-    turn = build_turn(demo, MAIN, repeated.turn_id)
-    call = turn.runtime("narrator/main").calls[0]
-    history = turn_history(demo, MAIN, turn.turn_id, call.event_id)
-    text = turn.committed.player[0].content
-    twin = [r for r in history.rows if r.message.content == text]
-    assert twin and all(r.state == "sent" and r.request_index < history.history_end for r in twin)
-    payload = demo.event(call.event_id).payload
-    assert payload["messages"][history.history_end]["content"] == text
-
-
-def test_demo_history_of_every_call(demo, executions) -> None:
-    turn = _turn(demo, executions, 10)
-    histories = list(iter_history(demo, turn))
-    assert [h.event_id for h in histories] == [c.event_id for r in turn.runtimes() for c in r.calls]
-    for history in histories:
-        assert history.rows and history.rows_in("sent")
-        assert not history.rows_in("pruned") and not history.notes
-        json.dumps(history.to_json())
-        assert history.event_id in history.to_text()
-
-
 def test_demo_committed_turn_content(demo, executions) -> None:
-    turn = _turn(demo, executions, 0)
+    turn = demo_turn(demo, executions, 0)
     committed = turn.committed
     assert [m.role for m in committed.player] == ["user"]
     assert [m.source_runtime_id for m in committed.story] == ["narrator/main"]
@@ -245,141 +136,6 @@ def test_demo_committed_turn_content(demo, executions) -> None:
     assert [o.runtime_id for o in committed.outputs] == ["guide/main", "narrator/main", *POST_TURN]
     story = turn.runtime("narrator/main").events[3]
     assert story.type == "message.completed" and story.payload["content"] == committed.story[0].content
-
-
-def test_views_use_the_same_runtime_status_rule(demo, executions) -> None:
-    for index in (1, 4, 5):
-        turn = _turn(demo, executions, index)
-        groups = views.turn_runtime_groups(demo, MAIN, turn.turn_id)
-        assert {g["runtimeId"]: g["status"] for g in groups} == {
-            r.runtime_id: r.status for r in turn.runtimes()}
-        assert {g["runtimeId"]: g["stage"] for g in groups} == {r.runtime_id: r.stage for r in turn.runtimes()}
-
-
-def test_text_outline_of_a_demo_turn(demo, executions) -> None:
-    text = turn_outline(_turn(demo, executions, 4))
-    positions = [text.index(f"stage {name}") for name in ("pre-turn", "narrative", "post-turn")]
-    assert positions == sorted(positions)
-    # Steps and attempts are counted from 1 in the text; the model keeps Covel's 0-based fields.
-    assert "3 in parallel" in text and "failed" in text and "http attempt 1: 502" in text
-    assert "tool character-upsert  completed  (step 1)" in text
-    assert "step 1 · attempt 1" in text and "step 0" not in text and "attempt 0" not in text
-    assert text.rstrip().splitlines()[-1].startswith("  output affinity/main success")
-
-
-# --- purpose-built sequences ------------------------------------------------------------------------
-
-def ts(ms: int) -> str:
-    seconds, millis = divmod(ms, 1000)
-    minutes, seconds = divmod(seconds, 60)
-    return f"2026-10-06T08:{minutes:02d}:{seconds:02d}.{millis:03d}Z"
-
-
-_RAW = object()
-
-
-class Db:
-    """A Covel file with the newest schema, written row by row as Covel writes it."""
-
-    def __init__(self, path: Path, session: str = "s") -> None:
-        self.path = path
-        self.sid = session
-        self.conn = sqlite3.connect(path)
-        self.conn.executescript(render_ddl())
-        self.ids = 0
-        self.seq: dict[tuple[str, str], int] = {}
-
-    def _id(self, prefix: str) -> str:
-        self.ids += 1
-        return f"{prefix}-{self.ids:03d}"
-
-    def _seq(self, table: str, created: str) -> int:
-        key = (table, created)
-        value = self.seq.get(key, 0)
-        self.seq[key] = value + 1
-        return value
-
-    def ev(self, turn: str, etype: str, payload: Any = None, *, at: int, raw: Any = _RAW) -> str:
-        eid = self._id("ev")
-        body = payload if raw is _RAW else raw
-        text = body if isinstance(body, str) or body is None else json.dumps(body)
-        created = ts(at)
-        self.conn.execute("INSERT INTO trace_events (id, session_id, type, trace_id, turn_id, payload, created_at,"
-                          " seq) VALUES (?,?,?,?,?,?,?,?)",
-                          (eid, self.sid, etype, turn, turn, text, created, self._seq("trace_events", created)))
-        return eid
-
-    def started(self, turn: str, rid: str, stage: str | None, *, at: int) -> str:
-        payload = {"runtimeId": rid, "pluginId": rid.split("/")[0]}
-        if stage is not None:
-            payload["stage"] = stage
-        return self.ev(turn, "runtime.started", payload, at=at)
-
-    def completed(self, turn: str, rid: str, *, at: int, status: str = "success") -> str:
-        return self.ev(turn, "runtime.completed", {"runtimeId": rid, "pluginId": rid.split("/")[0],
-                                                   "status": status, "durationMs": 1}, at=at)
-
-    def call(self, turn: str, rid: str | None, *, at: int, attempt: int = 0, messages: list | None = None,
-             tool_calls: list | None = None, usage: dict | None = None, end: int | None = None,
-             **extra: Any) -> str:
-        payload: dict[str, Any] = {"runtimeId": rid, "pluginId": rid.split("/")[0] if rid else None,
-                                   "model": "m", "provider": "p", "attempt": attempt,
-                                   "messages": messages or [{"role": "user", "content": "hi"}],
-                                   "startedAt": ts(at - 1), **extra}
-        if rid is None:
-            del payload["runtimeId"], payload["pluginId"]
-        eid = self.ev(turn, "llm.calling", payload, at=at)
-        response = {"attempt": attempt, "text": "ok", "finishReason": "tool-calls" if tool_calls else "stop",
-                    "toolCalls": tool_calls or [], "durationMs": (end or at + 1) - at + 1,
-                    "usage": usage or {"inputTokens": 10, "outputTokens": 1}}
-        if rid is not None:
-            response.update(runtimeId=rid, pluginId=rid.split("/")[0])
-        self.ev(turn, "llm.responded", response, at=end or at + 1)
-        return eid
-
-    def result(self, turn: str, results: list[dict], *, at: int, origin: str = "player",
-               status: str = "committed", scope: dict | None = None) -> None:
-        created = ts(at)
-        self.conn.execute(
-            "INSERT INTO turn_results (id, session_id, turn_id, runtime_results, origin, retry_scope, commit_status,"
-            " duration_ms, created_at, seq) VALUES (?,?,?,?,?,?,?,?,?,?)",
-            (self._id("tr"), self.sid, turn, json.dumps(results), origin, json.dumps(scope) if scope else None,
-             status, 50, created, self._seq("turn_results", created)))
-
-    def message(self, turn: str, content: str, *, at: int, role: str = "user", runtime: str | None = None,
-                order: int = 0, compacted: str | None = None) -> str:
-        mid = self._id("tm")
-        self.conn.execute(
-            'INSERT INTO turn_messages (id, session_id, turn_id, source_type, source_plugin_id, source_runtime_id,'
-            ' role, name, content, "order", created_at, compacted_at_turn_id) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)',
-            (mid, self.sid, turn, "runtime" if runtime else "player", runtime.split("/")[0] if runtime else None,
-             runtime, role, runtime, content, order, ts(at), compacted))
-        return mid
-
-    def summary(self, sid: str, content: str, *, at: int) -> None:
-        self.conn.execute("INSERT INTO session_summaries VALUES (?,?,?,?,?,?,?)",
-                          (sid, self.sid, "a", "b", content, '["plot"]', ts(at)))
-
-    def tool_row(self, turn: str, rid: str, name: str, *, at: int, output: Any = None) -> None:
-        self.conn.execute("INSERT INTO tool_calls VALUES (?,?,?,?,?,?,?,?,?,?,?)",
-                          (self._id("tc"), self.sid, turn, name, rid.split("/")[0], rid, '{"q":1}',
-                           json.dumps(output), 7, "auto-approved", ts(at)))
-
-    def suspension(self, sid: str, turn: str, rid: str, *, at: int, resolved: int | None = None) -> None:
-        self.conn.execute("INSERT INTO suspensions VALUES (?,?,?,?,?,?,?,?,?,?)",
-                          (sid, self.sid, turn, rid, rid.split("/")[0], "pick a door",
-                           '{"type":"object","properties":{"door":{"type":"string"}}}',
-                           '{"currentTurnUserMessages":1}', ts(at), ts(resolved) if resolved else None))
-
-    def open(self):
-        self.conn.commit()
-        self.conn.close()
-        return open_store(self.path)
-
-
-@pytest.fixture
-def db(tmp_path) -> Db:
-    return Db(tmp_path / "covel.db")
 
 
 def test_failed_and_skipped_runtimes(db) -> None:
@@ -403,24 +159,6 @@ def test_failed_and_skipped_runtimes(db) -> None:
     assert [g.index for g in turn.groups()] == [1, 2]
     # No result row: the commit status comes from the trace.
     assert (turn.commit_status, turn.commit_source, turn.origin) == ("uncommitted", "trace", None)
-
-
-def test_runtime_lifecycle_rule() -> None:
-    from inspector.store import TraceEvent
-
-    def row(etype: str, payload: dict, at: int) -> TraceEvent:
-        return TraceEvent(f"e{at}", "s", etype, "t", "t", ts(at), 0, json.dumps(payload))
-
-    life = RuntimeLifecycle()
-    assert life.apply(row("llm.calling", {"runtimeId": "a"}, 1)) is False and life.status is None
-    life.apply(row("runtime.started", {"runtimeId": "a", "stage": "post-turn"}, 2))
-    assert (life.status, life.terminal, life.stage) == ("started", False, "post-turn")
-    life.apply(row("runtime.deferred", {"runtimeId": "a", "reason": "detached"}, 3))
-    assert (life.status, life.reason, life.terminal) == ("deferred", "detached", True)
-    life.apply(row("runtime.started", {"runtimeId": "a", "stage": "audit"}, 4))
-    assert (life.status, life.stage, life.started_at) == ("deferred", "post-turn", ts(2))
-    life.apply(row("runtime.completed", {"runtimeId": "a", "durationMs": 9}, 5))
-    assert (life.status, life.duration_ms, life.ended_at, life.end_event_id) == ("completed", 9, ts(5), "e5")
 
 
 def test_retry_of_one_runtime_seeded_from_committed_turns(db) -> None:
@@ -696,121 +434,6 @@ def test_old_file_with_only_a_trace_table(tmp_path) -> None:
     (call,) = turn.runtime("n/main").calls
     assert call.started_at == ts(2) and call.usage is None and not call.answered
     assert turn.commit_status is None and turn.committed.outputs == [] and turn.events[0].seq is None
-
-
-# --- history, purpose-built -------------------------------------------------------------------------
-
-def _history_db(db: Db, *, request: list[dict], pruned_count: int | None = None) -> str:
-    db.message("h1", "first question", at=10)
-    db.message("h1", "first answer", at=10, role="assistant", runtime="n/main", order=2)
-    db.message("h2", "second question", at=20, compacted="sum-late")
-    db.message("h2", "second answer", at=20, role="assistant", runtime="n/main", order=2)
-    db.message("h3", "third question", at=30)
-    db.message("h3", "side note", at=30, role="assistant", runtime="side/x", order=3)
-    db.message("h3", "third answer", at=30, role="assistant", runtime="n/main", order=2)
-    db.summary("sum-late", "later summary", at=900)
-    db.message("now", "current question", at=200)
-    if pruned_count is not None:
-        db.ev("now", "context.pruned", {"runtimeId": "n/main", "prunedMessageCount": pruned_count}, at=99)
-    return db.call("now", "n/main", at=100, messages=request)
-
-
-def test_history_window_and_filtered_rows(db) -> None:
-    request = [{"role": "system", "content": "rules"},
-               {"role": "user", "content": "second question"}, {"role": "assistant", "content": "second answer"},
-               {"role": "user", "content": "third question"},
-               {"role": "assistant", "content": [{"type": "text", "text": "third "}, {"type": "text",
-                                                                                      "text": "answer"}]},
-               {"role": "system", "content": "turn data"}, {"role": "user", "content": "current question"}]
-    call = _history_db(db, request=request)
-    with db.open() as store:
-        history = turn_history(store, "s", "now", call)
-        with pytest.raises(TurnNotFoundError):
-            turn_history(store, "s", "other", call)
-    states = [(r.message.content, r.state, r.request_index) for r in history.rows]
-    assert states == [("first question", "outside-window", None), ("first answer", "outside-window", None),
-                      # compacted only by a summary written after this call: still raw here
-                      ("second question", "sent", 1), ("second answer", "sent", 2),
-                      ("third question", "sent", 3), ("third answer", "sent", 4), ("side note", "not-sent", None)]
-    assert history.history_end == 6 and history.summaries == []
-    window = history.window
-    assert (window.first_turn_id, window.turn_ids, window.user_messages, window.dropped) == (
-        "h2", ["h2", "h3"], 2, 2)
-    assert history.to_json()["window"]["turnIds"] == ["h2", "h3"]
-    assert "window: 2 turns" in history.to_text()
-
-
-def test_history_pruned_by_the_budget(db) -> None:
-    request = [{"role": "system", "content": "rules"}, {"role": "system", "content": markers.PRUNED_MARKER_EN},
-               {"role": "user", "content": "third question"}, {"role": "assistant", "content": "third answer"},
-               {"role": "user", "content": "current question"}]
-    call = _history_db(db, request=request, pruned_count=4)
-    with db.open() as store:
-        history = turn_history(store, "s", "now", call)
-    assert history.pruned_marker and [p.pruned_messages for p in history.pruning] == [4]
-    assert [r.state for r in history.rows] == ["pruned"] * 4 + ["sent", "sent", "not-sent"]
-    assert history.window is None
-
-
-def test_history_summary_envelopes(db) -> None:
-    db.message("h0", "ancient", at=5, compacted="sum-1")
-    db.summary("sum-1", "They met at the well.", at=50)
-    db.summary("sum-gone", "Rewritten later.", at=60)
-    envelope = markers.COMPACTED_HISTORY_OPEN + "# sections: plot\nThey met at the well.\n" + \
-        markers.COMPACTED_HISTORY_CLOSE
-    stale = markers.COMPACTED_HISTORY_OPEN + "an older text\n" + markers.COMPACTED_HISTORY_CLOSE
-    request = [{"role": "system", "content": "rules"}, {"role": "user", "content": stale},
-               {"role": "user", "content": envelope}, {"role": "user", "content": "third question"},
-               {"role": "user", "content": "current question"}]
-    call = _history_db(db, request=request)
-    with db.open() as store:
-        history = turn_history(store, "s", "now", call)
-    by_id = {s.summary.id: s for s in history.summaries}
-    assert (by_id["sum-1"].sent, by_id["sum-1"].request_index, len(by_id["sum-1"].replaces)) == (True, 2, 1)
-    assert by_id["sum-gone"].sent is False and "sum-late" not in by_id
-    assert history.rows[0].state == "compacted" and history.rows[0].summary_id == "sum-1"
-    assert history.unmatched_envelopes == 1 and "match no stored summary" in history.notes[0]
-
-
-def test_history_of_a_call_without_messages(db) -> None:
-    db.message("h1", "first question", at=10)
-    db.ev("now", "runtime.started", {"runtimeId": "n/main", "stage": "narrative"}, at=11)
-    call = db.ev("now", "llm.calling", {"runtimeId": "n/main", "attempt": 0}, at=12)
-    with db.open() as store:
-        history = turn_history(store, "s", "now", call)
-        with pytest.raises(TurnNotFoundError):
-            turn_history(store, "s", "now", "missing-event")
-    assert [r.state for r in history.rows] == ["not-sent"] and history.request_messages == 0
-    assert "no kernel messages" in history.notes[0]
-
-
-def test_history_across_a_summary_merge(db) -> None:
-    # Two compactions, the second merged into the first summary afterwards: every compacted row now
-    # points at sum-1 (created at 15), yet a call between the two still saw h2 raw.
-    for turn, at in (("h1", 10), ("h2", 20), ("h3", 30)):
-        db.message(turn, f"{turn} question", at=at, compacted="sum-1" if turn != "h3" else None)
-        db.message(turn, f"{turn} answer", at=at, role="assistant", runtime="n/main", order=2,
-                   compacted="sum-1" if turn != "h3" else None)
-    db.summary("sum-1", "merged text", at=15)
-    db.ev("c1", "context.compacted", {"summaryId": "sum-1", "messagesCompacted": 2}, at=16)
-    db.ev("c2", "context.compacted", {"summaryId": "sum-2", "messagesCompacted": 2, "summariesMerged": 1}, at=150)
-    old = markers.COMPACTED_HISTORY_OPEN + "h1 in brief\n" + markers.COMPACTED_HISTORY_CLOSE
-    between = db.call("mid", "n/main", at=100, messages=[
-        {"role": "user", "content": old}, {"role": "user", "content": "h2 question"},
-        {"role": "assistant", "content": "h2 answer"}, {"role": "user", "content": "h3 question"},
-        {"role": "assistant", "content": "h3 answer"}, {"role": "user", "content": "mid question"}])
-    db.message("mid", "mid question", at=120)
-    after = db.call("late", "n/main", at=200, messages=[
-        {"role": "user", "content": old}, {"role": "user", "content": "h3 question"},
-        {"role": "assistant", "content": "h3 answer"}, {"role": "user", "content": "mid question"},
-        {"role": "user", "content": "late question"}])
-    with db.open() as store:
-        mid = turn_history(store, "s", "mid", between)
-        late = turn_history(store, "s", "late", after)
-    assert [r.state for r in mid.rows] == ["compacted", "compacted", "sent", "sent", "sent", "sent"]
-    assert mid.unmatched_envelopes == 1 and mid.window is None
-    assert [r.state for r in late.rows] == ["compacted"] * 4 + ["sent", "sent", "sent"]
-    assert {r.summary_id for r in late.rows_in("compacted")} == {"sum-1"}
 
 
 def test_setup_turn_then_continuation(db) -> None:
