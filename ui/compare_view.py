@@ -2,7 +2,8 @@
 
 One table with a row per aligned part (left tokens, right tokens, status colour), the first
 difference marked and selected; below it the two texts of the selected pair, with the first
-differing character highlighted in both.
+differing character highlighted in both. Where the first difference lies is the core's answer
+(:attr:`inspector.anatomy.compare.Comparison.first_difference`): the view only shows it.
 """
 
 from __future__ import annotations
@@ -10,10 +11,24 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QPalette
 from PySide6.QtWidgets import (
-    QHeaderView, QLabel, QSplitter, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget,
+    QHeaderView,
+    QLabel,
+    QSplitter,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
 )
 
-from inspector.anatomy.compare import ADDED, CHANGED, EQUAL, REMOVED, Comparison, FirstDifference
+from inspector.anatomy.compare import (
+    ADDED,
+    CHANGED,
+    EQUAL,
+    MOVED,
+    REMOVED,
+    Comparison,
+    Row,
+)
 
 from .part_names import part_label
 from .text_pane import TextPane
@@ -30,12 +45,22 @@ _STATUS_COLOURS = {
     CHANGED: ("#fff1c2", "#4a3f1a"),
     ADDED: ("#d9f5dd", "#1f3d26"),
     REMOVED: ("#fde0e0", "#4a2424"),
+    MOVED: ("#dde8fb", "#1f2f4a"),
 }
 MARK_COLOUR = QColor("#d9480f")
 
 
 def _status_text(status: str) -> str:
-    return {EQUAL: _tr("equal"), CHANGED: _tr("changed"), ADDED: _tr("added"), REMOVED: _tr("removed")}[status]
+    return {EQUAL: _tr("equal"), CHANGED: _tr("changed"), MOVED: _tr("moved"), ADDED: _tr("added"),
+            REMOVED: _tr("removed")}[status]
+
+
+def _part_text(row: Row) -> str:
+    """The Part column: both sides' names when they differ (``assistant #2 → assistant #4``)."""
+    left, right = part_label(row.left_label), part_label(row.right_label)
+    if left and right and left != right:
+        return f"{left} → {right}"
+    return left or right
 
 
 class CompareView(QWidget):
@@ -76,31 +101,30 @@ class CompareView(QWidget):
         layout.addWidget(self.summary)
         layout.addWidget(split, 1)
 
-    def set_comparison(self, comparison: Comparison, first: FirstDifference | None = None) -> None:
-        """Show ``comparison``, its first difference marked: the first part that differs as
-        aligned, or ``first`` when a caller knows better where the two requests part (the cache
-        analysis: where the provider's prefix stops matching)."""
+    def set_comparison(self, comparison: Comparison) -> None:
+        """Show ``comparison`` with its first difference marked and selected."""
         self.comparison = comparison
         self.table.clear()
         dark = self.palette().color(QPalette.ColorRole.Base).lightness() < 128
-        if first is None:
-            first = comparison.first_difference
+        first = comparison.first_difference
+        marked = {first.left_row, first.right_row} - {None} if first is not None else set()
         bold = QFont(self.table.font())
         bold.setBold(True)
         for i, row in enumerate(comparison.rows):
-            offset = "" if row.first_diff_offset is None else _tr("char {n}").format(n=f"{row.first_diff_offset:,}")
-            if first is not None and i == first.row_index:
-                if row.first_diff_offset is not None or first.offset:
-                    offset = _tr("char {n}").format(n=f"{first.offset:,}")
-                offset = ("◀ " + _tr("first difference") + (f" · {offset}" if offset else ""))
+            note = "" if row.first_diff_offset is None else _tr("char {n}").format(n=f"{row.first_diff_offset:,}")
+            if row.breakpoints_differ:
+                note = _tr("cache breakpoint moved")
+            if i in marked:
+                note = "◀ " + _tr("first difference")
             item = QTreeWidgetItem([
-                part_label(row.section), part_label(row.label), _status_text(row.status),
+                part_label(row.section), _part_text(row), _status_text(row.status),
                 "" if row.left is None else f"{row.left.exact:,}",
                 "" if row.right is None else f"{row.right.exact:,}",
-                offset,
+                note,
             ])
             item.setData(0, Qt.ItemDataRole.UserRole, i)
-            item.setToolTip(1, row.right_path or row.left_path)
+            paths = [p for p in dict.fromkeys((row.left_path, row.right_path)) if p]
+            item.setToolTip(1, "\n".join(paths))
             for col in (3, 4):
                 item.setTextAlignment(col, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
             tint = _STATUS_COLOURS.get(row.status)
@@ -108,7 +132,7 @@ class CompareView(QWidget):
                 brush = QBrush(QColor(tint[1] if dark else tint[0]))
                 for col in range(self.COLUMNS):
                     item.setBackground(col, brush)
-            if first is not None and i == first.row_index:
+            if i in marked:
                 for col in range(self.COLUMNS):
                     item.setFont(col, bold)
                 item.setForeground(5, QBrush(MARK_COLOUR))
@@ -118,23 +142,50 @@ class CompareView(QWidget):
         right_id = comparison.right.row["eventId"]
         lines = [
             _tr("<b>Left</b> {left} · <b>Right</b> {right}").format(left=left_id, right=right_id),
-            _tr("{equal} equal, {changed} changed, {added} added, {removed} removed parts").format(
-                equal=counts[EQUAL], changed=counts[CHANGED], added=counts[ADDED], removed=counts[REMOVED]),
+            _tr("{equal} equal, {changed} changed, {moved} moved, {added} added, {removed} removed parts").format(
+                **counts),
         ]
         if first is None:
-            lines.append(_tr("The two requests are identical part by part."))
+            lines.append(_tr("The two requests are identical part by part.") if comparison.identical
+                         else _tr("The provider reads both requests the same; only cache breakpoints differ."))
         else:
             lines.append(_tr("First difference: <b>{path}</b> at character {offset}").format(
                 path=_html(first.path), offset=f"{first.offset:,}"))
         self.summary.setText("<br>".join(lines))
-        index = first.row_index if first is not None else 0
         if self.table.topLevelItemCount():
-            self.table.setCurrentItem(self.table.topLevelItem(index))
+            self.table.setCurrentItem(self.table.topLevelItem(first.row_index if first is not None else 0))
+        self.show_first_difference()
+
+    def show_first_difference(self) -> None:
+        """Both texts at the first difference, the differing character marked in each: the
+        earlier request's side may sit in another row than the later one's (a part inserted before
+        it, a turn context folded into the history)."""
+        cmp = self.comparison
+        first = cmp.first_difference if cmp is not None else None
+        if cmp is None or first is None:
+            return
+        if first.left_row is not None:
+            row = cmp.rows[first.left_row]
+            self.left_pane.set_content(row.left_text, caption=_tr("Left: {path}").format(path=row.left_path))
+            self.left_pane.mark(first.left_offset, MARK_COLOUR)
+        else:
+            self.left_pane.set_content("", caption=_tr("Left: the request ended before this point"))
+        if first.right_row is not None:
+            row = cmp.rows[first.right_row]
+            self.right_pane.set_content(row.right_text, caption=_tr("Right: {path}").format(path=row.right_path))
+            self.right_pane.mark(first.right_offset, MARK_COLOUR)
+        else:
+            self.right_pane.set_content("", caption=_tr("Right: the request ended before this point"))
 
     def _row_selected(self, item: QTreeWidgetItem | None) -> None:
         if item is None or self.comparison is None:
             return
-        row = self.comparison.rows[item.data(0, Qt.ItemDataRole.UserRole)]
+        index = item.data(0, Qt.ItemDataRole.UserRole)
+        first = self.comparison.first_difference
+        if first is not None and index in (first.left_row, first.right_row):
+            self.show_first_difference()
+            return
+        row = self.comparison.rows[index]
         self.left_pane.set_content(row.left_text, caption=_tr("Left: {path}").format(path=row.left_path or _tr("(absent)")))
         self.right_pane.set_content(row.right_text, caption=_tr("Right: {path}").format(path=row.right_path or _tr("(absent)")))
         if row.first_diff_offset is not None:

@@ -10,6 +10,12 @@ compared as text.
 Alignment runs twice: first on (key, text) so identical parts anchor even when history was pruned
 from the front (which shifts every later part), then on keys alone inside each unmatched stretch,
 so a part whose text changed still pairs with its counterpart instead of showing as removed+added.
+A part left over on both sides with the same key and text (a depth insertion that moved with the
+history) is one row, *moved*, at its place in the later request.
+
+The alignment shows what changed; where the two requests first differ is another question, the
+provider's: :func:`inspector.anatomy.divergence.request_divergence` answers it, and the
+comparison's :attr:`Comparison.first_difference` is that answer located in the rows.
 """
 
 from __future__ import annotations
@@ -19,13 +25,28 @@ from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 from typing import Any
 
+from inspector.anatomy.divergence import (
+    Divergence,
+    PartPoint,
+    common_prefix,
+    request_divergence,
+)
+from inspector.covel import markers
 from inspector.export import node_text
 from inspector.views import DetailNode, RequestDetail
 
 EQUAL = "equal"
 CHANGED = "changed"
+MOVED = "moved"
 ADDED = "added"
 REMOVED = "removed"
+STATUSES = (EQUAL, CHANGED, MOVED, ADDED, REMOVED)
+# The unit of Divergence.offset, said in the JSON so a reader need not guess.
+OFFSET_UNIT = "utf-16"
+
+# Parts Covel places at a depth from the end of the history: they move as the history grows, by
+# design, so they never anchor the alignment (a history message does) and show as moved instead.
+FLOATING_KINDS = frozenset({"system-insertion"})
 
 # Message labels carry the position in the request ("user #12"); positions move when history
 # grows, so they must not be part of the key.
@@ -51,24 +72,40 @@ class Row:
     left: DetailNode | None
     right: DetailNode | None
     status: str
-    first_diff_offset: int | None
+    first_diff_offset: int | None  # character index into both texts where they first differ
     section: str
     left_text: str = ""
     right_text: str = ""
     left_path: str = ""
     right_path: str = ""
+    # The texts differ only in their cache breakpoint markers: the provider reads them the same.
+    breakpoints_differ: bool = False
+
+    @property
+    def left_label(self) -> str:
+        return self.left.label if self.left is not None else ""
+
+    @property
+    def right_label(self) -> str:
+        return self.right.label if self.right is not None else ""
 
     @property
     def label(self) -> str:
-        node = self.left if self.left is not None else self.right
-        return node.label if node is not None else ""
+        """The part's name, both sides' when they differ (``assistant #2 → assistant #4``)."""
+        left, right = self.left_label, self.right_label
+        if left and right and left != right:
+            return f"{left} → {right}"
+        return left or right
 
     def to_json(self) -> dict[str, Any]:
         return {
             "section": self.section,
             "label": self.label,
+            "leftLabel": self.left_label or None,
+            "rightLabel": self.right_label or None,
             "status": self.status,
             "firstDiffOffset": self.first_diff_offset,
+            "breakpointsDiffer": self.breakpoints_differ,
             "left": self.left_path or None,
             "right": self.right_path or None,
             "leftTokens": self.left.exact if self.left is not None else None,
@@ -78,10 +115,37 @@ class Row:
 
 @dataclass(slots=True)
 class FirstDifference:
+    """Where the provider stops reading the two requests the same (:class:`Divergence`), in the
+    rows: ``left_row``/``right_row`` hold the point on each side (None where that request has no
+    part there), ``left_offset``/``right_offset`` are character indices into those rows' texts
+    (for marking), ``row_index`` is the row of the side the point is named on."""
+
+    divergence: Divergence
     row_index: int
-    offset: int  # Python str index into both texts (0 for a part present on one side only)
-    path: str  # anatomy path of the deepest node at the offset, on the side that has it
-    status: str
+    left_row: int | None
+    right_row: int | None
+    left_offset: int
+    right_offset: int
+
+    @property
+    def path(self) -> str:
+        return self.divergence.name
+
+    @property
+    def offset(self) -> int:
+        """UTF-16 code units into the differing part (:data:`OFFSET_UNIT`)."""
+        return self.divergence.offset
+
+    @property
+    def was(self) -> str | None:
+        return self.divergence.was
+
+    @property
+    def now(self) -> str | None:
+        return self.divergence.now
+
+    def status(self, rows: list[Row]) -> str:
+        return rows[self.row_index].status
 
 
 @dataclass(slots=True)
@@ -93,10 +157,11 @@ class Comparison:
 
     @property
     def identical(self) -> bool:
-        return self.first_difference is None
+        """Every part equal, breakpoints included."""
+        return all(r.status == EQUAL and not r.breakpoints_differ for r in self.rows)
 
     def counts(self) -> dict[str, int]:
-        out = {EQUAL: 0, CHANGED: 0, ADDED: 0, REMOVED: 0}
+        out = dict.fromkeys(STATUSES, 0)
         for row in self.rows:
             out[row.status] += 1
         return out
@@ -107,10 +172,60 @@ class Comparison:
             "left": self.left.row["eventId"],
             "right": self.right.row["eventId"],
             "counts": self.counts(),
-            "firstDifference": None if fd is None else {
-                "row": fd.row_index, "offset": fd.offset, "path": fd.path, "status": fd.status},
+            "firstDifference": fd.path if fd is not None else None,
+            "offset": fd.offset if fd is not None else None,
+            "offsetUnit": OFFSET_UNIT,
+            "was": fd.was if fd is not None else None,
+            "now": fd.now if fd is not None else None,
+            "firstDifferenceRows": None if fd is None else {
+                "named": fd.row_index, "left": fd.left_row, "right": fd.right_row,
+                "status": fd.status(self.rows)},
             "rows": [r.to_json() for r in self.rows],
         }
+
+    def to_text(self) -> str:
+        """The comparison for a person: who is compared, the counts, the first difference with the
+        text around it, and a numbered row per aligned part (numbers from 1)."""
+        fd = self.first_difference
+        counts = self.counts()
+        lines = [
+            f"left  {self.left.row['eventId']}",
+            f"right {self.right.row['eventId']}",
+            ", ".join(f"{counts[s]} {s}" for s in STATUSES) + " parts",
+        ]
+        if fd is None:
+            lines.append("The provider reads both requests the same"
+                         + ("." if self.identical else " (only cache breakpoints differ)."))
+        else:
+            lines.append(f"first difference: {fd.path} at offset {fd.offset} ({OFFSET_UNIT} units into the part), "
+                         f"row {fd.row_index + 1}")
+            lines.append(f"  was: {_quoted(fd.was)}")
+            lines.append(f"  now: {_quoted(fd.now)}")
+        lines.append("")
+        table = [("#", "status", "section", "part", "left tok", "right tok", "")]
+        for i, row in enumerate(self.rows):
+            note = ""
+            if fd is not None and i in (fd.row_index, fd.left_row, fd.right_row):
+                note = "◀ first difference"
+            elif row.first_diff_offset is not None:
+                note = f"char {row.first_diff_offset + 1}"
+            elif row.breakpoints_differ:
+                note = "cache breakpoint moved"
+            table.append((str(i + 1), row.status, row.section, row.label,
+                          "" if row.left is None else f"{row.left.exact:,}",
+                          "" if row.right is None else f"{row.right.exact:,}", note))
+        widths = [max(len(r[c]) for r in table) for c in range(len(table[0]))]
+        right_aligned = {0, 4, 5}
+        for r in table:
+            cells = [r[c].rjust(widths[c]) if c in right_aligned else r[c].ljust(widths[c]) for c in range(len(r))]
+            lines.append("  ".join(cells).rstrip())
+        return "\n".join(lines) + "\n"
+
+
+def _quoted(text: str | None) -> str:
+    if text is None:
+        return "(no such part)"
+    return '"' + text.replace("\\", "\\\\").replace("\n", "\\n").replace('"', '\\"') + '"'
 
 
 def _key(section: str, node: DetailNode) -> tuple[str, str, str]:
@@ -141,20 +256,6 @@ def parts_of(detail: RequestDetail) -> list[Part]:
     return out
 
 
-def _common_prefix(a: str, b: str) -> int:
-    n = min(len(a), len(b))
-    lo = 0
-    # Compare in halving chunks: long prompts share most of their text.
-    step = 1 << max(0, n.bit_length() - 1)
-    while step:
-        if lo + step <= n and a[lo:lo + step] == b[lo:lo + step]:
-            lo += step
-        step >>= 1
-    while lo < n and a[lo] == b[lo]:
-        lo += 1
-    return lo
-
-
 def _deepest_path(part: Part, offset: int) -> str:
     """Anatomy path of the deepest node of ``part`` containing ``offset`` (an index into
     ``part.text``, which starts at ``part.node.start`` of the node's source)."""
@@ -174,10 +275,16 @@ def _deepest_path(part: Part, offset: int) -> str:
     return " › ".join(labels)
 
 
+def _without_markers(text: str) -> str:
+    return text.replace(markers.CACHE_SENTINEL, "") if markers.CACHE_SENTINEL in text else text
+
+
 def _pair(a: Part, b: Part) -> Row:
     if a.text == b.text:
         return Row(a.node, b.node, EQUAL, None, a.section, a.text, b.text, a.path, b.path)
-    off = _common_prefix(a.text, b.text)
+    if _without_markers(a.text) == _without_markers(b.text):
+        return Row(a.node, b.node, EQUAL, None, a.section, a.text, b.text, a.path, b.path, breakpoints_differ=True)
+    off = common_prefix(a.text, b.text)
     return Row(a.node, b.node, CHANGED, off, a.section, a.text, b.text,
                _deepest_path(a, off), _deepest_path(b, off))
 
@@ -190,55 +297,135 @@ def _added(b: Part) -> Row:
     return Row(None, b.node, ADDED, None, b.section, "", b.text, "", b.path)
 
 
-def _align_by_key(left: list[Part], right: list[Part]) -> list[Row]:
-    rows: list[Row] = []
+def _align_by_key(left: list[Part], right: list[Part]) -> list[tuple[Row, int | None, int | None]]:
+    rows: list[tuple[Row, int | None, int | None]] = []
     sm = SequenceMatcher(None, [p.key for p in left], [p.key for p in right], autojunk=False)
     for op, i1, i2, j1, j2 in sm.get_opcodes():
         if op == "equal":
-            rows += [_pair(left[i], right[j]) for i, j in zip(range(i1, i2), range(j1, j2))]
+            rows += [(_pair(left[i], right[j]), i, j) for i, j in zip(range(i1, i2), range(j1, j2))]
         elif op == "replace":
             # Different keys at the same place: shown as a removal and an addition, never paired,
             # because pairing a tool with a history message would invent a "change".
-            rows += [_removed(left[i]) for i in range(i1, i2)]
-            rows += [_added(right[j]) for j in range(j1, j2)]
+            rows += [(_removed(left[i]), i, None) for i in range(i1, i2)]
+            rows += [(_added(right[j]), None, j) for j in range(j1, j2)]
         elif op == "delete":
-            rows += [_removed(left[i]) for i in range(i1, i2)]
+            rows += [(_removed(left[i]), i, None) for i in range(i1, i2)]
         else:
-            rows += [_added(right[j]) for j in range(j1, j2)]
+            rows += [(_added(right[j]), None, j) for j in range(j1, j2)]
     return rows
+
+
+def _aligned(left: list[Part], right: list[Part]) -> list[tuple[Row, int | None, int | None]]:
+    """Rows with the index of the part each side shows (None where that side has none)."""
+    rows: list[tuple[Row, int | None, int | None]] = []
+    sm = SequenceMatcher(lambda element: element[0][1] in FLOATING_KINDS, [(p.key, p.text) for p in left],
+                         [(p.key, p.text) for p in right], autojunk=False)
+    for op, i1, i2, j1, j2 in sm.get_opcodes():
+        if op == "equal":
+            rows += [(_pair(left[i], right[j]), i, j) for i, j in zip(range(i1, i2), range(j1, j2))]
+        else:
+            for row, i, j in _align_by_key(left[i1:i2], right[j1:j2]):
+                rows.append((row, None if i is None else i + i1, None if j is None else j + j1))
+    return _merge_moves(rows, left)
+
+
+def _merge_moves(rows: list[tuple[Row, int | None, int | None]], left: list[Part]) -> list[tuple[Row, int | None, int | None]]:
+    """A removed part and an added part with the same key and text are one part that moved: one
+    row, at its place in the later request."""
+    removed: dict[tuple, list[int]] = {}
+    for n, (row, i, _j) in enumerate(rows):
+        if row.status == REMOVED and i is not None:
+            removed.setdefault((left[i].key, left[i].text), []).append(n)
+    if not removed:
+        return rows
+    gone: set[int] = set()
+    out = list(rows)
+    for n, (row, _i, j) in enumerate(rows):
+        if row.status != ADDED or row.right is None:
+            continue
+        candidates = removed.get((_key(row.section, row.right), row.right_text))
+        if not candidates:
+            continue
+        m = candidates.pop(0)
+        old, i, _ = rows[m]
+        out[n] = (Row(old.left, row.right, MOVED, None, row.section, old.left_text, row.right_text,
+                      old.left_path, row.right_path), i, j)
+        gone.add(m)
+    return [r for n, r in enumerate(out) if n not in gone]
 
 
 def compare_parts(left: list[Part], right: list[Part]) -> list[Row]:
-    rows: list[Row] = []
-    sm = SequenceMatcher(None, [(p.key, p.text) for p in left], [(p.key, p.text) for p in right], autojunk=False)
-    for op, i1, i2, j1, j2 in sm.get_opcodes():
-        if op == "equal":
-            rows += [_pair(left[i], right[j]) for i, j in zip(range(i1, i2), range(j1, j2))]
-        else:
-            rows += _align_by_key(left[i1:i2], right[j1:j2])
-    return rows
+    return [row for row, _i, _j in _aligned(left, right)]
+
+
+def _body(detail: RequestDetail) -> dict | None:
+    """The recorded provider body the request view shows (None on the kernel view)."""
+    if detail.request.source != "provider":
+        return None
+    return next((a.body for a in detail.attempts if a.body is not None), None)
 
 
 def compare_details(a: RequestDetail, b: RequestDetail) -> Comparison:
     """Align ``a`` (left) and ``b`` (right) part by part; see the module docstring."""
     left, right = parts_of(a), parts_of(b)
-    rows = compare_parts(left, right)
-    comparison = Comparison(a, b, rows)
-    differing = [i for i, row in enumerate(rows) if row.status != EQUAL]
-    # A cache breakpoint added or removed is a marker, not text the provider reads: the first
-    # difference is the first part whose text differs, and a breakpoint only when nothing else
-    # does (one request may show breakpoints the other's wire does not carry).
-    content = [i for i in differing if not _is_marker(rows[i])]
-    if differing:
-        i = (content or differing)[0]
-        row = rows[i]
-        path = row.left_path or row.right_path
-        if row.status == CHANGED:
-            path = row.right_path or row.left_path
-        comparison.first_difference = FirstDifference(i, row.first_diff_offset or 0, path, row.status)
+    aligned = _aligned(left, right)
+    comparison = Comparison(a, b, [row for row, _i, _j in aligned])
+    divergence = request_divergence(a.request, b.request, a.anatomy, b.anatomy, left_body=_body(a), right_body=_body(b))
+    if divergence is not None:
+        comparison.first_difference = _locate(divergence, aligned, left, right)
     return comparison
 
 
-def _is_marker(row: Row) -> bool:
-    node = row.left if row.left is not None else row.right
-    return node is not None and node.is_breakpoint
+def _locate(divergence: Divergence, aligned: list[tuple[Row, int | None, int | None]], left: list[Part],
+            right: list[Part]) -> FirstDifference:
+    left_at = _part_at(left, divergence.left)
+    right_at = _part_at(right, divergence.right)
+    left_row = next((n for n, (_r, i, _j) in enumerate(aligned) if left_at is not None and i == left_at[0]), None)
+    right_row = next((n for n, (_r, _i, j) in enumerate(aligned) if right_at is not None and j == right_at[0]), None)
+    named = left_row if divergence.named_side == "left" else right_row
+    if named is None:
+        named = right_row if right_row is not None else left_row
+    return FirstDifference(divergence, named if named is not None else 0, left_row, right_row,
+                           left_at[1] if left_at is not None else 0, right_at[1] if right_at is not None else 0)
+
+
+def _part_at(parts: list[Part], point: PartPoint) -> tuple[int, int] | None:
+    """The part holding ``point`` and the character index of the point in the part's text."""
+    if point.part is None:
+        return None
+    if point.part.kind == "tool":
+        tools = [n for n, p in enumerate(parts) if p.node.kind == "tool"]
+        return (tools[point.part.index], 0) if point.part.index < len(tools) else None
+    if point.source is None:
+        return None
+    for inclusive in (False, True):
+        for n, part in enumerate(parts):
+            at = _index_in(part.node, point.source, point.source_offset, inclusive)
+            if at is not None:
+                return n, at
+    return None
+
+
+def _index_in(node: DetailNode, source: tuple[str, int], offset: int, inclusive: bool) -> int | None:
+    """Where ``offset`` of ``source`` falls in :func:`node_text` of ``node``; None when the node
+    does not hold it."""
+    if node.is_breakpoint:
+        return None
+    if node.text:
+        if node.source != source or not (node.start <= offset < node.end or (inclusive and offset == node.end)):
+            return None
+        at = offset - node.start
+        # node_text draws a sentinel at each breakpoint child: the point moves past those before it.
+        shift = sum(len(markers.CACHE_SENTINEL) for c in node.children
+                    if c.is_breakpoint and 0 <= c.start - node.start <= at)
+        return at + shift
+    pos = 0
+    for child in node.children:
+        piece = node_text(child)
+        if not child.is_breakpoint:
+            inner = _index_in(child, source, offset, inclusive)
+            if inner is not None:
+                return pos + inner
+        if piece:
+            pos += len(piece) + len(markers.PART_SEPARATOR)  # node_text's joiner
+    return None

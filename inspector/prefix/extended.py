@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from inspector.anatomy.divergence import common_prefix
 from inspector.anatomy.labelling import Anatomy, AnatomyNode, label_request
 from inspector.jsjson import js_stringify, utf16_to_index
 from inspector.prefix.report import Pair, Request, RequestPart, RuntimeEntry, report_json
@@ -19,21 +20,6 @@ from inspector.wire.parse import request_for
 
 def _request(payload: Any) -> NormalisedRequest:
     return request_for(payload if isinstance(payload, dict) else {})[0]
-
-
-def common_prefix(a: str, b: str) -> int:
-    """Leading code points ``a`` and ``b`` share (Python indices, what anatomy offsets are)."""
-    limit = min(len(a), len(b))
-    lo, hi = 0, limit
-    # Binary search on slice equality runs in C; long equal texts are the common case.
-    while lo < hi:
-        mid = (lo + hi + 1) // 2
-        if a[lo:mid] == b[lo:mid]:
-            lo = mid
-        else:
-            hi = mid - 1
-    return lo
-
 
 
 # --- naming a difference as an anatomy path ------------------------------------------------
@@ -179,7 +165,6 @@ class ExtendedPrefix:
 
 __all__ = [
     "ExtendedPrefix",
-    "common_prefix",
     "message_path",
     "name_difference",
     "report_json",
