@@ -225,6 +225,7 @@ class ModelCall:
         return finish_reason_failed(self.finish_reason)
 
     def to_json(self) -> dict[str, Any]:
+        """The call in ``turn --json``: ``step`` and ``attempt`` as Covel recorded them (0-based)."""
         usage = self.usage
         return {
             "eventId": self.event_id,
@@ -546,7 +547,8 @@ class Turn:
     # -- output --------------------------------------------------------------------------------
 
     def to_json(self) -> dict[str, Any]:
-        """The ``turn --json`` contract."""
+        """The ``turn --json`` contract. Positions are the recorded ones: a call's ``step`` and
+        ``attempt`` count from 0 (the text outline shows them from 1); ``group`` counts from 1."""
         return {
             "turnId": self.turn_id,
             "origin": self.origin,

@@ -52,7 +52,8 @@ def earlier_of(a: str | None, b: str | None) -> str | None:
 
 
 def not_after(moment: str | None, limit: str | None) -> bool:
-    """``moment`` is at or before ``limit``; a missing moment counts as before only a missing limit."""
+    """``moment`` is at or before ``limit``. A missing moment is never after anything; a moment is
+    after a missing limit."""
     if moment is None or limit is None:
         return moment is None
     return not is_before(limit, moment)

@@ -7,6 +7,8 @@ import json
 from turn_rows import MAIN, demo_turn, ts
 
 from inspector import views
+from inspector.covel.outcome import response_failed
+from inspector.turn.builder import build_turn
 from inspector.turn.model import RuntimeLifecycle
 
 
@@ -35,3 +37,14 @@ def test_views_use_the_same_runtime_status_rule(demo, executions) -> None:
         assert {g["runtimeId"]: g["status"] for g in groups} == {
             r.runtime_id: r.status for r in turn.runtimes()}
         assert {g["runtimeId"]: g["stage"] for g in groups} == {r.runtime_id: r.stage for r in turn.runtimes()}
+
+
+def test_a_call_failed_by_the_one_outcome_rule(demo, executions) -> None:
+    # covel-db.md §2.2: a failed request's response says finishReason "error" (with the message).
+    calls = [(t.number, r.runtime_id, c) for t in executions
+             for r in build_turn(demo, MAIN, t.turn_id).runtimes() for c in r.calls]
+    failed = [(n, rid) for n, rid, c in calls if c.failed]
+    assert failed == [(3, "narrator/main"), (5, "world-init/dimension-tracker")]
+    for _n, _rid, c in calls:
+        assert c.failed == response_failed(c.call.response.payload if c.call.response else None)
+        assert c.failed == (c.finish_reason == "error")
