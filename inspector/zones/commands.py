@@ -68,9 +68,10 @@ def _diagnostic_line(file: str, d) -> str:
 
 
 def _summary(diagnostics) -> str:
-    errors = sum(1 for d in diagnostics if d.severity == "error")
-    warnings = sum(1 for d in diagnostics if d.severity == "warning")
-    infos = len(diagnostics) - errors - warnings
+    from .diagnostic import ERROR, INFO, WARNING, severity_counts
+
+    counts = severity_counts(diagnostics)
+    errors, warnings, infos = counts[ERROR], counts[WARNING], counts[INFO]
     parts = [f"{errors} error{'s' if errors != 1 else ''}", f"{warnings} warning{'s' if warnings != 1 else ''}"]
     if infos:
         parts.append(f"{infos} note{'s' if infos != 1 else ''}")

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import bisect
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -25,6 +26,14 @@ SEVERITIES = (ERROR, WARNING, INFO)
 def severity_rank(severity: str) -> int:
     """Worst first: an error ranks 0, a warning 1, a note 2, anything else after them."""
     return SEVERITIES.index(severity) if severity in SEVERITIES else len(SEVERITIES)
+
+
+def severity_counts(diagnostics: Iterable[Diagnostic]) -> dict[str, int]:
+    """How many errors, warnings and notes there are (any other severity counts as a note)."""
+    counts = dict.fromkeys(SEVERITIES, 0)
+    for d in diagnostics:
+        counts[d.severity if d.severity in (ERROR, WARNING) else INFO] += 1
+    return counts
 
 
 # The eight of spec B.4, then the parse problem, then the tool's own findings.

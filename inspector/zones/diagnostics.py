@@ -22,14 +22,14 @@ from dataclasses import dataclass, replace
 from inspector.jsjson import js_number, js_truthy
 
 from . import diagnostic as dg
-from .blocks import PROMPT, build_environment, simulated_turns
+from .blocks import PROMPT, RenderResult, build_environment, simulated_turns
 from .config import ORDER_RANGE, Block, PromptConfig, Variable, band_range, in_system_range, same_value
 from .diagnostic import Diagnostic
 from .evaluate import name_target, to_text
 from .template import ForBlock, IfBlock, Operand, RepeatBlock, Template, VarTag, WhileBlock, parse
 
 __all__ = ["Diagnostic", "check", "check_block", "CheckContext", "references", "registered_blocks", "order_ties",
-           "attribute", "worst_by_block"]
+           "attribute", "worst_by_block", "combined_problems"]
 
 
 @dataclass(slots=True, frozen=True)
@@ -417,3 +417,14 @@ def worst_by_block(rows: list[tuple[Diagnostic, int | None]]) -> dict[int, tuple
             else:
                 out[index] = (severity, count + 1, message)
     return out
+
+
+def combined_problems(diagnostics: list[Diagnostic], result: RenderResult) -> list[Diagnostic]:
+    """The check's ``diagnostics`` and what rendering ``result`` found besides: its warnings the
+    check did not give, and its error when the check names no such problem (or the engine failed)."""
+    seen = {(d.code, d.block_id, d.start, d.end, d.message) for d in diagnostics}
+    extra = [w for w in result.warnings if (w.code, w.block_id, w.start, w.end, w.message) not in seen]
+    error = result.error
+    if error is not None and (error.code == dg.INTERNAL_ERROR or not any(d.code == error.code for d in diagnostics)):
+        extra.append(error)
+    return diagnostics + extra

@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
 
 from inspector.jsjson import UNDEFINED, js_stringify, utf16_len, utf16_to_index
 from inspector.zones import RenderResult
-from inspector.zones.blocks import NOTE_SOURCE
+from inspector.zones.blocks import MAX_TURNS, NOTE_SOURCE
 
 from .problems import is_dark, severity_colour
 
@@ -82,7 +82,7 @@ class PreviewPane(QWidget):
         self.input_edit.setPlaceholderText(_tr("What the user says; {prompt} in input blocks"))
         self.input_edit.textEdited.connect(self.inputEdited)
         self.turn_spin = QSpinBox(self)
-        self.turn_spin.setRange(0, 999)
+        self.turn_spin.setRange(0, MAX_TURNS - 1)
         self.turn_spin.setToolTip(_tr("Turn to render (counted from 0): per-turn values and pinning apply"))
         self.turn_spin.valueChanged.connect(self.turnChanged)
         mono = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)

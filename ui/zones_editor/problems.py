@@ -178,10 +178,7 @@ class ProblemsView(QTreeWidget):
         return True
 
     def counts(self) -> dict[str, int]:
-        out = {dg.ERROR: 0, dg.WARNING: 0, dg.INFO: 0}
-        for diag, _i in self.rows:
-            out[diag.severity] = out.get(diag.severity, 0) + 1
-        return out
+        return dg.severity_counts(diag for diag, _i in self.rows)
 
     def changeEvent(self, event) -> None:  # noqa: N802 - Qt override
         super().changeEvent(event)

@@ -29,7 +29,7 @@ from inspector.zones import diagnostic as dg
 from inspector.zones.blocks import failed_result, simulated_turns
 from inspector.zones.config import sample_path
 from inspector.zones.covel_templates import check_covel, example_variables, interpolate
-from inspector.zones.diagnostics import attribute, worst_by_block
+from inspector.zones.diagnostics import attribute, combined_problems, worst_by_block
 from inspector.zones.editing import copy_block, new_block
 
 from .block_form import BlockForm
@@ -643,12 +643,7 @@ class ZonesEditorWindow(QMainWindow):
             finally:
                 zones_log.disabled = previous
             self.result = result
-            seen = {(d.code, d.block_id, d.start, d.end, d.message) for d in diagnostics}
-            extra = [w for w in result.warnings if (w.code, w.block_id, w.start, w.end, w.message) not in seen]
-            if result.error is not None and (result.error.code == dg.INTERNAL_ERROR
-                                             or not any(d.code == result.error.code for d in diagnostics)):
-                extra.append(result.error)
-            self.rows = attribute(config.blocks, diagnostics + extra)
+            self.rows = attribute(config.blocks, combined_problems(diagnostics, result))
             self.blocks_model.palette = self.palette()
             self.blocks_model.set_problems(worst_by_block(self.rows))
             self.preview.show_result(result, self._current_block.id if self._current_block is not None else None)

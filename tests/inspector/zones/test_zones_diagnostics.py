@@ -5,7 +5,10 @@ from __future__ import annotations
 from inspector.zones import diagnostic as dg
 from inspector.zones import Block, PromptConfig
 from inspector.zones.config import Settings, from_data, load_config, sample_path
-from inspector.zones.diagnostics import attribute, check, order_ties, registered_blocks, worst_by_block
+from inspector.zones.blocks import failed_result
+from inspector.zones.diagnostics import (
+    attribute, check, combined_problems, order_ties, registered_blocks, worst_by_block,
+)
 
 
 def diags(blocks=(), variables=(), settings=None, environment=None):
@@ -208,3 +211,23 @@ def test_ties_are_among_the_blocks_chatluna_registers() -> None:
     # The check's tie warnings are the same groups: every block after the first of each.
     tied = [i for d, i in attribute(blocks, check(config)) if d.code == dg.ORDER_TIE]
     assert tied == [1, 4]
+
+
+def test_severities_are_counted_with_anything_else_as_a_note() -> None:
+    found = [dg.field_diagnostic(dg.ORDER_TIE, severity, "m", "a", "order")
+             for severity in (dg.ERROR, dg.WARNING, dg.WARNING, dg.INFO, "hint")]
+    assert dg.severity_counts(found) == {dg.ERROR: 1, dg.WARNING: 2, dg.INFO: 2}
+    assert dg.severity_counts([]) == {dg.ERROR: 0, dg.WARNING: 0, dg.INFO: 0}
+
+
+def test_the_problems_are_the_checks_and_what_rendering_found_besides() -> None:
+    tie = dg.field_diagnostic(dg.ORDER_TIE, dg.WARNING, "tie", "a", "order")
+    unused = dg.field_diagnostic(dg.UNUSED_VARIABLE, dg.WARNING, "unused", None, "variables")
+    twice = dg.field_diagnostic(dg.MULTIPLE_COMPLETE, dg.ERROR, "two complete", "a", "complete")
+    # A render error the check already names is not repeated; a warning it did not give is added.
+    result = failed_result(0, twice, warnings=[tie, unused])
+    assert combined_problems([tie, twice], result) == [tie, twice, unused]
+    crash = dg.failure(RuntimeError("boom"), "render")
+    assert combined_problems([tie], failed_result(0, crash)) == [tie, crash]
+    other = dg.field_diagnostic(dg.ARG_COUNT, dg.ERROR, "args", "a", "content")
+    assert combined_problems([tie], failed_result(0, other)) == [tie, other]
