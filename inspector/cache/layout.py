@@ -14,6 +14,7 @@ from inspector.cache.payload import Decoded
 from inspector.cache.rules import CacheRules
 from inspector.cache.wire_reader import Body, read_body
 from inspector.json_deep import json_key, json_text
+from inspector.wire.fields import PROMPT_FIELDS
 from inspector.wire.model import (
     SRC_INSTRUCTIONS,
     SRC_KERNEL_SENTINEL,
@@ -24,7 +25,7 @@ from inspector.wire.model import (
 )
 from inspector.wire.protocols import ANTHROPIC_MESSAGES, GOOGLE_GENERATIVE_AI, OPENAI_CHAT, OPENAI_RESPONSES
 
-__all__ = ["Layout", "build_layout"]
+__all__ = ["Layout", "breakpoint_ttls", "build_layout"]
 
 
 # Body fields that change what a provider hashes before the system prompt: the tool choice and
@@ -238,3 +239,27 @@ def _system_parts(protocol: str | None, kernel: bool, raw_system: Any, table: Pa
             parts.append(part)
             origins.append(((SRC_SYSTEM_MESSAGE,), i))
     return origins
+
+
+def breakpoint_ttls(protocol: str | None, body: Any) -> list[str | None]:
+    """The ``cache_control.ttl`` option of each breakpoint of a recorded provider body, in render
+    order (tools, system blocks, message content blocks), as :func:`build_layout` finds them
+    (``Layout.breakpoints``) but without building parts: only Anthropic's wire has them."""
+    if protocol != ANTHROPIC_MESSAGES or not isinstance(body, dict) or not any(k in body for k in PROMPT_FIELDS):
+        return []
+    found: list[str | None] = []
+    tools = body.get("tools")
+    if isinstance(tools, list):
+        for tool in tools:
+            found += strip_cache_control(tool)[1]
+    system = body.get("system")
+    if isinstance(system, list):
+        for block in system:
+            found += strip_cache_control(block)[1]
+    messages = body.get("messages")
+    if isinstance(messages, list):
+        for element in messages:
+            if type(element) is dict and type(element.get("content")) is list:
+                for block in element["content"]:
+                    found += strip_cache_control(block)[1]
+    return found

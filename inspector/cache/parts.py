@@ -15,7 +15,7 @@ from inspector.anatomy.labelling import MessageFacts
 from inspector.cache.segments import NO_TOKENS, tokenize_segments
 from inspector.jsjson import utf16_len
 from inspector.json_deep import json_key
-from inspector.wire.fields import KERNEL_SYSTEM_ROLE, SYSTEM_ROLES
+from inspector.wire.fields import SYSTEM_ROLES
 from inspector.wire.model import IMAGE, IMAGE_NOTE, OTHER, TEXT, THINKING, TOOL_CALL, TOOL_RESULT, Message
 from inspector.wire.parse import chat_message_alone, from_kernel, from_provider_body
 from inspector.wire.protocols import ANTHROPIC_MESSAGES, GOOGLE_GENERATIVE_AI, OPENAI_CHAT, OPENAI_RESPONSES
@@ -252,8 +252,6 @@ def _system_like(el: Any, protocol: str | None) -> bool:
     if not isinstance(el, dict):
         return False
     role = el.get("role")
-    if protocol is None:
-        return role == KERNEL_SYSTEM_ROLE
     if protocol == OPENAI_RESPONSES:
         return role in SYSTEM_ROLES and el.get("type") in (None, "message")
     return role in SYSTEM_ROLES

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from inspector.wire.protocols import ANTHROPIC_MESSAGES, GOOGLE_GENERATIVE_AI, OPENAI_CHAT, OPENAI_RESPONSES
 
-__all__ = ["KERNEL_SYSTEM_ROLE", "LIST_KEYS", "PROMPT_FIELDS", "SYSTEM_ROLES"]
+__all__ = ["LIST_KEYS", "PROMPT_FIELDS", "SYSTEM_ROLES"]
 
 # Body fields that carry prompt text; a body with none of them (e.g. a Gemini body whose
 # ``contents`` the allow-list dropped) shows nothing of the prompt.
@@ -22,8 +22,6 @@ LIST_KEYS = {
     GOOGLE_GENERATIVE_AI: "contents",
 }
 
-# Roles of a provider wire's message that make it a system message ("developer" is OpenAI's
-# newer name for it).
+# Roles that make a message a system message, on every wire and in Covel's own (kernel)
+# messages alike ("developer" is OpenAI's newer name for it).
 SYSTEM_ROLES = frozenset({"system", "developer"})
-# Covel's own (kernel) messages have the one system role.
-KERNEL_SYSTEM_ROLE = "system"

@@ -8,32 +8,21 @@ shared prefix can be put one token either side of a rule's boundary.
 from __future__ import annotations
 
 import json
-import re
 import sqlite3
 import statistics
 from datetime import datetime, timedelta, timezone
 from types import SimpleNamespace
 
-import orjson
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from inspector.cache import payload as cache_payload
-from inspector.cache.layout import build_layout
-from inspector.cache.parts import PARTS, PartTable
-from inspector.cache.payload import _AFTER_COMPLETE_BODY, _find_after_complete_body, decode_payload, decoded_from_hint
+from inspector.cache.parts import PARTS
 from inspector.cache.prediction import predict_automatic
-from inspector.cache.segments import split_segments, tokenize_segments
-from inspector.cache.tokenizing import DaemonWorker, TokenJob
-from inspector.cache.wire_reader import _body_from_bytes, _body_from_dict, _cut_elements
 from inspector.cache.analysis import SessionCacheAnalyser, analyse_session, analyse_store, iter_cache_pairs
 from inspector.cache.results import KINDS, REASONS, REGIONS
 from inspector.cache.rules import default_rules, load_rules
 from inspector.demo import generate_demo
 from inspector.store import open_store
-from inspector.tokens import count_exact, get_encoding
-from inspector.wire.protocols import OPENAI_CHAT
 
 BASE = datetime(2026, 10, 6, 8, 0, tzinfo=timezone.utc)
 SCHEMA = """
@@ -705,138 +694,6 @@ def test_summaries_add_up(demo_runs):
             p.predicted_cached_tokens for p in analysis.pairs)
 
 
-# --- token counts by segment -------------------------------------------------------------------------
-
-# Pieces of text that meet at every kind of boundary the tokenizers' split patterns know: line
-# breaks before letters, spaces, slashes and punctuation; contractions; digits; CJK; combining
-# marks; astral characters; and the white space Python and the tokenizer might not agree on.
-_SEGMENT_PIECES = ["a", "Zq", "é", "字", "。", " ", "  ", "\n", "\n\n", "\r\n", "\r", "\t", "/", "'", "'ll", "s",
-                   "1", "234", "!", ".", "<", "tag>", "\x1c", "\x85", "\xa0", "\u2028", "\u3000", "\u0301", "😀",
-                   "\ufeff", "_"]
-
-
-@settings(max_examples=600, deadline=None)
-@given(st.lists(st.sampled_from(_SEGMENT_PIECES), max_size=40), st.sampled_from(["o200k_base", "cl100k_base"]))
-def test_tokens_by_segment_equal_the_whole_text(pieces, encoding):
-    text = "".join(pieces)
-    joined = [int(t) for seg in tokenize_segments(text, encoding, {}) for t in seg]
-    assert joined == get_encoding(encoding).encode_ordinary(text)
-
-
-def test_python_white_space_covers_the_tokenizers():
-    """The segment cut never falls before a character the tokenizers' ``\\s`` (Unicode
-    White_Space) matches, because Python's ``\\s`` matches each of them too."""
-    white_space = [*range(0x09, 0x0E), 0x20, 0x85, 0xA0, 0x1680, *range(0x2000, 0x200B), 0x2028, 0x2029, 0x202F,
-                   0x205F, 0x3000]
-    assert all(re.match(r"\s", chr(c)) and chr(c).isspace() for c in white_space)
-    assert split_segments("a\n b\n/c\nd\n\ne") == ["a\n b\n/c\n", "d\n\n", "e"]
-
-
-# The cut as the tokenizer's patterns define it: after a line break, before a character that is
-# neither white space nor "/".
-_CUT = re.compile(r"(?<=\n)(?=[^\s/])")
-
-
-@settings(max_examples=600, deadline=None)
-@given(st.lists(st.sampled_from(_SEGMENT_PIECES), max_size=40))
-def test_segments_cut_where_the_pattern_says(pieces):
-    text = "".join(pieces)
-    segments = list(split_segments(text))
-    assert "".join(segments) == text
-    assert segments == (_CUT.split(text) if text else [])
-
-
-@settings(max_examples=300, deadline=None)
-@given(st.text(max_size=60))
-def test_segments_cut_where_the_pattern_says_on_any_text(text):
-    assert list(split_segments(text)) == (_CUT.split(text) if text else [])
-
-
-def test_token_counts_equal_the_exact_counter(demo):
-    """Every part of every demo request, tokenized batch by batch as the analysis does (each
-    batch planned while the one before it still runs), counts what count_exact counts, and each
-    request's running sum ends at the sum of its parts."""
-    table = PartTable()
-    with open_store(demo) as store:
-        layouts = list(_demo_layouts(store, table))
-    running = None
-    for start in range(0, len(layouts), 7):
-        job = TokenJob(layouts[start : start + 7], table, running[0] if running else None)
-        ids = job.run()
-        if running:
-            running[0].finish(running[1])
-        running = (job, ids)
-    running[0].finish(running[1])
-    parts = {(id(p), lay.encoding): (p, lay.encoding) for lay in layouts for p in lay.parts}.values()
-    assert len({p.text for p, _ in parts}) > 200
-    for part, encoding in parts:
-        assert part.counts[encoding] == count_exact(part.text, encoding)
-    for lay in layouts:
-        assert lay.cum[-1] == sum(count_exact(p.text, lay.encoding) + p.images * lay.image_tokens for p in lay.parts)
-
-
-def test_a_table_cleared_while_a_batch_is_tokenized_still_gives_exact_counts(demo):
-    """Another analysis may clear the shared table between planning a batch and finishing it."""
-    table = PartTable()
-    with open_store(demo) as store:
-        layouts = list(_demo_layouts(store, table))[:12]
-    first = TokenJob(layouts[:6], table, None)
-    first.finish(first.run())
-    second = TokenJob(layouts[6:], table, None)
-    ids = second.run()
-    table.clear()
-    second.finish(ids)
-    for lay in layouts[6:]:
-        for part in lay.parts:
-            assert part.counts[lay.encoding] == count_exact(part.text, lay.encoding)
-
-
-def test_the_tokenizer_thread_never_holds_up_exit_and_hands_on_failures():
-    worker = DaemonWorker("test-worker")
-    assert worker.submit(lambda: 7).result(timeout=10) == 7
-    assert worker._thread.daemon
-
-    def failing():
-        raise ValueError("no tokens")
-
-    with pytest.raises(ValueError, match="no tokens"):
-        worker.submit(failing).result(timeout=10)
-    assert worker.submit(lambda: 8).result(timeout=10) == 8
-
-
-def test_a_decode_hint_gives_what_decoding_gives(demo):
-    """The worker process takes what the app's side decoded of a row (_Decoded.hint) instead
-    of decoding it again: the same, field for field; bytes that do not fit are decoded."""
-    with open_store(demo) as store:
-        payloads = [row[2] for s in store.sessions() for row in store.iter_llm_calling_rows(s.id)]
-    hinted = 0
-    for raw in payloads:
-        try:
-            dec = decode_payload(raw)
-        except ValueError:
-            continue
-        hint = dec.hint()
-        hinted += hint is not None
-        assert decoded_from_hint(raw, hint) == dec
-        longer = raw + b" "
-        assert decoded_from_hint(longer, hint) == decode_payload(longer)
-    assert hinted
-    kernel_only = b'{"messages":[{"role":"user","content":"hi"}],"runtimeId":"r"}'  # no provider body: no hint
-    assert decode_payload(kernel_only).hint() is None
-    assert decoded_from_hint(kernel_only, None) == decode_payload(kernel_only)
-
-
-def _demo_layouts(store, table):
-    rules = default_rules()
-    for session in store.sessions():
-        previous = None
-        for row in store.iter_llm_calling_rows(session.id):
-            dec = decode_payload(row[2])
-            layout = build_layout(dec, table, rules.resolve(dec.provider, dec.protocol, dec.model), previous)
-            previous = layout
-            yield layout
-
-
 @pytest.mark.parametrize("change", [{"tool_choice": {"type": "any"}}, {"thinking": {"type": "enabled", "budget_tokens": 2048}}])
 def test_anthropic_tool_choice_or_thinking_change_drops_only_the_messages_cache(db, change):
     system = [block(T(1100), CC)]
@@ -912,95 +769,3 @@ def test_routing_limits_come_from_the_rules(db, tmp_path):
         pairs = analyse_session(store, "s", rules=load_rules(override, env={})).pairs
     assert "3 requests on its route" in pairs[2].reason_detail and "over the ~2 a minute" in pairs[2].reason_detail
     assert "on its route" not in pairs[1].reason_detail
-
-
-# --- reading new elements by their bytes ---------------------------------------------------------
-
-_TEXTS = st.lists(st.sampled_from(list('ab字 "\\}{,:\n') + ['},{"role":']), max_size=8).map("".join)
-_CONTENT = st.one_of(
-    _TEXTS,
-    # Content parts: objects in an array, one of them starting with the same key as a message,
-    # so "},{\"role\":" also appears inside an element.
-    st.lists(st.one_of(st.fixed_dictionaries({"type": st.just("text"), "text": _TEXTS}),
-                       st.fixed_dictionaries({"role": _TEXTS, "note": _TEXTS})), min_size=1, max_size=3),
-)
-_MESSAGES = st.lists(st.one_of(
-    st.fixed_dictionaries({"role": st.sampled_from(["user", "assistant", "system"]), "content": _CONTENT}),
-    st.fixed_dictionaries({"name": _TEXTS, "role": st.just("user"), "content": _TEXTS}),  # another first key
-), max_size=8)
-
-
-def _read(body: dict, ref, table):
-    data = orjson.dumps(body)
-    return data, _body_from_bytes(data, OPENAI_CHAT, ref, table)
-
-
-@settings(max_examples=400, deadline=None)
-@given(_MESSAGES, _MESSAGES, _MESSAGES, st.booleans())
-def test_new_elements_read_by_their_bytes_equal_a_full_parse(before, kept, added, same_rest):
-    """Each request of a runtime repeats most of the one before and adds elements; those are cut
-    apart at "}," plus how an element starts, and a cut is kept only when what it cuts off parses
-    (or was seen before). Whatever the elements hold, the body read this way has the parts, the
-    element ends and the other members that parsing it whole gives."""
-    table = PartTable()
-    tools = [{"type": "function", "function": {"name": "roll"}}]
-    first = {"model": "m", "messages": before + kept, "tools": tools}
-    _, ref = _read(first, None, table)
-    assert ref is not None
-    second = {"model": "m", "messages": kept + added + before, "tools": tools if same_rest else []}
-    data, body = _read(second, ref, table)
-    assert body is not None
-    whole = _body_from_dict(second, OPENAI_CHAT, PartTable())
-    assert [p.key for p in body.parts] == [p.key for p in whole.parts]
-    assert body.rest == whole.rest
-    messages = second["messages"]
-    for i, end in enumerate(body.ends):  # every recorded end is a true element boundary
-        assert orjson.loads(b"[" + data[body.list_start : body.list_start + end] + b"]") == messages[: i + 1]
-
-
-def test_an_element_seen_before_is_taken_by_its_bytes_without_parsing(monkeypatch):
-    table = PartTable()
-    message = {"role": "user", "content": "雾港的灯"}
-    raw = orjson.dumps(message)
-    seen = table.element(OPENAI_CHAT, raw, message)
-    head = b'{"messages":['
-    data = head + raw + b"," + raw + b"]}"
-    parsed: list[bytes] = []
-    real = orjson.loads
-    monkeypatch.setattr(orjson, "loads", lambda b: parsed.append(bytes(b)) or real(b))
-    elements, parts, ends = [], [], []
-    close = len(data) - 2
-    assert _cut_elements(data, len(head), close, OPENAI_CHAT, table, len(head), elements, parts, ends) == close
-    assert elements == [seen, seen] and elements[0] is seen
-    assert ends == [len(raw), 2 * len(raw) + 1]
-    assert parsed == []
-
-
-def test_a_cut_inside_an_element_is_not_kept():
-    """A nested object that starts like a message ("},{\"role\":" inside an element): the slice
-    before it does not parse, so the element is left for the caller to parse whole."""
-    table = PartTable()
-    inner = {"role": "user", "content": [{"type": "text", "text": "a"}, {"role": "x"}]}
-    head = b'{"messages":['
-    data = head + orjson.dumps(inner) + b"]}"
-    elements, parts, ends = [], [], []
-    start = len(head)
-    assert _cut_elements(data, start, len(data) - 2, OPENAI_CHAT, table, start, elements, parts, ends) == start
-    assert elements == [] and ends == []
-
-
-_MARKER_PIECES = [_AFTER_COMPLETE_BODY, _AFTER_COMPLETE_BODY[:-1], _AFTER_COMPLETE_BODY[3:], b"F", b"FF",
-                  b',"complete":true,"omittedF', b"x", "灯".encode(), b'{"a":1}']
-
-
-@given(st.lists(st.sampled_from(_MARKER_PIECES), max_size=60), st.integers(min_value=0, max_value=400))
-def test_the_body_end_is_found_where_a_plain_search_finds_it(pieces, start):
-    raw = b"".join(pieces)
-    assert _find_after_complete_body(raw, start) == raw.find(_AFTER_COMPLETE_BODY, start)
-
-
-def test_a_body_full_of_the_rare_letter_is_searched_plainly():
-    raw = b"F" * 100 + _AFTER_COMPLETE_BODY + b"F" * 5 + _AFTER_COMPLETE_BODY
-    assert _find_after_complete_body(raw, 0) == 100
-    assert _find_after_complete_body(raw, 101) == raw.rfind(_AFTER_COMPLETE_BODY)
-    assert _find_after_complete_body(b"F" * 100, 0) == -1
