@@ -1,4 +1,4 @@
-"""Puts the cache analysis (:class:`ui.cache_view.CacheView`) into the main window without the
+"""Puts the cache analysis (:class:`ui.views.cache_view.CacheView`) into the main window without the
 window knowing about it: a dock at the bottom, shown and hidden by View → Cache Analysis (Ctrl+2).
 
 The dock spans the window's width because the table is wide and short (a row per runtime, a
@@ -15,7 +15,7 @@ from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QDockWidget, QMenu
 
 from . import navigator as nav
-from .cache_view import CacheView
+from .views.cache_view import CacheView
 
 
 def _tr(text: str) -> str:

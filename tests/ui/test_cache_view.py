@@ -10,26 +10,25 @@ from typing import Any
 import pytest
 from PySide6.QtCore import Qt
 
+from inspector.anatomy.divergence import context_point
 from inspector.cache.analysis import analyse_session
-from inspector.demo import generate_demo
+from inspector.jsjson import utf16_len, utf16_to_index
 from inspector.store import open_store
 from ui import navigator as nav
 from ui.cache_dock import install_cache_view
-from inspector.jsjson import utf16_len, utf16_to_index
-from ui.cache_view import CacheView, pair_tooltip, share_colour
 from ui.compare_view import MARK_COLOUR
 from ui.main_window import MainWindow
 from ui.settings import Settings
+from ui.views.cache_texts import pair_tooltip, share_colour
+from ui.views.cache_view import CacheView
 
 CLAUDE = "demo-lantern-claude"
 DEEPSEEK = "demo-lantern-deepseek"
 
 
 @pytest.fixture(scope="module")
-def demo_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    path = tmp_path_factory.mktemp("cache") / "d.db"
-    generate_demo(path)
-    return path
+def demo_db(demo_store: Path) -> Path:
+    return demo_store
 
 
 @pytest.fixture(scope="module")
@@ -63,7 +62,7 @@ def key(pair: Any) -> tuple:
 
 def test_the_table_fills_progressively_and_holds_every_pair(qtbot: Any, window: MainWindow,
                                                             expected: dict[str, Any], monkeypatch: Any) -> None:
-    import ui.cache_view as cv
+    import ui.views.cache_view as cv
 
     view = window.cache_view
     monkeypatch.setattr(cv, "BATCH_SECONDS", 0.0)  # one batch per pair: progress is observable
@@ -144,19 +143,20 @@ def test_a_cell_opens_the_pair_with_the_divergence_at_the_cores_offset(qtbot: An
         with qtbot.waitSignal(view.pair_view.loaded, timeout=30000):
             view.table.setCurrentIndex(index)
         pv = view.pair_view
-        d = pv.divergence
+        d = pv.comparison.first_difference
         assert d is not None and d.right_row is not None
+        # One answer: the comparison names the analysis's point.
+        assert (d.path, d.offset, d.was, d.now) == (pair.first_difference, pair.offset, pair.was, pair.now)
         row = pv.comparison.rows[d.right_row]
-        assert pv.compare.table.currentItem() is pv.compare.table.topLevelItem(d.right_row)
+        assert pv.compare.table.currentItem() is pv.compare.table.topLevelItem(d.row_index)
         text = row.right_text
         assert pv.compare.right_pane.text() == text
         marked = _marked_offset(pv.compare.right_pane)
         assert marked == d.right_offset
         # The surrounding text is the analysis's excerpt, around the same character.
-        k = d.context_index
+        k = context_point(pair.now, pair.offset)
         assert text[d.right_offset - k:d.right_offset - k + len(pair.now)] == pair.now[:len(text) - d.right_offset + k]
-        if d.exact:
-            assert utf16_len(text[:marked]) == pair.offset
+        if utf16_len(text[:marked]) == pair.offset:
             checked += 1
         assert pair.first_difference.split(" › ")[0] in pv.header.text()
     assert checked >= 1
@@ -166,26 +166,27 @@ def test_the_aligned_table_marks_the_analysis_first_difference(qtbot: Any, windo
     view = window.cache_view
     analyse(qtbot, view, DEEPSEEK)
     # The first turn pair of each runtime: the previous turn's turn context sits where this turn's
-    # history grew, so the first part that differs as aligned is not where the prefix ends.
+    # history grew, so the point lies in different rows on the two sides.
     firsts = {}
     for pair in view.model.pairs:
         if pair.kind == "turn" and pair.previous_event_id is not None:
             firsts.setdefault(pair.runtime_id, pair)
-    moved = 0
+    apart = 0
     for pair in firsts.values():
         with qtbot.waitSignal(view.pair_view.loaded, timeout=30000):
             view.select_pair(pair)
         pv = view.pair_view
-        d = pv.divergence
+        d = pv.comparison.first_difference
         assert d is not None and d.right_row is not None
+        assert d.path == pair.first_difference
         table = pv.compare.table
         marked = [i for i in range(table.topLevelItemCount()) if "◀" in table.topLevelItem(i).text(5)]
-        assert marked == [d.right_row]
-        assert table.topLevelItem(d.right_row).font(1).bold()
-        path = pv.comparison.rows[d.right_row].right_path
-        assert path in pv.compare.summary.text()
-        moved += pv.comparison.first_difference.row_index != d.right_row
-    assert moved >= 1  # the case the mark would otherwise get wrong did occur
+        assert marked == sorted({d.left_row, d.right_row} - {None})
+        assert all(table.topLevelItem(i).font(1).bold() for i in marked)
+        summary = pv.compare.summary.text().replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
+        assert d.path in summary
+        apart += d.left_row is not None and d.left_row != d.right_row
+    assert apart >= 1  # the case a single mark would get wrong did occur
 
 
 def test_pair_view_finds_a_divergence_inside_a_finer_anatomy_part(qtbot: Any, window: MainWindow) -> None:
@@ -194,13 +195,15 @@ def test_pair_view_finds_a_divergence_inside_a_finer_anatomy_part(qtbot: Any, wi
     pair = next(p for p in view.model.pairs if p.reason == "system-changed" and p.runtime_id == "narrator/main")
     with qtbot.waitSignal(view.pair_view.loaded, timeout=30000):
         view.select_pair(pair)
-    d = view.pair_view.divergence
+    d = view.pair_view.comparison.first_difference
     text = view.pair_view.comparison.rows[d.right_row].right_text
-    k = d.context_index
+    k = context_point(pair.now, pair.offset)
     assert text[d.right_offset] == pair.now[k]
     start = max(0, d.right_offset - k)  # the part may begin inside the excerpt
     assert text[start:d.right_offset] == pair.now[k - (d.right_offset - start):k]
-    assert not d.exact  # the analysis compared the whole system text, the anatomy cuts it finer
+    # The analysis compared the whole system text, the anatomy cuts it finer.
+    assert utf16_len(text[:d.right_offset]) != pair.offset
+    view.pair_view.show_divergence()
     assert _marked_offset(view.pair_view.compare.right_pane) == d.right_offset
 
 

@@ -1,0 +1,89 @@
+"""How the cache analysis views word a pair: its share colour, durations, the runtime's name, the
+kind of request, the route and the tooltip of a table cell. The numbers are the core's
+(:mod:`inspector.cache.analysis`, :mod:`inspector.cache.session_totals`); this only formats them."""
+
+from __future__ import annotations
+
+import html
+
+from PySide6.QtCore import QCoreApplication
+from PySide6.QtGui import QColor
+
+from inspector.cache.results import CachePair
+from inspector.cache.session_totals import shared_share
+from inspector.numbering import shown
+
+from ..part_names import part_label
+
+
+def _tr(text: str) -> str:
+    return QCoreApplication.translate("CacheView", text)
+
+
+def share_colour(share: float, dark: bool) -> QColor:
+    """Red (nothing shared) through amber to green (everything shared), muted so the numbers on
+    top stay readable; darker shades on a dark palette."""
+    share = min(1.0, max(0.0, share))
+    hue = share * 120 / 360
+    return QColor.fromHsvF(hue, 0.62, 0.42) if dark else QColor.fromHsvF(hue, 0.42, 0.98)
+
+
+COLD_COLOURS = ("#e4e7ec", "#3a3f47")  # (light, dark): a cold start is expected, not a miss
+
+
+def format_seconds(value: float | None) -> str:
+    if value is None:
+        return "—"
+    if value < 120:
+        return _tr("{n} s").format(n=f"{value:,.1f}")
+    if value < 7200:
+        return _tr("{n} min").format(n=f"{value / 60:,.1f}")
+    return _tr("{n} h").format(n=f"{value / 3600:,.1f}")
+
+
+def num_text(value: int | None) -> str:
+    return "—" if value is None else f"{value:,}"
+
+
+def runtime_name(runtime_id: str | None) -> str:
+    return runtime_id if runtime_id is not None else _tr("(no runtime)")
+
+
+def pair_tooltip(pair: CachePair) -> str:
+    lines = [
+        _tr("<b>{runtime}</b> · {kind}").format(runtime=html.escape(runtime_name(pair.runtime_id)),
+                                                 kind=kind_text(pair)),
+        _tr("Shared prefix: {shared} of {total} tokens ({pct})").format(
+            shared=num_text(pair.shared_tokens), total=num_text(pair.total_tokens), pct=f"{shared_share(pair) * 100:.1f} %"),
+        _tr("Cached tokens: predicted {predicted}, reported {reported}").format(
+            predicted=num_text(pair.predicted_cached_tokens), reported=num_text(pair.reported_cached_tokens)),
+        _tr("Gap since the earlier request: {gap} (cache lifetime {ttl})").format(
+            gap=format_seconds(pair.gap_seconds), ttl=format_seconds(pair.ttl_seconds)),
+        _tr("Reason: <b>{reason}</b> — {detail}").format(reason=html.escape(pair.reason),
+                                                         detail=html.escape(pair.reason_detail)),
+        _tr("First difference: {part} at character {offset}").format(
+            part=html.escape(part_label(pair.first_difference)), offset=f"{pair.offset:,}"),
+    ]
+    route = route_text(pair)
+    if route:
+        lines.append(route)
+    return "<br>".join(lines)
+
+
+def route_text(pair: CachePair) -> str:
+    """The requests on the pair's route in its minute, and the provider's limit, when known."""
+    if pair.routing_rate is None:
+        return ""
+    limit = pair.rules.overflow_requests_per_minute
+    if limit is None:
+        return _tr("Route: {rate} requests in the minute up to this one").format(rate=pair.routing_rate)
+    return _tr("Route: {rate} requests in the minute up to this one (some overflow to other machines above "
+               "~{limit:g})").format(rate=pair.routing_rate, limit=limit)
+
+
+def kind_text(pair: CachePair) -> str:
+    if pair.kind == "turn":
+        return _tr("first request of the turn")
+    if pair.attempt:
+        return _tr("tool-loop step {step}, attempt {attempt}").format(step=shown(pair.step), attempt=shown(pair.attempt))
+    return _tr("tool-loop step {step}").format(step=shown(pair.step))
