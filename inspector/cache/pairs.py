@@ -20,9 +20,8 @@ from inspector.cache.prediction import (
     predict_automatic,
     predict_explicit,
     ttl_seconds,
-    write_ttl,
 )
-from inspector.cache.pricing import missed_savings_usd, reported_uncached_cost_usd, uncached_cost_usd
+from inspector.cache.pricing import missed_savings_usd, reported_uncached_cost_usd, uncached_cost_usd, write_ttl_option
 from inspector.cache.reasons import reason, region
 from inspector.cache.results import CachePair, RuntimeSummary
 from inspector.cache.routing import ROUTE_APPENDED, ROUTE_CAUSE
@@ -182,7 +181,8 @@ class PairMaker:
             state.evidence.data_last.append(cur.turn_id)
 
         uncached = max(0, total - predicted)
-        uncached_cost = uncached_cost_usd(rules, uncached, write if explicit else 0, write_ttl(cur))
+        uncached_cost = uncached_cost_usd(rules, uncached, write if explicit else 0,
+                                          write_ttl_option([ttl for _, ttl in cur.layout.breakpoints]))
         missed = missed_savings_usd(rules, comparison.shared_tokens, predicted)
         reported_cost = reported_uncached_cost_usd(rules, reported_input, reported)
         return route_gap, CachePair(

@@ -13,7 +13,7 @@ from inspector.jsjson import utf16_len
 from inspector.prefix import extended as prefix_naming
 
 __all__ = ["Comparison", "cold_write", "compare", "mark_reads", "predict_automatic",
-           "predict_explicit", "ttl_seconds", "write_ttl"]
+           "predict_explicit", "ttl_seconds"]
 
 
 @dataclass(slots=True)
@@ -133,11 +133,6 @@ def ttl_seconds(rules: CacheRules, prev: Call | None, cur: Call) -> float | None
     if retention == "24h" and rules.extended_ttl_seconds is not None:
         return float(rules.extended_ttl_seconds)
     return rules.ttl_seconds
-
-
-def write_ttl(cur: Call) -> str | None:
-    """The ``cache_control.ttl`` option of what the request writes: its last breakpoint's."""
-    return cur.layout.breakpoints[-1][1] if cur.layout.breakpoints else None
 
 
 def cold_write(rules: CacheRules, cur: Call) -> int:
