@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from inspector.cache.analysis import CachePair
+    from inspector.cache.results import CachePair
 
 
 @dataclass(slots=True)
