@@ -57,6 +57,11 @@ ORDER_BANDS = (
 PURPOSES = tuple(name for name, _a, _b in ORDER_BANDS)
 
 
+def is_variable_name(name: str) -> bool:
+    """A variable name is one word: not empty, no white space, no braces (a tag could not name it)."""
+    return bool(name) and not any(c.isspace() or c in "{}" for c in name)
+
+
 def in_system_range(order: float) -> bool:
     """Whether a system block's order is inside the binding range (outside it ChatLuna throws)."""
     return ORDER_RANGE[0] <= order <= ORDER_RANGE[1]
@@ -431,7 +436,7 @@ def _variable(r: _Reader, raw: Any, i: int) -> Variable:
         where += f" ({raw['name']!r})"
     r.keys(raw, where, _VARIABLE_KEYS)
     name = r.string(raw, "name", where)
-    if not name or any(c.isspace() or c in "{}" for c in name):
+    if not is_variable_name(name):
         raise r.fail(where, f"'name' must be a word without spaces or braces, found {name!r}")
     zones_raw = raw.get("zones")
     zones: tuple[str, ...] | None = None

@@ -22,7 +22,8 @@ from PySide6.QtWidgets import (
 
 from inspector.jsjson import UNDEFINED
 from inspector.zones import ConfigError, PromptConfig, Variable, build_environment
-from inspector.zones.config import ZONES, ArgSpec, from_data, to_data
+from inspector.zones.config import ZONES, from_data, is_variable_name, to_data
+from inspector.zones.editing import args_text, parse_args_text, with_turn_value
 from inspector.zones.covel_templates import CATALOG
 
 from .preview import value_text
@@ -150,7 +151,7 @@ class VariablesView(QWidget):
         text = self.palette().color(QPalette.ColorRole.Text)
         cells = {"name": v.name, "description": v.description,
                  "zones": ", ".join(v.zones) if v.zones is not None else "",
-                 "args": ", ".join(a.name + ("?" if a.optional else "") for a in v.args), "env": v.env or "",
+                 "args": args_text(v.args), "env": v.env or "",
                  "example": cell_text(v.example)}
         for field, value in cells.items():
             self._item(r, self.column(field)).setText(value)
@@ -202,7 +203,7 @@ class VariablesView(QWidget):
         field = "name" if c == 0 else FIELD_COLUMNS[c - 1 - self.turns]
         if field == "name":
             name = text.strip()
-            if not name or any(ch.isspace() or ch in "{}" for ch in name):
+            if not is_variable_name(name):
                 raise ValueError(_tr("A variable name is one word without spaces or braces."))
             if any(o.name == name for i, o in enumerate(self.config.variables) if i != r):
                 raise ValueError(_tr("Another variable is already called {name}.").format(name=name))
@@ -220,39 +221,17 @@ class VariablesView(QWidget):
                 raise ValueError(_tr("{zone} is not a zone; zones are system, context and input.").format(zone=bad[0]))
             return dataclasses.replace(v, zones=tuple(names) if names else None), _tr("Change zones")
         if field == "args":
-            described = {a.name: a.description for a in v.args}
-            args = []
-            for raw in (a.strip() for a in text.split(",")):
-                if not raw:
-                    continue
-                optional = raw.endswith("?")
-                name = raw.rstrip("?").strip()
-                args.append(ArgSpec(name, optional, described.get(name, "")))
-            return dataclasses.replace(v, args=tuple(args)), _tr("Change arguments")
+            return dataclasses.replace(v, args=parse_args_text(text, v.args)), _tr("Change arguments")
         if field == "env":
             return dataclasses.replace(v, env=text.strip() or None), _tr("Change environment path")
         return dataclasses.replace(v, example=parse_cell(text)), _tr("Change example")
 
     def _edit_turn(self, v: Variable, turn: int, text: str) -> tuple[Variable | None, str]:
-        current: list = list(v.values) if isinstance(v.values, list) else ([v.values] if v.has_values else [])
         value = parse_cell(text)
-        if value is UNDEFINED:
-            if not isinstance(v.values, list) or turn >= len(v.values):
-                return None, ""
-            kept = current[:turn]
-            return dataclasses.replace(v, values=kept if kept else UNDEFINED), _tr("Clear turn values")
-        while len(current) < turn:
-            t = len(current)
-            if current:
-                current.append(current[-1])
-            else:
-                found, resolved = v.value_at(t, self._envs[t] if t < len(self._envs) else {})
-                current.append(resolved if found else None)
-        if turn < len(current):
-            current[turn] = value
-        else:
-            current.append(value)
-        return dataclasses.replace(v, values=current), _tr("Edit turn {n} value").format(n=turn)
+        new = with_turn_value(v, turn, value, self._envs)
+        if new is None:
+            return None, ""
+        return new, (_tr("Clear turn values") if value is UNDEFINED else _tr("Edit turn {n} value").format(n=turn))
 
     def _remove(self) -> None:
         row = self.table.currentRow()
