@@ -20,7 +20,7 @@ from inspector.wire.model import IMAGE, IMAGE_NOTE, OTHER, TEXT, THINKING, TOOL_
 from inspector.wire.parse import chat_message_alone, from_kernel, from_provider_body
 from inspector.wire.protocols import ANTHROPIC_MESSAGES, GOOGLE_GENERATIVE_AI, OPENAI_CHAT, OPENAI_RESPONSES
 
-__all__ = ["PARTS", "Elem", "Part", "PartTable", "element_of", "strip_cache_control", "text_part"]
+__all__ = ["PARTS", "Elem", "Part", "PartTable", "element_of", "message_text", "strip_cache_control", "text_part"]
 
 
 _DUMMY_USER = {"role": "user", "content": ""}
@@ -110,7 +110,7 @@ def _parse_element(element: Any, protocol: str | None) -> list[Message]:
     return request.messages
 
 
-def _message_text(msgs: list[Message]) -> tuple[str, int]:
+def message_text(msgs: list[Message]) -> tuple[str, int]:
     """The text a provider tokenizes for structured content, and the number of images in it."""
     pieces: list[str] = []
     images = 0
@@ -222,7 +222,7 @@ def _message_part(el: Any, protocol: str | None, table: PartTable) -> tuple[Part
 
     def make() -> Part:
         msgs = _parse_element(el, protocol)
-        text, images = _message_text(msgs)
+        text, images = message_text(msgs)
         blocks = len(el["content"]) if isinstance(el, dict) and isinstance(el.get("content"), list) else 1
         part = Part(key, text, images=images, blocks=max(1, blocks), element=el, protocol=protocol)
         part._messages = msgs

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from inspector.anatomy.divergence import common_prefix
 from inspector.cache.calls import Call
 from inspector.cache.rules import CacheRules
 from inspector.jsjson import utf16_len
-from inspector.prefix import extended as prefix_naming
 
 __all__ = ["Comparison", "cold_write", "compare", "mark_reads", "predict_automatic",
            "predict_explicit", "ttl_seconds"]
@@ -38,7 +38,7 @@ def compare(prev: Call, cur: Call) -> Comparison:
     if d < limit:
         was, now = a[d], b[d]
         if was.text != now.text:
-            offset_chars = prefix_naming.common_prefix(was.text, now.text)
+            offset_chars = common_prefix(was.text, now.text)
             offset_units = utf16_len(now.text[:offset_chars])
             enc = cur.rules.tokenizer
             ta, tb = was.token_array(enc), now.token_array(enc)
