@@ -21,6 +21,10 @@ from typing import Any
 from inspector.jsjson import js_is_blank, js_trim
 
 from .order import (
+    HISTORY_ADDED,
+    MOVE_IGNORED,
+    MOVE_UNDONE,
+    PERSONA_PINNED,
     Change,
     ContextOrder,
     Insert,
@@ -97,7 +101,7 @@ TEXT_FIELDS = ("ref", "label", "note")
 
 # Changes an edit makes without changing the document: a move the persona pin undoes, a move past
 # the end. A chain of moves stops at the first one.
-_MOVE_REFUSED = frozenset({"move-undone", "move-ignored"})
+_MOVE_REFUSED = frozenset({MOVE_UNDONE, MOVE_IGNORED})
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,8 +148,7 @@ def _target(document: ContextOrder, slot_ref: Any, index: Any) -> tuple[ContextO
 
 def _finish(working: ContextOrder) -> EditResult:
     normal = normalise(working)
-    # Every edit renumbers; only the changes the user did not ask for are worth reporting.
-    return EditResult(normal.document, [c for c in normal.changes if c.kind != "renumbered"])
+    return EditResult(normal.document, [c for c in normal.changes if c.noteworthy])
 
 
 def _has_slot_ref(value: Any) -> bool:
@@ -162,7 +165,7 @@ def move(document: ContextOrder, slot_ref: str, index: int, delta: int) -> EditR
     other = index + int(delta)
     if not 0 <= other < len(slot.inserts):
         result = _finish(working)
-        return EditResult(result.document, [Change(slot.ref, "move-ignored",
+        return EditResult(result.document, [Change(slot.ref, MOVE_IGNORED,
                                                    f"nothing at index {other}: move ignored")] + result.changes)
     unmoved = normalise_slot(slot)[0].inserts
     persona_involved = is_persona_ref(slot.inserts[index].ref) or is_persona_ref(slot.inserts[other].ref)
@@ -170,8 +173,8 @@ def move(document: ContextOrder, slot_ref: str, index: int, delta: int) -> EditR
     result = _finish(working)
     undone = persona_involved and any(s.ref == slot.ref and s.inserts == unmoved for s in result.document.slots)
     if undone:
-        return EditResult(result.document, [Change(slot.ref, "move-undone", "persona pinned first: move undone")]
-                          + [c for c in result.changes if c.kind != "persona-pinned"])
+        return EditResult(result.document, [Change(slot.ref, MOVE_UNDONE, "persona pinned first: move undone")]
+                          + [c for c in result.changes if c.kind != PERSONA_PINNED])
     return result
 
 
@@ -199,7 +202,7 @@ def set_anchor(document: ContextOrder, slot_ref: str, index: int, anchor: str) -
         history_at = min(max(1, math.ceil(count / 2)), count)
         slot.inserts.insert(history_at, Insert(ref=DIALOGUE_HISTORY_TAG, projection="summary",
                                                note=DEFAULT_HISTORY_NOTE))
-        extra.append(Change(slot.ref, "history-added",
+        extra.append(Change(slot.ref, HISTORY_ADDED,
                             f"the slot had no history insert: {DIALOGUE_HISTORY_TAG} added at index {history_at}"))
     slot.inserts.insert(history_at if anchor == "pre_history" else history_at + 1, item)
     result = _finish(working)

@@ -33,6 +33,14 @@ __all__ = [
     "Slot",
     "ContextOrder",
     "Change",
+    "HISTORY_ALIAS",
+    "DUPLICATE_HISTORY",
+    "PERSONA_PINNED",
+    "ANCHOR_DROPPED",
+    "RENUMBERED",
+    "MOVE_UNDONE",
+    "MOVE_IGNORED",
+    "HISTORY_ADDED",
     "Normalised",
     "OrderEditError",
     "NoDocumentError",
@@ -90,13 +98,29 @@ class ContextOrder:
         return find_slot(self, ref)
 
 
+# What a Change is about (its ``kind``): normalisation's four, then the edits'.
+HISTORY_ALIAS = "history-alias"
+DUPLICATE_HISTORY = "duplicate-history"
+PERSONA_PINNED = "persona-pinned"
+ANCHOR_DROPPED = "anchor-dropped"
+RENUMBERED = "renumbered"
+MOVE_UNDONE = "move-undone"
+MOVE_IGNORED = "move-ignored"
+HISTORY_ADDED = "history-added"
+
+
 @dataclass(frozen=True, slots=True)
 class Change:
     """One thing normalisation or an edit did that the user did not literally ask for."""
 
     slot_ref: str | None
-    kind: str  # history-alias, duplicate-history, persona-pinned, renumbered, anchor-dropped, move-undone, move-ignored, history-added
+    kind: str  # one of the kinds above
     message: str
+
+    @property
+    def noteworthy(self) -> bool:
+        """Worth telling the user after an edit: every edit renumbers, so that is no news."""
+        return self.kind != RENUMBERED
 
 
 @dataclass(frozen=True, slots=True)
@@ -397,32 +421,32 @@ def normalise_slot(slot: Slot) -> tuple[Slot, list[Change]]:
         insert = copy.copy(insert)
         if is_history_ref(insert.ref):
             if seen_history:
-                changes.append(Change(slot.ref, "duplicate-history",
+                changes.append(Change(slot.ref, DUPLICATE_HISTORY,
                                       f"history insert {insert.ref!r} at index {index} dropped: "
                                       "only the first history insert is kept"))
                 continue
             seen_history = True
             if insert.ref != DIALOGUE_HISTORY_TAG:
-                changes.append(Change(slot.ref, "history-alias",
+                changes.append(Change(slot.ref, HISTORY_ALIAS,
                                       f"history alias {insert.ref!r} rewritten to {DIALOGUE_HISTORY_TAG!r}"))
                 insert.ref = DIALOGUE_HISTORY_TAG
         inserts.append(insert)
     persona_at = next((i for i, insert in enumerate(inserts) if is_persona_ref(insert.ref)), None)
     if persona_at:
         inserts.insert(0, inserts.pop(persona_at))
-        changes.append(Change(slot.ref, "persona-pinned",
+        changes.append(Change(slot.ref, PERSONA_PINNED,
                               f"persona pinned first: moved from index {persona_at} to 0"))
     renumbered = False
     for index, insert in enumerate(inserts):
         if insert.anchor is not None:
-            changes.append(Change(slot.ref, "anchor-dropped",
+            changes.append(Change(slot.ref, ANCHOR_DROPPED,
                                   f"deprecated anchor {insert.anchor!r} of {insert.ref!r} dropped"))
             insert.anchor = None
         if insert.order != index or isinstance(insert.order, float):
             renumbered = True
             insert.order = index
     if renumbered:
-        changes.append(Change(slot.ref, "renumbered", f"orders renumbered 0..{len(inserts) - 1}"))
+        changes.append(Change(slot.ref, RENUMBERED, f"orders renumbered 0..{len(inserts) - 1}"))
     return Slot(ref=slot.ref, label=slot.label, inserts=inserts), changes
 
 

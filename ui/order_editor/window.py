@@ -31,7 +31,10 @@ from inspector.writing_agent.assembly import AssemblyError, AssemblyOptions, Ass
 from inspector.writing_agent.edits import replace as replace_order, set_anchor, set_brief, set_play_slot
 from inspector.writing_agent.history import SETTABLE_LIMITS, HistoryOptions, block_limits
 from inspector.writing_agent.isolation import ISOLATION_MODES
-from inspector.writing_agent.order import Change, ContextOrder, OrderEditError, play_slots_on, slot_runs
+from inspector.writing_agent.order import (
+    ANCHOR_DROPPED, DUPLICATE_HISTORY, HISTORY_ADDED, HISTORY_ALIAS, MOVE_IGNORED, MOVE_UNDONE, PERSONA_PINNED,
+    RENUMBERED, Change, ContextOrder, OrderEditError, play_slots_on, slot_runs,
+)
 from inspector.writing_agent.preview import OrderPreview
 from inspector.writing_agent.scenario import Scenario, ScenarioError, load_scenario
 from inspector.writing_agent.segments import insert_ref_choices
@@ -63,14 +66,14 @@ def change_summary(change: Change | str) -> str:
     if isinstance(change, str):
         return change
     text = {
-        "move-undone": _tr("The persona is pinned first: normalisation undid the move."),
-        "move-ignored": _tr("There is no row to swap with there: the move was ignored."),
-        "persona-pinned": _tr("The persona was moved back to the top: it is pinned first."),
-        "history-added": _tr("The slot had no 对话.历史 row, so one was added."),
-        "duplicate-history": _tr("A second history row was dropped: a slot keeps only its first."),
-        "history-alias": _tr("A history alias was rewritten to 对话.历史."),
-        "anchor-dropped": _tr("A deprecated anchor was dropped."),
-        "renumbered": _tr("The orders were renumbered."),
+        MOVE_UNDONE: _tr("The persona is pinned first: normalisation undid the move."),
+        MOVE_IGNORED: _tr("There is no row to swap with there: the move was ignored."),
+        PERSONA_PINNED: _tr("The persona was moved back to the top: it is pinned first."),
+        HISTORY_ADDED: _tr("The slot had no 对话.历史 row, so one was added."),
+        DUPLICATE_HISTORY: _tr("A second history row was dropped: a slot keeps only its first."),
+        HISTORY_ALIAS: _tr("A history alias was rewritten to 对话.历史."),
+        ANCHOR_DROPPED: _tr("A deprecated anchor was dropped."),
+        RENUMBERED: _tr("The orders were renumbered."),
     }.get(change.kind)
     return text or change.message
 
@@ -679,7 +682,7 @@ class OrderEditorWindow(QMainWindow):
 
     def _show_changes(self, changes: list[Change | str], error: bool = False) -> None:
         self.last_changes = list(changes)
-        shown = [c for c in changes if not (isinstance(c, Change) and c.kind == "renumbered")]
+        shown = [c for c in changes if not isinstance(c, Change) or c.noteworthy]
         if not shown:
             self.message_bar.hide()
             return

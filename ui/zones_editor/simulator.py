@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
 )
 
 from inspector.zones import TurnRow
+from inspector.zones.blocks import MAX_TURNS
 from inspector.zones import diagnostic as dg
 
 from .preview import action_text, value_text
@@ -40,7 +41,7 @@ class SimulatorView(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.count_spin = QSpinBox(self)
-        self.count_spin.setRange(1, 200)
+        self.count_spin.setRange(1, MAX_TURNS)
         self.count_spin.setToolTip(_tr("How many turns to simulate; after the last per-turn value, the last one "
                                        "repeats"))
         self.count_spin.valueChanged.connect(self.turnCountChanged)
