@@ -75,7 +75,7 @@ class SessionCacheAnalyser:
     def __init__(self, store: Store, session_id: str, *, rules: RuleSet | None = None,
                  runtime_id: str | None = None, naming_mode: str = "fast",
                  warn: Callable[[str], None] | None = None) -> None:
-        self._namer = DifferenceNamer(naming_mode)
+        self._namer = DifferenceNamer(naming_mode, store)
         self.store = store
         self.session_id = session_id
         self.rules = rules if rules is not None else default_rules()

@@ -3,18 +3,24 @@
 
 The fast way (the default) labels only the part that differs, from the facts cached on the parts
 (:class:`inspector.cache.calls.Locator`); ``naming_mode="full"`` labels both whole requests with the
-full labeller, a check for the fast way (tests compare the two).
+full labeller, a check for the fast way (tests compare the two). Either way the system prompt is
+labelled with its kernel copy's rules (:func:`inspector.anatomy.kernel_view.label_as_shown`), as
+the request view and Compare show it, so the name is the one
+:func:`inspector.anatomy.divergence.request_divergence` gives.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
+from inspector.anatomy.divergence import common_prefix
+from inspector.anatomy.divergence import context_around as text_around
+from inspector.anatomy.kernel_view import label_as_shown
 from inspector.anatomy.labelling import BAG_LABELS, SINGLE_MESSAGE_BAGS, Anatomy, label_request
 from inspector.cache.calls import Call
 from inspector.cache.prediction import Comparison
 from inspector.prefix import extended as prefix_naming
-from inspector.prefix.report import CONTEXT_AFTER, CONTEXT_BEFORE  # the text around a difference, as Covel's report shows it
 from inspector.wire.model import (
     SRC_KERNEL_SENTINEL,
     SRC_SYSTEM_BLOCK,
@@ -33,15 +39,24 @@ NAMING_MODES = ("fast", "full")
 
 class DifferenceNamer:
     """Names the first difference of a pair. In the ``full`` mode it is handed each request's
-    payload (:attr:`payloads`, by event id) as the analysis reads it."""
+    payload (:attr:`payloads`, by event id) as the analysis reads it. ``store``: where the fast
+    way reads a request's kernel copy again, for the few differences in the system prompt proper
+    (the analysis does not keep it); without one the system prompt is labelled from its body."""
 
-    __slots__ = ("mode", "payloads")
+    __slots__ = ("mode", "payloads", "_store")
 
-    def __init__(self, mode: str = "fast") -> None:
+    def __init__(self, mode: str = "fast", store: Any = None) -> None:
         if mode not in NAMING_MODES:
             raise ValueError(f"naming_mode must be 'fast' or 'full', not {mode!r}")
         self.mode = mode
         self.payloads: dict[str, Any] = {}
+        self._store = store
+
+    def _kernel(self, call: Call) -> NormalisedRequest | None:
+        if self.mode == "full":
+            return from_kernel(self.payloads[call.event_id])
+        event = self._store.event(call.event_id) if self._store is not None else None
+        return from_kernel(event.payload) if event is not None and isinstance(event.payload, dict) else None
 
     def name(self, prev: Call, cur: Call, cmp: Comparison) -> str:
         """The first difference as an anatomy path (``history › user #0``)."""
@@ -65,19 +80,24 @@ class DifferenceNamer:
         return self._message_name(prev, cur, cmp)
 
     def _system_name(self, prev: Call, cur: Call, cmp: Comparison,
-                     request: NormalisedRequest | None) -> str | None:
+                     request: NormalisedRequest | None, anatomy: Anatomy | None = None) -> str | None:
         lay = cur.layout
         s = cmp.index - lay.n_tools - lay.n_settings
         sources, origin = lay.system_origins[s]
-        if request is None:
+        if request is None or anatomy is None:
             request = system_request(cur)
             request.messages = stand_in_turn_context() if cur.locator().tc is not None else []
-        anatomy = label_request(request)
-        if sources == (SRC_SYSTEM_BLOCK,):
+            # The kernel copy's sentinels cut only the first system text (the prompt proper), and
+            # only a provider body lacks them: the one case worth reading the request again.
+            kernel = self._kernel(cur) if s == 0 and cur.protocol is not None else None
+            anatomy = label_as_shown(request, kernel)
+        if s == 0:
+            sources = (*sources, SRC_KERNEL_SENTINEL)  # the pieces the kernel copy cut it into
+        if sources[0] == SRC_SYSTEM_BLOCK:
             before = prev.parts[cmp.index].text if cmp.index < len(prev.parts) else ""
             for i, block in enumerate(request.system):
                 if block.source == SRC_SYSTEM_BLOCK and block.origin_index == origin:
-                    path = anatomy.path_at(("system", i), prefix_naming.common_prefix(before, block.text))
+                    path = anatomy.path_at(("system", i), common_prefix(before, block.text))
                     return Anatomy.path_label(path) if path else None
             return None
         path = prefix_naming.system_origin_path(anatomy, request, sources, origin, cmp.offset_chars)
@@ -103,7 +123,7 @@ class DifferenceNamer:
             for n, m in enumerate(msgs):
                 was = before[n].text if n < len(before) else ""
                 if m.text != was or n == len(msgs) - 1:
-                    k, cut = n, prefix_naming.common_prefix(was, m.text)
+                    k, cut = n, common_prefix(was, m.text)
                     break
         pos = first + k
         bag, kind, label, _ = loc.classify(pos)
@@ -120,7 +140,7 @@ class DifferenceNamer:
         path, see tests)."""
         current = request_for(self.payloads[cur.event_id])[0]
         previous = request_for(self.payloads[prev.event_id])[0]
-        anatomy = label_request(current)
+        anatomy = label_as_shown(current, self._kernel(cur))
         lay = cur.layout
         d = cmp.index
         if d < lay.n_tools:
@@ -129,7 +149,7 @@ class DifferenceNamer:
         if d < lay.n_tools + lay.n_settings:
             return "request settings"
         if d < cur.message_start:
-            name = self._system_name(prev, cur, cmp, current)
+            name = self._system_name(prev, cur, cmp, current, anatomy)
             return name or f"system prompt (part {d - lay.n_tools - lay.n_settings + 1})"
         # The recorded list index of the element: on the chat, Responses and kernel views the
         # leading system messages sit in the same list before it.
@@ -141,15 +161,12 @@ class DifferenceNamer:
 
 
 def context_around(prev: Call, cur: Call, cmp: Comparison) -> tuple[str | None, str | None]:
-    """Text around the first difference (40 before, 80 after), like Covel's report."""
+    """Text around the first difference in each request (:func:`inspector.anatomy.divergence.context_around`)."""
     d = cmp.index
     if d >= len(cur.parts):
         return None, None
-    now_text = cur.parts[d].text
     was_text = prev.parts[d].text if d < len(prev.parts) else None
-    start = max(0, cmp.offset_chars - CONTEXT_BEFORE)
-    end = cmp.offset_chars + CONTEXT_AFTER
-    return (was_text[start:end] if was_text is not None else None), now_text[start:end]
+    return text_around(was_text, cmp.offset_chars), text_around(cur.parts[d].text, cmp.offset_chars)
 
 
 def system_request(call: Call) -> NormalisedRequest:
