@@ -14,7 +14,7 @@ from typing import Any
 
 import orjson
 
-from inspector.json_guards import int_refusing_float, str_or_none
+from inspector.json_guards import int_accepting_integral_float, str_or_none
 from inspector.store import parse_json_object
 from inspector.wire.fields import PROMPT_FIELDS
 from inspector.wire.parse import detect_protocol, provider_attempts
@@ -180,7 +180,8 @@ def _make_decoded(body: dict | None, protocol: Any, provider: str | None, fields
         provider=provider,
         model=model,
         runtime_id=str_or_none(runtime),
-        attempt=int_refusing_float(attempt) or 0,
+        # Covel writes attempt as a JavaScript number: read as the store reads it (TraceEvent.attempt).
+        attempt=int_accepting_integral_float(attempt) or 0,
         started_at=str_or_none(started),
     )
 

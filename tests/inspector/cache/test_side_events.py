@@ -112,3 +112,15 @@ def test_a_response_binds_to_the_latest_waiting_request_of_its_attempt():
     assert binder.response(0) is None
     assert binder.response(2) is None
     assert binder.response(1) == "b"
+
+
+@pytest.mark.parametrize("attempt", [0, 1, 2.0, True, "1", None])
+def test_a_requests_attempt_reads_as_the_store_reads_it(attempt):
+    from inspector.cache.payload import decode_payload
+
+    payload = {"providerRequests": [{"provider": "openai", "protocol": "openai-chat-v1",
+                                     "body": {"model": "m", "messages": []}, "complete": True}],
+               "model": "m", "runtimeId": "r", "messages": [], "attempt": attempt}
+    calling = event(1, "llm.calling", payload)
+    assert decode_payload(calling.raw_payload).attempt == (calling.attempt or 0)
+    assert decode_payload(orjson.dumps({**payload, "providerRequests": []})).attempt == (calling.attempt or 0)
