@@ -19,7 +19,8 @@ from inspector.output import dump_json, write_text
 
 def configure_order(p: argparse.ArgumentParser, error_type: type[Exception]) -> None:
     """The arguments of ``order`` (named, with its one-line help, in ``inspector.cli.registry``)."""
-    p.add_argument("file", metavar="FILE", help="the order table: JSON, or text holding a fenced JSON block")
+    p.add_argument("file", metavar="FILE", help="the order table: JSON, text holding a fenced JSON block, or a "
+                   "worker set (设计.worker集 JSON) holding it under context_order")
     p.add_argument("--normalise", "--normalize", action="store_true",
                    help="print the document exactly as serializeContextOrder writes it")
     p.add_argument("--apply", metavar="OP", nargs="+", action="extend", default=[],
@@ -65,7 +66,7 @@ def _dump(value: Any) -> str:
 
 
 def _read_order(path: str, error_type: type[Exception]):
-    from .order import NoDocumentError, read_context_order
+    from .order import NoDocumentError, read_order_source
 
     try:
         refuse_special_file(path)  # a FIFO or a device would block the read forever
@@ -77,7 +78,7 @@ def _read_order(path: str, error_type: type[Exception]):
     except UnicodeDecodeError:
         raise error_type(f"{path} is not UTF-8 text") from None
     try:
-        return read_context_order(text)
+        return read_order_source(text)[0]
     except NoDocumentError as exc:
         raise error_type(f"{path}: {exc}") from None
 

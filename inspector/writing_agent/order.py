@@ -55,6 +55,7 @@ __all__ = [
     "serialise",
     "merge_into_worker_set_json",
     "order_from_worker_set",
+    "read_order_source",
     "find_slot",
     "history_insert_index",
     "ERROR_WORKER_SET_NOT_JSON",
@@ -520,6 +521,20 @@ def order_from_worker_set(worker_set_json: str) -> ContextOrder | None:
         return None
     inner = root.get("context_order", root.get("contextOrder"))
     return parse_context_order(inner) if isinstance(inner, (dict, str)) else None
+
+
+def read_order_source(text: str) -> tuple[ContextOrder, str | None]:
+    """The order a file's text holds, as read (not normalised), and the worker-set JSON it sits in
+    (None when the text is the order itself): a context-order.v1 document or any text with one,
+    else a worker set with the order under ``context_order``. Raises ``NoDocumentError`` saying
+    why the text holds no order."""
+    try:
+        return read_context_order(text), None
+    except NoDocumentError:
+        document = order_from_worker_set(text)
+        if document is None:
+            raise
+        return document, text
 
 
 # --- looking up ----------------------------------------------------------------------------------

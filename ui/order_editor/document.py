@@ -30,8 +30,7 @@ from inspector.writing_agent.order import (
     NoDocumentError,
     merge_into_worker_set_json,
     normalise,
-    order_from_worker_set,
-    read_context_order,
+    read_order_source,
     serialise,
 )
 
@@ -57,14 +56,10 @@ def read_order_file(path: str | os.PathLike[str]) -> tuple[ContextOrder, str | N
         raise OrderFileError(_tr("Cannot read {path}: {reason}").format(path=path, reason=exc.strerror)) from None
     except UnicodeDecodeError:
         raise OrderFileError(_tr("{path} is not UTF-8 text").format(path=path)) from None
-    container = None
     try:
-        document = read_context_order(text)
+        document, container = read_order_source(text)
     except NoDocumentError as exc:
-        document = order_from_worker_set(text)
-        if document is None:
-            raise OrderFileError(f"{path}: {exc}") from None
-        container = text
+        raise OrderFileError(f"{path}: {exc}") from None
     normal = normalise(document)
     return normal.document, container, normal.changes
 

@@ -68,6 +68,15 @@ def test_rejected_edit_exits_2_with_the_spec_message(capfdbinary, op, message):
     assert err == f"prompt-inspector: {message}\n"
 
 
+def test_order_reads_a_worker_set_as_the_editor_does(tmp_path, capfdbinary):
+    worker_set = tmp_path / "workers.json"
+    worker_set.write_text(json.dumps({"workers": [], "context_order": json.loads(ORDER.read_text(encoding="utf-8"))},
+                                     ensure_ascii=False), encoding="utf-8")
+    code, out, _ = run(capfdbinary, "order", worker_set, "--normalise")
+    assert code == 0
+    assert out == serialise(read_context_order(ORDER.read_text(encoding="utf-8"))) + "\n"
+
+
 def test_order_bad_inputs(tmp_path, capfdbinary):
     code, _, err = run(capfdbinary, "order", tmp_path / "missing.json")
     assert code == 2 and "cannot read" in err

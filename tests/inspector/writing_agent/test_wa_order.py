@@ -19,6 +19,7 @@ from inspector.writing_agent.order import (
     parse_play_slots,
     play_slots_on,
     read_context_order,
+    read_order_source,
     serialise,
     slot_runs,
 )
@@ -213,6 +214,15 @@ def test_the_order_of_a_worker_set_is_read_back():
     assert order_from_worker_set(camel) == normalise(four_design_tags()).document
     assert order_from_worker_set(json.dumps({"context_order": 3})) is None
     assert order_from_worker_set("[1]") is None and order_from_worker_set("not json") is None
+
+
+def test_an_order_is_read_from_its_own_text_or_from_a_worker_set():
+    text = json.dumps(DOC_EXAMPLE, ensure_ascii=False)
+    assert read_order_source(text) == (parse_context_order(DOC_EXAMPLE), None)
+    worker_set = json.dumps({"workers": [], "contextOrder": DOC_EXAMPLE}, ensure_ascii=False)
+    assert read_order_source(worker_set) == (parse_context_order(DOC_EXAMPLE), worker_set)
+    with pytest.raises(NoDocumentError, match="no context-order.v1 document"):
+        read_order_source(json.dumps({"workers": []}))
 
 
 def test_which_slots_run_each_turn():
