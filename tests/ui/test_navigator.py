@@ -11,8 +11,11 @@ from PySide6.QtCore import QModelIndex, Qt
 
 from inspector import views
 from inspector.store import Store, open_store
-from ui import navigator as nav
-from ui.navigator import Navigator, NavigatorModel
+from ui.models import navigator_nodes as nav
+from ui.models.navigator_tree import NavigatorModel
+from ui.views.formats import format_number
+from ui.views import navigator as navigator_view
+from ui.views.navigator import Navigator
 from ui.workers import TaskManager
 
 
@@ -95,7 +98,7 @@ def test_lazy_fill_sessions_turns_runtimes_requests(qtbot: Any, navigator: Navig
             assert req_index.data(nav.RowRole) == request
             assert not model.hasChildren(req_index)
             tokens = model.index(r, nav.COL_TOKENS, runtime_index).data()
-            assert tokens == nav.format_number(request["inputTokens"])
+            assert tokens == format_number(request["inputTokens"])
             assert model.index(r, nav.COL_DETAIL, runtime_index).data().startswith(request["model"] or "")
 
 
@@ -224,7 +227,7 @@ def test_filter_after_sessions_are_opened_loads_runtimes_in_one_read_then_filter
 def test_a_broad_filter_opens_only_the_first_matching_turns(qtbot: Any, navigator: Navigator, store: Store,
                                                             monkeypatch: Any) -> None:
     # Expanding every match of a broad search froze the window for half a minute on a large store.
-    monkeypatch.setattr(nav, "MAX_EXPANDED_MATCH_TURNS", 2)
+    monkeypatch.setattr(navigator_view, "MAX_EXPANDED_MATCH_TURNS", 2)
     qtbot.waitUntil(lambda: navigator.runtime_box.count() > 1)
     runtime = views.request_facets(store)["runtimes"][0]
     navigator.runtime_box.setCurrentIndex(navigator.runtime_box.findData(runtime))
@@ -429,3 +432,29 @@ def test_a_request_lookup_that_fails_ends_the_reveal(qtbot: Any, navigator: Navi
         navigator.select_request("ev-1")
     assert finished.args == [False]
     assert "ev-1" in failed.args[0]
+
+
+def test_a_session_row_says_turns_and_executions_as_the_core_counts_them(navigator: Navigator, store: Store) -> None:
+    # A turn is a completed player turn, an execution any run with its own turn id
+    # (inspector.store.turn_counts): the main demo session has twelve of one and thirteen of the other.
+    from inspector.rows import SessionRow
+
+    model = navigator.model
+    details = {node.key: model.index_of(node, nav.COL_DETAIL).data() for node in model.root.children}
+    main = {r["sessionId"]: r for r in views.session_rows(store)}["demo-lantern-deepseek"]
+    turns = main["completedPlayerTurns"]
+    assert details["demo-lantern-deepseek"].split(" · ")[1:4] == [
+        f"{turns} turns", f"{turns + 1} executions", f"{main['llmCalls']} requests"]
+    for row in views.session_rows(store):
+        counts = SessionRow.from_json(row).counts
+        assert f"{counts.turns} turns · {counts.executions} executions" in details[row["sessionId"]]
+
+
+def test_session_and_execution_nodes_hold_typed_rows_and_give_todays_json(navigator: Navigator,
+                                                                          store: Store) -> None:
+    from inspector.rows import SessionRow
+
+    rows = views.session_rows(store)
+    nodes = navigator.model.root.children
+    assert all(isinstance(node.record, SessionRow) for node in nodes)
+    assert [node.data for node in nodes] == rows

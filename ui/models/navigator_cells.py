@@ -1,0 +1,217 @@
+"""What each cell of the navigator's tree shows: texts, tooltips, status dots and headers.
+
+The figures come from the core (:mod:`inspector.views` rows, typed :mod:`inspector.rows`); the
+words for a session's turns and executions follow :mod:`inspector.store.turn_counts`; whether a
+request failed is :func:`inspector.covel.outcome.response_failed`.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtGui import QColor, QIcon, QPainter, QPalette, QPixmap
+
+from inspector.covel.outcome import response_failed
+from inspector.rows import SessionRow, TurnRow
+
+from ..part_names import value_label
+from ..views.formats import count_text, format_duration, format_number, format_time
+from .navigator_nodes import (
+    COL_CACHED,
+    COL_DETAIL,
+    COL_DURATION,
+    COL_NAME,
+    COL_TOKENS,
+    REQUEST,
+    RUNTIME,
+    SESSION,
+    TURN,
+    Node,
+)
+
+__all__ = ["COLUMN_COUNT", "Cells", "alignment", "cells", "detail_colour", "forget_palette", "header_text", "header_tooltip",
+           "status_icon", "status_of", "tooltip"]
+
+COLUMN_COUNT = 5
+
+# (display texts of the five columns, tooltip, status) built once on first paint: data() is
+# called thousands of times per scroll step and must be a lookup.
+Cells = tuple[tuple[str, ...], None, str | None]
+
+
+def _tr(text: str) -> str:
+    return QCoreApplication.translate("Navigator", text)
+
+
+def _dot(color: QColor) -> QIcon:
+    # Status is a colour dot rather than a per-status icon set: legible at 100–200 % and in both
+    # colour schemes, and nothing to ship.
+    size = 64
+    pix = QPixmap(size, size)
+    pix.fill(Qt.GlobalColor.transparent)
+    painter = QPainter(pix)
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+    painter.setPen(Qt.PenStyle.NoPen)
+    painter.setBrush(color)
+    painter.drawEllipse(14, 14, size - 28, size - 28)
+    painter.end()
+    return QIcon(pix)
+
+
+_STATUS_COLOURS = {
+    "completed": QColor("#2e9d4f"),
+    "success": QColor("#2e9d4f"),
+    "ok": QColor("#2e9d4f"),
+    "committed": QColor("#2e9d4f"),
+    "failed": QColor("#d64545"),
+    "error": QColor("#d64545"),
+    "skipped": QColor("#8a8f98"),
+    "started": QColor("#d9a21b"),
+    "running": QColor("#d9a21b"),
+}
+
+
+
+def status_of(node: Node) -> str | None:
+    """The status a node's dot shows: an execution's commit status (running until it has one),
+    a runtime's lifecycle status, a request's outcome (running until it has a response)."""
+    if node.kind == TURN:
+        assert isinstance(node.record, TurnRow)
+        return node.record.commit_status or "running"
+    d = node.data
+    if node.kind == RUNTIME:
+        return d.get("status")
+    if node.kind == REQUEST:
+        if d.get("responseEventId") is None:
+            return "running"
+        return "error" if response_failed(d) else "completed"
+    return None
+
+
+def status_icon(icons: dict[str, QIcon], status: str) -> QIcon:
+    icon = icons.get(status)
+    if icon is None:
+        # Unknown statuses still get a (neutral) dot so names stay aligned.
+        icon = icons[status] = _dot(_STATUS_COLOURS.get(status, _STATUS_COLOURS["skipped"]))
+    return icon
+
+
+def cells(node: Node) -> Cells:
+    # The tooltip (a full date to format) is only built when asked for, on hover.
+    return tuple(_display(node, col) for col in range(COLUMN_COUNT)), None, status_of(node)
+
+
+def header_text(section: int) -> str:
+    return (_tr("Name"), _tr("Detail"), _tr("Tokens"), _tr("Cached"), _tr("Duration"))[section]
+
+
+def header_tooltip(section: int) -> str:
+    return (
+        _tr("Session, turn number, runtime id, or tool-loop step and attempt"),
+        _tr("World, origin and status, stage, or model and provider"),
+        _tr("Input tokens reported by the provider (cache reads and writes included)"),
+        _tr("Input tokens the provider served from its prompt cache"),
+        _tr("Wall-clock duration"),
+    )[section]
+
+
+def _session_detail(s: SessionRow) -> str:
+    counts = s.counts
+    parts = [s.world or ""]
+    if counts.turns is not None:
+        parts.append(count_text(counts.turns, _tr("{n} turn"), _tr("{n} turns")))
+    parts.append(count_text(counts.executions, _tr("{n} execution"), _tr("{n} executions")))
+    parts.append(count_text(int(s.llm_calls or 0), _tr("{n} request"), _tr("{n} requests")))
+    if s.phase:
+        parts.append(value_label(str(s.phase)))
+    return " · ".join(p for p in parts if p)
+
+
+def _display(node: Node, col: int) -> str:
+    record = node.record
+    if node.kind == SESSION:
+        assert isinstance(record, SessionRow)
+        if col == COL_NAME:
+            # Several sessions usually share a world, so the id is what tells them apart.
+            return record.session_id
+        return _session_detail(record) if col == COL_DETAIL else ""
+    if node.kind == TURN:
+        assert isinstance(record, TurnRow)
+        if col == COL_NAME:
+            return _tr("Turn {number}").format(number=record.number)
+        if col == COL_DETAIL:
+            parts = [value_label(record.origin) if record.origin else _tr("no result"),
+                     value_label(record.commit_status or ""),
+                     format_time(record.started_at or record.created_at, short=True)]
+            return " · ".join(p for p in parts if p)
+        if col == COL_DURATION:
+            return format_duration(record.duration_ms)
+        return ""
+    d = node.data
+    if node.kind == RUNTIME:
+        if col == COL_NAME:
+            return d.get("runtimeId") or _tr("(no runtime id)")
+        if col == COL_DETAIL:
+            parts = [d.get("stage") or _tr("no stage"), value_label(d.get("status") or "")]
+            return " · ".join(p for p in parts if p)
+        if col == COL_TOKENS:
+            return format_number(d.get("inputTokens"))
+        if col == COL_CACHED:
+            return format_number(d.get("cachedTokens"))
+        if col == COL_DURATION:
+            return format_duration(d.get("durationMs"))
+        return ""
+    if col == COL_NAME:
+        name = _tr("Step {step}").format(step=int(d.get("step") or 0) + 1)
+        if d.get("attempt"):
+            name += " · " + _tr("attempt {attempt}").format(attempt=int(d["attempt"]) + 1)
+        return name
+    if col == COL_DETAIL:
+        parts = [d.get("model") or _tr("unknown model"), d.get("provider") or ""]
+        return " · ".join(p for p in parts if p)
+    if col == COL_TOKENS:
+        return format_number(d.get("inputTokens"))
+    if col == COL_CACHED:
+        return format_number(d.get("cachedTokens"))
+    if col == COL_DURATION:
+        return format_duration(d.get("durationMs"))
+    return ""
+
+
+def tooltip(node: Node) -> str:
+    record = node.record
+    if isinstance(record, SessionRow):
+        return _tr("Session {id}").format(id=record.session_id)
+    if isinstance(record, TurnRow):
+        return _tr("Turn id {id}, started {time}").format(
+            id=record.turn_id, time=format_time(record.started_at or record.created_at) or "—")
+    d = node.data
+    if node.kind == RUNTIME:
+        if d.get("error"):
+            return _tr("Failed: {error}").format(error=d["error"])
+        return _tr("Plugin {plugin}").format(plugin=d.get("pluginId") or "—")
+    return _tr("Request event {id}").format(id=d["eventId"])
+
+
+def _dim_colour() -> QColor:
+    if not _DIM:
+        _DIM.append(QPalette().color(QPalette.ColorRole.PlaceholderText))
+    return _DIM[0]
+
+
+_DIM: list[QColor] = []
+RIGHT_ALIGNED = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+
+
+def forget_palette() -> None:
+    """The palette changed: the dimmed colour is read from it again."""
+    _DIM.clear()
+
+
+def detail_colour(col: int) -> QColor | None:
+    """The detail column is dimmed; the others keep the palette's text colour."""
+    return _dim_colour() if col == COL_DETAIL else None
+
+
+def alignment(col: int) -> int | None:
+    return RIGHT_ALIGNED if col >= COL_TOKENS else None
+

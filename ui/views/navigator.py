@@ -1,0 +1,581 @@
+"""The navigator: a filter bar over the tree of sessions → executions → runtimes → model
+requests, and the signals the rest of the window listens to. The tree's model
+(:mod:`ui.models.navigator_tree`) and filter (:mod:`ui.models.navigator_filter`) hold the rows;
+this widget lays them out and formats nothing the core decides.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from typing import Any
+
+from PySide6.QtCore import (
+    QAbstractItemModel,
+    QCoreApplication,
+    QItemSelectionModel,
+    QModelIndex,
+    QPersistentModelIndex,
+    QPoint,
+    Qt,
+    QTimer,
+    Signal,
+)
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLineEdit,
+    QTreeView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from inspector import views
+
+from ..models.navigator_cells import forget_palette
+from ..models.navigator_filter import NavigatorFilter, ShownModel
+from ..models.navigator_nodes import (
+    COL_CACHED,
+    COL_DETAIL,
+    COL_DURATION,
+    COL_NAME,
+    COL_TOKENS,
+    IDLE,
+    LOADING,
+    REQUEST,
+    RUNTIME,
+    SESSION,
+    TURN,
+    Node,
+    Path,
+)
+from ..models.navigator_tree import NavigatorModel
+from ..workers import Job, TaskManager
+from .formats import format_duration, format_number
+
+__all__ = ["MAX_EXPANDED_MATCH_TURNS", "Navigator"]
+
+# How many matching turns a filter opens by itself (see Navigator._expand_matches).
+MAX_EXPANDED_MATCH_TURNS = 50
+
+
+def _tr(text: str) -> str:
+    return QCoreApplication.translate("Navigator", text)
+
+
+class Navigator(QWidget):
+    """Filter bar over the tree.
+
+    Signals: ``requestSelected(str)`` with the ``llm.calling`` event id; ``itemSelected(str, object)``
+    with the node kind and its row dict (``{}`` and kind ``""`` when the selection is cleared);
+    ``currentUpdated(str, object)`` like ``itemSelected`` when following changed the selected
+    row's data (the selection itself did not change); ``revealFinished(bool)`` after
+    :meth:`reveal` (true when the whole path was found);
+    ``busyChanged(int)`` with loads and searches in flight; ``failed(str)`` with a reason to show.
+    """
+
+    requestSelected = Signal(str)
+    itemSelected = Signal(str, object)
+    currentUpdated = Signal(str, object)
+    revealFinished = Signal(bool)
+    busyChanged = Signal(int)
+    failed = Signal(str)
+
+    def __init__(self, tasks: TaskManager, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._tasks = tasks
+        self.model = NavigatorModel(tasks, self)
+        # The filter sits between the model and the tree only while a filter is active: without
+        # one it would only double the Python calls of every paint (see ``proxy``).
+        self.filter = NavigatorFilter(self)
+        self.filter.setSourceModel(self.model)
+        self._unfiltered = ShownModel(self.model)
+
+        self.search = QLineEdit(self)
+        self.search.setObjectName("navigatorSearch")
+        self.search.setClearButtonEnabled(True)
+        self.search.setPlaceholderText(_tr("Search prompts…"))
+        self.search.setToolTip(_tr("Find requests whose prompt contains this text (Ctrl+F)"))
+        self.runtime_box = QComboBox(self)
+        self.runtime_box.setObjectName("runtimeFilter")
+        self.runtime_box.setToolTip(_tr("Show only requests of this runtime"))
+        self.runtime_box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.runtime_box.setMinimumContentsLength(8)
+        self.model_box = QComboBox(self)
+        self.model_box.setObjectName("modelFilter")
+        self.model_box.setToolTip(_tr("Show only requests sent to this model"))
+        self.model_box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.model_box.setMinimumContentsLength(8)
+        self._fill_facets({"runtimes": [], "models": []})
+
+        self.tree = QTreeView(self)
+        self.tree.setObjectName("navigatorTree")
+        self.tree.setModel(self.model)
+        self.tree.setUniformRowHeights(True)
+        self.tree.setAlternatingRowColors(True)
+        self.tree.setAllColumnsShowFocus(True)
+        self.tree.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.tree.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.tree.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.tree.setExpandsOnDoubleClick(True)
+        header = self.tree.header()
+        header.setStretchLastSection(False)
+        header.setSectionResizeMode(COL_NAME, QHeaderView.ResizeMode.Interactive)
+        header.setSectionResizeMode(COL_DETAIL, QHeaderView.ResizeMode.Stretch)
+        # Fixed-width number columns sized from the font, not ResizeToContents: that measures
+        # every row of the tree on each expand and scroll (a 1,000-turn session stalled the GUI
+        # for seconds per expanded turn).
+        for col in (COL_TOKENS, COL_CACHED, COL_DURATION):
+            header.setSectionResizeMode(col, QHeaderView.ResizeMode.Interactive)
+        header.resizeSection(COL_NAME, 240)
+        self._size_number_columns()
+
+        bar = QHBoxLayout()
+        bar.setContentsMargins(0, 0, 0, 0)
+        bar.setSpacing(4)
+        bar.addWidget(self.search, 3)
+        bar.addWidget(self.runtime_box, 2)
+        bar.addWidget(self.model_box, 2)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(4)
+        layout.addLayout(bar)
+        layout.addWidget(self.tree, 1)
+
+        self._search_timer = QTimer(self)
+        self._search_timer.setSingleShot(True)
+        self._search_timer.setInterval(300)
+        self._search_timer.timeout.connect(self._run_search)
+        self._search_job: Job | None = None
+        self._searching = False
+        self._matches: set[str] | None = None
+        self._expand_timer = QTimer(self)
+        self._expand_timer.setSingleShot(True)
+        self._expand_timer.setInterval(50)
+        self._expand_timer.timeout.connect(self._expand_matches)
+        self._expand_plan: Iterator[bool] | None = None
+        self._reveal_target: Path | None = None
+        self._reveal_select = True
+        self._facets_job: Job | None = None
+
+        self.search.textChanged.connect(self._search_text_changed)
+        self.runtime_box.currentIndexChanged.connect(self._apply_filter)
+        self.model_box.currentIndexChanged.connect(self._apply_filter)
+        self.tree.selectionModel().currentRowChanged.connect(self._current_changed)
+        self.model.loaded.connect(self._on_loaded)
+        self.model.loadFailed.connect(self.failed)
+        self._filter_pending = False
+        self.model.loadingChanged.connect(lambda _n: self._emit_busy())
+        self.model.loadingChanged.connect(lambda n: self._finish_pending_filter() if n == 0 else None)
+        self.filter.rowsInserted.connect(self._rows_inserted)
+        self._page_timer = QTimer(self)
+        self._page_timer.setSingleShot(True)
+        self._page_timer.setInterval(0)
+        self._page_timer.timeout.connect(self._fetch_visible_pages)
+        self.tree.verticalScrollBar().valueChanged.connect(lambda _v: self._page_timer.start())
+        self.tree.expanded.connect(lambda _i: self._page_timer.start())
+        self.setFocusProxy(self.tree)
+
+    @property
+    def proxy(self) -> NavigatorFilter | ShownModel:
+        """The model the tree shows, with ``mapFromSource``/``mapToSource`` between it and
+        ``model``: the filter while one is active, else the model itself (identity mapping)."""
+        return self.filter if self.tree.model() is self.filter else self._unfiltered
+
+    def _set_criteria(self, **criteria: Any) -> None:
+        if all(v is None for v in criteria.values()):
+            # No filter: show the model (keeping the current row through the old mappings), then
+            # drop the filter's mappings rather than re-filter every row of the tree through
+            # Python only to accept it (a quarter-second stall on a 1,000-turn session).
+            self._show_model(self.model)
+            self.filter.clear_criteria()
+            return
+        self.filter.set_criteria(**criteria)
+        self._show_model(self.filter if self.filter.active else self.model)
+
+    def _show_model(self, model: QAbstractItemModel) -> None:
+        """Put ``model`` (the filter or the model) under the tree, keeping the current row."""
+        tree = self.tree
+        if tree.model() is model:
+            return
+        current = self.model.node(self.proxy.mapToSource(tree.currentIndex())) \
+            if tree.currentIndex().isValid() else None
+        old_selection = tree.selectionModel()
+        old_selection.currentRowChanged.disconnect(self._current_changed)
+        tree.setModel(model)
+        old_selection.deleteLater()
+        if model is self.model:
+            # Drop the filter's mappings: nothing reads them until the next filter.
+            self.filter.invalidate()
+        if current is not None and current is not self.model.root:
+            index = self.proxy.mapFromSource(self.model.index_of(current))
+            if index.isValid():
+                parent = index.parent()
+                while parent.isValid():
+                    tree.expand(parent)
+                    parent = parent.parent()
+                tree.selectionModel().setCurrentIndex(
+                    index, QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows)
+                tree.scrollTo(index, QAbstractItemView.ScrollHint.PositionAtCenter)
+        # Connected after the current row is restored: the selection did not change for the user.
+        tree.selectionModel().currentRowChanged.connect(self._current_changed)
+
+    def _size_number_columns(self) -> None:
+        metrics = self.tree.fontMetrics()
+        header = self.tree.header()
+        pad = 2 * self.tree.style().pixelMetric(self.tree.style().PixelMetric.PM_FocusFrameHMargin) + 16
+        for col, sample in ((COL_TOKENS, format_number(9_999_999)), (COL_CACHED, format_number(9_999_999)),
+                            (COL_DURATION, format_duration(3_599_000))):
+            title = self.model.headerData(col, Qt.Orientation.Horizontal) or ""
+            width = max(metrics.horizontalAdvance(sample), header.fontMetrics().horizontalAdvance(title) + 12)
+            header.resizeSection(col, width + pad)
+
+    def changeEvent(self, event: Any) -> None:  # noqa: N802 - Qt override
+        super().changeEvent(event)
+        if event.type() in (event.Type.FontChange, event.Type.LanguageChange, event.Type.StyleChange):
+            self._size_number_columns()
+        if event.type() == event.Type.LanguageChange:
+            self.model.invalidate_texts()
+        if event.type() == event.Type.PaletteChange:
+            forget_palette()
+
+    # ------------------------------------------------------------------ public API
+
+    @property
+    def busy(self) -> int:
+        return self.model.loading + (1 if self._searching else 0)
+
+    def set_store(self, store: Any, sessions: list[dict[str, Any]]) -> None:
+        """Show a freshly opened store. Filters are kept and re-applied to the new content."""
+        self._cancel_search()
+        if self._facets_job is not None:
+            self._facets_job.cancel()
+        self.model.reset(store, sessions)
+        if store is None:
+            return
+        self._facets_job = self._tasks.run(lambda _job: views.request_facets(store), self._fill_facets,
+                                           lambda exc: self.failed.emit(str(exc)), resource=store)
+        if self._filter_wanted():
+            self._apply_filter()
+        self.tree.setCurrentIndex(QModelIndex())
+
+    def clear(self) -> None:
+        self.set_store(None, [])
+
+    def focus_filter(self) -> None:
+        self.search.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        self.search.selectAll()
+
+    def current_path(self) -> Path:
+        index = self.tree.currentIndex()
+        if not index.isValid():
+            return []
+        return self.model.node(self.proxy.mapToSource(index)).path()
+
+    def current_kind(self) -> str:
+        path = self.current_path()
+        return path[-1][0] if path else ""
+
+    def reveal(self, path: Path, *, select: bool = True) -> None:
+        """Expand the tree along ``path`` (``[("session", id), ("turn", id), ("runtime", id),
+        ("request", event id)]`` or a prefix), loading levels as needed, and select its end.
+        ``revealFinished`` reports the outcome."""
+        self._reveal_target = list(path)
+        self._reveal_select = select
+        self._continue_reveal()
+
+    def select_request(self, event_id: str) -> None:
+        """Reveal a request by its ``llm.calling`` id, looking up its place in the background."""
+        store = self.model.store
+        if store is None:
+            self.revealFinished.emit(False)
+            return
+
+        def found(location: dict[str, Any] | None) -> None:
+            if store is not self.model.store:
+                return
+            if location is None:
+                self.failed.emit(_tr("No model request with id {id} in this database.").format(id=event_id))
+                self.revealFinished.emit(False)
+                return
+            self.reveal([(SESSION, location["sessionId"]), (TURN, location["turnId"]),
+                         (RUNTIME, location["runtimeId"]), (REQUEST, location["eventId"])])
+
+        self._tasks.run(lambda _job: views.request_location(store, event_id), found,  # a failure ends a reveal too
+                        lambda exc: (self.failed.emit(str(exc)), self.revealFinished.emit(False)), resource=store)
+
+    # ------------------------------------------------------------------ paging and following
+
+    # A page is inserted when the row at the bottom of the view is this close to the end of the
+    # rows inserted so far.
+    PAGE_MARGIN = 50
+
+    def _fetch_visible_pages(self) -> None:
+        """Insert the next page of turns when the view has scrolled near the end of a session's
+        inserted rows (the tree itself only fetches when a row is expanded)."""
+        tree = self.tree
+        viewport = tree.viewport()
+        # Column 0's indentation area has no index: probe the detail column.
+        x = tree.header().sectionViewportPosition(COL_DETAIL) + 2
+        index = tree.indexAt(QPoint(x, viewport.height() - 2))
+        nodes: list[Node] = []
+        if index.isValid():
+            nodes.append(self.model.node(self.proxy.mapToSource(index)))
+        else:
+            # The rows end above the bottom of the view: every open session with pages left.
+            for row in range(self.proxy.rowCount()):
+                session = self.proxy.index(row, 0)
+                if tree.isExpanded(session):
+                    node = self.model.node(self.proxy.mapToSource(session))
+                    if node.children:
+                        nodes.append(node.children[-1])
+        for node in nodes:
+            while node is not None and node.parent is not None:
+                parent = node.parent
+                if parent.pending and node.row >= len(parent.children) - self.PAGE_MARGIN:
+                    self.model.fetch_page(parent)
+                node = parent
+
+    def apply_update(self, update: Any) -> tuple[list[Node], set[tuple[str, str]]]:
+        """Merge a follow update into the tree (see :meth:`NavigatorModel.apply_update`); the
+        selection and scroll position stay. Returns the new turn nodes and the pairs to re-read."""
+        current = self.tree.currentIndex()
+        current_node = self.model.node(self.proxy.mapToSource(current)) if current.isValid() else None
+        new_turns, retry, changed = self.model.apply_update(update)
+        if current_node is not None and any(node is current_node for node in changed):
+            self.currentUpdated.emit(current_node.kind, current_node.data)
+        return new_turns, retry
+
+    def set_session_event_counts(self, counts: dict[str, int]) -> None:
+        """Fill the trace-event counts a large store's session rows were opened without."""
+        current = self.tree.currentIndex()
+        current_node = self.model.node(self.proxy.mapToSource(current)) if current.isValid() else None
+        for session in self.model.root.children:
+            if session.key in counts:
+                session.data = {**session.data, "events": counts[session.key]}
+                if session is current_node:
+                    self.currentUpdated.emit(session.kind, session.data)
+
+    def clear_filters(self) -> None:
+        self.search.clear()
+        self.runtime_box.setCurrentIndex(0)
+        self.model_box.setCurrentIndex(0)
+
+    # ------------------------------------------------------------------ filtering
+
+    def _fill_facets(self, facets: dict[str, list[str]]) -> None:
+        for box, values, everything in ((self.runtime_box, facets["runtimes"], _tr("All runtimes")),
+                                         (self.model_box, facets["models"], _tr("All models"))):
+            previous = box.currentData()
+            box.blockSignals(True)
+            box.clear()
+            box.addItem(everything, None)
+            for value in values:
+                box.addItem(value, value)
+            at = box.findData(previous) if previous is not None else 0
+            box.setCurrentIndex(max(at, 0))
+            box.blockSignals(False)
+            if previous is not None and at < 0:
+                # The value is not in this store: the filter widens, so re-apply it.
+                self._apply_filter()
+
+    def _filter_wanted(self) -> bool:
+        return bool(self.search.text()) or self.runtime_box.currentData() is not None \
+            or self.model_box.currentData() is not None
+
+    def _search_text_changed(self, _text: str) -> None:
+        self._cancel_search()
+        self._search_timer.start()
+
+    def _cancel_search(self) -> None:
+        self._search_timer.stop()
+        if self._search_job is not None:
+            self._search_job.cancel()
+            self._search_job = None
+        if self._searching:
+            self._searching = False
+            self._emit_busy()
+
+    def _run_search(self) -> None:
+        text = self.search.text()
+        store = self.model.store
+        if not text or store is None:
+            self._matches = None
+            self.search.setToolTip("")
+            self._apply_filter()
+            return
+        self._searching = True
+        self._emit_busy()
+        from pathlib import Path as FilePath
+
+        from PySide6.QtCore import QStandardPaths
+
+        from inspector.search import index as search_index
+
+        # The demo database's cache folder (ui.app.demo_path); the index is keyed by the store.
+        cache = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.GenericCacheLocation)
+        index = None
+        if cache and search_index.worth_indexing(store):
+            index = search_index.index_for(store, FilePath(cache) / "prompt-inspector")
+        if index is not None and index.problem is None and not index.building and not index.ready():
+            # Built once per store in the background; until then the scan answers.
+            index.start_build()
+
+        def work(job: Job) -> Any:
+            return views.search_prompts(store, text, should_stop=lambda: job.cancelled, index=index)
+
+        def done(outcome: Any) -> None:
+            self._search_job = None
+            self._searching = False
+            self._matches = outcome.matches
+            self.search.setToolTip(_tr("Searched every prompt by scanning: {why}").format(why=outcome.note)
+                                   if outcome.note else "")
+            self._emit_busy()
+            self._apply_filter()
+
+        def fail(exc: BaseException) -> None:
+            self._search_job = None
+            self._searching = False
+            self._emit_busy()
+            self.failed.emit(str(exc))
+
+        self._search_job = self._tasks.run(work, done, fail, resource=store)
+
+    def _apply_filter(self) -> None:
+        matches = self._matches if self.search.text() else None
+        runtime, model = self.runtime_box.currentData(), self.model_box.currentData()
+        wanted = runtime is not None or model is not None or matches is not None
+        if wanted and not self.model.fully_loaded():
+            # Load the whole tree first, unfiltered, and filter once it is all there: a filtering
+            # proxy re-examines its hidden ancestors on every insert, which made a search over a
+            # 1,000-turn session stall the GUI for minutes.
+            self._filter_pending = True
+            self._set_criteria()
+            self.model.load_everything()
+            if self.model.loading == 0:
+                self._finish_pending_filter()
+            return
+        self._filter_pending = False
+        self._set_criteria(runtime=runtime, model=model, matches=matches)
+        if self.filter.active:
+            self._schedule_expand()
+
+    def _finish_pending_filter(self) -> None:
+        if self._filter_pending and self.model.loading == 0:
+            self._filter_pending = False
+            if self.model.fully_loaded():
+                self._apply_filter()
+            else:  # a level failed to load: filter what is there
+                self._set_criteria(runtime=self.runtime_box.currentData(),
+                                        model=self.model_box.currentData(),
+                                        matches=self._matches if self.search.text() else None)
+                self._schedule_expand()
+
+    def _rows_inserted(self, *_args: Any) -> None:
+        if self.filter.active:
+            self._schedule_expand()
+
+    def _schedule_expand(self) -> None:
+        """(Re)start opening the filtered tree from the top, once the filter has settled."""
+        self._expand_plan = None
+        self._expand_timer.setInterval(50)
+        self._expand_timer.start()
+
+    # Time one step of _expand_matches may take before it yields to the event loop.
+    EXPAND_STEP_MS = 12
+
+    def _expand_matches(self) -> None:
+        """Open the filtered tree far enough to show matches, but only the first turns of it.
+
+        expandAll() on a filter matching thousands of requests froze the window for half a
+        minute (every expansion lays out rows through Python); nobody reads past the first
+        screens of matches, and the rest stay one click away. The expansions run a few
+        milliseconds at a time, the expand timer staying active until they are all done.
+        """
+        if not self.filter.active:
+            self._expand_plan = None
+            return
+        if self._expand_plan is None:
+            self._expand_plan = self._expansions()
+        tree = self.tree
+        deadline = time.perf_counter() + self.EXPAND_STEP_MS / 1000
+        done = False
+        tree.setUpdatesEnabled(False)
+        try:
+            while time.perf_counter() < deadline:
+                if next(self._expand_plan, None) is None:
+                    done = True
+                    break
+        finally:
+            tree.setUpdatesEnabled(True)
+        if done:
+            self._expand_plan = None
+            self._expand_timer.setInterval(50)
+        else:
+            self._expand_timer.setInterval(0)
+            self._expand_timer.start()
+
+    def _expansions(self) -> Iterator[bool]:
+        """Expand sessions, then the first matching turns with their runtimes, one per step."""
+        proxy, tree = self.proxy, self.tree
+        budget = MAX_EXPANDED_MATCH_TURNS
+        sessions = [QPersistentModelIndex(proxy.index(s, 0)) for s in range(proxy.rowCount())]
+        for session in sessions:
+            if session.isValid():
+                tree.expand(QModelIndex(session))
+                yield True
+        for session in sessions:
+            if not session.isValid():
+                continue
+            parent = QModelIndex(session)
+            for t in range(proxy.rowCount(parent)):
+                if budget == 0:
+                    return
+                turn = proxy.index(t, 0, parent)
+                tree.expand(turn)
+                for r in range(proxy.rowCount(turn)):
+                    tree.expand(proxy.index(r, 0, turn))
+                budget -= 1
+                yield True
+
+    # ------------------------------------------------------------------ selection
+
+    def _current_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
+        if not current.isValid():
+            self.itemSelected.emit("", {})
+            return
+        node = self.model.node(self.proxy.mapToSource(current))
+        self.itemSelected.emit(node.kind, node.data)
+        if node.kind == REQUEST:
+            self.requestSelected.emit(node.key)
+
+    def _on_loaded(self, _node: Node) -> None:
+        if self._reveal_target is not None:
+            self._continue_reveal()
+
+    def _continue_reveal(self) -> None:
+        path = self._reveal_target
+        if path is None:
+            return
+        node, depth = self.model.find(path)
+        if depth < len(path) and node.state in (IDLE, LOADING):
+            self.model.fetch(node)
+            return
+        self._reveal_target = None
+        if node is not self.model.root:
+            source = self.model.index_of(node)
+            index = self.proxy.mapFromSource(source)
+            if index.isValid():
+                parent = index.parent()
+                while parent.isValid():
+                    self.tree.expand(parent)
+                    parent = parent.parent()
+                if self._reveal_select:
+                    self.tree.setCurrentIndex(index)
+                self.tree.scrollTo(index, QAbstractItemView.ScrollHint.PositionAtCenter)
+        self.revealFinished.emit(depth == len(path))
+
+    def _emit_busy(self) -> None:
+        self.busyChanged.emit(self.busy)
