@@ -33,6 +33,7 @@ from inspector.anatomy.divergence import (
 )
 from inspector.covel import markers
 from inspector.export import node_text
+from inspector.jsjson import js_quote
 from inspector.views import DetailNode, RequestDetail
 
 EQUAL = "equal"
@@ -197,8 +198,8 @@ class Comparison:
             lines.append("The provider reads both requests the same"
                          + ("." if self.identical else " (only cache breakpoints differ)."))
         else:
-            lines.append(f"first difference: {fd.path} at offset {fd.offset} ({OFFSET_UNIT} units into the part), "
-                         f"row {fd.row_index + 1}")
+            lines.append(f"first difference: {fd.path} at character {fd.divergence.offset_chars + 1} of its part "
+                         f"({fd.offset} {OFFSET_UNIT} units in), row {fd.row_index + 1}")
             lines.append(f"  was: {_quoted(fd.was)}")
             lines.append(f"  now: {_quoted(fd.now)}")
         lines.append("")
@@ -223,9 +224,8 @@ class Comparison:
 
 
 def _quoted(text: str | None) -> str:
-    if text is None:
-        return "(no such part)"
-    return '"' + text.replace("\\", "\\\\").replace("\n", "\\n").replace('"', '\\"') + '"'
+    # As Covel's report prints an excerpt (JSON-quoted), "(no such part)" where there is none.
+    return js_quote(text) if text is not None else "(no such part)"
 
 
 def _key(section: str, node: DetailNode) -> tuple[str, str, str]:
@@ -390,7 +390,9 @@ def _locate(divergence: Divergence, aligned: list[tuple[Row, int | None, int | N
 
 
 def _part_at(parts: list[Part], point: PartPoint) -> tuple[int, int] | None:
-    """The part holding ``point`` and the character index of the point in the part's text."""
+    """The part holding ``point`` and the character index of the point in the part's text; a
+    point between two parts of its source (white space the anatomy leaves out) is at the start of
+    the next one."""
     if point.part is None:
         return None
     if point.part.kind == "tool":
@@ -403,7 +405,10 @@ def _part_at(parts: list[Part], point: PartPoint) -> tuple[int, int] | None:
             at = _index_in(part.node, point.source, point.source_offset, inclusive)
             if at is not None:
                 return n, at
-    return None
+    following = [(node.start, n) for n, part in enumerate(parts) for node in part.node.walk()
+                 if node.text and not node.is_breakpoint and node.source == point.source
+                 and node.start > point.source_offset]
+    return (min(following)[1], 0) if following else None
 
 
 def _index_in(node: DetailNode, source: tuple[str, int], offset: int, inclusive: bool) -> int | None:

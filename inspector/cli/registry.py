@@ -36,6 +36,8 @@ COMMANDS: tuple[Command, ...] = (
     Command("turns", _STORE, "list the turns (executions) of a session"),
     Command("requests", _STORE, "list recorded model requests"),
     Command("show", _STORE, "the anatomy of one request as an indented tree with token counts"),
+    Command("compare", "inspector.cli.compare_command", "two requests aligned part by part, and where the "
+            "provider first reads them differently"),
     Command("turn", _STORE, "step through one turn: stages, parallel groups, runtimes, model calls, tools"),
     Command("cache", "inspector.cli.cache_command", "prompt-cache analysis: where each request stops repeating "
             "the last one, why, and what the provider will cache"),
