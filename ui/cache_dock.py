@@ -14,7 +14,7 @@ from PySide6.QtCore import QCoreApplication, Qt, QTimer
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QDockWidget, QMenu
 
-from . import navigator as nav
+from .models import navigator_nodes as nav
 from .views.cache_view import CacheView
 
 

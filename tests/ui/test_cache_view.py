@@ -14,7 +14,7 @@ from inspector.anatomy.divergence import context_point
 from inspector.cache.analysis import analyse_session
 from inspector.jsjson import utf16_len, utf16_to_index
 from inspector.store import open_store
-from ui import navigator as nav
+from ui.models import navigator_nodes as nav
 from ui.cache_dock import install_cache_view
 from ui.compare_view import MARK_COLOUR
 from ui.main_window import MainWindow
