@@ -10,12 +10,13 @@ from __future__ import annotations
 from typing import Any
 
 from inspector.anatomy.divergence import common_prefix
-from inspector.anatomy.labelling import Anatomy, AnatomyNode, label_request
+from inspector.anatomy.kernel_view import label_as_shown
+from inspector.anatomy.labelling import Anatomy, AnatomyNode
 from inspector.jsjson import js_stringify, utf16_to_index
 from inspector.prefix.report import Pair, Request, RequestPart, RuntimeEntry, report_json
 from inspector.tokens import count_exact, encoding_for_model
 from inspector.wire.model import NormalisedRequest
-from inspector.wire.parse import request_for
+from inspector.wire.parse import from_kernel, request_for
 
 
 def _request(payload: Any) -> NormalisedRequest:
@@ -92,7 +93,7 @@ def name_difference(previous_payload: Any, payload: Any, part: RequestPart, cut:
     """The anatomy path of a prefix-report part at code point ``cut``; the part's own label when
     no anatomy node holds it."""
     current = _request(payload)
-    anatomy = label_request(current)
+    anatomy = label_as_shown(current, from_kernel(payload if isinstance(payload, dict) else {}))
     if part.kind == "tool":
         path = tool_path(anatomy, part.index)
     elif part.kind in ("system", "instructions"):
