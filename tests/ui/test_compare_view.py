@@ -92,3 +92,39 @@ def test_compare_with_previous_on_first_turn_says_so(qtbot: Any, view: RequestVi
     qtbot.waitUntil(lambda: view.message.isVisible(), timeout=20000)
     assert "earlier turn" in view.message.text()
     assert not view.tabs.isTabVisible(view._compare_tab)
+
+
+def test_a_moved_part_is_one_row_naming_both_sides(qtbot: Any, store: Any) -> None:
+    from inspector.anatomy.compare import MOVED
+
+    cmp = None
+    for later in views.request_rows(store, "demo-lantern-deepseek"):
+        earlier = views.previous_turn_request(store, later["eventId"])
+        if earlier is None:
+            continue
+        candidate = compare_details(views.request_detail(store, earlier, exact=False),
+                                    views.request_detail(store, later["eventId"], exact=False))
+        if any(r.status == MOVED for r in candidate.rows):
+            cmp = candidate
+            break
+    assert cmp is not None
+    cv = CompareView()
+    qtbot.addWidget(cv)
+    cv.set_comparison(cmp)
+    moved = next(i for i, r in enumerate(cmp.rows) if r.status == MOVED)
+    item = cv.table.topLevelItem(moved)
+    row = cmp.rows[moved]
+    assert item.text(2) == "moved"
+    assert item.text(1) == f"{row.left_label} → {row.right_label}"
+    assert item.background(0).style() != Qt.BrushStyle.NoBrush
+    assert "moved" in cv.summary.text()
+    # The first difference is marked on both sides, each in the row holding it.
+    fd = cmp.first_difference
+    marked = [i for i in range(cv.table.topLevelItemCount()) if "first difference" in cv.table.topLevelItem(i).text(5)]
+    assert marked == sorted({fd.left_row, fd.right_row} - {None})
+    cv.show_first_difference()
+    if fd.right_row is not None:
+        assert cv.right_pane.text() == cmp.rows[fd.right_row].right_text
+        assert len(cv.right_pane.editor.extraSelections()) == 1
+    if fd.left_row is not None:
+        assert cv.left_pane.text() == cmp.rows[fd.left_row].left_text
