@@ -103,7 +103,7 @@ def main() -> int:
 
         from inspector import views
         from inspector.store import open_store
-        from ui import navigator as nav
+        from ui.models import navigator_nodes as nav
         from ui.main_window import MainWindow
 
         with open_store(path) as store:

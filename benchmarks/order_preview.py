@@ -28,7 +28,8 @@ sys.path.insert(0, str(ROOT))
 
 from inspector import tokens  # noqa: E402
 from inspector.writing_agent.assembly import assemble, assemble_prepared, prepare  # noqa: E402
-from inspector.writing_agent.order import apply_edit, normalise, read_context_order  # noqa: E402
+from inspector.writing_agent.edits import apply_edit  # noqa: E402
+from inspector.writing_agent.order import normalise, read_context_order  # noqa: E402
 from inspector.writing_agent.prefix_sim import simulate_prefix  # noqa: E402
 from inspector.writing_agent.preview import OrderPreview  # noqa: E402
 from inspector.writing_agent.scenario import load_scenario  # noqa: E402

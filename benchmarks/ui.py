@@ -170,7 +170,7 @@ def pick_requests(db: Path, typical: int) -> tuple[str, list[str]]:
 def reveal(window, event_id: str) -> QModelIndex:
     """Expand the navigator to ``event_id`` without selecting it; the proxy index of its row."""
     from inspector import views
-    from ui import navigator as nav
+    from ui.models import navigator_nodes as nav
 
     navigator = window.navigator
     loc = views.request_location(window.store, event_id)
@@ -265,7 +265,7 @@ def bench_expand_turns(window, count: int) -> list[float]:
     proxy = window.navigator.proxy
     session = largest_session_index(window)
     model = window.navigator.model
-    from ui import navigator as nav
+    from ui.models import navigator_nodes as nav
 
     dog = Watchdog()
     dog.start()

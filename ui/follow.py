@@ -19,7 +19,7 @@ from PySide6.QtWidgets import QLabel
 
 from inspector.follow import ChangeWatcher, FollowUpdate, read_updates
 
-from . import navigator as nav
+from .models import navigator_nodes as nav
 from .workers import Job
 
 POLL_MS = 500

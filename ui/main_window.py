@@ -34,16 +34,18 @@ from PySide6.QtWidgets import (
 )
 
 from inspector import __version__, views
+from inspector.collector import freeze_heap
 from inspector.numbering import shown as shown_number
 from inspector.store import StoreAuthenticationError, open_store
 from inspector.store.urls import BadUrlError, looks_like_url, short_name, shown_url, split_url
 
 from . import credentials
-from . import navigator as nav
-from .navigator import Navigator, format_duration, format_number, format_time
+from .models import navigator_nodes as nav
+from .views.formats import format_duration, format_number, format_time
+from .views.navigator import Navigator
 from .open_url_dialog import ask_url
 from .settings import Settings
-from .workers import Job, TaskManager, freeze_heap
+from .workers import Job, TaskManager
 
 APP_NAME = "Prompt Inspector"
 
@@ -91,6 +93,13 @@ def _num(value: Any) -> str:
 
 def _dur(value: Any) -> str:
     return format_duration(value) or "—"
+
+
+def _counts_text(totals: dict[str, int]) -> str:
+    """The status line's figures for a store (``views.store_totals``): turns and executions as
+    the core counts them (``inspector.store.turn_counts``)."""
+    return _tr("{sessions} sessions · {turns} turns · {executions} executions · {requests} requests").format(
+        **{key: format_number(totals[key]) or "0" for key in ("sessions", "turns", "executions", "requests")})
 
 
 def _when(value: Any) -> str:
@@ -194,6 +203,7 @@ class OverviewPanel(QWidget):
             (_otr("Opened"), _text(info.get("mode"))),
             (_otr("Sessions"), _num(totals["sessions"])),
             (_otr("Turns"), _num(totals["turns"])),
+            (_otr("Executions"), _num(totals["executions"])),
             (_otr("Model requests"), _num(totals["requests"])),
         ]
         for note in info.get("notes", []):
@@ -563,9 +573,7 @@ class MainWindow(QMainWindow):
         self.setWindowTitle(_tr("{name} — {app}").format(name=name, app=APP_NAME))
         self.setWindowFilePath(str(self.path) if self.path is not None else "")
         self.reload_action.setEnabled(True)
-        self.counts_label.setText(_tr("{sessions} sessions · {turns} turns · {requests} requests").format(
-            sessions=format_number(totals["sessions"]) or "0", turns=format_number(totals["turns"]) or "0",
-            requests=format_number(totals["requests"]) or "0"))
+        self.counts_label.setText(_counts_text(totals))
         self._store_info = {
             "name": name, "location": store.location, "totals": totals, "notes": list(store.schema_notes),
             "mode": _read_only_mode_label(store.read_only_mode),
@@ -726,9 +734,7 @@ class MainWindow(QMainWindow):
         # The navigator's session rows carry the merged counts; the status line follows them.
         rows = [node.data for node in self.navigator.model.root.children]
         totals = views.store_totals(self.store, rows)
-        self.counts_label.setText(_tr("{sessions} sessions · {turns} turns · {requests} requests").format(
-            sessions=format_number(totals["sessions"]) or "0", turns=format_number(totals["turns"]) or "0",
-            requests=format_number(totals["requests"]) or "0"))
+        self.counts_label.setText(_counts_text(totals))
         if self._store_info is not None:
             self._store_info["totals"] = totals
             if self.overview.kind == "store":

@@ -8,52 +8,14 @@ it, because closing a SQLAlchemy engine under a running query leaks its connecti
 
 from __future__ import annotations
 
-import gc
+import contextlib
 import threading
 from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication, QObject, QRunnable, QThreadPool, Signal, Slot
 
-
-def freeze_heap() -> None:
-    """Exclude every object alive now from the cyclic garbage collector's full collections.
-
-    A full (generation 2) collection walks every container object and holds the GIL while it
-    does: once the navigator holds a 1,000-turn session it takes 100–450 ms, a stall of the GUI
-    thread wherever it happens to fall (while scrolling, during a search). Long-lived data — the
-    open store, the navigator rows — is frozen once it is built (``gc.freeze``), so later
-    collections only walk what was created since. Frozen objects are still freed by reference
-    counting; only reference cycles among them are never collected, so owners of big cyclic
-    structures break their cycles when they drop them (``NavigatorModel.reset``); young garbage is
-    collected first (cheap) so little of it is frozen.
-    """
-    gc.collect(1)
-    gc.freeze()
-
-
-_gc_lock = threading.Lock()
-_gc_pausers = 0
-
-
-def _pause_gc() -> None:
-    global _gc_pausers
-    with _gc_lock:
-        _gc_pausers += 1
-        if _gc_pausers == 1:
-            gc.disable()
-
-
-def _resume_gc(freeze: bool) -> None:
-    global _gc_pausers
-    with _gc_lock:
-        _gc_pausers -= 1
-        if freeze:
-            # Everything allocated while paused is still young: the first collection after
-            # resuming would walk all of it (a quarter second for a session's rows).
-            gc.freeze()
-        if _gc_pausers == 0:
-            gc.enable()
+from inspector.collector import paused_collections
 
 
 class _Relay(QObject):
@@ -94,17 +56,16 @@ class _Runnable(QRunnable):
 
     def run(self) -> None:
         job = self._job
-        if job.pause_gc:
-            _pause_gc()
-        try:
-            result = job.fn(job)
-        except Exception as exc:  # noqa: BLE001 - every failure is reported to the GUI thread
-            self._relay.done.emit(job, None, exc)
-        else:
-            self._relay.done.emit(job, result, None)
-        finally:
-            if job.pause_gc:
-                _resume_gc(job.pause_gc == "freeze")
+        # The collector's policy is the core's (inspector.collector): a job that builds rows
+        # which live on runs without cycle collection, and "freeze" freezes what it made.
+        pause = paused_collections(freeze=job.pause_gc == "freeze") if job.pause_gc else contextlib.nullcontext()
+        with pause:
+            try:
+                result = job.fn(job)
+            except Exception as exc:  # noqa: BLE001 - every failure is reported to the GUI thread
+                self._relay.done.emit(job, None, exc)
+            else:
+                self._relay.done.emit(job, result, None)
 
 
 class TaskManager(QObject):

@@ -39,9 +39,10 @@ def cmd_demo(args: argparse.Namespace) -> int:
             raise CliError(str(exc)) from None
         if args.json:
             _write(_dump_json({"url": pg.url, "schema": pg.schema, "sessions": pg.sessions, "turns": pg.turns,
-                               "llmCalls": pg.llm_calls, "rows": pg.rows}))
+                               "executions": pg.executions, "llmCalls": pg.llm_calls, "rows": pg.rows}))
         else:
             _write(f"wrote {pg.url} (schema {pg.schema}): {pg.sessions} sessions, {pg.turns} turns, "
+                   f"{pg.executions} executions, "
                    f"{pg.llm_calls} model requests, {pg.rows:,} rows\n")
         return EXIT_OK
     _demo_output(args.path, args.force)
@@ -51,9 +52,10 @@ def cmd_demo(args: argparse.Namespace) -> int:
         raise CliError(str(exc)) from None
     if args.json:
         _write(_dump_json({"path": str(summary.path), "sessions": summary.sessions, "turns": summary.turns,
-                           "llmCalls": summary.llm_calls, "bytes": summary.bytes}))
+                           "executions": summary.executions, "llmCalls": summary.llm_calls, "bytes": summary.bytes}))
     else:
         _write(f"wrote {summary.path}: {summary.sessions} sessions, {summary.turns} turns, "
+               f"{summary.executions} executions, "
                f"{summary.llm_calls} model requests, {summary.bytes:,} bytes\n")
     return EXIT_OK
 

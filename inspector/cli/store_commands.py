@@ -19,6 +19,7 @@ from inspector.error_boundary import EXIT_OK
 from inspector.numbering import shown as shown_number
 from inspector.output import dump_json as _dump_json
 from inspector.output import write_text as _write
+from inspector.store.turn_counts import EXECUTIONS_LABEL, TURNS_LABEL
 
 
 def cmd_prefix(args: argparse.Namespace) -> int:
@@ -61,7 +62,7 @@ def cmd_sessions(args: argparse.Namespace) -> int:
     if args.json:
         _write(_dump_json(rows))
         return EXIT_OK
-    headers = ["session", "world", "locale", "phase", "turns", "executions", "llm calls", "updated"]
+    headers = ["session", "world", "locale", "phase", TURNS_LABEL, EXECUTIONS_LABEL, "llm calls", "updated"]
     _write(text_table(headers, [[r["sessionId"], r["world"], r["locale"], r["phase"], r["completedPlayerTurns"],
                              r["executions"], r["llmCalls"], r["updatedAt"]] for r in rows]))
     return EXIT_OK

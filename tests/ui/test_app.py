@@ -22,7 +22,8 @@ from inspector import views
 from inspector.error_boundary import EXIT_BAD_INPUT
 from inspector.store import StoreError, open_store
 from ui import i18n
-from ui import navigator as nav
+from ui.models import navigator_nodes as nav
+from ui.views.formats import format_number
 from ui.main_window import MainWindow
 from ui.settings import MAX_RECENT, Settings
 
@@ -80,7 +81,7 @@ def test_selection_shows_request_row_and_reaches_request_view(qtbot: Any, window
     assert window.centre.currentWidget() is view
     assert window.overview.value("Event id") == row["eventId"]
     assert window.overview.value("Model") == (row["model"] or "—")
-    assert window.overview.value("Input tokens") == (nav.format_number(row["inputTokens"]) or "—")
+    assert window.overview.value("Input tokens") == (format_number(row["inputTokens"]) or "—")
     window.overview_action.trigger()
     assert window.centre.currentWidget() is window.overview
 
@@ -242,11 +243,11 @@ def _variance(image: QImage) -> float:
 
 def test_a_large_store_opens_without_event_counts_and_fills_them_in(
         qtbot: Any, window: MainWindow, covel_db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import inspector.store.reader as reader
+    import inspector.store.sessions as store_sessions
 
     with open_store(covel_db) as store:
         expected = {row["sessionId"]: row["events"] for row in views.session_rows(store)}
-    monkeypatch.setattr(reader, "EVENT_COUNT_LIMIT", 0)  # every store counts as large
+    monkeypatch.setattr(store_sessions, "EVENT_COUNT_LIMIT", 0)  # every store counts as large
     open_and_wait(qtbot, window, covel_db)
     sessions = window.navigator.model.root.children
     qtbot.waitUntil(lambda: all(s.data.get("events") is not None for s in sessions), timeout=5000)

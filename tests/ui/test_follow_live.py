@@ -19,7 +19,7 @@ from PySide6.QtCore import QSettings
 from inspector import views
 from inspector.cache.analysis import analyse_session
 from inspector.store import open_store
-from ui import navigator as nav
+from ui.models import navigator_nodes as nav
 from ui.main_window import MainWindow
 
 # The writer: stdlib sqlite3 in WAL mode, rows shaped as Covel writes them (covel-db.md §1.3-1.4:
@@ -212,7 +212,8 @@ def test_new_turn_runtime_and_request_appear_within_a_second(qtbot: Any, window:
         totals = views.store_totals(store)
     assert {k: v for k, v in turn.data.items()} == fresh["live-turn"]
     # The status line's counts follow too.
-    assert f"{totals['turns']:,} turns · {totals['requests']:,} requests" in window.counts_label.text()
+    assert (f"{totals['turns']:,} turns · {totals['executions']:,} executions · {totals['requests']:,} requests"
+            in window.counts_label.text())
 
 
 def test_follow_latest_turn_selects_each_new_turn(qtbot: Any, window: MainWindow, wal_db: Path) -> None:

@@ -220,7 +220,8 @@ def test_a_server_that_goes_away_keeps_the_tree_and_is_retried(
     import pg_cluster
 
     from inspector.demo.pg import generate_demo_pg
-    from ui import navigator as nav
+    from ui.models import navigator_nodes as nav
+    from ui.models.navigator_tree import NavigatorModel
 
     bindir = pg_cluster.find_bindir()
     assert bindir is not None, "PostgreSQL binaries are needed for this test"
@@ -229,7 +230,7 @@ def test_a_server_that_goes_away_keeps_the_tree_and_is_retried(
     cluster = pg_cluster.start(directory, bindir)
     try:
         generate_demo_pg(cluster.url)
-        monkeypatch.setattr(nav.NavigatorModel, "RETRY_SECONDS", 0.3)
+        monkeypatch.setattr(NavigatorModel, "RETRY_SECONDS", 0.3)
         _open(qtbot, window, cluster.url)
         model = window.navigator.model
         sessions = list(model.root.children)
