@@ -5,7 +5,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from ..covel.events import LLM_CALLING, LLM_PAIRING_TYPES, LLM_RESPONDED, RUNTIME_STARTED
+from ..covel.events import (
+    LLM_CALLING,
+    LLM_PAIRING_TYPES,
+    LLM_RESPONDED,
+    RUNTIME_STARTED,
+)
+from ..json_guards import str_or_none
 from .records import LlmCall, TraceEvent
 from .schema import Reader
 from .trace_events import events
@@ -56,17 +62,15 @@ def pair_llm_calls(events: Iterable[TraceEvent]) -> list[LlmCall]:
     for calling, response, attempt, step in entries:
         rid = calling.runtime_id
         payload = calling.payload
-        provider = payload.get("provider")
-        if not isinstance(provider, str):
-            provider = None
+        provider = str_or_none(payload.get("provider"))
+        if provider is None:
             requests = payload.get("providerRequests")
             if isinstance(requests, list):
                 for request in requests:
-                    if isinstance(request, dict) and isinstance(request.get("provider"), str):
+                    if isinstance(request, dict) and str_or_none(request.get("provider")) is not None:
                         provider = request["provider"]
                         break
-        model = payload.get("model")
-        started = payload.get("startedAt")
+        started = str_or_none(payload.get("startedAt"))
         calls.append(LlmCall(
             calling=calling,
             response=response,
@@ -75,9 +79,9 @@ def pair_llm_calls(events: Iterable[TraceEvent]) -> list[LlmCall]:
             attempt=attempt,
             step=step,
             stage=stages.get((calling.turn_id, rid)),
-            model=model if isinstance(model, str) else None,
+            model=str_or_none(payload.get("model")),
             provider=provider,
-            started_at=started if isinstance(started, str) else calling.created_at,
+            started_at=started if started is not None else calling.created_at,
         ))
     return calls
 

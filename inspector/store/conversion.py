@@ -10,7 +10,6 @@ from typing import Any
 
 from .columns import UNKNOWN_TURN
 from .iso_time import iso_datetime
-from .turn_counts import completed_player_turns
 from .records import (
     SessionInfo,
     SessionSummary,
@@ -22,6 +21,7 @@ from .records import (
     parse_json_object,
     parse_json_value,
 )
+from .turn_counts import completed_player_turns
 from .values import ValueNotes
 
 __all__ = ["session_info", "session_summary", "suspension", "tool_call", "turn_info", "turn_message", "turn_result"]

@@ -5,8 +5,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from sqlalchemy import exc as sa_exc
 
-from . import postgres as pg
 from ..covel.events import LLM_CALLING
+from . import postgres as pg
 from .schema import Reader
 
 __all__ = ["llm_call_facets"]

@@ -13,6 +13,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
+from ..json_guards import str_or_none
 from .iso_time import iso_minus
 from .records import parse_json_object
 from .schema import Reader, Schema
@@ -106,7 +107,7 @@ def follow_read(store: Reader, cursor: dict[str, Any]) -> tuple[dict[str, Any], 
         for row in event_rows:
             rid = row[6] if runtime_expr is not None else \
                 parse_json_object(row[6], merge_data=True)[0].get("runtimeId")
-            events.append((row[0], row[1], row[2], row[3], row[4], row[5], rid if isinstance(rid, str) else None))
+            events.append((row[0], row[1], row[2], row[3], row[4], row[5], str_or_none(rid)))
         results = [(r[1], r[2], r[3], r[4]) for r in result_rows]
         existing = _turns_existing_before(schema, conn, events, result_rows, limits)
     return {"events": events, "results": results, "existing": existing}, new_cursor

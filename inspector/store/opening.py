@@ -13,7 +13,13 @@ from sqlalchemy.engine import URL, make_url
 from . import postgres as pg
 from .errors import StoreError, StoreOpenError
 from .read_errors import translate_error
-from .sqlite_open import DEFAULT_BUSY_TIMEOUT, Opened, SqliteRequest, open_sqlite, sqlite_request
+from .sqlite_open import (
+    DEFAULT_BUSY_TIMEOUT,
+    Opened,
+    SqliteRequest,
+    open_sqlite,
+    sqlite_request,
+)
 from .store import Store
 from .urls import bad_url_message, looks_like_url, shown_url
 

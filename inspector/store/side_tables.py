@@ -10,7 +10,13 @@ import sqlalchemy as sa
 
 from . import conversion
 from .columns import fetch_all, matches, matches_any
-from .records import SessionSummary, SuspensionRecord, ToolCallRecord, TurnMessage, TurnResult
+from .records import (
+    SessionSummary,
+    SuspensionRecord,
+    ToolCallRecord,
+    TurnMessage,
+    TurnResult,
+)
 from .schema import Reader
 
 __all__ = ["session_of_turn", "session_summaries", "suspensions", "tool_calls", "turn_messages", "turn_results"]

@@ -13,8 +13,14 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
+from ..covel.events import (
+    LLM_CALLING,
+    RUNTIME_LIFECYCLE_TYPES,
+    TURN_END_TYPES,
+    TURN_STARTED,
+)
+from ..json_guards import nonempty_str_or_none
 from . import postgres as pg
-from ..covel.events import LLM_CALLING, RUNTIME_LIFECYCLE_TYPES, TURN_END_TYPES, TURN_STARTED
 from .columns import UNKNOWN_TURN, fetch_all, matches, matches_any, typed_chunks
 from .conversion import turn_info
 from .records import TurnInfo, parse_json_object
@@ -74,7 +80,7 @@ def turn_infos(store: Reader, session_id: str, only: list[str] | None) -> list[T
                         .order_by(*schema.order("trace_events")))
                 for turn_id, rid in fetch_all(conn, stmt, values, "trace_events"):
                     info = agg.get(values.text("trace_events", "turn_id", turn_id) or UNKNOWN_TURN)
-                    if info is not None and isinstance(rid, str) and rid:
+                    if info is not None and nonempty_str_or_none(rid) is not None:
                         info["runtimes"].setdefault(rid, None)
 
     order = sorted(first_key, key=lambda tid: (first_key[tid], tid or ""))
@@ -162,7 +168,7 @@ def _aggregates(schema: Schema, conn: Connection, session_id: str, chunks: list[
     lifecycle.sort(key=lambda r: (r[0], -1 if r[1] is None else r[1], r[2]))
     for _created, _seq, _event_id, turn_id, rid in lifecycle:
         info = by_text.get(turn_id)
-        if info is not None and isinstance(rid, str) and rid:
+        if info is not None and nonempty_str_or_none(rid) is not None:
             info["runtimes"].setdefault(rid, None)
     return by_text
 
@@ -215,6 +221,6 @@ def _aggregates_by_scan(schema: Schema, conn: Connection, session_id: str, only:
         elif etype in TURN_END_TYPES:
             info["ended"] = created_at
         rid = parse_json_object(extra_value, merge_data=True)[0].get("runtimeId")
-        if isinstance(rid, str) and rid:
+        if nonempty_str_or_none(rid) is not None:
             info["runtimes"].setdefault(rid, None)
     return agg

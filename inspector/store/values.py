@@ -16,8 +16,8 @@ hands every such value over in a defined shape instead of failing on it:
   (:func:`inspector.store.records.parse_json_object`) take any type.
 
 Each kind of problem of each column is reported once in the store's notes (:class:`ValueNotes`),
-however many rows have it. The JSON field guards (``text_or_none``…) are the same kind of rule
-for values read out of a payload.
+however many rows have it. Values read out of a JSON payload have their own guards
+(:mod:`inspector.json_guards`).
 """
 
 from __future__ import annotations
@@ -33,11 +33,7 @@ __all__ = [
     "TEXT",
     "ValueNotes",
     "blob_literal",
-    "int_or_none",
-    "nonempty_text_or_none",
-    "number_or_none",
     "stored_forms",
-    "text_or_none",
 ]
 
 TEXT = "text"
@@ -58,37 +54,6 @@ COLUMN_KINDS: dict[str, dict[str, str]] = {
 }
 
 _BLOB_LITERAL = re.compile(r"^x'((?:[0-9a-f]{2})*)'$")
-
-
-# --- JSON field guards --------------------------------------------------------------------------
-
-def text_or_none(value: Any) -> str | None:
-    """A JSON string, else None."""
-    return value if isinstance(value, str) else None
-
-
-def nonempty_text_or_none(value: Any) -> str | None:
-    """A JSON string that is not empty, else None."""
-    return value if isinstance(value, str) and value else None
-
-
-def number_or_none(value: Any) -> int | float | None:
-    """A JSON number (not a boolean), else None."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        return None
-    return value
-
-
-def int_or_none(value: Any) -> int | None:
-    """A JSON number that is a whole number (``3`` or ``3.0``, as JavaScript has one number
-    type), else None."""
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int):
-        return value
-    if isinstance(value, float) and value.is_integer():
-        return int(value)
-    return None
 
 
 # --- column values ------------------------------------------------------------------------------
