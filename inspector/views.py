@@ -440,7 +440,7 @@ def request_detail(store: Store, event_id: str, *, exact: bool = True, view: str
     ``view`` is ``auto`` (the provider body when recorded, else the kernel messages), ``provider``
     or ``kernel``.
     """
-    from inspector.anatomy.labelling import label_request
+    from inspector.anatomy.kernel_view import label_as_shown
     from .tokens import encoding_for_model
     from .wire.parse import from_kernel, request_for
 
@@ -464,9 +464,7 @@ def request_detail(store: Store, event_id: str, *, exact: bool = True, view: str
         request.problems.insert(0, f"payload of {event.id}: {event.payload_error}")
     # Say why a transport attempt's body cannot be shown (a bodyRef pointing nowhere, say).
     request.problems.extend(f"providerRequests[{a.index}]: {a.body_error}" for a in attempts if a.body_error)
-    if request is not kernel:
-        _split_at_kernel_sentinels(request, kernel)
-    anatomy = label_request(request, runtime_body=_runtime_body_from_kernel(kernel))
+    anatomy = label_as_shown(request, kernel)
     model = row.get("model") or request.model
     choice = encoding_for_model(model if isinstance(model, str) else None)
     roots = [_detail_tree(n, choice.encoding, exact) for n in anatomy.roots]
@@ -482,55 +480,6 @@ def request_detail(store: Store, event_id: str, *, exact: bool = True, view: str
         response = call.response.payload
     return RequestDetail(row, request, kernel, attempts, anatomy, roots, choice.encoding, choice.provenance,
                          total_exact, total_estimate, exact, payload, raw_event, response)
-
-
-def _split_at_kernel_sentinels(request, kernel) -> None:
-    """Cut the provider body's system prompt where the kernel copy has cache sentinels.
-
-    Every wire but Anthropic's strips the sentinels, so the provider view alone cannot show
-    where Covel's stable parts end. The stripped text is exactly the kernel pieces laid end to
-    end, so when it matches, the provider block is split at the same places and the anatomy
-    recognises its parts by sentinel, as in the kernel view.
-    """
-    from dataclasses import replace
-
-    from .wire.model import SRC_KERNEL_SENTINEL, CacheBreakpoint
-
-    pieces = [b for b in kernel.system if b.source == SRC_KERNEL_SENTINEL]
-    if len(pieces) < 2 or not request.system:
-        return
-    first = request.system[0]
-    if first.source == SRC_KERNEL_SENTINEL or first.text != "".join(p.text for p in pieces):
-        return
-    offset = first.origin_offset
-    split = []
-    for piece in pieces:
-        split.append(replace(first, text=piece.text, breakpoint_after=piece.breakpoint_after,
-                             cache_control=False, source=SRC_KERNEL_SENTINEL, origin_offset=offset))
-        offset += len(piece.text)
-    shift = len(split) - 1
-    request.system[0:1] = split
-    request.cache_breakpoints = [
-        replace(bp, index=bp.index + shift) if bp.where == "system" and bp.index > 0 else bp
-        for bp in request.cache_breakpoints
-        if not (bp.where == "system" and bp.index == 0)
-    ] + [CacheBreakpoint("system", i, origin="sentinel") for i, b in enumerate(split) if b.breakpoint_after]
-
-
-def _runtime_body_from_kernel(kernel) -> str | None:
-    """The runtime body as the kernel copy's sentinels delimit it.
-
-    Provider bodies have the sentinels stripped (except Anthropic's block cuts), so without this
-    the body could only be guessed; the kernel copy of the same request still marks it.
-    """
-    from .covel import markers
-    from .wire.model import SRC_KERNEL_SENTINEL
-
-    pieces = [b for b in kernel.system if b.source == SRC_KERNEL_SENTINEL and b.breakpoint_after]
-    if len(pieces) >= 2 and pieces[0].text.lstrip().startswith(markers.PREAMBLE_TAGS):
-        body = pieces[1].text.strip()
-        return body or None
-    return None
 
 
 def request_anatomy(store: Store, event_id: str, *, exact: bool = True) -> RequestDetail | None:

@@ -11,6 +11,7 @@ from ..covel.events import (
     LLM_RESPONDED,
     RUNTIME_STARTED,
 )
+from ..covel.pairing import ResponseBinder
 from ..json_guards import str_or_none
 from .records import LlmCall, TraceEvent
 from .schema import Reader
@@ -24,11 +25,12 @@ def pair_llm_calls(events: Iterable[TraceEvent]) -> list[LlmCall]:
 
     Pairing (spec §2.2): per (turn, runtimeId), walking in write order, an attempt-0 calling
     starts a new tool-loop step; a response binds to the latest unanswered calling with the same
-    attempt. ``runtime.started`` rows among ``events`` give each call its stage; events of any
+    attempt (:class:`inspector.covel.pairing.ResponseBinder`, the one binding rule). ``runtime.started`` rows among ``events`` give each call its stage; events of any
     other type are ignored, so a whole turn's events can be passed as they are.
     """
     stages: dict[tuple[str, str | None], str] = {}
-    groups: dict[tuple[str, str | None], list[Any]] = {}
+    # Per (turn, runtimeId): the step counter and the binder of its responses.
+    groups: dict[tuple[str, str | None], tuple[list[int], ResponseBinder[list[Any]]]] = {}
     entries: list[list[Any]] = []
     for ev in events:
         etype = ev.type
@@ -40,23 +42,21 @@ def pair_llm_calls(events: Iterable[TraceEvent]) -> list[LlmCall]:
         elif etype == LLM_CALLING:
             key = (ev.turn_id, ev.runtime_id)
             attempt = ev.attempt or 0
-            group = groups.setdefault(key, [-1, []])
+            step, binder = groups.setdefault(key, ([-1], ResponseBinder()))
             # A group whose first surviving calling is a retry (earlier rows pruned) still
             # needs a step to live in.
-            if attempt == 0 or group[0] < 0:
-                group[0] += 1
-            entry = [ev, None, attempt, group[0]]
-            group[1].append(entry)
+            if attempt == 0 or step[0] < 0:
+                step[0] += 1
+            entry = [ev, None, attempt, step[0]]
+            binder.calling(attempt, entry)
             entries.append(entry)
         elif etype == LLM_RESPONDED:
             group = groups.get((ev.turn_id, ev.runtime_id))
             if group is None:
                 continue
-            attempt = ev.attempt or 0
-            for entry in reversed(group[1]):
-                if entry[1] is None and entry[2] == attempt:
-                    entry[1] = ev
-                    break
+            answered = group[1].response(ev.attempt or 0)
+            if answered is not None:
+                answered[1] = ev
 
     calls: list[LlmCall] = []
     for calling, response, attempt, step in entries:

@@ -303,6 +303,11 @@ class Store:
     def event(self, event_id: str) -> TraceEvent | None:
         return trace_events.event(self, event_id)
 
+    def llm_calling_order(self, session_id: str) -> dict[str, tuple[str, int, str]]:
+        """Each model request of a session → its canonical (write) order key
+        (:func:`inspector.store.trace_events.llm_calling_order`)."""
+        return trace_events.llm_calling_order(self, session_id)
+
     def existing_event_ids(self, event_ids: Iterable[str]) -> set[str]:
         return trace_events.existing_event_ids(self, event_ids)
 

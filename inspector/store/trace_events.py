@@ -6,11 +6,12 @@ from collections.abc import Iterable
 
 import sqlalchemy as sa
 
+from ..covel.events import LLM_CALLING
 from .columns import fetch_all, matches
 from .records import TraceEvent, trace_event
 from .schema import Reader
 
-__all__ = ["event", "event_key", "events", "existing_event_ids", "write_order_key"]
+__all__ = ["event", "event_key", "events", "existing_event_ids", "llm_calling_order", "write_order_key"]
 
 
 def events(store: Reader, session_id: str, turn_id: str | None = None,
@@ -49,6 +50,24 @@ def event(store: Reader, event_id: str) -> TraceEvent | None:
     with store.connect() as conn:
         rows = fetch_all(conn, stmt, schema.values, "trace_events")
     return trace_event(rows[0], schema.values) if rows else None
+
+
+def llm_calling_order(store: Reader, session_id: str) -> dict[str, tuple[str, int, str]]:
+    """Each ``llm.calling`` row of a session: its event id → its canonical order key
+    ``(created_at or "", seq or -1, id)``, the order :func:`events` gives them (write order,
+    covel-db.md §1.3), read without the payloads."""
+    schema = store.schema
+    values = schema.values
+    te = schema.tables["trace_events"]
+    stmt = sa.select(te.c.id, schema.tables.read("trace_events", "created_at"), schema.seq()).where(
+        matches(te.c.session_id, session_id), te.c.type == LLM_CALLING)
+    order: dict[str, tuple[str, int, str]] = {}
+    with store.connect() as conn:
+        for event_id, created_at, seq in fetch_all(conn, stmt, values, "trace_events"):
+            eid = values.text("trace_events", "id", event_id) or ""
+            seqv = values.order("trace_events", "seq", seq)
+            order[eid] = (values.text("trace_events", "created_at", created_at) or "", -1 if seqv is None else seqv, eid)
+    return order
 
 
 def existing_event_ids(store: Reader, event_ids: Iterable[str]) -> set[str]:

@@ -148,3 +148,19 @@ def test_one_turn_is_read_in_canonical_order(make_db, schema: str, backend: str)
     assert one == whole
     assert one == (["mm", "zz", "aa", "ab"] if schema == "new" else ["mm", "aa", "zz", "ab"])
     assert typed == [i for i in one if i in ("zz", "aa")]
+
+
+@pytest.mark.parametrize("schema", ["new", "old"])
+def test_llm_calling_order_keys_sort_as_the_canonical_order(make_db, schema: str, backend: str) -> None:
+    db = make_db(schema=schema)
+    db.session("s")
+    # Ties on created_at (and on seq) are broken by seq, then id byte-wise.
+    for n, (at, eid) in enumerate([(3, "c-b"), (1, "c-z"), (3, "c-a"), (2, "c-é"), (2, "c-e"), (1, "c-y")]):
+        db.event("s", f"t{n % 2}", "llm.calling", {"runtimeId": "r", "n": n}, at=at, eid=eid)
+    db.event("s", "t0", "llm.responded", {"runtimeId": "r"}, at=4, eid="reply")
+    db.event("other", "t0", "llm.calling", {"runtimeId": "r"}, at=1, eid="elsewhere")
+    with db.open() as store:
+        order = store.llm_calling_order("s")
+        canonical = [e.id for e in store.events("s", types=["llm.calling"])]
+    assert sorted(order, key=order.__getitem__) == canonical
+    assert set(order) == {"c-b", "c-z", "c-a", "c-é", "c-e", "c-y"}
