@@ -379,7 +379,7 @@ def _partly_bad_store(path: Path) -> Path:
 
 def test_a_partly_bad_store_shows_its_good_sessions_and_the_warnings(qtbot: Any, isolated_settings: Path,
                                                                      tmp_path: Path) -> None:
-    from ui.main_window import MainWindow
+    from ui.windows.main_window import MainWindow
 
     path = _partly_bad_store(tmp_path / "bad.db")
     win = MainWindow()
@@ -458,3 +458,16 @@ def test_session_and_execution_nodes_hold_typed_rows_and_give_todays_json(naviga
     nodes = navigator.model.root.children
     assert all(isinstance(node.record, SessionRow) for node in nodes)
     assert [node.data for node in nodes] == rows
+
+
+def test_the_rows_under_a_session_are_its_executions(qtbot: Any, navigator: Navigator, store: Store) -> None:
+    model = navigator.model
+    session = model.root.child(nav.SESSION, "demo-lantern-deepseek")
+    assert session is not None
+    index = model.index_of(session)
+    model.fetchMore(index)
+    turns = views.turn_rows(store, "demo-lantern-deepseek")
+    qtbot.waitUntil(lambda: model.rowCount(index) == len(turns))
+    names = [model.index(r, nav.COL_NAME, index).data() for r in range(len(turns))]
+    assert names == [f"Execution {t['number']}" for t in turns]
+    assert len(turns) == session.record.executions

@@ -13,7 +13,7 @@ from PySide6.QtGui import QColor, QIcon, QPainter, QPalette, QPixmap
 from inspector.covel.outcome import response_failed
 from inspector.rows import SessionRow, TurnRow
 
-from ..part_names import value_label
+from ui.views.part_names import value_label
 from ..views.formats import count_text, format_duration, format_number, format_time
 from .navigator_nodes import (
     COL_CACHED,
@@ -106,7 +106,7 @@ def header_text(section: int) -> str:
 
 def header_tooltip(section: int) -> str:
     return (
-        _tr("Session, turn number, runtime id, or tool-loop step and attempt"),
+        _tr("Session, execution number, runtime id, or tool-loop step and attempt"),
         _tr("World, origin and status, stage, or model and provider"),
         _tr("Input tokens reported by the provider (cache reads and writes included)"),
         _tr("Input tokens the provider served from its prompt cache"),
@@ -137,7 +137,9 @@ def _display(node: Node, col: int) -> str:
     if node.kind == TURN:
         assert isinstance(record, TurnRow)
         if col == COL_NAME:
-            return _tr("Turn {number}").format(number=record.number)
+            # A row per execution (inspector.store.turn_counts): the player's turns and the runs
+            # between them alike, numbered in order of appearance.
+            return _tr("Execution {number}").format(number=record.number)
         if col == COL_DETAIL:
             parts = [value_label(record.origin) if record.origin else _tr("no result"),
                      value_label(record.commit_status or ""),
