@@ -104,7 +104,7 @@ def main() -> int:
         from inspector import views
         from inspector.store import open_store
         from ui.models import navigator_nodes as nav
-        from ui.main_window import MainWindow
+        from ui.windows.main_window import MainWindow
 
         with open_store(path) as store:
             sid = max(views.session_rows(store), key=lambda r: r["executions"])["sessionId"]

@@ -107,8 +107,8 @@ def p99(values: list[float]) -> float:
 # ---------------------------------------------------------------------------------- the app
 
 def make_window():
-    from ui.main_window import MainWindow
-    from ui.request_view import attach_request_view
+    from ui.windows.main_window import MainWindow
+    from ui.views.request_view import attach_request_view
 
     window = MainWindow(remember_layout=False)
     view = attach_request_view(window)

@@ -174,8 +174,8 @@ def run_app(argv: Sequence[str], *, debug: bool = False) -> int:
 
     from .cache_dock import install_cache_view
     from .i18n import install_translators
-    from .main_window import MainWindow
-    from .request_view import attach_request_view
+    from ui.windows.main_window import MainWindow
+    from ui.views.request_view import attach_request_view
     from .theme import apply_theme
     from .turn_dock import install_turn_view
 

@@ -39,7 +39,7 @@ def _navigator_session(window: Any) -> str | None:
 
 def install_cache_view(window: Any) -> CacheView:
     """Add the cache analysis dock and its View-menu action to ``window`` (a
-    :class:`ui.main_window.MainWindow`); returns the view. Sets ``window.cache_view``,
+    :class:`ui.windows.main_window.MainWindow`); returns the view. Sets ``window.cache_view``,
     ``window.cache_dock`` and ``window.cache_action``."""
     view = CacheView(window.tasks, lambda: window.store, window.navigator.select_request)
     dock = QDockWidget(_tr("Cache Analysis"), window)

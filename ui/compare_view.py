@@ -30,8 +30,8 @@ from inspector.anatomy.compare import (
     Row,
 )
 
-from .part_names import part_label
-from .text_pane import TextPane
+from ui.views.part_names import part_label
+from ui.views.text_pane import TextPane
 
 
 def _tr(text: str) -> str:

@@ -170,7 +170,7 @@ class FollowController(QObject):
 
 def install_follow(window: Any) -> FollowController:
     """Add View → Follow Live Changes (Ctrl+L) and Follow Latest Turn (Ctrl+Shift+L), a status-bar
-    mark, and the controller to ``window`` (a :class:`ui.main_window.MainWindow`). Sets
+    mark, and the controller to ``window`` (a :class:`ui.windows.main_window.MainWindow`). Sets
     ``window.follow``, ``window.follow_live_action``, ``window.follow_latest_action`` and
     ``window.following_label``; both toggles are remembered in the settings."""
     controller = FollowController(window)

@@ -51,7 +51,7 @@ def install_translators(app: QCoreApplication, lang: str | None = None) -> str:
             app.installTranslator(qtbase)
             installed.append(qtbase)
     app._pi_translators = installed  # type: ignore[attr-defined]
-    from . import part_names
+    from ui.views import part_names
 
     part_names.clear_cache()
     return chosen

@@ -1,4 +1,4 @@
-"""Put the turn stepper (:class:`ui.views.turn_stepper.TurnView`) into a :class:`ui.main_window.MainWindow`
+"""Put the turn stepper (:class:`ui.views.turn_stepper.TurnView`) into a :class:`ui.windows.main_window.MainWindow`
 from outside: a page of the window's centre stack, "View → Turn Stepper" (Ctrl+3), and a turn
 selected in the navigator loaded into it in the background.
 

@@ -68,7 +68,7 @@ def store(covel_db: Path) -> Iterator[Any]:
 @pytest.fixture
 def view(qtbot: Any, store: Any) -> Iterator[Any]:
     """A shown RequestView over ``store``, with its own task manager."""
-    from ui.request_view import RequestView
+    from ui.views.request_view import RequestView
     from ui.workers import TaskManager
 
     tasks = TaskManager()

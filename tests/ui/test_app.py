@@ -24,7 +24,7 @@ from inspector.store import StoreError, open_store
 from ui import i18n
 from ui.models import navigator_nodes as nav
 from ui.views.formats import format_number
-from ui.main_window import MainWindow
+from ui.windows.main_window import MainWindow
 from ui.settings import MAX_RECENT, Settings
 
 from covel_sample import build_sample_store

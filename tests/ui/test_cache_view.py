@@ -17,7 +17,7 @@ from inspector.store import open_store
 from ui.models import navigator_nodes as nav
 from ui.cache_dock import install_cache_view
 from ui.compare_view import MARK_COLOUR
-from ui.main_window import MainWindow
+from ui.windows.main_window import MainWindow
 from ui.settings import Settings
 from ui.views.cache_texts import pair_tooltip, share_colour
 from ui.views.cache_view import CacheView

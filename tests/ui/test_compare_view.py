@@ -10,7 +10,7 @@ from PySide6.QtGui import QColor
 from inspector import views
 from inspector.anatomy.compare import EQUAL, compare_details
 from ui.compare_view import MARK_COLOUR, CompareView
-from ui.request_view import RequestView
+from ui.views.request_view import RequestView
 
 
 def second_narrator_turn(store: Any) -> str:

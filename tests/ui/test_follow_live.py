@@ -20,7 +20,7 @@ from inspector import views
 from inspector.cache.analysis import analyse_session
 from inspector.store import open_store
 from ui.models import navigator_nodes as nav
-from ui.main_window import MainWindow
+from ui.windows.main_window import MainWindow
 
 # The writer: stdlib sqlite3 in WAL mode, rows shaped as Covel writes them (covel-db.md §1.3-1.4:
 # seq = 1 + max for the same session and millisecond, ISO timestamps, JSON payload text). It

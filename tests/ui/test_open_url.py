@@ -17,8 +17,8 @@ from sqlalchemy.engine import make_url
 
 from inspector.store.urls import BadUrlError, credential_key, short_name, shown_url, split_url
 from ui import credentials
-from ui.main_window import MainWindow
-from ui.open_url_dialog import OpenUrlDialog
+from ui.windows.main_window import MainWindow
+from ui.windows.open_url_dialog import OpenUrlDialog
 
 
 class _FakeKeyring:

@@ -9,7 +9,7 @@ import pytest
 
 from inspector.highlight import SENTINEL_CHIP
 from ui import i18n
-from ui.part_names import part_label, sentinel_chip, value_label
+from ui.views.part_names import part_label, sentinel_chip, value_label
 
 
 @pytest.fixture

@@ -17,7 +17,7 @@ from PySide6.QtGui import QGuiApplication
 from inspector import views
 from inspector.covel import markers
 from inspector.highlight import SENTINEL_CHIP
-from ui.request_view import RequestPickerDialog, RequestView
+from ui.views.request_view import RequestPickerDialog, RequestView
 
 
 def anthropic_narrator(store: Any) -> str:
@@ -234,7 +234,7 @@ def test_other_tabs_are_filled_in_the_background_when_shown(qtbot: Any, view: Re
 
 def test_long_text_shows_its_beginning_until_show_all(qtbot: Any) -> None:
     from inspector.highlight import SHOW_LIMIT
-    from ui.text_pane import TextPane
+    from ui.views.text_pane import TextPane
 
     pane = TextPane()
     qtbot.addWidget(pane)

@@ -243,8 +243,8 @@ def test_paints_to_an_image(view: TurnView, store: Any) -> None:
 
 
 def test_window_integration(qtbot: Any, isolated_settings: Path, demo_db: Path) -> None:
-    from ui import navigator as nav
-    from ui.main_window import MainWindow
+    from ui.models import navigator_nodes as nav
+    from ui.windows.main_window import MainWindow
     from ui.turn_dock import install_turn_view
 
     window = MainWindow()

@@ -32,7 +32,7 @@ from PySide6.QtWidgets import (
 from inspector.writing_agent.assembly import AssemblyResult, Prepared
 from inspector.writing_agent.prefix_sim import PrefixSimulation, TurnRow, turn_rows
 
-from ..text_pane import TextPane
+from ui.views.text_pane import TextPane
 from .model import bag_labels, projection_label
 
 __all__ = ["PreviewPanel", "BreakStrip", "SimulationRunner", "TurnRow"]

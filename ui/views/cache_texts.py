@@ -13,7 +13,7 @@ from inspector.cache.results import CachePair
 from inspector.cache.session_totals import shared_share
 from inspector.numbering import shown
 
-from ..part_names import part_label
+from ui.views.part_names import part_label
 
 
 def _tr(text: str) -> str:

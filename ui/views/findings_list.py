@@ -16,7 +16,7 @@ from PySide6.QtWidgets import (
 
 from inspector.cache.results import Finding
 
-from ..part_names import part_label
+from ui.views.part_names import part_label
 from .cache_texts import runtime_name
 
 

@@ -12,7 +12,7 @@ from inspector.numbering import shown
 from inspector.turn.model import ModelCall, Runtime, ToolUse, Turn, TurnEvent
 from inspector.turn.summary import TurnSummary
 
-from ..navigator import format_duration, format_number
+from .formats import format_duration, format_number
 
 
 def _tr(text: str) -> str:

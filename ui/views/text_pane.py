@@ -17,8 +17,8 @@ from PySide6.QtWidgets import (
 from inspector.jsjson import utf16_len, utf16_to_index
 from inspector.highlight import DisplayText, PreparedText, display_text, prepare_text
 
-from .highlighter import PromptHighlighter
-from .part_names import sentinel_chip
+from ui.views.highlighter import PromptHighlighter
+from ui.views.part_names import sentinel_chip
 
 
 def _tr(text: str) -> str:

@@ -39,13 +39,13 @@ from inspector.numbering import shown as shown_number
 from inspector.store import StoreAuthenticationError, open_store
 from inspector.store.urls import BadUrlError, looks_like_url, short_name, shown_url, split_url
 
-from . import credentials
-from .models import navigator_nodes as nav
-from .views.formats import format_duration, format_number, format_time
-from .views.navigator import Navigator
-from .open_url_dialog import ask_url
-from .settings import Settings
-from .workers import Job, TaskManager
+from ui import credentials
+from ui.models import navigator_nodes as nav
+from ui.views.formats import format_duration, format_number, format_time
+from ui.views.navigator import Navigator
+from ui.windows.open_url_dialog import ask_url
+from ui.settings import Settings
+from ui.workers import Job, TaskManager
 
 APP_NAME = "Prompt Inspector"
 
@@ -336,7 +336,7 @@ class MainWindow(QMainWindow):
 
         self._build_menus()
         self._build_status_bar()
-        from .follow import install_follow
+        from ui.follow import install_follow
 
         install_follow(self)
         self.navigator.currentUpdated.connect(self._current_updated)
@@ -490,14 +490,14 @@ class MainWindow(QMainWindow):
 
     def open_order_editor(self, order_path: str | None = None, scenario_path: str | None = None) -> QWidget:
         """The context-order editor in a window of its own (the shipped sample without paths)."""
-        from .order_editor import open_order_editor
+        from ui.order_editor import open_order_editor
 
         return open_order_editor(self, order_path, scenario_path, report_error=self.report_error)
 
     def open_blocks_editor(self, path: str | None = None) -> QWidget:
         """The prompt blocks and templates editor in a window of its own (the shipped sample
         without a path)."""
-        from .zones_editor import open_zones_editor
+        from ui.zones_editor import open_zones_editor
 
         window = open_zones_editor(self, path, report_error=self.report_error)
         window.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, True)

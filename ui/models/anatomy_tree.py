@@ -14,7 +14,7 @@ from PySide6.QtWidgets import QStyle, QStyledItemDelegate, QStyleOptionViewItem
 
 from inspector.views import DetailNode
 
-from .part_names import part_label
+from ui.views.part_names import part_label
 
 
 def _tr(text: str) -> str:

@@ -31,12 +31,12 @@ from inspector.highlight import PreparedText, prepare_text
 from inspector.numbering import shown as shown_number
 from inspector.views import DetailNode, RequestDetail
 
-from .anatomy_model import COL_ESTIMATE, COL_EXACT, COL_LABEL, COL_RECOGNISED, COL_ROLE, COL_SHARE, \
+from ui.models.anatomy_tree import COL_ESTIMATE, COL_EXACT, COL_LABEL, COL_RECOGNISED, COL_ROLE, COL_SHARE, \
     AnatomyTreeModel, NodeRole, ShareBarDelegate, recognised_label
-from .compare_view import CompareView
-from .part_names import part_label
-from .text_pane import TextPane
-from .workers import Job, TaskManager
+from ui.compare_view import CompareView
+from ui.views.part_names import part_label
+from ui.views.text_pane import TextPane
+from ui.workers import Job, TaskManager
 
 
 def _tr(text: str) -> str:

@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
 
 from inspector.store.urls import BadUrlError, SplitUrl, split_url
 
-from . import credentials
+from ui import credentials
 
 
 def _tr(text: str) -> str:
