@@ -177,7 +177,7 @@ def main() -> int:
         r = measure(path, SESSION, TURN, args.repeat)
     lines.append((f"synthetic turn: {r['runtimes']} runtimes, {r['events']} events",
                   f"median {r['build']:.1f} ms (first after open {r['first']:.1f} ms), "
-                  f"with to_json + to_text {r['build+json+text']:.1f} ms"))
+                  f"with to_json + turn_outline {r['build+json+text']:.1f} ms"))
     lines.append(("  history of its longest request (turn_history)", f"median {r['history']:.1f} ms"))
 
     if args.db.exists():
@@ -186,7 +186,7 @@ def main() -> int:
         lines.append((f"largest turn of {args.db.name}: {turn[:8]}…, {r['runtimes']} runtimes, {rows} events, "
                       f"{size / 1e3:.0f} kB payloads",
                       f"median {r['build']:.1f} ms (first after open {r['first']:.1f} ms), "
-                      f"with to_json + to_text {r['build+json+text']:.1f} ms"))
+                      f"with to_json + turn_outline {r['build+json+text']:.1f} ms"))
         lines.append(("  history of its longest request (turn_history)", f"median {r['history']:.1f} ms"))
     else:
         lines.append((f"{args.db}", "missing: build it with `python benchmarks/run.py`"))
