@@ -103,7 +103,8 @@ class TaskManager(QObject):
 
         ``pause_gc``: keep the cyclic garbage collector off while ``fn`` runs. For jobs that parse
         many payloads: each parsed payload is thousands of containers, which trigger full
-        collections that find nothing to free yet hold the GIL for 100–450 ms — GUI stalls.
+        collections that find nothing to free yet hold the interpreter lock long enough to stall the
+        GUI.
         The parsed data is freed by reference counting when the job drops it. ``"freeze"``: the
         result is long-lived (navigator rows); freeze the heap (``freeze_heap``) when the job ends
         instead of leaving it all to the next young collection."""
