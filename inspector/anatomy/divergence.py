@@ -24,20 +24,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from inspector.cache.parts import message_text, strip_cache_control
 from inspector.covel import markers
 from inspector.jsjson import utf16_len, utf16_to_index
 from inspector.json_deep import json_key, json_text
 from inspector.prefix.report import CONTEXT_AFTER, CONTEXT_BEFORE
 from inspector.wire.model import (
-    IMAGE,
-    IMAGE_NOTE,
-    OTHER,
     SRC_KERNEL_SENTINEL,
     SRC_SYSTEM_MESSAGE,
-    TEXT,
-    THINKING,
-    TOOL_CALL,
-    TOOL_RESULT,
     Message,
     NormalisedRequest,
 )
@@ -102,32 +96,6 @@ def context_point(excerpt: str, offset_units: int) -> int:
 # --- what the provider reads ---------------------------------------------------------------
 
 
-def strip_cache_markers(value: Any) -> Any:
-    """``value`` without Anthropic ``cache_control`` keys, at any depth of a message (they mark
-    where the provider may cache, they are not content)."""
-    if isinstance(value, dict):
-        return {k: strip_cache_markers(v) for k, v in value.items() if k != "cache_control"}
-    if isinstance(value, list):
-        return [strip_cache_markers(v) for v in value]
-    return value
-
-
-def provider_text(messages: list[Message]) -> str:
-    """The text a provider tokenizes for one wire message (a Gemini content may normalise to
-    several): text, tool results, thinking and other parts, and each tool call as its name and
-    arguments."""
-    pieces: list[str] = []
-    for m in messages:
-        for p in m.parts:
-            if p.kind in (IMAGE, IMAGE_NOTE):
-                continue
-            if p.kind == TOOL_CALL:
-                pieces.append(f"{p.name or ''}{p.text}")
-            elif p.kind in (TEXT, TOOL_RESULT, THINKING, OTHER):
-                pieces.append(p.text)
-    return "\n".join(pieces)
-
-
 @dataclass(slots=True)
 class ReadPart:
     """One part the provider reads: a tool, the request settings, a system text or a message."""
@@ -150,7 +118,9 @@ def read_parts(request: NormalisedRequest, body: dict | None = None) -> list[Rea
     provider body, for the request settings (none on the kernel view)."""
     out: list[ReadPart] = []
     for i, tool in enumerate(request.tools):
-        clean = strip_cache_markers(tool.raw) if tool.raw is not None else {"name": tool.name}
+        clean = tool.raw if tool.raw is not None else {"name": tool.name}
+        if request.protocol == ANTHROPIC:  # the one wire whose tools carry cache_control
+            clean = strip_cache_control(clean)[0]
         out.append(ReadPart(TOOLS, "tool", ("t", json_key(clean)), json_text(clean), i))
     if body is not None:
         fields = SETTINGS_FIELDS
@@ -190,7 +160,7 @@ def read_parts(request: NormalisedRequest, body: dict | None = None) -> list[Rea
         positions.setdefault(m.index, []).append(pos)
     for index, where in positions.items():
         msgs = [request.messages[p] for p in where]
-        out.append(ReadPart(MESSAGES, "message", ("m", tuple(_message_key(m) for m in msgs)), provider_text(msgs), index,
+        out.append(ReadPart(MESSAGES, "message", ("m", tuple(_message_key(m) for m in msgs)), message_text(msgs)[0], index,
                             tuple(where)))
     return out
 
