@@ -33,7 +33,8 @@ COMMANDS: tuple[Command, ...] = (
     Command("prefix", _STORE, "how much of each turn's first request repeats the previous turn's "
             "(the numbers of Covel's `pnpm prompt:prefix`)"),
     Command("sessions", _STORE, "list sessions"),
-    Command("turns", _STORE, "list the turns (executions) of a session"),
+    Command("turns", _STORE, "list the executions of a session: its player turns and its opening and "
+            "internal runs (inspector.store.turn_counts)"),
     Command("requests", _STORE, "list recorded model requests"),
     Command("show", _STORE, "the anatomy of one request as an indented tree with token counts"),
     Command("compare", "inspector.cli.compare_command", "two requests aligned part by part, and where the "
