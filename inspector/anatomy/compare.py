@@ -114,6 +114,10 @@ class Row:
         }
 
 
+# A row with the index of the part each side shows (None where that side has none).
+_Aligned = tuple[Row, int | None, int | None]
+
+
 @dataclass(slots=True)
 class FirstDifference:
     """Where the provider stops reading the two requests the same (:class:`Divergence`), in the
@@ -297,8 +301,8 @@ def _added(b: Part) -> Row:
     return Row(None, b.node, ADDED, None, b.section, "", b.text, "", b.path)
 
 
-def _align_by_key(left: list[Part], right: list[Part]) -> list[tuple[Row, int | None, int | None]]:
-    rows: list[tuple[Row, int | None, int | None]] = []
+def _align_by_key(left: list[Part], right: list[Part]) -> list[_Aligned]:
+    rows: list[_Aligned] = []
     sm = SequenceMatcher(None, [p.key for p in left], [p.key for p in right], autojunk=False)
     for op, i1, i2, j1, j2 in sm.get_opcodes():
         if op == "equal":
@@ -315,9 +319,9 @@ def _align_by_key(left: list[Part], right: list[Part]) -> list[tuple[Row, int | 
     return rows
 
 
-def _aligned(left: list[Part], right: list[Part]) -> list[tuple[Row, int | None, int | None]]:
+def _aligned(left: list[Part], right: list[Part]) -> list[_Aligned]:
     """Rows with the index of the part each side shows (None where that side has none)."""
-    rows: list[tuple[Row, int | None, int | None]] = []
+    rows: list[_Aligned] = []
     sm = SequenceMatcher(lambda element: element[0][1] in FLOATING_KINDS, [(p.key, p.text) for p in left],
                          [(p.key, p.text) for p in right], autojunk=False)
     for op, i1, i2, j1, j2 in sm.get_opcodes():
@@ -329,7 +333,7 @@ def _aligned(left: list[Part], right: list[Part]) -> list[tuple[Row, int | None,
     return _merge_moves(rows, left)
 
 
-def _merge_moves(rows: list[tuple[Row, int | None, int | None]], left: list[Part]) -> list[tuple[Row, int | None, int | None]]:
+def _merge_moves(rows: list[_Aligned], left: list[Part]) -> list[_Aligned]:
     """A removed part and an added part with the same key and text are one part that moved: one
     row, at its place in the later request."""
     removed: dict[tuple, list[int]] = {}
@@ -376,7 +380,7 @@ def compare_details(a: RequestDetail, b: RequestDetail) -> Comparison:
     return comparison
 
 
-def _locate(divergence: Divergence, aligned: list[tuple[Row, int | None, int | None]], left: list[Part],
+def _locate(divergence: Divergence, aligned: list[_Aligned], left: list[Part],
             right: list[Part]) -> FirstDifference:
     left_at = _part_at(left, divergence.left)
     right_at = _part_at(right, divergence.right)

@@ -131,7 +131,6 @@ def read_parts(request: NormalisedRequest, body: dict | None = None) -> list[Rea
         if settings:
             out.append(ReadPart(SETTINGS, "settings", ("g", json_key(settings)), json_text(settings), 0))
     group: list[int] = []
-
     n_system = 0
 
     def close() -> None:
@@ -160,8 +159,8 @@ def read_parts(request: NormalisedRequest, body: dict | None = None) -> list[Rea
         positions.setdefault(m.index, []).append(pos)
     for index, where in positions.items():
         msgs = [request.messages[p] for p in where]
-        out.append(ReadPart(MESSAGES, "message", ("m", tuple(_message_key(m) for m in msgs)), message_text(msgs)[0], index,
-                            tuple(where)))
+        key = ("m", tuple(_message_key(m) for m in msgs))
+        out.append(ReadPart(MESSAGES, "message", key, message_text(msgs)[0], index, tuple(where)))
     return out
 
 

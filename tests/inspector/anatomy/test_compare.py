@@ -164,7 +164,8 @@ def test_a_moved_depth_insertion_is_one_moved_row_and_not_the_named_difference()
 
 def test_rows_name_both_sides_when_they_differ() -> None:
     right = base()
-    right["messages"] = [{"role": "user", "content": "earlier"}, {"role": "assistant", "content": "ok"}] + right["messages"]
+    earlier = [{"role": "user", "content": "earlier"}, {"role": "assistant", "content": "ok"}]
+    right["messages"] = earlier + right["messages"]
     c = compare_details(detail(base()), detail(right))
     renamed = [r for r in c.rows if r.left is not None and r.right is not None and r.left_label != r.right_label]
     assert renamed
