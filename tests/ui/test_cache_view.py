@@ -14,13 +14,13 @@ from inspector.anatomy.divergence import context_point
 from inspector.cache.analysis import analyse_session
 from inspector.jsjson import utf16_len, utf16_to_index
 from inspector.store import open_store
-from ui.models import navigator_nodes as nav
 from ui.cache_dock import install_cache_view
-from ui.compare_view import MARK_COLOUR
-from ui.windows.main_window import MainWindow
+from ui.models import navigator_nodes as nav
 from ui.settings import Settings
 from ui.views.cache_texts import pair_tooltip, share_colour
 from ui.views.cache_view import CacheView
+from ui.views.compare_view import MARK_COLOUR
+from ui.windows.main_window import MainWindow
 
 CLAUDE = "demo-lantern-claude"
 DEEPSEEK = "demo-lantern-deepseek"

@@ -9,7 +9,7 @@ from PySide6.QtGui import QColor
 
 from inspector import views
 from inspector.anatomy.compare import EQUAL, compare_details
-from ui.compare_view import MARK_COLOUR, CompareView
+from ui.views.compare_view import MARK_COLOUR, CompareView
 from ui.views.request_view import RequestView
 
 

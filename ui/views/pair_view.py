@@ -29,11 +29,11 @@ from inspector.anatomy.divergence import context_point
 from inspector.cache.results import CachePair
 from inspector.cache.session_totals import shared_share
 from inspector.prefix.report import CONTEXT_AFTER, CONTEXT_BEFORE
-
-from ..compare_view import MARK_COLOUR, CompareView
 from ui.views.part_names import part_label
+
 from ..workers import Job, TaskManager
 from .cache_texts import format_seconds, kind_text, num_text, route_text, runtime_name
+from .compare_view import MARK_COLOUR, CompareView
 
 
 def _tr(text: str) -> str:
