@@ -49,9 +49,9 @@ from inspector.turn.model import ToolUse, Turn, TurnEvent
 from inspector.turn.summary import TurnSummary, summarize
 
 from ..models.turn_timeline import UNSTAGED
-from .formats import format_duration
-from ui.views.request_view import RequestView
 from ..workers import Job, TaskManager
+from .formats import format_duration
+from .request_view import RequestView
 from .turn_texts import (
     offset_text,
     raw_text,
