@@ -46,7 +46,7 @@ from inspector.cache.resume import Checkpoint, ResumeCursor
 from inspector.cache.routing import Routes, route_of, settle
 from inspector.cache.rules import RuleSet, default_rules
 from inspector.cache.sharing import AT_END, Merge, Share, settled
-from inspector.cache.side_events import SIDE_EVENTS, SideEvents
+from inspector.cache.side_events import SIDE_EVENTS, SideEvents, event_order
 from inspector.cache.tokenizing import TOKENIZER, TokenJob
 from inspector.collector import fewer_collections
 from inspector.json_deep import NESTED_TOO_DEEP
@@ -102,6 +102,7 @@ class SessionCacheAnalyser:
         # What resume() needs to read only what was written since the last run.
         self._resumable = False
         self._cursor = ResumeCursor()
+        self._written: dict[str, tuple] = {}  # request event id -> its write-order key
 
     # -- public --------------------------------------------------------------------------------
 
@@ -134,7 +135,7 @@ class SessionCacheAnalyser:
                 return
             self._resumable = False
             side = self._cursor.new_side_events(self.store, self.session_id, self._side, self._states.values(), turn_ids)
-            rows = self._cursor.new_calling_rows(self.store, self.session_id)
+            rows = self._cursor.new_calling_rows(self.store, self.session_id, self._written)
             if side is None or rows is None:
                 yield from self._restart()
                 return
@@ -161,7 +162,8 @@ class SessionCacheAnalyser:
 
     def shared_items(self, rows: Iterable[tuple], *, side_events_handed: bool = False) -> Iterator[tuple]:
         """The worker's side of a shared analysis: the stream of items (see below) of the rows it
-        is handed, each ``(session_id, turn_id, raw, event_id, row number, decode hint)``. With
+        is handed, each ``(session_id, turn_id, raw, event_id, row number, (decode hint, write-order
+        key))``. With
         ``side_events_handed``, the side events of its runtimes come from the app's side
         (:meth:`take_side_events`, before their rows) instead of being read again."""
         if self._done:
@@ -271,6 +273,7 @@ class SessionCacheAnalyser:
         """The whole stream; ``rows_read`` is called once the last row has been read."""
         PARTS.trim()
         self._side.load(self.store.events(self.session_id, types=SIDE_EVENTS))
+        self._written = self.store.llm_calling_order(self.session_id)
         rows = self.store.iter_llm_calling_rows(self.session_id, mapped=True)
         try:
             yield from self._consume(rows if self._share is None else self._share.window(rows), rows_read)
@@ -360,6 +363,14 @@ class SessionCacheAnalyser:
         if self._warn is not None:
             self._warn(message)
 
+    def _written_of(self, event_id: str) -> tuple:
+        """A request row's place in write order (what binds its response, Covel's rule)."""
+        found = self._written.get(event_id)
+        if found is None:  # written after the order was read: the store grows meanwhile
+            ev = self.store.event(event_id)
+            found = self._written[event_id] = event_order(ev) if ev is not None else ("\U0010ffff", 0, event_id)
+        return found
+
     def _read(self, row: tuple) -> Call | None:
         session_id, turn_id, raw = row[0], row[1], row[2]
         event_id = row[3] if len(row) > 3 else ""
@@ -367,16 +378,17 @@ class SessionCacheAnalyser:
         self._rows = index + 1
         self._cursor.saw_call(event_id)
         share = self._share
+        handed = row[5] if len(row) > 5 else None
         try:
             # The worker is handed each row with what the app's side decoded of it.
-            dec = decode_payload(raw) if len(row) < 6 else decoded_from_hint(raw, row[5])
+            dec = decode_payload(raw) if handed is None else decoded_from_hint(raw, handed[0])
         except (Unreadable, ValueError, TypeError) as exc:
             self._note(f"skipped trace_events row {event_id} (turn {turn_id}): {exc}")
             return None
         if self.runtime_filter is not None and dec.runtime_id != self.runtime_filter:
             return None
         if share is not None and not share.owns(dec.runtime_id, row):
-            share.give(index, row, dec.hint())
+            share.give(index, row, (dec.hint(), self._written_of(event_id)))
             return None
         rules = self.rules.resolve(dec.provider, dec.protocol, dec.model)
         state = self._states.get(dec.runtime_id)
@@ -392,6 +404,7 @@ class SessionCacheAnalyser:
         if self.naming_mode == "full":
             self._namer.payloads[event_id] = parse_json_object(raw, merge_data=True)[0]
         call = Call(event_id, session_id, turn_id, dec, layout, rules, index)
+        call.written = self._written_of(event_id) if handed is None else handed[1]
         if reference is not None and layout.same_as_ref:
             call.ref = reference
         state.last_read = call

@@ -32,7 +32,7 @@ class Call:
     """One ``llm.calling`` reduced to what the analysis needs."""
 
     __slots__ = ("event_id", "session_id", "turn_id", "runtime_id", "model", "provider", "protocol", "attempt",
-                 "step", "started_at", "t", "layout", "rules", "usage", "response_at", "_locator",
+                 "step", "started_at", "t", "layout", "rules", "usage", "response_at", "_locator", "written",
                  "shared_tokens", "bp_reads", "ref", "failed", "routing_rate", "row")
 
     def __init__(self, event_id: str, session_id: str, turn_id: str, dec: Decoded, layout: Layout,
@@ -53,6 +53,9 @@ class Call:
         self.rules = rules
         self.usage: TokenUsage | None = None
         self.response_at: str | None = None
+        # Its row's place in the store's write order (Store.llm_calling_order), which decides the
+        # response that answers it.
+        self.written: tuple = ()
         self._locator: Locator | None = None
         self.shared_tokens: int | None = None  # with the request it was compared to
         self.bp_reads: set[int] = set()

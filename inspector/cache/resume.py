@@ -9,15 +9,10 @@ from collections.abc import Iterable
 from typing import Any
 
 from inspector.cache.results import copy_summary
-from inspector.cache.side_events import SIDE_EVENTS, SideEvents, response_fields
+from inspector.cache.side_events import SIDE_EVENTS, SideEvents, event_order, response_fields
 from inspector.store import Store, TraceEvent
 
-__all__ = ["Checkpoint", "ResumeCursor", "event_order"]
-
-
-def event_order(ev: TraceEvent) -> tuple:
-    """A trace row's place in the store's canonical order (created_at, seq, id)."""
-    return (ev.created_at or "", -1 if ev.seq is None else ev.seq, ev.id)
+__all__ = ["Checkpoint", "ResumeCursor"]
 
 
 class Checkpoint:
@@ -98,9 +93,10 @@ class ResumeCursor:
                 return None
         return fresh
 
-    def new_calling_rows(self, store: Store, session_id: str) -> list[tuple] | None:
+    def new_calling_rows(self, store: Store, session_id: str, written: dict[str, tuple]) -> list[tuple] | None:
         """``iter_llm_calling_rows`` rows written since the last run, in canonical order (None
-        when the store cannot say which are new, or one sorts before a row already read)."""
+        when the store cannot say which are new, or one sorts before a row already read); each
+        new row's write-order key goes into ``written``."""
         if store.request_key_column() is None:
             return None
         if self.cursor is None and self.last_event_id is not None:
@@ -129,4 +125,5 @@ class ResumeCursor:
             return None
         if found:
             self.last_order = found[-1][0]
+        written.update((row[3], key) for key, row in found)
         return [row for _, row in found]

@@ -18,10 +18,16 @@ from inspector.json_guards import int_accepting_integral_float
 from inspector.store import TokenUsage, TraceEvent
 from inspector.store.records import token_usage
 
-__all__ = ["SIDE_EVENTS", "Response", "SideEvents", "response_fields"]
+__all__ = ["SIDE_EVENTS", "Response", "SideEvents", "event_order", "response_fields"]
 
 
 SIDE_EVENTS = ("llm.responded", "context.compacted", "context.pruned")
+
+
+def event_order(ev: TraceEvent) -> tuple:
+    """A trace row's place in the store's canonical (write) order: (created_at, seq, id), the key
+    of :meth:`inspector.store.Store.llm_calling_order`."""
+    return (ev.created_at or "", -1 if ev.seq is None else ev.seq, ev.id)
 
 
 @dataclass(slots=True)
@@ -30,6 +36,7 @@ class Response:
     attempt: int
     usage: TokenUsage | None
     failed: bool
+    written: tuple = ()  # its row's place in write order (event_order)
     used: bool = False
 
 
@@ -83,7 +90,7 @@ class SideEvents:
             if ev.type == "llm.responded":
                 runtime_id, attempt, usage_raw, failed = response_fields(ev)
                 self.responses.setdefault((ev.turn_id, runtime_id), []).append(
-                    Response(ev.created_at, attempt, token_usage(usage_raw), failed))
+                    Response(ev.created_at, attempt, token_usage(usage_raw), failed, event_order(ev)))
             elif ev.type == "context.compacted":
                 self.compactions.add(ev.turn_id)
             else:
@@ -92,7 +99,7 @@ class SideEvents:
     def of_runtime(self, runtime_id: str | None) -> tuple:
         """What the side events say of one runtime (and of the session's compactions), for the
         worker process that pairs it: it need not read and parse them all again."""
-        responses = [(turn_id, [(r.created_at, r.attempt, usage_values(r.usage), r.failed) for r in found])
+        responses = [(turn_id, [(r.created_at, r.attempt, usage_values(r.usage), r.failed, r.written) for r in found])
                      for (turn_id, runtime), found in self.responses.items() if runtime == runtime_id]
         prunes = [turn_id for turn_id, runtime in self.prunes if runtime == runtime_id]
         return runtime_id, responses, prunes, sorted(self.compactions)
@@ -102,21 +109,21 @@ class SideEvents:
         runtime_id, responses, prunes, compactions = handed
         for turn_id, found in responses:
             self.responses[(turn_id, runtime_id)] = [
-                Response(created_at, attempt, None if usage is None else TokenUsage(*usage), failed)
-                for created_at, attempt, usage, failed in found]
+                Response(created_at, attempt, None if usage is None else TokenUsage(*usage), failed, written)
+                for created_at, attempt, usage, failed, written in found]
         self.prunes.update((turn_id, runtime_id) for turn_id in prunes)
         self.compactions.update(compactions)
 
     def bind(self, calls: list[Call]) -> None:
         """Give each of one turn's calls (one runtime's) the response that answers it, by Covel's
-        rule (:class:`inspector.covel.pairing.ResponseBinder`), walking calls by their start and
-        responses by their row's time: the analysis reads the requests without their rows'
-        times. A response already bound (an earlier flush of the same turn) is not bound again."""
+        rule (:class:`inspector.covel.pairing.ResponseBinder`): the requests' and responses' rows
+        walked in write order (``Call.written``, ``Response.written``). A response already bound
+        (an earlier flush of the same turn) is not bound again."""
         if not calls:
             return
         responses = self.responses.get((calls[0].turn_id, calls[0].runtime_id), [])
-        events: list[tuple[str, int, int]] = [(c.started_at or "", 0, i) for i, c in enumerate(calls)]
-        events += [(r.created_at or "", 1, j) for j, r in enumerate(responses) if not r.used]
+        events: list[tuple[tuple, int, int]] = [(c.written, 0, i) for i, c in enumerate(calls)]
+        events += [(r.written, 1, j) for j, r in enumerate(responses) if not r.used]
         events.sort()
         binder: ResponseBinder[Call] = ResponseBinder()
         for _, kind, index in events:

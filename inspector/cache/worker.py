@@ -4,7 +4,7 @@ Python runs one thread of pure-Python work at a time, and the analysis of a sess
 that (reading JSON, interning parts, comparing requests). On a machine with a second core, a
 worker process pairs some of a session's runtimes. The analyser in the app's process reads every
 request row and decides which runtimes the worker pairs; it hands the worker the ids of those
-runtimes' rows as they are read, each with a hint of what it decoded (a tuple the worker passes
+runtimes' rows as they are read, each with a hint of what it read there (a tuple the worker passes
 back to the analysis unread), and, before a runtime's first row, what the session's side events
 say of that runtime. The worker reads the rows themselves from the store, runs the analysis over
 them (:mod:`inspector.cache.worker_process`) and sends its items back as it makes them; the
@@ -92,7 +92,7 @@ class _Job:
 
     def give(self, index: int, row: tuple, hint: tuple | None = None) -> None:
         """Hand the worker a row of one of its runtimes (``index``: its row number), with the
-        analysis's hint of what was decoded of it."""
+        analysis's hint of what it read there (handed back with the row, unread)."""
         self._ids.append((index, row[3], hint))
         if len(self._ids) >= _SEND_BATCH:
             self.flush()

@@ -1,10 +1,10 @@
 """Which response answers which request: Covel's rule (covel-db.md §2.2, what its web debugger
-does). Within one turn and runtime, walking the ``llm.calling`` and ``llm.responded`` rows in
+does). Within one turn and runtime, walking the ``llm.calling`` and ``llm.responded`` rows in write
 order, a response binds to the latest calling not yet answered that has the same ``attempt``.
 
-The store pairs a turn's rows in write order (:func:`inspector.store.reader.pair_llm_calls`); the
-cache analysis walks a turn's requests and responses by their times. Both feed the walk to one
-:class:`ResponseBinder`, so the binding itself is this one rule.
+The store pairs a turn's rows (:func:`inspector.store.calls.pair_llm_calls`) and the cache
+analysis binds a turn's requests (:meth:`inspector.cache.side_events.SideEvents.bind`), both
+walking the rows in the store's write order and both through one :class:`ResponseBinder`.
 """
 
 from __future__ import annotations

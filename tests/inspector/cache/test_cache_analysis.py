@@ -335,6 +335,27 @@ def test_tool_loop_pairs_and_a_retry_after_a_failure(db):
     assert "failed" in retry.reason_detail
 
 
+def test_responses_bind_in_write_order_whatever_the_request_times_say(db):
+    """Covel's rule (covel-db.md §2.2), the store's too: a response answers the latest request of
+    its attempt written before it. Turn 2's second request says it started before the first one's
+    response was written (a clock that moved): it still cannot take that response."""
+    db.call("s", "t1", "narrator/main", chat(T(1500)), at=0, cached=0)
+    first = chat(T(1500), [user("u1"), assistant("a1")], turn=2)
+    db.call("s", "t2", "narrator/main", first, at=30, cached=1408)
+    call = {"role": "assistant", "content": None, "tool_calls": [
+        {"id": "call_1", "type": "function", "function": {"name": "roll", "arguments": "{}"}}]}
+    second = {**first, "messages": first["messages"] + [call, {"role": "tool", "tool_call_id": "call_1",
+                                                                "content": "17"}]}
+    late = db.call("s", "t2", "narrator/main", second, at=35, cached=1536)
+    db.conn.execute("UPDATE trace_events SET payload = replace(payload, ?, ?) WHERE id = ?", (iso(35), iso(30.2), late))
+    path = db.done()
+    pairs = analyse(path).pairs
+    assert [p.reported_cached_tokens for p in pairs] == [0, 1408, 1536]
+    with open_store(path) as store:
+        by_store = {c.calling.id: c.usage.cached_input_tokens for c in store.llm_calls("s")}
+    assert [by_store[p.event_id] for p in pairs] == [0, 1408, 1536]
+
+
 # --- Anthropic breakpoints ---------------------------------------------------------------------------
 
 CC = {"type": "ephemeral"}
