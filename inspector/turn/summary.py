@@ -4,7 +4,8 @@ tool effects, the player's message and the story. The stepper's summary panel on
 The cost prices each call's reported usage with the cache analysis's own formula
 (:func:`inspector.cache.pricing.input_cost_usd`): uncached input at the list price, cache reads
 at the read multiplier, cache writes at the write multiplier of the TTL the request asked for
-(:func:`inspector.cache.pricing.write_ttl_option`: its last breakpoint's).
+(:func:`inspector.cache.pricing.write_ttl_option` over
+:func:`inspector.cache.layout.breakpoint_ttls`: its last breakpoint's).
 """
 
 from __future__ import annotations
@@ -12,15 +13,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from inspector.cache.parts import strip_cache_control
+from inspector.cache.layout import breakpoint_ttls
 from inspector.cache.pricing import input_cost_usd, write_ttl_option
 from inspector.cache.rules import RuleSet, default_rules
 from inspector.wire.parse import provider_attempts
-from inspector.wire.protocols import ANTHROPIC_MESSAGES
 
 from .model import ModelCall, Turn
 
-__all__ = ["ToolEffect", "TurnSummary", "breakpoint_ttls", "call_input_cost_usd", "summarize"]
+__all__ = ["ToolEffect", "TurnSummary", "call_input_cost_usd", "summarize", "write_ttl"]
 
 
 @dataclass(slots=True)
@@ -65,29 +65,14 @@ class TurnSummary:
     failures: list[tuple[str, str]] = field(default_factory=list)  # runtime id, error or reason
 
 
-def breakpoint_ttls(payload: Any) -> list[str | None]:
-    """The ``cache_control.ttl`` option of each breakpoint, in render order (tools, system blocks,
-    message content blocks), of the provider body an ``llm.calling`` payload recorded, as the
-    cache analysis reads them: Anthropic bodies only, the first recorded body."""
+def write_ttl(payload: Any) -> str | None:
+    """The ``cache_control.ttl`` option that prices the write of the request an ``llm.calling``
+    payload recorded: its last breakpoint's, in the first recorded provider body (the body the
+    cache analysis reads)."""
     for attempt in provider_attempts(payload):
-        if attempt.body is None:
-            continue
-        if attempt.protocol != ANTHROPIC_MESSAGES:
-            return []
-        body = attempt.body
-        ttls: list[str | None] = []
-        blocks = _items(body.get("tools")) + _items(body.get("system"))
-        for message in _items(body.get("messages")):
-            if isinstance(message, dict):
-                blocks += _items(message.get("content"))
-        for block in blocks:
-            ttls += strip_cache_control(block)[1]
-        return ttls
-    return []
-
-
-def _items(value: Any) -> list[Any]:
-    return list(value) if isinstance(value, list) else []
+        if attempt.body is not None:
+            return write_ttl_option(breakpoint_ttls(attempt.protocol, attempt.body))
+    return None
 
 
 def call_input_cost_usd(call: ModelCall, rules: RuleSet | None = None) -> float | None:
@@ -102,7 +87,7 @@ def call_input_cost_usd(call: ModelCall, rules: RuleSet | None = None) -> float 
         return None
     return input_cost_usd(call_rules, usage.input_tokens or 0, usage.cached_input_tokens or 0,
                           usage.cache_write_input_tokens or 0,
-                          write_ttl_option(breakpoint_ttls(call.call.calling.payload)))
+                          write_ttl(call.call.calling.payload))
 
 
 def summarize(turn: Turn, rules: RuleSet | None = None) -> TurnSummary:

@@ -13,7 +13,7 @@ from inspector.cache.payload import full_decode
 from inspector.cache.pricing import input_cost_usd, write_ttl_option
 from inspector.cache.rules import default_rules
 from inspector.turn.builder import build_turn
-from inspector.turn.summary import breakpoint_ttls, call_input_cost_usd, summarize
+from inspector.turn.summary import call_input_cost_usd, summarize, write_ttl
 
 MODEL = "claude-sonnet-4-5"
 EPHEMERAL_1H = {"type": "ephemeral", "ttl": "1h"}
@@ -65,8 +65,8 @@ def test_a_one_hour_write_is_priced_at_its_own_multiplier(anthropic_turn) -> Non
     price = rules.input_price_per_mtok
     assert price is not None and rules.write_multiplier_for("1h") == 2.0 and rules.write_multiplier_for(None) == 1.25
     # Render order is tools, system, messages: the last breakpoint's TTL prices the write.
-    assert breakpoint_ttls(first.call.calling.payload) == [None, None, "1h"]
-    assert breakpoint_ttls(second.call.calling.payload) == [None, "1h", None]
+    assert write_ttl(first.call.calling.payload) == "1h"
+    assert write_ttl(second.call.calling.payload) is None
     assert call_input_cost_usd(first) == pytest.approx((3_000 + 2_000 * 0.1 + 5_000 * 2.0) * price / 1e6)
     assert call_input_cost_usd(second) == pytest.approx((3_000 + 2_000 * 0.1 + 5_000 * 1.25) * price / 1e6)
     s = summarize(turn)
@@ -86,7 +86,7 @@ def test_the_stepper_costs_what_the_cache_analysis_costs(anthropic_turn) -> None
         payload = call.call.calling.payload
         layout = build_layout(full_decode(payload), PartTable(), pair.rules, None)
         ttls = [ttl for _, ttl in layout.breakpoints]
-        assert breakpoint_ttls(payload) == ttls
+        assert write_ttl(payload) == write_ttl_option(ttls)
         cost = input_cost_usd(pair.rules, pair.reported_input_tokens, pair.reported_cached_tokens,
                               pair.reported_cache_write_tokens, write_ttl_option(ttls))
         assert call_input_cost_usd(call) == cost
@@ -113,5 +113,5 @@ def test_main_session_is_priced_like_before(demo, executions) -> None:
         plain = max(0, u.input_tokens - (u.cached_input_tokens or 0) - (u.cache_write_input_tokens or 0))
         expected = (plain + (u.cached_input_tokens or 0) * rules.read_multiplier
                     + (u.cache_write_input_tokens or 0) * rules.write_multiplier) * rules.input_price_per_mtok / 1e6
-        assert breakpoint_ttls(call.call.calling.payload) == []
+        assert write_ttl(call.call.calling.payload) is None
         assert call_input_cost_usd(call) == pytest.approx(expected)
