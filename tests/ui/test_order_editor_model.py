@@ -14,10 +14,14 @@ from PySide6.QtCore import QMimeData, QModelIndex, Qt
 from inspector.writing_agent.edits import (
     ERROR_DROP_OUTSIDE, ERROR_EMPTY_REF, ERROR_INSERT_WITHOUT_REF, move, move_to, set_anchor,
 )
+from inspector.writing_agent.assembly import BAG_NAMES
 from inspector.writing_agent.order import Insert, OrderEditError, normalise, read_context_order, serialise
+from inspector.writing_agent.vocabulary import PROJECTIONS
 from ui.order_editor.commands import _translations, error_text
 from ui.order_editor.document import OrderDocument, OrderFileError, read_order_file, save_with_backup
-from ui.order_editor.model import COL_LABEL, COL_NOTE, COL_PROJECTION, COL_REF, MIME_TYPE, InsertsModel
+from ui.order_editor.model import (
+    COL_LABEL, COL_NOTE, COL_PROJECTION, COL_REF, MIME_TYPE, InsertsModel, bag_labels, projection_label,
+)
 from ui.order_editor.window import SAMPLE_ORDER
 
 WS = "world-simulator"
@@ -223,6 +227,12 @@ def test_rejected_edits_are_shown_through_the_editors_translations(sample: Any) 
     with pytest.raises(OrderEditError) as spec:
         move(sample, WS, 9, 1)
     assert error_text(spec.value) == "插入项下标越界"
+
+
+def test_the_labels_name_the_engines_bags_and_projections(qapp: Any) -> None:
+    assert set(bag_labels()) == {*BAG_NAMES, None}
+    assert all(projection_label(p) for p in PROJECTIONS)
+    assert projection_label("unknown") == "unknown"
 
 
 # --- files -------------------------------------------------------------------------------------
