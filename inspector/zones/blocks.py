@@ -43,6 +43,13 @@ log = logging.getLogger("inspector.zones")
 PROMPT = "prompt"  # the input zone's placeholder for the raw input (B.2)
 NOTE_SOURCE = "environment-note"
 
+# What happened to the system zone on a turn (``RenderResult.system_action``).
+SYSTEM_RENDERED = "rendered"  # turn 0 (and a failed assembly): rendered, nothing before to compare with
+SYSTEM_REUSED = "reused"  # pinned: turn 0's system zone, nothing changed since
+SYSTEM_NOTE = "note"  # pinned, and an "environment updated" note says what changed
+SYSTEM_RERENDERED = "re-rendered"  # pinning off: rendered again, and it differs from the turn before
+SYSTEM_UNCHANGED = "unchanged"  # pinning off: rendered again, the same as the turn before
+
 
 # --- environment -------------------------------------------------------------------------------
 
@@ -165,7 +172,7 @@ class RenderResult:
     environment: dict
     warnings: list[dg.Diagnostic]
     error: dg.Diagnostic | None = None
-    system_action: str = "rendered"  # rendered | reused | note | re-rendered | unchanged
+    system_action: str = SYSTEM_RENDERED  # one of the SYSTEM_* actions
     note: str | None = None
     changes: dict[str, tuple[Any, Any]] = field(default_factory=dict)
 
@@ -459,22 +466,22 @@ class Session:
             return failed_result(turn, lay.error, env, warnings)
 
         # System zone: rendered now, or reused from the pinned turn.
-        action, note, changes = "rendered", None, {}
+        action, note, changes = SYSTEM_RENDERED, None, {}
         if settings.pinning and turn > 0:
             system = self._system(0, budget)
             base = self._snapshot(turn - 1 if settings.note_compare == "previous" else 0, budget)
             changes = _changed(base, self._snapshot(turn, budget))
             if changes:
-                action, note = "note", note_text(config, changes)
+                action, note = SYSTEM_NOTE, note_text(config, changes)
             else:
-                action = "reused"
+                action = SYSTEM_REUSED
         else:
             system = self._system(turn, budget)
             if turn > 0:
                 before = self._system(turn - 1, budget)
                 same = before.system == system.system and [(m.role, m.content) for m in before.prelude] == \
                     [(m.role, m.content) for m in system.prelude]
-                action = "unchanged" if same else "re-rendered"
+                action = SYSTEM_UNCHANGED if same else SYSTEM_RERENDERED
         warnings += system.warnings
         blocks = [RenderedBlock(b.block_id, b.zone, b.role, b.target, b.text, b.message_index, b.offset,
                                 list(b.spans)) for b in system.blocks]
@@ -536,7 +543,7 @@ def failed_result(turn: int, error: dg.Diagnostic, environment: dict | None = No
     """A render that produced nothing: empty zones, ``error`` set."""
     return RenderResult(turn, "", [], [], "", {}, [], digest_of([]), content_digest_of("", []), [],
                         {} if environment is None else environment, [] if warnings is None else warnings,
-                        error, "rendered")
+                        error, SYSTEM_RENDERED)
 
 
 def render(config: PromptConfig, turn: int = 0, input_text: str | None = None) -> RenderResult:
@@ -560,7 +567,7 @@ class TurnRow:
 
     @property
     def system_rerendered(self) -> bool:
-        return self.system_action in ("rendered", "re-rendered")
+        return self.system_action in (SYSTEM_RENDERED, SYSTEM_RERENDERED)
 
     @property
     def note_added(self) -> bool:

@@ -20,7 +20,9 @@ from PySide6.QtWidgets import (
 
 from inspector.jsjson import UNDEFINED, js_stringify, utf16_len, utf16_to_index
 from inspector.zones import RenderResult
-from inspector.zones.blocks import MAX_TURNS, NOTE_SOURCE
+from inspector.zones.blocks import (
+    MAX_TURNS, NOTE_SOURCE, SYSTEM_NOTE, SYSTEM_RENDERED, SYSTEM_RERENDERED, SYSTEM_REUSED, SYSTEM_UNCHANGED,
+)
 
 from .problems import is_dark, severity_colour
 
@@ -33,11 +35,11 @@ def _tr(text: str) -> str:
 
 def action_text(action: str) -> str:
     return {
-        "rendered": _tr("system zone rendered"),
-        "reused": _tr("system zone reused (pinned)"),
-        "note": _tr("system zone reused + “environment updated” note"),
-        "re-rendered": _tr("system zone re-rendered"),
-        "unchanged": _tr("system zone rendered again, unchanged"),
+        SYSTEM_RENDERED: _tr("system zone rendered"),
+        SYSTEM_REUSED: _tr("system zone reused (pinned)"),
+        SYSTEM_NOTE: _tr("system zone reused + “environment updated” note"),
+        SYSTEM_RERENDERED: _tr("system zone re-rendered"),
+        SYSTEM_UNCHANGED: _tr("system zone rendered again, unchanged"),
     }.get(action, action)
 
 
