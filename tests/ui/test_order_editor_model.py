@@ -17,7 +17,7 @@ from inspector.writing_agent.edits import (
 from inspector.writing_agent.assembly import BAG_NAMES
 from inspector.writing_agent.order import Insert, OrderEditError, normalise, read_context_order, serialise
 from inspector.writing_agent.vocabulary import PROJECTIONS
-from ui.order_editor.commands import _translations, error_text
+from ui.order_editor.commands import error_text, translated_messages
 from ui.order_editor.document import OrderDocument, OrderFileError, read_order_file, save_with_backup
 from ui.order_editor.model import (
     COL_LABEL, COL_NOTE, COL_PROJECTION, COL_REF, MIME_TYPE, InsertsModel, bag_labels, projection_label,
@@ -219,8 +219,8 @@ def test_a_ref_is_known_as_the_engine_reads_it(model: InsertsModel) -> None:
 
 def test_rejected_edits_are_shown_through_the_editors_translations(sample: Any) -> None:
     # Without a translator the editor's texts are the engine's templates, so none can drift apart.
-    assert set(_translations()) == {ERROR_DROP_OUTSIDE, ERROR_EMPTY_REF, ERROR_INSERT_WITHOUT_REF}
-    assert all(template == text for template, text in _translations().items())
+    assert set(translated_messages()) == {ERROR_DROP_OUTSIDE, ERROR_EMPTY_REF, ERROR_INSERT_WITHOUT_REF}
+    assert all(template == text for template, text in translated_messages().items())
     with pytest.raises(OrderEditError) as drop:
         move_to(sample, WS, 1, 9)
     assert error_text(drop.value) == drop.value.message == "drop position 9 is outside 0..8"

@@ -20,14 +20,14 @@ from PySide6.QtGui import QUndoCommand
 from inspector.writing_agent.edits import ERROR_DROP_OUTSIDE, ERROR_EMPTY_REF, ERROR_INSERT_WITHOUT_REF, EditResult
 from inspector.writing_agent.order import Change, ContextOrder, OrderEditError
 
-__all__ = ["Focus", "DocumentEdit", "EditFunction", "error_text"]
+__all__ = ["Focus", "DocumentEdit", "EditFunction", "error_text", "translated_messages"]
 
 
 def _tr(text: str) -> str:
     return QCoreApplication.translate("OrderCommands", text)
 
 
-def _translations() -> dict[str, str]:
+def translated_messages() -> dict[str, str]:
     """The editor's own edit messages in the user's language, by the engine's template (the
     spec's messages are shown as the spec words them)."""
     return {
@@ -39,7 +39,7 @@ def _translations() -> dict[str, str]:
 
 def error_text(error: OrderEditError) -> str:
     """A rejected edit's message as the editor shows it."""
-    translated = _translations().get(error.template)
+    translated = translated_messages().get(error.template)
     return translated.format(**error.values) if translated is not None else error.message
 
 
