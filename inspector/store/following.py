@@ -15,6 +15,7 @@ from sqlalchemy.engine import Connection
 
 from ..json_guards import str_or_none
 from .iso_time import iso_minus
+from .ordering import canonical_key
 from .records import parse_json_object
 from .schema import Reader, Schema
 
@@ -102,7 +103,7 @@ def follow_read(store: Reader, cursor: dict[str, Any]) -> tuple[dict[str, Any], 
                     cursor["marks"].get("turn_results"))
             limits = {}
             new_cursor = {"sessions": sessions, "marks": marks}
-        event_rows.sort(key=lambda r: (r[4] or "", -1 if r[5] is None else r[5], r[0]))
+        event_rows.sort(key=lambda r: canonical_key(r[4], r[5], r[0]))
         events = []
         for row in event_rows:
             rid = row[6] if runtime_expr is not None else \

@@ -16,7 +16,7 @@ from typing import Any, Protocol
 
 import sqlalchemy as sa
 
-__all__ = ["order_keys"]
+__all__ = ["canonical_key", "order_key", "order_keys"]
 
 
 class _Tables(Protocol):
@@ -37,3 +37,21 @@ def order_keys(tables: _Tables, dialect: str, table: str, *, middle: str | None 
     else:
         keys.append(tables.sort_key(table, "id"))
     return keys
+
+
+def canonical_key(created_at: str | None, seq: int | None, row_id: str | None) -> tuple[str, int, str]:
+    """The canonical order (``created_at, seq, id``) as a Python sort key, for rows read without
+    an ORDER BY: equal to the database's order (str code points compare as the UTF-8 bytes do,
+    NULL sorts first; a file without ``seq`` orders by ``created_at, id``)."""
+    return (created_at or "", -1 if seq is None else seq, row_id or "")
+
+
+class _Ordered(Protocol):
+    created_at: str
+    seq: int | None
+    id: str
+
+
+def order_key(row: _Ordered) -> tuple[str, int, str]:
+    """:func:`canonical_key` of a trace event (anything with ``created_at``, ``seq``, ``id``)."""
+    return canonical_key(row.created_at, row.seq, row.id)

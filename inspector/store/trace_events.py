@@ -8,6 +8,7 @@ import sqlalchemy as sa
 
 from ..covel.events import LLM_CALLING
 from .columns import fetch_all, matches
+from .ordering import canonical_key, order_key
 from .records import TraceEvent, trace_event
 from .schema import Reader
 
@@ -36,10 +37,7 @@ def events(store: Reader, session_id: str, turn_id: str | None = None,
     # comparing the UTF-8 bytes, and NULL sorts first.
     with store.connect() as conn:
         found = [trace_event(row, values) for row in fetch_all(conn, stmt, values, "trace_events")]
-    if schema.has_seq:
-        found.sort(key=lambda e: (e.created_at or "", -1 if e.seq is None else e.seq, e.id or ""))
-    else:
-        found.sort(key=lambda e: (e.created_at or "", e.id or ""))
+    found.sort(key=order_key)
     return found
 
 
@@ -54,8 +52,8 @@ def event(store: Reader, event_id: str) -> TraceEvent | None:
 
 def llm_calling_order(store: Reader, session_id: str) -> dict[str, tuple[str, int, str]]:
     """Each ``llm.calling`` row of a session: its event id → its canonical order key
-    ``(created_at or "", seq or -1, id)``, the order :func:`events` gives them (write order,
-    covel-db.md §1.3), read without the payloads."""
+    (:func:`inspector.store.ordering.canonical_key`), the order :func:`events` gives them (write
+    order, covel-db.md §1.3), read without the payloads."""
     schema = store.schema
     values = schema.values
     te = schema.tables["trace_events"]
@@ -66,7 +64,7 @@ def llm_calling_order(store: Reader, session_id: str) -> dict[str, tuple[str, in
         for event_id, created_at, seq in fetch_all(conn, stmt, values, "trace_events"):
             eid = values.text("trace_events", "id", event_id) or ""
             seqv = values.order("trace_events", "seq", seq)
-            order[eid] = (values.text("trace_events", "created_at", created_at) or "", -1 if seqv is None else seqv, eid)
+            order[eid] = canonical_key(values.text("trace_events", "created_at", created_at), seqv, eid)
     return order
 
 

@@ -23,6 +23,7 @@ from ..json_guards import nonempty_str_or_none
 from . import postgres as pg
 from .columns import UNKNOWN_TURN, fetch_all, matches, matches_any, typed_chunks
 from .conversion import turn_info
+from .ordering import canonical_key
 from .records import TurnInfo, parse_json_object
 from .schema import Reader, Schema
 
@@ -165,7 +166,7 @@ def _aggregates(schema: Schema, conn: Connection, session_id: str, chunks: list[
         lifecycle.extend((text("created_at", r[0]) or "", v.order("trace_events", "seq", r[1]),
                           text("id", r[2]) or "", text("turn_id", r[3]) or UNKNOWN_TURN, r[4])
                          for r in fetch_all(conn, stmt, v, "trace_events"))
-    lifecycle.sort(key=lambda r: (r[0], -1 if r[1] is None else r[1], r[2]))
+    lifecycle.sort(key=lambda r: canonical_key(r[0], r[1], r[2]))
     for _created, _seq, _event_id, turn_id, rid in lifecycle:
         info = by_text.get(turn_id)
         if info is not None and nonempty_str_or_none(rid) is not None:
@@ -199,7 +200,7 @@ def _aggregates_by_scan(schema: Schema, conn: Connection, session_id: str, only:
         picked = []
         for chunk in chunks:
             picked.extend(rows(stmt.add_columns(te.c.id).where(matches_any(te.c.turn_id, chunk))))
-        picked.sort(key=lambda r: (r[3] or "", -1 if r[4] is None else r[4], r[6]))
+        picked.sort(key=lambda r: canonical_key(r[3], r[4], r[6]))
         ordered = [r[:6] for r in picked]
     agg: dict[str, dict[str, Any]] = {}
     for turn_id, etype, trace_id, created_at, seqv, extra_value in ordered:

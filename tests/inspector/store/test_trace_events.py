@@ -164,3 +164,17 @@ def test_llm_calling_order_keys_sort_as_the_canonical_order(make_db, schema: str
         canonical = [e.id for e in store.events("s", types=["llm.calling"])]
     assert sorted(order, key=order.__getitem__) == canonical
     assert set(order) == {"c-b", "c-z", "c-a", "c-é", "c-e", "c-y"}
+
+
+def test_the_canonical_key_sorts_as_the_database_orders(make_db, backend: str) -> None:
+    from inspector.store.ordering import order_key
+
+    db = make_db()
+    db.session("s")
+    for n, (at, eid) in enumerate([(2, "b"), (1, "é"), (2, "a"), (1, "e"), (3, "Z")]):
+        db.event("s", f"t{n % 2}", "turn.started", {"n": n}, at=at, eid=eid)
+    with db.open() as store:
+        ordered = store.events("s")  # ORDER BY in the database
+        one_turn = store.events("s", "t0")  # sorted here by the key
+    assert sorted(ordered, key=order_key) == ordered
+    assert [e.id for e in one_turn] == [e.id for e in ordered if e.turn_id == "t0"]
