@@ -220,15 +220,15 @@ class OverviewPanel(QWidget):
                 (_otr("Locale"), _text(d.get("locale"))),
                 (_otr("Phase"), _text(d.get("phase"))),
                 (_otr("Status"), _text(d.get("status"))),
-                (_otr("Completed player turns"), _num(d.get("completedPlayerTurns"))),
-                (_otr("Turns"), _num(d.get("executions"))),
+                (_otr("Turns"), _num(d.get("completedPlayerTurns"))),
+                (_otr("Executions"), _num(d.get("executions"))),
                 (_otr("Trace events"), _num(d.get("events"))),
                 (_otr("Model requests"), _num(d.get("llmCalls"))),
                 (_otr("Created"), _when(d.get("createdAt"))),
                 (_otr("Updated"), _when(d.get("updatedAt"))),
             ])
         elif kind == nav.TURN:
-            self._fill(kind, _otr("Turn {number}").format(number=d.get("number")), _otr("Turn"), [
+            self._fill(kind, _otr("Execution {number}").format(number=d.get("number")), _otr("Execution"), [
                 (_otr("Turn id"), _text(d.get("turnId"))),
                 (_otr("Trace id"), _text(d.get("traceId"))),
                 (_otr("Origin"), _text(d.get("origin"))),
