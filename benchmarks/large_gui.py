@@ -67,7 +67,7 @@ def main() -> int:
     app = QApplication.instance() or QApplication([])
     app.setOrganizationName("prompt-inspector-bench")
     from ui.cache_dock import install_cache_view
-    from ui.turn_dock import install_turn_view
+    from ui.windows.turn_dock import install_turn_view
 
     requests = spread_requests(args.db, args.requests)
     window, view = ui_bench.make_window()

@@ -177,7 +177,7 @@ def run_app(argv: Sequence[str], *, debug: bool = False) -> int:
     from ui.windows.main_window import MainWindow
     from ui.views.request_view import attach_request_view
     from .theme import apply_theme
-    from .turn_dock import install_turn_view
+    from ui.windows.turn_dock import install_turn_view
 
     app = QApplication.instance()
     owns_app = app is None

@@ -245,7 +245,7 @@ def test_paints_to_an_image(view: TurnView, store: Any) -> None:
 def test_window_integration(qtbot: Any, isolated_settings: Path, demo_db: Path) -> None:
     from ui.models import navigator_nodes as nav
     from ui.windows.main_window import MainWindow
-    from ui.turn_dock import install_turn_view
+    from ui.windows.turn_dock import install_turn_view
 
     window = MainWindow()
     qtbot.addWidget(window)

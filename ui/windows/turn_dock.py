@@ -14,7 +14,7 @@ from PySide6.QtCore import QCoreApplication
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QMenu
 
-from .views.turn_stepper import TurnView
+from ui.views.turn_stepper import TurnView
 
 
 def _tr(text: str) -> str:
