@@ -139,6 +139,17 @@ def main() -> int:
     results.append((f"anatomy of the largest request ({length / 1e3:.0f} kB payload), cold counts", f"{cold * 1000:.0f} ms"))
     results.append(("  same, token counts cached", f"{warm * 1000:.0f} ms"))
 
+    # The default demo database, as `prompt-inspector demo` or the app's first start writes it.
+    import tempfile
+
+    from inspector.demo import generate_demo
+
+    with tempfile.TemporaryDirectory() as folder:
+        def write_demo():
+            generate_demo(Path(folder) / "covel.db", overwrite=True)
+
+        results.append(("write the default demo database", f"{median_call(write_demo, args.repeat):.2f} s"))
+
     width = max(len(name) for name, _ in results)
     for name, value in results:
         print(f"{name.ljust(width)}  {value}")

@@ -25,11 +25,9 @@ from inspector.wire.protocols import ALL_PROTOCOLS
 
 
 @pytest.fixture(scope="module")
-def demo(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, DemoSummary, float]:
+def demo(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, DemoSummary]:
     path = tmp_path_factory.mktemp("demo") / "covel.db"
-    started = time.perf_counter()
-    summary = generate_demo(path)
-    return path, summary, time.perf_counter() - started
+    return path, generate_demo(path)
 
 
 def _rows(path: Path, sql: str, *args) -> list[tuple]:
@@ -47,9 +45,8 @@ def _payloads(path: Path, type_: str, session: str | None = None) -> list[tuple[
     return [(turn, json.loads(payload)) for turn, payload in _rows(path, sql, *args)]
 
 
-def test_summary_and_speed(demo):
-    path, summary, seconds = demo
-    assert seconds < 5
+def test_summary(demo):
+    path, summary = demo
     assert summary.path == path
     assert summary.sessions == 4
     assert summary.turns == 12 + 6 + 5 + 4
@@ -61,7 +58,7 @@ def test_summary_and_speed(demo):
 
 
 def test_deterministic_bytes(demo, tmp_path):
-    path, _, _ = demo
+    path, _ = demo
     again = tmp_path / "again.db"
     generate_demo(again)
     assert again.read_bytes() == path.read_bytes()
@@ -71,7 +68,7 @@ def test_deterministic_bytes(demo, tmp_path):
 
 
 def test_single_file_and_header(demo):
-    path, _, _ = demo
+    path, _ = demo
     assert not Path(str(path) + "-wal").exists()
     assert not Path(str(path) + "-journal").exists()
     assert _rows(path, "PRAGMA journal_mode")[0][0] == "delete"
@@ -96,7 +93,7 @@ def test_refuses_to_clobber_a_real_file(tmp_path):
 
 
 def test_schema_matches_spec(demo):
-    path, _, _ = demo
+    path, _ = demo
     for table, columns, indexes in TABLES:
         info = _rows(path, f"PRAGMA table_info({table})")
         assert [row[1] for row in info] == [c[0] for c in columns], table
@@ -112,7 +109,7 @@ def test_schema_matches_spec(demo):
 
 
 def test_seq_is_write_order_per_session_and_millisecond(demo):
-    path, _, _ = demo
+    path, _ = demo
     for table in ("trace_events", "messages", "turn_results"):
         rows = _rows(path, f"SELECT session_id, created_at, seq FROM {table} ORDER BY rowid")
         seen: dict[tuple[str, str], int] = {}
@@ -135,7 +132,7 @@ def test_seq_is_write_order_per_session_and_millisecond(demo):
 
 
 def test_json_columns_are_js_stringify_output(demo):
-    path, _, _ = demo
+    path, _ = demo
     for table, column in (
         ("trace_events", "payload"),
         ("turn_results", "runtime_results"),
@@ -150,7 +147,7 @@ def test_json_columns_are_js_stringify_output(demo):
 
 
 def test_four_protocols_across_sessions(demo):
-    path, _, _ = demo
+    path, _ = demo
     protocols = {}
     for _, payload in _payloads(path, "llm.calling"):
         for entry in payload["providerRequests"]:
@@ -164,7 +161,7 @@ def test_four_protocols_across_sessions(demo):
 
 
 def test_llm_calling_key_order_and_sentinel(demo):
-    path, _, _ = demo
+    path, _ = demo
     order = ["providerRequests", "responseFormat", "defaults", "maxOutputTokens", "runtimeId", "pluginId", "slot",
              "model", "provider", "messages", "tools", "attempt", "startedAt", "queueWaitMs", "streaming", "flowId",
              "seq", "sourceTurnId", "runtimeIds", "sourceCommitted", "sourceFailedRuntimeIds"]
@@ -184,7 +181,7 @@ def test_llm_calling_key_order_and_sentinel(demo):
 
 
 def test_transport_retry_with_body_ref(demo):
-    path, _, _ = demo
+    path, _ = demo
     found_429 = found_502 = False
     for _, payload in _payloads(path, "llm.calling"):
         entries = payload["providerRequests"]
@@ -203,7 +200,7 @@ def test_transport_retry_with_body_ref(demo):
 
 
 def test_model_retry_attempt_one(demo):
-    path, _, _ = demo
+    path, _ = demo
     responses = _payloads(path, "llm.responded", "demo-lantern-deepseek")
     errors = [p for _, p in responses if p["finishReason"] == "error"]
     assert any(p["runtimeId"] == "narrator/main" and p["attempt"] == 0 for p in errors)
@@ -212,7 +209,7 @@ def test_model_retry_attempt_one(demo):
 
 
 def test_compaction(demo):
-    path, _, _ = demo
+    path, _ = demo
     (summary_id, start, end), = _rows(path, "SELECT id, turn_range_start, turn_range_end FROM session_summaries")
     compacted = _payloads(path, "context.compacted")
     assert [p["summaryId"] for _, p in compacted] == [summary_id]
@@ -227,7 +224,7 @@ def test_compaction(demo):
 
 
 def test_runtime_retry_scope(demo):
-    path, _, _ = demo
+    path, _ = demo
     (scope_text, origin, status), = _rows(
         path, "SELECT retry_scope, origin, commit_status FROM turn_results WHERE retry_scope IS NOT NULL")
     scope = json.loads(scope_text)
@@ -246,7 +243,7 @@ def test_runtime_retry_scope(demo):
 
 
 def test_image_note_and_pictures_message(demo):
-    path, _, _ = demo
+    path, _ = demo
     note = re.compile(IMAGE_OMITTED_PATTERN)
     hits = 0
     for _, payload in _payloads(path, "llm.calling"):
@@ -262,7 +259,7 @@ def test_image_note_and_pictures_message(demo):
 
 
 def test_tool_loop(demo):
-    path, _, _ = demo
+    path, _ = demo
     calls = [(t, p) for t, p in _payloads(path, "llm.calling", "demo-lantern-deepseek")
              if p["runtimeId"] == "char-creator/character-tracker"]
     by_turn: dict[str, list[dict]] = {}
@@ -281,7 +278,7 @@ def test_tool_loop(demo):
 
 
 def test_prompt_change_breaks_cache(demo):
-    path, _, _ = demo
+    path, _ = demo
     narrator = [p for _, p in _payloads(path, "llm.responded", "demo-lantern-deepseek")
                 if p["runtimeId"] == "narrator/main" and p["finishReason"] == "stop"]
     cached = [p["usage"]["cachedInputTokens"] for p in narrator]
@@ -300,7 +297,7 @@ def test_prompt_change_breaks_cache(demo):
 
 
 def test_lifecycle_rows_and_skip(demo):
-    path, _, _ = demo
+    path, _ = demo
     skipped = _payloads(path, "runtime.skipped")
     assert skipped and all(p["runtimeId"] == "affinity/main" for _, p in skipped)
     stages = {p["runtimeId"]: p["stage"] for _, p in _payloads(path, "runtime.started")}
@@ -325,7 +322,7 @@ def test_lifecycle_rows_and_skip(demo):
 
 
 def test_turn_messages_and_chat_log(demo):
-    path, _, _ = demo
+    path, _ = demo
     rows = _rows(path, 'SELECT turn_id, role, "order", source_type FROM turn_messages '
                        "WHERE session_id = 'demo-lantern-deepseek' ORDER BY created_at, \"order\", id")
     assert len(rows) == 24
@@ -335,7 +332,7 @@ def test_turn_messages_and_chat_log(demo):
 
 
 def test_chinese_content(demo):
-    path, _, _ = demo
+    path, _ = demo
     stories = [c for (c,) in _rows(path, "SELECT content FROM turn_messages WHERE role = 'assistant'")]
     inputs = [c for (c,) in _rows(path, "SELECT content FROM turn_messages WHERE role = 'user'")]
     assert len(set(stories)) == len(stories) and len(set(inputs)) > len(inputs) // 2
@@ -345,7 +342,7 @@ def test_chinese_content(demo):
 
 
 def test_late_system_as_user_on_deepseek_story_slot(demo):
-    path, _, _ = demo
+    path, _ = demo
     wrapped = plain = 0
     for _, payload in _payloads(path, "llm.calling", "demo-lantern-deepseek"):
         body = payload["providerRequests"][0]["body"]
@@ -587,7 +584,7 @@ def test_the_summary_counts_turns_and_executions_as_every_view_does(demo) -> Non
     from inspector import views
     from inspector.store import open_store
 
-    path, summary, _seconds = demo
+    path, summary = demo
     with open_store(path) as store:
         totals = views.store_totals(store)
     assert (summary.sessions, summary.turns, summary.executions, summary.llm_calls) == (
