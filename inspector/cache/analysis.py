@@ -46,11 +46,12 @@ from inspector.cache.resume import Checkpoint, ResumeCursor
 from inspector.cache.routing import Routes, route_of, settle
 from inspector.cache.rules import RuleSet, default_rules
 from inspector.cache.sharing import AT_END, Merge, Share, settled
-from inspector.cache.side_events import SIDE_EVENTS, SideEvents, event_order
+from inspector.cache.side_events import SIDE_EVENTS, SideEvents
 from inspector.cache.tokenizing import TOKENIZER, TokenJob
 from inspector.collector import fewer_collections
 from inspector.json_deep import NESTED_TOO_DEEP
 from inspector.store import Store, parse_json_object
+from inspector.store.ordering import order_key
 
 __all__ = ["SessionCacheAnalyser", "analyse_session", "analyse_store", "iter_cache_pairs"]
 
@@ -368,7 +369,7 @@ class SessionCacheAnalyser:
         found = self._written.get(event_id)
         if found is None:  # written after the order was read: the store grows meanwhile
             ev = self.store.event(event_id)
-            found = self._written[event_id] = event_order(ev) if ev is not None else ("\U0010ffff", 0, event_id)
+            found = self._written[event_id] = order_key(ev) if ev is not None else ("\U0010ffff", 0, event_id)
         return found
 
     def _read(self, row: tuple) -> Call | None:

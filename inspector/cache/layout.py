@@ -25,7 +25,7 @@ from inspector.wire.model import (
 )
 from inspector.wire.protocols import ANTHROPIC_MESSAGES, GOOGLE_GENERATIVE_AI, OPENAI_CHAT, OPENAI_RESPONSES
 
-__all__ = ["Layout", "breakpoint_ttls", "build_layout"]
+__all__ = ["Layout", "breakpoint_ttls", "build_layout", "hashed_settings", "message_gates"]
 
 
 # Body fields that change what a provider hashes before the system prompt: the tool choice and
@@ -38,6 +38,26 @@ _SETTINGS_FIELDS = ("tool_choice", "response_format", "text")
 # drops the messages cache only (provider-caching §3.1), so they are not a part of the prefix there
 # but a gate in front of the messages (Call.messages_gate).
 _ANTHROPIC_MESSAGE_GATES = ("tool_choice", "thinking")
+
+
+# The settings an Anthropic request hashes with its prefix: the others are its message gates.
+_ANTHROPIC_SETTINGS = tuple(k for k in _SETTINGS_FIELDS if k not in _ANTHROPIC_MESSAGE_GATES)
+
+
+def hashed_settings(protocol: str | None, fields: dict) -> dict:
+    """The request settings a provider hashes before the system prompt (the settings part), from
+    a body's fields other than its message list; {} when it has none. ``text`` (the structured
+    output format) is a setting on the Responses wire only."""
+    hashed = _ANTHROPIC_SETTINGS if protocol == ANTHROPIC_MESSAGES else _SETTINGS_FIELDS
+    return {k: fields[k] for k in hashed if k in fields and (k != "text" or protocol == OPENAI_RESPONSES)}
+
+
+def message_gates(protocol: str | None, fields: dict) -> dict | None:
+    """Anthropic: the body's fields whose change drops the messages cache only; None on other
+    wires."""
+    if protocol != ANTHROPIC_MESSAGES:
+        return None
+    return {k: fields[k] for k in _ANTHROPIC_MESSAGE_GATES if k in fields}
 
 
 @dataclass(slots=True)
@@ -116,11 +136,10 @@ def build_layout(dec: Decoded, table: PartTable, rules: CacheRules, ref: Layout 
     # -- request settings --
     gates: Any = None
     if body is not None:
-        hashed = _SETTINGS_FIELDS
-        if protocol == ANTHROPIC_MESSAGES:
-            gates = json_key({k: rest[k] for k in _ANTHROPIC_MESSAGE_GATES if k in rest})
-            hashed = tuple(k for k in _SETTINGS_FIELDS if k not in _ANTHROPIC_MESSAGE_GATES)
-        settings = {k: rest[k] for k in hashed if k in rest and (k != "text" or protocol == OPENAI_RESPONSES)}
+        gate_fields = message_gates(protocol, rest)
+        if gate_fields is not None:
+            gates = json_key(gate_fields)
+        settings = hashed_settings(protocol, rest)
         if settings:
             key = ("g", json_key(settings))
             parts.append(table.get(key, lambda: Part(key, json_text(settings), element=settings, kind="settings")))

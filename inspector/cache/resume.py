@@ -9,8 +9,9 @@ from collections.abc import Iterable
 from typing import Any
 
 from inspector.cache.results import copy_summary
-from inspector.cache.side_events import SIDE_EVENTS, SideEvents, event_order, response_fields
+from inspector.cache.side_events import SIDE_EVENTS, SideEvents, response_fields
 from inspector.store import Store, TraceEvent
+from inspector.store.ordering import order_key
 
 __all__ = ["Checkpoint", "ResumeCursor"]
 
@@ -104,7 +105,7 @@ class ResumeCursor:
             last = store.event(self.last_event_id)
             if self.cursor is None or last is None:
                 return None
-            self.last_order = event_order(last)
+            self.last_order = order_key(last)
         found: list[tuple[tuple, tuple]] = []
         stream = store.iter_llm_calling_since(session_id, self.cursor)
         try:
@@ -115,7 +116,7 @@ class ResumeCursor:
                 ev = store.event(event_id)
                 if ev is None:
                     continue
-                found.append((event_order(ev), (ev.session_id, ev.turn_id, raw, event_id)))
+                found.append((order_key(ev), (ev.session_id, ev.turn_id, raw, event_id)))
         finally:
             close = getattr(stream, "close", None)
             if close is not None:

@@ -16,18 +16,13 @@ from inspector.covel.outcome import response_failed
 from inspector.covel.pairing import ResponseBinder
 from inspector.json_guards import int_accepting_integral_float
 from inspector.store import TokenUsage, TraceEvent
+from inspector.store.ordering import order_key
 from inspector.store.records import token_usage
 
-__all__ = ["SIDE_EVENTS", "Response", "SideEvents", "event_order", "response_fields"]
+__all__ = ["SIDE_EVENTS", "Response", "SideEvents", "response_fields"]
 
 
 SIDE_EVENTS = ("llm.responded", "context.compacted", "context.pruned")
-
-
-def event_order(ev: TraceEvent) -> tuple:
-    """A trace row's place in the store's canonical (write) order: (created_at, seq, id), the key
-    of :meth:`inspector.store.Store.llm_calling_order`."""
-    return (ev.created_at or "", -1 if ev.seq is None else ev.seq, ev.id)
 
 
 @dataclass(slots=True)
@@ -36,7 +31,7 @@ class Response:
     attempt: int
     usage: TokenUsage | None
     failed: bool
-    written: tuple = ()  # its row's place in write order (event_order)
+    written: tuple = ()  # its row's place in write order (inspector.store.ordering.order_key)
     used: bool = False
 
 
@@ -90,7 +85,7 @@ class SideEvents:
             if ev.type == "llm.responded":
                 runtime_id, attempt, usage_raw, failed = response_fields(ev)
                 self.responses.setdefault((ev.turn_id, runtime_id), []).append(
-                    Response(ev.created_at, attempt, token_usage(usage_raw), failed, event_order(ev)))
+                    Response(ev.created_at, attempt, token_usage(usage_raw), failed, order_key(ev)))
             elif ev.type == "context.compacted":
                 self.compactions.add(ev.turn_id)
             else:

@@ -72,3 +72,24 @@ def test_every_demo_request_has_the_layouts_breakpoints(demo_store):
                 assert breakpoint_ttls(dec.protocol, body) == [ttl for _, ttl in layout.breakpoints]
                 anthropic += bool(layout.breakpoints)
     assert anthropic
+
+
+def test_the_settings_part_holds_the_hashed_settings_and_anthropic_gates_the_rest():
+    from inspector.cache.layout import hashed_settings, message_gates
+
+    fields = {"tool_choice": {"type": "any"}, "response_format": {"type": "json"}, "text": {"format": "x"},
+              "thinking": {"type": "enabled"}, "temperature": 1}
+    assert hashed_settings(OPENAI_CHAT, fields) == {"tool_choice": {"type": "any"}, "response_format": {"type": "json"}}
+    assert hashed_settings("openai-responses-v1", fields) == {"tool_choice": {"type": "any"},
+                                                              "response_format": {"type": "json"},
+                                                              "text": {"format": "x"}}
+    assert hashed_settings(ANTHROPIC_MESSAGES, fields) == {"response_format": {"type": "json"}}
+    assert message_gates(ANTHROPIC_MESSAGES, fields) == {"tool_choice": {"type": "any"}, "thinking": {"type": "enabled"}}
+    assert message_gates(OPENAI_CHAT, fields) is None
+    body = {"model": "claude-sonnet-4-5", "messages": [{"role": "user", "content": "hi"}], **fields}
+    raw = orjson.dumps({"providerRequests": [{"provider": "anthropic", "protocol": ANTHROPIC_MESSAGES, "body": body,
+                                              "complete": True}], "model": "claude-sonnet-4-5", "messages": []})
+    dec = decode_payload(raw)
+    layout = build_layout(dec, PartTable(), default_rules().resolve(dec.provider, dec.protocol, dec.model), None)
+    assert [p.element for p in layout.parts[layout.n_tools : layout.n_tools + layout.n_settings]] == [
+        hashed_settings(ANTHROPIC_MESSAGES, fields)]

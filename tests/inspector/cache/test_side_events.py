@@ -13,11 +13,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from inspector.cache.side_events import SideEvents, event_order, response_fields
+from inspector.cache.side_events import SideEvents, response_fields
 from inspector.covel.outcome import response_failed
 from inspector.covel.pairing import ResponseBinder
 from inspector.store import TraceEvent
 from inspector.store.calls import pair_llm_calls
+from inspector.store.ordering import order_key
 from inspector.store.records import token_usage
 
 
@@ -82,7 +83,7 @@ def test_the_store_and_the_analysis_bind_the_same_responses(rows):
     side = SideEvents()
     side.load([ev for ev in events if ev.type == "llm.responded"])
     # The analysis walks the rows in write order, as the store does (Call.written).
-    calls = [SimpleNamespace(turn_id="t", runtime_id="r", attempt=ev.attempt or 0, written=event_order(ev),
+    calls = [SimpleNamespace(turn_id="t", runtime_id="r", attempt=ev.attempt or 0, written=order_key(ev),
                              response_at=None, usage=None, failed=False, event_id=ev.id)
              for ev in events if ev.type == "llm.calling"]
     side.bind(calls)  # type: ignore[arg-type]
