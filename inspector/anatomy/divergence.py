@@ -24,6 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from inspector.cache.layout import hashed_settings
 from inspector.cache.parts import message_text, strip_cache_control
 from inspector.covel import markers
 from inspector.jsjson import utf16_len, utf16_to_index
@@ -36,16 +37,11 @@ from inspector.wire.model import (
     NormalisedRequest,
 )
 from inspector.wire.protocols import ANTHROPIC_MESSAGES as ANTHROPIC
-from inspector.wire.protocols import OPENAI_RESPONSES
 
 # Render order of the areas a request is read in; an earlier area decides which request names a
 # difference between parts of two areas.
 TOOLS, SETTINGS, SYSTEM, MESSAGES = range(4)
 AREA_NAMES = ("tools", "request settings", "system prompt", "messages")
-# Request fields hashed with the prompt that are neither tools, system nor messages, and the
-# Anthropic ones that gate the messages cache instead of being part of the prefix (§3.1).
-SETTINGS_FIELDS = ("tool_choice", "response_format", "text")
-ANTHROPIC_MESSAGE_GATES = ("tool_choice", "thinking")
 IDENTICAL = "(identical)"
 ENDS_EARLIER = "(request ends earlier)"
 
@@ -123,11 +119,7 @@ def read_parts(request: NormalisedRequest, body: dict | None = None) -> list[Rea
             clean = strip_cache_control(clean)[0]
         out.append(ReadPart(TOOLS, "tool", ("t", json_key(clean)), json_text(clean), i))
     if body is not None:
-        fields = SETTINGS_FIELDS
-        if request.protocol == ANTHROPIC:
-            fields = tuple(k for k in fields if k not in ANTHROPIC_MESSAGE_GATES)
-        settings = {k: body[k] for k in fields
-                    if k in body and (k != "text" or request.protocol == OPENAI_RESPONSES)}
+        settings = hashed_settings(request.protocol, body)
         if settings:
             out.append(ReadPart(SETTINGS, "settings", ("g", json_key(settings)), json_text(settings), 0))
     group: list[int] = []

@@ -11,7 +11,6 @@ the request view and Compare show it, so the name is the one
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from inspector.anatomy.divergence import common_prefix
