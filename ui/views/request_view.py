@@ -33,7 +33,7 @@ from inspector.views import DetailNode, RequestDetail
 
 from ui.models.anatomy_tree import COL_ESTIMATE, COL_EXACT, COL_LABEL, COL_RECOGNISED, COL_ROLE, COL_SHARE, \
     AnatomyTreeModel, NodeRole, ShareBarDelegate, recognised_label
-from ui.compare_view import CompareView
+from ui.views.compare_view import CompareView
 from ui.views.part_names import part_label
 from ui.views.text_pane import TextPane
 from ui.workers import Job, TaskManager
