@@ -34,6 +34,7 @@ from inspector.anatomy.divergence import (
 from inspector.covel import markers
 from inspector.export import node_text
 from inspector.jsjson import js_quote
+from inspector.output import table_lines
 from inspector.views import DetailNode, RequestDetail
 
 EQUAL = "equal"
@@ -219,11 +220,7 @@ class Comparison:
             table.append((str(i + 1), row.status, row.section, row.label,
                           "" if row.left is None else f"{row.left.exact:,}",
                           "" if row.right is None else f"{row.right.exact:,}", note))
-        widths = [max(len(r[c]) for r in table) for c in range(len(table[0]))]
-        right_aligned = {0, 4, 5}
-        for r in table:
-            cells = [r[c].rjust(widths[c]) if c in right_aligned else r[c].ljust(widths[c]) for c in range(len(r))]
-            lines.append("  ".join(cells).rstrip())
+        lines.extend(table_lines(table, right={0, 4, 5}))
         return "\n".join(lines) + "\n"
 
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 import csv
 import html
 import io
-import unicodedata
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -18,6 +17,7 @@ import orjson
 
 from inspector.cache.results import CacheAnalysis, CachePair, Finding
 from inspector.jsjson import js_stringify
+from inspector.output import table_lines
 
 # The CSV columns, in the order CachePair.to_json writes its keys (a test holds them equal).
 PAIR_COLUMNS = (
@@ -85,22 +85,8 @@ def findings_csv(analyses: Iterable[CacheAnalysis]) -> str:
 
 # --- text ---------------------------------------------------------------------------------------
 
-def _width(text: str) -> int:
-    # East Asian wide characters take two columns in a terminal.
-    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
-
-
 def _table(headers: Sequence[str], rows: Sequence[Sequence[str]], right: frozenset[int] = frozenset()) -> list[str]:
-    cells = [list(headers)] + [list(r) for r in rows]
-    widths = [max(_width(r[i]) for r in cells) for i in range(len(headers))]
-    lines = []
-    for row in cells:
-        out = []
-        for i, cell in enumerate(row):
-            pad = " " * (widths[i] - _width(cell))
-            out.append(pad + cell if i in right else cell + pad)
-        lines.append("  ".join(out).rstrip())
-    return lines
+    return table_lines([list(headers)] + [list(r) for r in rows], right)
 
 
 def _num(value: int | None) -> str:

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import sys
-import unicodedata
 from collections.abc import Sequence
 from typing import Any
+
+from inspector.output import table_lines
 
 
 class CliError(Exception):
@@ -46,14 +47,6 @@ def open_store_or_fail(db: str):
 
 
 def text_table(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
-    """Columns padded to their widest cell; None prints as nothing."""
-    def width(value: str) -> int:
-        # East Asian wide characters take two columns in a terminal.
-        return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in value)
-
+    """Columns padded to their widest cell on screen; None prints as nothing."""
     cells = [[str(h) for h in headers]] + [["" if c is None else str(c) for c in row] for row in rows]
-    widths = [max(width(row[i]) for row in cells) for i in range(len(headers))]
-    lines = []
-    for row in cells:
-        lines.append("  ".join(cell + " " * (widths[i] - width(cell)) for i, cell in enumerate(row)).rstrip())
-    return "\n".join(lines) + "\n"
+    return "\n".join(table_lines(cells)) + "\n"
