@@ -29,6 +29,11 @@ _DARK = {
 }
 
 
+def is_dark(palette: QPalette) -> bool:
+    """Does ``palette`` paint light text on a dark base? Views pick their tints by it."""
+    return palette.color(QPalette.ColorRole.Base).lightness() < 128
+
+
 def current_scheme() -> str:
     forced = os.environ.get(ENV_THEME, "").strip().lower()
     if forced in ("light", "dark"):

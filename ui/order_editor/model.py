@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from PySide6.QtCore import QAbstractTableModel, QCoreApplication, QMimeData, QModelIndex, QPersistentModelIndex, Qt
-from PySide6.QtGui import QBrush, QColor, QFont, QGuiApplication, QPalette
+from PySide6.QtGui import QBrush, QColor, QFont, QGuiApplication
 from PySide6.QtWidgets import QApplication, QComboBox, QStyle, QStyledItemDelegate, QWidget
 
 from inspector.writing_agent.assembly import AssemblyResult
@@ -27,6 +27,7 @@ from inspector.writing_agent.edits import (
 from inspector.writing_agent.order import ContextOrder, Insert, OrderEditError, Slot, history_insert_index
 from inspector.writing_agent.segments import ref_reads_something
 from inspector.writing_agent.vocabulary import PROJECTIONS, is_persona_ref
+from ui.theme import is_dark
 
 from .commands import Focus, error_text
 from .document import OrderDocument
@@ -58,10 +59,6 @@ def bag_labels() -> dict[str | None, str]:
 
 
 BAG_LABELS = bag_labels
-
-
-def _is_dark(palette: QPalette) -> bool:
-    return palette.color(QPalette.ColorRole.Base).lightness() < 128
 
 
 class InsertsModel(QAbstractTableModel):
@@ -211,9 +208,9 @@ class InsertsModel(QAbstractTableModel):
         is_history = row == self._history_row
         if role == Qt.ItemDataRole.BackgroundRole:
             if is_history:
-                return QBrush(HISTORY_TINT[_is_dark(QGuiApplication.palette())])
+                return QBrush(HISTORY_TINT[is_dark(QGuiApplication.palette())])
             if is_persona_ref(self._inserts[row].ref):
-                return QBrush(PERSONA_TINT[_is_dark(QGuiApplication.palette())])
+                return QBrush(PERSONA_TINT[is_dark(QGuiApplication.palette())])
             return None
         if role == Qt.ItemDataRole.FontRole:
             if not is_history:

@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
 
 from inspector.writing_agent.assembly import AssemblyResult, Prepared
 from inspector.writing_agent.prefix_sim import PrefixSimulation, TurnRow, turn_rows
+from ui.theme import is_dark
 
 from ui.views.text_pane import TextPane
 from .model import bag_labels, projection_label
@@ -46,10 +47,6 @@ ROLE_COLOURS = {"system": QColor("#7b5cc4"), "user": QColor("#2f6fd1"), "assista
 
 def _tr(text: str) -> str:
     return QCoreApplication.translate("OrderPreview", text)
-
-
-def _dark(widget: QWidget) -> bool:
-    return widget.palette().color(QPalette.ColorRole.Base).lightness() < 128
 
 
 def _first_line(text: str, limit: int = 48) -> str:
@@ -182,7 +179,7 @@ class BreakStrip(QWidget):
 
     def paintEvent(self, _event: QPaintEvent) -> None:  # noqa: N802 - Qt override
         painter = QPainter(self)
-        dark = _dark(self)
+        dark = is_dark(self.palette())
         by_turn = {row.turn: row for row in self.rows}
         for turn in range(self.turn_count + 1):
             rect = self._cell(turn)

@@ -39,6 +39,7 @@ from inspector.writing_agent.preview import OrderPreview
 from inspector.writing_agent.scenario import Scenario, ScenarioError, load_scenario
 from inspector.writing_agent.segments import insert_ref_choices
 from inspector.writing_agent.vocabulary import PLAY_SLOTS, PROJECTIONS
+from ui.theme import is_dark
 from resources import resource_path
 
 from ..snapshot import save_widget_image
@@ -690,7 +691,7 @@ class OrderEditorWindow(QMainWindow):
         details = [c.message if isinstance(c, Change) else c for c in shown]
         self.message_bar.setText("\n".join(lines))
         self.message_bar.setToolTip("\n".join(details))
-        dark = self.palette().color(self.palette().ColorRole.Base).lightness() < 128
+        dark = is_dark(self.palette())
         if error:
             colours = ("#5a2326", "#ffd9d9") if dark else ("#fde2e2", "#7a1d1d")
         else:

@@ -33,7 +33,6 @@ from PySide6.QtCore import (
     Signal,
     Slot,
 )
-from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -52,6 +51,7 @@ from inspector import views
 from inspector.cache.analysis import SessionCacheAnalyser
 from inspector.cache.results import CacheAnalysis, CachePair, Finding
 from inspector.cache.session_totals import SessionTotals, session_totals
+from ui.theme import is_dark
 
 from ..models.cache_table import CacheTableModel
 from ..workers import Job, TaskManager
@@ -583,7 +583,7 @@ class CacheView(QWidget):
         self.chart.set_pairs(runtime, points)
 
     def _apply_palette(self) -> None:
-        self.model.dark = self.palette().color(QPalette.ColorRole.Base).lightness() < 128
+        self.model.dark = is_dark(self.palette())
 
     def changeEvent(self, e: Any) -> None:  # noqa: N802 - Qt override
         if e.type() == e.Type.PaletteChange:

@@ -9,7 +9,7 @@ differing character highlighted in both. Where the first difference lies is the 
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QBrush, QColor, QFont, QPalette
+from PySide6.QtGui import QBrush, QColor, QFont
 from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
@@ -29,6 +29,7 @@ from inspector.anatomy.compare import (
     Comparison,
     Row,
 )
+from ui.theme import is_dark
 
 from ui.views.part_names import part_label
 from ui.views.text_pane import TextPane
@@ -105,7 +106,7 @@ class CompareView(QWidget):
         """Show ``comparison`` with its first difference marked and selected."""
         self.comparison = comparison
         self.table.clear()
-        dark = self.palette().color(QPalette.ColorRole.Base).lightness() < 128
+        dark = is_dark(self.palette())
         first = comparison.first_difference
         marked = {first.left_row, first.right_row} - {None} if first is not None else set()
         bold = QFont(self.table.font())

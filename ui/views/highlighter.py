@@ -6,14 +6,11 @@ from __future__ import annotations
 from PySide6.QtGui import QColor, QFont, QPalette, QSyntaxHighlighter, QTextCharFormat, QTextDocument
 
 from inspector.highlight import spans_utf16
-
-
-def _is_dark(palette: QPalette) -> bool:
-    return palette.color(QPalette.ColorRole.Base).lightness() < 128
+from ui.theme import is_dark
 
 
 def formats_for(palette: QPalette) -> dict[str, QTextCharFormat]:
-    dark = _is_dark(palette)
+    dark = is_dark(palette)
     text = palette.color(QPalette.ColorRole.Text)
 
     def fmt(fg: str | QColor | None = None, *, bold: bool = False, bg: str | QColor | None = None,

@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
 )
 
 from inspector.cache.results import CachePair
+from ui.theme import is_dark
 
 from .cache_texts import runtime_name, share_colour
 
@@ -133,7 +134,7 @@ class ShareChart(QChartView):
 
     def apply_palette(self) -> None:
         pal = self.palette()
-        dark = pal.color(QPalette.ColorRole.Base).lightness() < 128
+        dark = is_dark(pal)
         self._chart.setBackgroundBrush(QBrush(pal.color(QPalette.ColorRole.Base)))
         text = pal.color(QPalette.ColorRole.Text)
         self._chart.setTitleBrush(QBrush(text))

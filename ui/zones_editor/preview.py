@@ -23,8 +23,9 @@ from inspector.zones import RenderResult
 from inspector.zones.blocks import (
     MAX_TURNS, NOTE_SOURCE, SYSTEM_NOTE, SYSTEM_RENDERED, SYSTEM_RERENDERED, SYSTEM_REUSED, SYSTEM_UNCHANGED,
 )
+from ui.theme import is_dark
 
-from .problems import is_dark, severity_colour
+from .problems import severity_colour
 
 
 def _tr(text: str) -> str:

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QAbstractItemView, QTreeWidget, QTreeWidgetItem, Q
 
 from inspector.zones import Diagnostic
 from inspector.zones import diagnostic as dg
+from ui.theme import is_dark
 
 _COLOURS = {
     # (light theme, dark theme)
@@ -29,10 +30,6 @@ def _tr(text: str) -> str:
     from PySide6.QtCore import QCoreApplication
 
     return QCoreApplication.translate("ZonesProblems", text)
-
-
-def is_dark(palette: QPalette) -> bool:
-    return palette.color(QPalette.ColorRole.Base).lightness() < 128
 
 
 def severity_colour(severity: str, palette: QPalette) -> QColor:

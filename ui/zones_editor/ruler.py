@@ -20,9 +20,10 @@ from inspector.zones import PromptConfig
 from inspector.zones import diagnostic as dg
 from inspector.zones.config import ORDER_BANDS, ORDER_RANGE, band_of, in_system_range
 from inspector.zones.diagnostics import order_ties
+from ui.theme import is_dark
 
 from .blocks_model import assembly_order
-from .problems import is_dark, severity_colour
+from .problems import severity_colour
 
 _BAND_HUES = (210, 0, 25, 280, 150, 120, 45, 195, 330, 260)
 

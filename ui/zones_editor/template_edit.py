@@ -19,8 +19,9 @@ from PySide6.QtWidgets import QPlainTextEdit, QTextEdit, QToolTip, QWidget
 from inspector.zones import Diagnostic
 from inspector.zones import diagnostic as dg
 from inspector.zones.lexer import spans_utf16
+from ui.theme import is_dark
 
-from .problems import is_dark, severity_colour, severity_name
+from .problems import severity_colour, severity_name
 
 
 
