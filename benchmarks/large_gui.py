@@ -66,7 +66,7 @@ def main() -> int:
     QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, tempfile.mkdtemp())
     app = QApplication.instance() or QApplication([])
     app.setOrganizationName("prompt-inspector-bench")
-    from ui.cache_dock import install_cache_view
+    from ui.windows.cache_dock import install_cache_view
     from ui.windows.turn_dock import install_turn_view
 
     requests = spread_requests(args.db, args.requests)

@@ -172,7 +172,7 @@ def run_app(argv: Sequence[str], *, debug: bool = False) -> int:
     from PySide6.QtCore import QEventLoop, QTimer
     from PySide6.QtWidgets import QApplication
 
-    from .cache_dock import install_cache_view
+    from ui.windows.cache_dock import install_cache_view
     from .i18n import install_translators
     from ui.windows.main_window import MainWindow
     from ui.views.request_view import attach_request_view

@@ -14,7 +14,7 @@ from inspector.anatomy.divergence import context_point
 from inspector.cache.analysis import analyse_session
 from inspector.jsjson import utf16_len, utf16_to_index
 from inspector.store import open_store
-from ui.cache_dock import install_cache_view
+from ui.windows.cache_dock import install_cache_view
 from ui.models import navigator_nodes as nav
 from ui.settings import Settings
 from ui.views.cache_texts import pair_tooltip, share_colour

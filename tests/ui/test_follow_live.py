@@ -270,7 +270,7 @@ def test_following_is_restored_from_the_settings(qtbot: Any, isolated_settings: 
 
 
 def test_cache_analysis_appends_the_new_turns_pairs(qtbot: Any, window: MainWindow, wal_db: Path) -> None:
-    from ui.cache_dock import install_cache_view
+    from ui.windows.cache_dock import install_cache_view
 
     view = install_cache_view(window)
     open_and_wait(qtbot, window, wal_db)

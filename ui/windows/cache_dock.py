@@ -14,8 +14,8 @@ from PySide6.QtCore import QCoreApplication, Qt, QTimer
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QDockWidget, QMenu
 
-from .models import navigator_nodes as nav
-from .views.cache_view import CacheView
+from ui.models import navigator_nodes as nav
+from ui.views.cache_view import CacheView
 
 
 def _tr(text: str) -> str:
