@@ -504,7 +504,7 @@ def test_a_full_disk_while_building_keeps_the_old_demo_and_leaves_no_temporary(t
 
 
 def _run_cli(*argv: str, cwd: Path, preexec=None, timeout: float = 120) -> subprocess.CompletedProcess:
-    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[2]))
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[3]))
     return subprocess.run([sys.executable, "-m", "inspector", *argv], cwd=cwd, env=env, capture_output=True,
                           text=True, timeout=timeout, preexec_fn=preexec)
 
@@ -532,7 +532,7 @@ def test_sigterm_during_a_long_build_removes_the_temporary_file(tmp_path):
     path = tmp_path / "covel.db"
     generate_demo(path, turns=2, sessions=1)
     before, listing = _digest(path), _listing(tmp_path)
-    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[2]))
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[3]))
     proc = subprocess.Popen([sys.executable, "-m", "inspector", "demo", "covel.db", "--turns", str(limits.MAX_TURNS)],
                             cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:

@@ -216,7 +216,7 @@ def test_a_server_that_goes_away_keeps_the_tree_and_is_retried(
     """A server of its own (the shared one must stay up): opened, stopped while browsing, started
     again. What was listed stays, no error dialog appears, and the failed level loads once the
     server is back."""
-    sys.path.insert(0, str(Path(__file__).parents[1] / "inspector" / "store"))
+    sys.path.insert(0, str(Path(__file__).parents[2] / "inspector" / "store"))
     import pg_cluster
 
     from inspector.demo.pg import generate_demo_pg
