@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 
 from inspector.anatomy.labelling import Anatomy, BagLayout, MessageFacts, label_request, leading_system_kind, leading_system_kinds
 from inspector.covel import markers
@@ -461,9 +460,9 @@ def test_bag_layout_classifies_each_message_as_the_labeller_does():
 
 
 # --- speed --------------------------------------------------------------------------------------
+# --- a large request ------------------------------------------------------------------------------
 
-
-def test_largest_request_labels_fast():
+def test_largest_request_labels_its_last_data_block():
     msgs = kernel_messages()
     history = []
     for i in range(95):
@@ -475,13 +474,6 @@ def test_largest_request_labels_fast():
     req = from_kernel(payload)
     total = sum(len(m.text) for m in req.messages) + sum(len(b.text) for b in req.system)
     assert len(req.messages) > 200 and total > 100_000
-    best = min(_timed(lambda: label_request(req)) for _ in range(3))
-    assert best < 0.1, best
+    # How fast this is labelled is measured by benchmarks/run.py (the anatomy of the largest request).
     anatomy = label_request(req)
     assert anatomy.bags["turn-context"][0].children[-1].label == "<memory-block>"
-
-
-def _timed(fn) -> float:
-    t = time.perf_counter()
-    fn()
-    return time.perf_counter() - t
