@@ -9,7 +9,6 @@ import pytest
 
 from inspector import views
 from inspector.covel import markers
-from inspector.demo import generate_demo
 from inspector.files import write_atomic
 from inspector.export import (
     anatomy_json, anatomy_markdown, attempt_facts, kernel_messages_json, node_text, provider_body_json,
@@ -21,9 +20,8 @@ from inspector.store import open_store
 
 
 @pytest.fixture(scope="module")
-def store(tmp_path_factory: pytest.TempPathFactory):
-    path = tmp_path_factory.mktemp("export") / "covel.db"
-    generate_demo(path, overwrite=True)
+def store(demo_store):
+    path = demo_store
     with open_store(path) as s:
         yield s
 

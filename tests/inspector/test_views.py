@@ -3,15 +3,13 @@
 import pytest
 
 from inspector import views
-from inspector.demo import generate_demo
 from inspector.store import open_store
 from inspector.wire.model import SRC_KERNEL_SENTINEL
 
 
 @pytest.fixture(scope="module")
-def store(tmp_path_factory):
-    path = tmp_path_factory.mktemp("views") / "covel.db"
-    generate_demo(path)
+def store(demo_store):
+    path = demo_store
     with open_store(path) as opened:
         yield opened
 

@@ -25,7 +25,6 @@ from inspector.cache.reasons import _extra_region, _kind_at
 from inspector.anatomy.labelling import label_request
 from inspector.cache.rules import default_rules
 from inspector.covel import markers
-from inspector.demo import generate_demo
 from inspector.store import open_store, parse_json_object
 from inspector.wire.model import SRC_SYSTEM_BLOCK
 from inspector.wire.parse import request_for
@@ -404,11 +403,9 @@ def test_the_rendered_wires_reach_every_bag():
 # --- the demo database ----------------------------------------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def demo(tmp_path_factory):
-    path = tmp_path_factory.mktemp("bags") / "covel.db"
-    generate_demo(path)
-    return path
+@pytest.fixture(scope="session")
+def demo(demo_store):
+    return demo_store
 
 
 def test_every_demo_request_gets_the_same_bags(demo, monkeypatch):

@@ -21,7 +21,6 @@ from inspector.cache.prediction import predict_automatic
 from inspector.cache.analysis import SessionCacheAnalyser, analyse_session, analyse_store, iter_cache_pairs
 from inspector.cache.results import KINDS, REASONS, REGIONS
 from inspector.cache.rules import default_rules, load_rules
-from inspector.demo import generate_demo
 from inspector.store import open_store
 
 BASE = datetime(2026, 10, 6, 8, 0, tzinfo=timezone.utc)
@@ -564,11 +563,9 @@ def test_runtime_filter_and_every_session(db):
 # --- the demo database -----------------------------------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def demo(tmp_path_factory):
-    path = tmp_path_factory.mktemp("cache") / "covel.db"
-    generate_demo(path)
-    return path
+@pytest.fixture(scope="session")
+def demo(demo_store):
+    return demo_store
 
 
 @pytest.fixture(scope="module")

@@ -15,7 +15,6 @@ from inspector.cache.analysis import analyse_store
 from inspector.cache.results import REASONS, CacheAnalysis, RuntimeSummary
 from inspector.cache.rules import ENV_VAR
 from inspector.cli import main
-from inspector.demo import generate_demo
 from inspector.store import open_store
 
 CONTRACT = {
@@ -26,11 +25,9 @@ CONTRACT = {
 }
 
 
-@pytest.fixture(scope="module")
-def demo(tmp_path_factory):
-    path = tmp_path_factory.mktemp("report") / "covel.db"
-    generate_demo(path)
-    return path
+@pytest.fixture(scope="session")
+def demo(demo_store):
+    return demo_store
 
 
 @pytest.fixture(scope="module")
