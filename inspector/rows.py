@@ -1,5 +1,5 @@
-"""Typed rows for the views: what a session or an execution row of the navigator, ``sessions`` and
-``turns`` shows. Each row's :meth:`to_json` is the JSON contract the command line prints (its
+"""Typed rows for the views: what a session, an execution, a runtime or a model request row of the
+navigator, ``sessions``, ``turns`` and ``requests`` shows. Each row's :meth:`to_json` is the JSON contract the command line prints (its
 keys, their order and values); the views read the attributes.
 
 Numbers a damaged store holds as text stay as stored (:mod:`inspector.store.values`), so the
@@ -11,10 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from .store import SessionInfo, TurnInfo
+from .store import LlmCall, SessionInfo, TurnInfo
 from .store.turn_counts import TurnCounts, completed_player_turns
 
-__all__ = ["SessionRow", "TurnRow"]
+__all__ = ["RequestRow", "RuntimeRow", "SessionRow", "TurnRow"]
 
 
 @dataclass(slots=True)
@@ -132,4 +132,150 @@ class TurnRow:
             "events": self.events,
             "llmCalls": self.llm_calls,
             "runtimeIds": list(self.runtime_ids),
+        }
+
+
+def _first_protocol(call: LlmCall) -> tuple[str | None, str | None]:
+    """The protocol and provider of the first transport attempt that names them as text."""
+    for request in call.provider_requests:
+        if isinstance(request, dict):
+            protocol = request.get("protocol")
+            provider = request.get("provider")
+            return (protocol if isinstance(protocol, str) else None, provider if isinstance(provider, str) else None)
+    return None, None
+
+
+@dataclass(slots=True)
+class RequestRow:
+    """One model request (an ``llm.calling`` event with its response and usage when recorded).
+    ``step`` and ``attempt`` count from 0, as Covel writes them."""
+
+    event_id: str
+    session_id: str | None
+    turn_id: str | None
+    runtime_id: str | None
+    plugin_id: str | None
+    stage: str | None
+    step: Any
+    attempt: Any
+    model: Any
+    provider: Any
+    protocol: str | None
+    transport_attempts: int
+    started_at: Any
+    response_event_id: str | None
+    finish_reason: str | None
+    duration_ms: int | float | None
+    input_tokens: Any
+    output_tokens: Any
+    cached_tokens: Any
+    cache_write_tokens: Any
+
+    @classmethod
+    def of(cls, call: LlmCall) -> RequestRow:
+        usage = call.usage
+        protocol, wire_provider = _first_protocol(call)
+        response = call.response.payload if call.response is not None else {}
+        duration = response.get("durationMs")
+        finish = response.get("finishReason")
+        return cls(
+            call.id, call.session_id, call.turn_id, call.runtime_id, call.plugin_id, call.stage, call.step,
+            call.attempt, call.model, call.provider or wire_provider, protocol, len(call.provider_requests),
+            call.started_at, call.response.id if call.response is not None else None,
+            finish if isinstance(finish, str) else None,
+            duration if isinstance(duration, (int, float)) and not isinstance(duration, bool) else None,
+            usage.input_tokens if usage else None, usage.output_tokens if usage else None,
+            usage.cached_input_tokens if usage else None, usage.cache_write_input_tokens if usage else None)
+
+    @classmethod
+    def of_event(cls, event: Any) -> RequestRow:
+        """An ``llm.calling`` event the store assembled no call for: what its own row and payload
+        say, no response and no usage."""
+        payload = event.payload
+        return cls(event.id, event.session_id, event.turn_id, event.runtime_id, event.plugin_id, None, 0,
+                   event.attempt or 0, payload.get("model"), payload.get("provider"), None, 0,
+                   payload.get("startedAt"), None, None, None, None, None, None, None)
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> RequestRow:
+        return cls(d["eventId"], d.get("sessionId"), d.get("turnId"), d.get("runtimeId"), d.get("pluginId"),
+                   d.get("stage"), d.get("step"), d.get("attempt"), d.get("model"), d.get("provider"),
+                   d.get("protocol"), d.get("transportAttempts") or 0, d.get("startedAt"), d.get("responseEventId"),
+                   d.get("finishReason"), d.get("durationMs"), d.get("inputTokens"), d.get("outputTokens"),
+                   d.get("cachedTokens"), d.get("cacheWriteTokens"))
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "eventId": self.event_id,
+            "sessionId": self.session_id,
+            "turnId": self.turn_id,
+            "runtimeId": self.runtime_id,
+            "pluginId": self.plugin_id,
+            "stage": self.stage,
+            "step": self.step,
+            "attempt": self.attempt,
+            "model": self.model,
+            "provider": self.provider,
+            "protocol": self.protocol,
+            "transportAttempts": self.transport_attempts,
+            "startedAt": self.started_at,
+            "responseEventId": self.response_event_id,
+            "finishReason": self.finish_reason,
+            "durationMs": self.duration_ms,
+            "inputTokens": self.input_tokens,
+            "outputTokens": self.output_tokens,
+            "cachedTokens": self.cached_tokens,
+            "cacheWriteTokens": self.cache_write_tokens,
+        }
+
+
+def _sum_known(values: Any) -> int | None:
+    """The sum of the integers among ``values``; None when there is none (no call reported usage)."""
+    known = [v for v in values if isinstance(v, int)]
+    return sum(known) if known else None
+
+
+@dataclass(slots=True)
+class RuntimeRow:
+    """One runtime of an execution with its requests in trace order. ``stage``, ``status``,
+    ``duration_ms`` and ``error`` follow its lifecycle events
+    (:class:`inspector.turn.model.RuntimeLifecycle`); the counts are its requests'."""
+
+    runtime_id: str | None
+    plugin_id: str | None
+    stage: str | None = None
+    status: str | None = None
+    duration_ms: Any = None
+    error: Any = None
+    requests: list[RequestRow] = field(default_factory=list)
+
+    @property
+    def request_count(self) -> int:
+        return len(self.requests)
+
+    @property
+    def input_tokens(self) -> int | None:
+        return _sum_known(r.input_tokens for r in self.requests)
+
+    @property
+    def cached_tokens(self) -> int | None:
+        return _sum_known(r.cached_tokens for r in self.requests)
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> RuntimeRow:
+        return cls(d.get("runtimeId"), d.get("pluginId"), d.get("stage"), d.get("status"), d.get("durationMs"),
+                   d.get("error"), [RequestRow.from_json(r) for r in d.get("requests") or []])
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "runtimeId": self.runtime_id,
+            "pluginId": self.plugin_id,
+            "stage": self.stage,
+            "status": self.status,
+            "durationMs": self.duration_ms,
+            "error": self.error,
+            "requests": [r.to_json() for r in self.requests],
+            "requestCount": self.request_count,
+            "inputTokens": self.input_tokens,
+            "cachedTokens": self.cached_tokens,
         }

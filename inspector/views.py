@@ -12,7 +12,7 @@ from typing import Any
 from inspector.covel.events import RUNTIME_LIFECYCLE_TYPES
 from inspector.numbering import step_attempt_text
 from inspector.search.needles import search_needles
-from .rows import SessionRow, TurnRow
+from .rows import RequestRow, RuntimeRow, SessionRow, TurnRow
 from .store import LlmCall, Store
 from .store.turn_counts import total_turn_counts
 
@@ -45,74 +45,37 @@ def turn_rows(store: Store, session_id: str) -> list[dict[str, Any]]:
     return [row.to_json() for row in turn_table(store, session_id)]
 
 
-def _first_protocol(call: LlmCall) -> tuple[str | None, str | None]:
-    for request in call.provider_requests:
-        if isinstance(request, dict):
-            protocol = request.get("protocol")
-            provider = request.get("provider")
-            return (protocol if isinstance(protocol, str) else None, provider if isinstance(provider, str) else None)
-    return None, None
-
-
-def request_row(call: LlmCall) -> dict[str, Any]:
-    usage = call.usage
-    protocol, wire_provider = _first_protocol(call)
-    response = call.response.payload if call.response is not None else {}
-    duration = response.get("durationMs")
-    return {
-        "eventId": call.id,
-        "sessionId": call.session_id,
-        "turnId": call.turn_id,
-        "runtimeId": call.runtime_id,
-        "pluginId": call.plugin_id,
-        "stage": call.stage,
-        "step": call.step,
-        "attempt": call.attempt,
-        "model": call.model,
-        "provider": call.provider or wire_provider,
-        "protocol": protocol,
-        "transportAttempts": len(call.provider_requests),
-        "startedAt": call.started_at,
-        "responseEventId": call.response.id if call.response is not None else None,
-        "finishReason": response.get("finishReason") if isinstance(response.get("finishReason"), str) else None,
-        "durationMs": duration if isinstance(duration, (int, float)) and not isinstance(duration, bool) else None,
-        "inputTokens": usage.input_tokens if usage else None,
-        "outputTokens": usage.output_tokens if usage else None,
-        "cachedTokens": usage.cached_input_tokens if usage else None,
-        "cacheWriteTokens": usage.cache_write_input_tokens if usage else None,
-    }
+def request_table(store: Store, session_id: str | None = None, turn_id: str | None = None,
+                  runtime_id: str | None = None) -> list[RequestRow]:
+    """The model requests of a session (every session when None), narrowed to a turn or a runtime."""
+    sessions = [session_id] if session_id else [s.id for s in store.sessions()]
+    return [RequestRow.of(call) for sid in sessions
+            for call in store.llm_calls(sid, turn_id=turn_id, runtime_id=runtime_id)]
 
 
 def request_rows(store: Store, session_id: str | None = None, turn_id: str | None = None,
                  runtime_id: str | None = None) -> list[dict[str, Any]]:
-    sessions = [session_id] if session_id else [s.id for s in store.sessions()]
-    rows: list[dict[str, Any]] = []
-    for sid in sessions:
-        for call in store.llm_calls(sid, turn_id=turn_id, runtime_id=runtime_id):
-            rows.append(request_row(call))
-    return rows
+    """:func:`request_table` as JSON (``requests --json``)."""
+    return [row.to_json() for row in request_table(store, session_id, turn_id, runtime_id)]
 
 
 # --- navigator support (desktop app): runtime groups, totals, locations, prompt search ----------
 
-def _runtime_groups_from(store: Store, session_id: str, turn_id: str | None) -> dict[str, list[dict[str, Any]]]:
+def _runtimes_from(store: Store, session_id: str, turn_id: str | None) -> dict[str, list[RuntimeRow]]:
     from inspector.turn.model import RuntimeLifecycle
 
     calls = store.llm_calls(session_id, turn_id=turn_id)
     events = store.events(session_id, turn_id, RUNTIME_LIFECYCLE_TYPES)
     lifecycles: dict[tuple[str, str | None], RuntimeLifecycle] = {}
-    by_turn: dict[str, dict[str | None, dict[str, Any]]] = {}
+    by_turn: dict[str, dict[str | None, RuntimeRow]] = {}
 
-    def group(tid: str, rid: str | None, plugin: str | None) -> dict[str, Any]:
+    def group(tid: str, rid: str | None, plugin: str | None) -> RuntimeRow:
         groups = by_turn.setdefault(tid, {})
         found = groups.get(rid)
         if found is None:
-            found = groups[rid] = {
-                "runtimeId": rid, "pluginId": plugin, "stage": None, "status": None,
-                "durationMs": None, "error": None, "requests": [],
-            }
-        elif found["pluginId"] is None and plugin is not None:
-            found["pluginId"] = plugin
+            found = groups[rid] = RuntimeRow(rid, plugin)
+        elif found.plugin_id is None and plugin is not None:
+            found.plugin_id = plugin
         return found
 
     # Runtime order follows the trace: runtime.started rows first, then any runtime seen only
@@ -121,53 +84,48 @@ def _runtime_groups_from(store: Store, session_id: str, turn_id: str | None) -> 
         g = group(ev.turn_id, ev.runtime_id, ev.plugin_id)
         life = lifecycles.setdefault((ev.turn_id, ev.runtime_id), RuntimeLifecycle())
         life.apply(ev)
-        g["stage"], g["status"], g["durationMs"], g["error"] = life.stage, life.status, life.duration_ms, life.error
+        g.stage, g.status, g.duration_ms, g.error = life.stage, life.status, life.duration_ms, life.error
     for call in calls:
         g = group(call.turn_id, call.runtime_id, call.plugin_id)
-        if g["stage"] is None and call.stage is not None:
-            g["stage"] = call.stage
-        g["requests"].append(request_row(call))
-    result: dict[str, list[dict[str, Any]]] = {}
-    for tid, groups in by_turn.items():
-        rows = []
-        for g in groups.values():
-            requests = g["requests"]
-            g["requestCount"] = len(requests)
-            g["inputTokens"] = _sum_known(r["inputTokens"] for r in requests)
-            g["cachedTokens"] = _sum_known(r["cachedTokens"] for r in requests)
-            rows.append(g)
-        result[tid] = rows
-    return result
+        if g.stage is None and call.stage is not None:
+            g.stage = call.stage
+        g.requests.append(RequestRow.of(call))
+    return {tid: list(groups.values()) for tid, groups in by_turn.items()}
 
 
-def _sum_known(values: Any) -> int | None:
-    known = [v for v in values if isinstance(v, int)]
-    return sum(known) if known else None
+def turn_runtimes(store: Store, session_id: str, turn_id: str) -> list[RuntimeRow]:
+    """The runtimes of one turn in trace order, each with its requests (:class:`RuntimeRow`).
+
+    ``status`` is ``runtime.completed``'s status, ``failed``, ``skipped``, ``deferred``,
+    ``started`` when no terminal event was written, None when only calls are known (the rule is
+    :class:`inspector.turn.model.RuntimeLifecycle`); ``stage`` comes from ``runtime.started``, else
+    from its first call that names one.
+    """
+    return _runtimes_from(store, session_id, turn_id).get(turn_id, [])
+
+
+def session_runtimes(store: Store, session_id: str) -> dict[str, list[RuntimeRow]]:
+    """:func:`turn_runtimes` for every turn of a session in one pass, keyed by turn id."""
+    return _runtimes_from(store, session_id, None)
 
 
 def turn_runtime_groups(store: Store, session_id: str, turn_id: str) -> list[dict[str, Any]]:
-    """The runtimes of one turn in trace order, each with its ``request_row`` rows.
-
-    Each group: ``runtimeId``, ``pluginId``, ``stage`` (from ``runtime.started``), ``status``
-    (``runtime.completed``'s status, ``failed``, ``skipped``, ``deferred``, ``started`` when no
-    terminal event was written, None when only calls are known; the rule is
-    :class:`inspector.turn.model.RuntimeLifecycle`), ``durationMs``, ``error``, ``requests``,
-    ``requestCount`` and the summed ``inputTokens`` / ``cachedTokens`` (None when no call reported
-    usage).
-    """
-    return _runtime_groups_from(store, session_id, turn_id).get(turn_id, [])
+    """:func:`turn_runtimes` as JSON (:meth:`RuntimeRow.to_json`: ``runtimeId``, ``pluginId``,
+    ``stage``, ``status``, ``durationMs``, ``error``, ``requests``, ``requestCount`` and the summed
+    ``inputTokens`` / ``cachedTokens``, None when no call reported usage)."""
+    return [row.to_json() for row in turn_runtimes(store, session_id, turn_id)]
 
 
 def session_runtime_groups(store: Store, session_id: str) -> dict[str, list[dict[str, Any]]]:
-    """:func:`turn_runtime_groups` for every turn of a session in one pass, keyed by turn id."""
-    return _runtime_groups_from(store, session_id, None)
+    """:func:`session_runtimes` as JSON, keyed by turn id."""
+    return {tid: [row.to_json() for row in rows] for tid, rows in session_runtimes(store, session_id).items()}
 
 
 def turn_tree_rows(store: Store, session_id: str) -> list[dict[str, Any]]:
-    """``turn_rows`` of a session, each with its ``runtimes`` (``turn_runtime_groups``) attached.
+    """``turn_rows`` of a session, each with its ``runtimes`` (typed, :func:`turn_runtimes`) attached.
 
     Used when everything has to be in memory at once (filtering a whole store)."""
-    groups = session_runtime_groups(store, session_id)
+    groups = session_runtimes(store, session_id)
     rows = turn_rows(store, session_id)
     for row in rows:
         row["runtimes"] = groups.get(row["turnId"], [])
@@ -449,14 +407,7 @@ def request_detail(store: Store, event_id: str, *, exact: bool = True, view: str
         return None
     payload = event.payload
     call = _find_call(store, event)
-    row = request_row(call) if call is not None else {
-        "eventId": event.id, "sessionId": event.session_id, "turnId": event.turn_id, "runtimeId": event.runtime_id,
-        "pluginId": event.plugin_id, "stage": None, "step": 0, "attempt": event.attempt or 0,
-        "model": payload.get("model"), "provider": payload.get("provider"), "protocol": None,
-        "transportAttempts": 0, "startedAt": payload.get("startedAt"), "responseEventId": None,
-        "finishReason": None, "durationMs": None, "inputTokens": None, "outputTokens": None,
-        "cachedTokens": None, "cacheWriteTokens": None,
-    }
+    row = (RequestRow.of(call) if call is not None else RequestRow.of_event(event)).to_json()
     preferred, attempts = request_for(payload)
     kernel = from_kernel(payload)
     request = kernel if view == "kernel" or (view == "provider" and preferred.source != "provider") else preferred
@@ -511,7 +462,7 @@ def previous_turn_request(store: Store, event_id: str) -> str | None:
 
 
 def compare_candidates(store: Store, event_id: str) -> list[dict[str, Any]]:
-    """``request_row`` rows of every other request in ``event_id``'s session, each with the turn's
+    """``request_rows`` rows of every other request in ``event_id``'s session, each with the turn's
     ``turnNumber``, in trace order; empty when ``event_id`` is not a request."""
     ev = store.event(event_id)
     if ev is None or ev.type != "llm.calling":

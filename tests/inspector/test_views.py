@@ -121,6 +121,76 @@ def test_typed_rows_give_todays_json(store):
     assert [TurnRow.from_json(r).to_json() for r in turns] == turns
 
 
+REQUEST_KEYS = ["eventId", "sessionId", "turnId", "runtimeId", "pluginId", "stage", "step", "attempt", "model",
+                "provider", "protocol", "transportAttempts", "startedAt", "responseEventId", "finishReason",
+                "durationMs", "inputTokens", "outputTokens", "cachedTokens", "cacheWriteTokens"]
+RUNTIME_KEYS = ["runtimeId", "pluginId", "stage", "status", "durationMs", "error", "requests", "requestCount",
+                "inputTokens", "cachedTokens"]
+
+
+def test_typed_request_rows_give_todays_json(store):
+    from inspector.rows import RequestRow
+
+    table = views.request_table(store)
+    rows = views.request_rows(store)
+    assert len(rows) == len(table) > 0
+    assert all(list(r) == REQUEST_KEYS for r in rows)
+    assert [r.to_json() for r in table] == rows
+    assert [RequestRow.from_json(r).to_json() for r in rows] == rows
+    assert [RequestRow.from_json(r.to_json()) for r in table] == table
+    # The provider falls back to the wire's when the call names none; usage only where reported.
+    assert any(r["responseEventId"] is not None and r["inputTokens"] is not None for r in rows)
+    assert all(r["durationMs"] is None or isinstance(r["durationMs"], (int, float)) for r in rows)
+
+
+def test_a_request_without_an_assembled_call_has_the_same_keys():
+    from types import SimpleNamespace
+
+    from inspector.rows import RequestRow
+
+    event = SimpleNamespace(id="e1", session_id="s", turn_id="t", runtime_id="narrator/main", plugin_id=None,
+                            attempt=None, payload={"model": "m", "provider": "p", "startedAt": 1.5})
+    row = RequestRow.of_event(event)
+    assert list(row.to_json()) == REQUEST_KEYS
+    assert (row.step, row.attempt, row.model, row.transport_attempts, row.input_tokens) == (0, 0, "m", 0, None)
+    assert RequestRow.from_json(row.to_json()) == row
+
+
+def test_typed_runtime_rows_give_todays_json(store):
+    from inspector.rows import RuntimeRow
+
+    checked = 0
+    for session in views.session_rows(store):
+        sid = session["sessionId"]
+        by_turn = views.session_runtimes(store, sid)
+        assert {tid: [g.to_json() for g in groups] for tid, groups in by_turn.items()} == \
+            views.session_runtime_groups(store, sid)
+        for turn in views.turn_rows(store, sid):
+            typed = views.turn_runtimes(store, sid, turn["turnId"])
+            groups = views.turn_runtime_groups(store, sid, turn["turnId"])
+            assert typed == by_turn.get(turn["turnId"], [])
+            assert [g.to_json() for g in typed] == groups
+            assert [RuntimeRow.from_json(g).to_json() for g in groups] == groups
+            assert [RuntimeRow.from_json(g.to_json()) for g in typed] == typed
+            for group in groups:
+                assert list(group) == RUNTIME_KEYS
+                assert group["requests"] == views.request_rows(store, sid, turn["turnId"], group["runtimeId"])
+                assert group["requestCount"] == len(group["requests"])
+                inputs = [r["inputTokens"] for r in group["requests"] if isinstance(r["inputTokens"], int)]
+                assert group["inputTokens"] == (sum(inputs) if inputs else None)
+                checked += 1
+    assert checked > 0
+
+
+def test_a_runtime_known_only_by_its_calls_sums_nothing_when_no_usage():
+    from inspector.rows import RequestRow, RuntimeRow
+
+    request = RequestRow.from_json({"eventId": "e1", "inputTokens": None, "cachedTokens": "12"})
+    row = RuntimeRow("narrator/main", None, requests=[request])
+    assert (row.request_count, row.input_tokens, row.cached_tokens) == (1, None, None)
+    assert row.to_json()["status"] is None
+
+
 def test_a_turn_is_a_completed_player_turn_and_an_execution_any_run(store):
     # The demo's main session: twelve player turns and the opening execution (origin manual).
     rows = {r["sessionId"]: r for r in views.session_rows(store)}
