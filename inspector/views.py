@@ -321,6 +321,11 @@ class RequestDetail:
     response: dict[str, Any] | None
 
     @property
+    def record(self) -> RequestRow:
+        """``row`` typed: the request's facts for the views' headers."""
+        return RequestRow.from_json(self.row)
+
+    @property
     def segment_stack(self) -> DetailNode | None:
         return next((n for n in self.roots if n.kind == "system-prompt"), None)
 
@@ -350,17 +355,17 @@ class RequestDetail:
         }
 
     def to_text(self) -> str:
-        row = self.row
+        row = self.record
         lines = [
-            f"{row['eventId']}  {row['runtimeId'] or '(no runtime)'}  turn {row['turnId']}  "
-            + step_attempt_text(row["step"], row["attempt"]),
-            f"model {row['model'] or '?'} via {row['provider'] or '?'}, "
+            f"{row.event_id}  {row.runtime_id or '(no runtime)'}  turn {row.turn_id}  "
+            + step_attempt_text(row.step, row.attempt),
+            f"model {row.model or '?'} via {row.provider or '?'}, "
             f"{'provider body (' + (self.request.protocol or '?') + ')' if self.request.source == 'provider' else 'kernel messages'}",
             (f"tokens: {self.total_exact:,} exact ({self.encoding}, {self.encoding_provenance}), "
              if self.exact_counted else "tokens: ")
             + f"{self.total_estimate:,} Covel estimate"
-            + (f"; reported input {row['inputTokens']:,}" if row.get("inputTokens") is not None else "")
-            + (f", cached {row['cachedTokens']:,}" if row.get("cachedTokens") is not None else ""),
+            + (f"; reported input {row.input_tokens:,}" if row.input_tokens is not None else "")
+            + (f", cached {row.cached_tokens:,}" if row.cached_tokens is not None else ""),
             "",
         ]
         for problem in self.request.problems:
@@ -407,7 +412,7 @@ def request_detail(store: Store, event_id: str, *, exact: bool = True, view: str
         return None
     payload = event.payload
     call = _find_call(store, event)
-    row = (RequestRow.of(call) if call is not None else RequestRow.of_event(event)).to_json()
+    record = RequestRow.of(call) if call is not None else RequestRow.of_event(event)
     preferred, attempts = request_for(payload)
     kernel = from_kernel(payload)
     request = kernel if view == "kernel" or (view == "provider" and preferred.source != "provider") else preferred
@@ -416,7 +421,7 @@ def request_detail(store: Store, event_id: str, *, exact: bool = True, view: str
     # Say why a transport attempt's body cannot be shown (a bodyRef pointing nowhere, say).
     request.problems.extend(f"providerRequests[{a.index}]: {a.body_error}" for a in attempts if a.body_error)
     anatomy = label_as_shown(request, kernel)
-    model = row.get("model") or request.model
+    model = record.model or request.model
     choice = encoding_for_model(model if isinstance(model, str) else None)
     roots = [_detail_tree(n, choice.encoding, exact) for n in anatomy.roots]
     total_exact = sum(r.exact for r in roots)
@@ -429,7 +434,7 @@ def request_detail(store: Store, event_id: str, *, exact: bool = True, view: str
     response = None
     if call is not None and call.response is not None:
         response = call.response.payload
-    return RequestDetail(row, request, kernel, attempts, anatomy, roots, choice.encoding, choice.provenance,
+    return RequestDetail(record.to_json(), request, kernel, attempts, anatomy, roots, choice.encoding, choice.provenance,
                          total_exact, total_estimate, exact, payload, raw_event, response)
 
 

@@ -2,7 +2,7 @@
 
 The figures come from the core (:mod:`inspector.views` rows, typed :mod:`inspector.rows`); the
 words for a session's turns and executions follow :mod:`inspector.store.turn_counts`; whether a
-request failed is :func:`inspector.covel.outcome.response_failed`.
+request failed is :func:`inspector.covel.outcome.finish_reason_failed` of its finish reason.
 """
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from __future__ import annotations
 from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtGui import QColor, QIcon, QPainter, QPalette, QPixmap
 
-from inspector.covel.outcome import response_failed
-from inspector.rows import SessionRow, TurnRow
+from inspector.covel.outcome import finish_reason_failed
+from inspector.rows import RequestRow, RuntimeRow, SessionRow, TurnRow
 
 from ui.views.part_names import value_label
 from ..views.formats import count_text, format_duration, format_number, format_time
@@ -21,8 +21,6 @@ from .navigator_nodes import (
     COL_DURATION,
     COL_NAME,
     COL_TOKENS,
-    REQUEST,
-    RUNTIME,
     SESSION,
     TURN,
     Node,
@@ -77,13 +75,13 @@ def status_of(node: Node) -> str | None:
     if node.kind == TURN:
         assert isinstance(node.record, TurnRow)
         return node.record.commit_status or "running"
-    d = node.data
-    if node.kind == RUNTIME:
-        return d.get("status")
-    if node.kind == REQUEST:
-        if d.get("responseEventId") is None:
+    record = node.record
+    if isinstance(record, RuntimeRow):
+        return record.status
+    if isinstance(record, RequestRow):
+        if record.response_event_id is None:
             return "running"
-        return "error" if response_failed(d) else "completed"
+        return "error" if finish_reason_failed(record.finish_reason) else "completed"
     return None
 
 
@@ -148,34 +146,35 @@ def _display(node: Node, col: int) -> str:
         if col == COL_DURATION:
             return format_duration(record.duration_ms)
         return ""
-    d = node.data
-    if node.kind == RUNTIME:
+    if isinstance(record, RuntimeRow):
         if col == COL_NAME:
-            return d.get("runtimeId") or _tr("(no runtime id)")
+            return record.runtime_id or _tr("(no runtime id)")
         if col == COL_DETAIL:
-            parts = [d.get("stage") or _tr("no stage"), value_label(d.get("status") or "")]
+            parts = [record.stage or _tr("no stage"), value_label(record.status or "")]
             return " · ".join(p for p in parts if p)
         if col == COL_TOKENS:
-            return format_number(d.get("inputTokens"))
+            return format_number(record.input_tokens)
         if col == COL_CACHED:
-            return format_number(d.get("cachedTokens"))
+            return format_number(record.cached_tokens)
         if col == COL_DURATION:
-            return format_duration(d.get("durationMs"))
+            return format_duration(record.duration_ms)
+        return ""
+    if not isinstance(record, RequestRow):
         return ""
     if col == COL_NAME:
-        name = _tr("Step {step}").format(step=int(d.get("step") or 0) + 1)
-        if d.get("attempt"):
-            name += " · " + _tr("attempt {attempt}").format(attempt=int(d["attempt"]) + 1)
+        name = _tr("Step {step}").format(step=int(record.step or 0) + 1)
+        if record.attempt:
+            name += " · " + _tr("attempt {attempt}").format(attempt=int(record.attempt) + 1)
         return name
     if col == COL_DETAIL:
-        parts = [d.get("model") or _tr("unknown model"), d.get("provider") or ""]
+        parts = [record.model or _tr("unknown model"), record.provider or ""]
         return " · ".join(p for p in parts if p)
     if col == COL_TOKENS:
-        return format_number(d.get("inputTokens"))
+        return format_number(record.input_tokens)
     if col == COL_CACHED:
-        return format_number(d.get("cachedTokens"))
+        return format_number(record.cached_tokens)
     if col == COL_DURATION:
-        return format_duration(d.get("durationMs"))
+        return format_duration(record.duration_ms)
     return ""
 
 
@@ -186,12 +185,13 @@ def tooltip(node: Node) -> str:
     if isinstance(record, TurnRow):
         return _tr("Turn id {id}, started {time}").format(
             id=record.turn_id, time=format_time(record.started_at or record.created_at) or "—")
-    d = node.data
-    if node.kind == RUNTIME:
-        if d.get("error"):
-            return _tr("Failed: {error}").format(error=d["error"])
-        return _tr("Plugin {plugin}").format(plugin=d.get("pluginId") or "—")
-    return _tr("Request event {id}").format(id=d["eventId"])
+    if isinstance(record, RuntimeRow):
+        if record.error:
+            return _tr("Failed: {error}").format(error=record.error)
+        return _tr("Plugin {plugin}").format(plugin=record.plugin_id or "—")
+    if isinstance(record, RequestRow):
+        return _tr("Request event {id}").format(id=record.event_id)
+    return ""
 
 
 def _dim_colour() -> QColor:

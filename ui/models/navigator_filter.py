@@ -8,6 +8,8 @@ from typing import Any
 
 from PySide6.QtCore import QAbstractItemModel, QModelIndex, QObject, QSortFilterProxyModel
 
+from inspector.rows import RequestRow
+
 from .navigator_nodes import REQUEST, Node
 from .navigator_tree import NavigatorModel
 
@@ -61,12 +63,13 @@ class NavigatorFilter(QSortFilterProxyModel):
         self._root = None
         self.invalidate()
 
-    def _request_matches(self, d: dict[str, Any]) -> bool:
-        if self._runtime is not None and d.get("runtimeId") != self._runtime:
+    def _request_matches(self, row: RequestRow) -> bool:
+        # A request node's record is always a RequestRow (navigator_nodes).
+        if self._runtime is not None and row.runtime_id != self._runtime:
             return False
-        if self._model is not None and d.get("model") != self._model:
+        if self._model is not None and row.model != self._model:
             return False
-        if self._matches is not None and d.get("eventId") not in self._matches:
+        if self._matches is not None and row.event_id not in self._matches:
             return False
         return True
 
@@ -82,7 +85,7 @@ class NavigatorFilter(QSortFilterProxyModel):
             while stack:
                 node = stack.pop()
                 if node.kind == REQUEST:
-                    if node not in accepted and matches(node.data):
+                    if node not in accepted and matches(node.record):
                         up: Node | None = node
                         while up is not None and up is not root and up not in accepted:
                             add(up)

@@ -1,9 +1,12 @@
 """The navigator's tree: its nodes (sessions → executions → runtimes → model requests), their
 load states, the item roles and columns the views read.
 
-A session or execution node keeps its row typed (:class:`inspector.rows.SessionRow`,
-:class:`inspector.rows.TurnRow`) in ``record``; ``data`` gives the row as the views' JSON
-contract (``views.session_rows``/``turn_rows``), for the window and the filter.
+Every node keeps its row typed in ``record`` (:class:`inspector.rows.SessionRow`,
+:class:`~inspector.rows.TurnRow`, :class:`~inspector.rows.RuntimeRow`,
+:class:`~inspector.rows.RequestRow`); ``data`` gives the row as the views' JSON contract
+(``views.session_rows``/``turn_rows``/``turn_runtime_groups``/``request_rows``), for the signals
+the window and the turn dock read. A runtime node's requests are the very rows its request
+children hold.
 """
 
 from __future__ import annotations
@@ -12,7 +15,7 @@ from typing import Any
 
 from PySide6.QtCore import Qt
 
-from inspector.rows import SessionRow, TurnRow
+from inspector.rows import RequestRow, RuntimeRow, SessionRow, TurnRow
 
 __all__ = ["COL_CACHED", "COL_DETAIL", "COL_DURATION", "COL_NAME", "COL_TOKENS", "FAILED", "IDLE", "KeyRole",
            "KindRole", "LOADED", "LOADING", "Node", "Path", "REQUEST", "RUNTIME",
@@ -28,18 +31,22 @@ RowRole = Qt.ItemDataRole.UserRole + 3
 COL_NAME, COL_DETAIL, COL_TOKENS, COL_CACHED, COL_DURATION = range(5)
 
 Path = list[tuple[str, Any]]
+Row = SessionRow | TurnRow | RuntimeRow | RequestRow
 
 
 class Node:
     __slots__ = ("kind", "key", "record", "_data", "parent", "row", "children", "state", "cells", "pending",
                  "lookup")
 
-    def __init__(self, kind: str, key: Any, data: dict[str, Any], parent: Node | None) -> None:
+    def __init__(self, kind: str, key: Any, data: dict[str, Any] | Row, parent: Node | None) -> None:
         self.kind = kind
         self.key = key
-        self.record: SessionRow | TurnRow | None = None
+        self.record: Row | None = None
         self._data: dict[str, Any] = {}
-        self.data = data
+        if isinstance(data, dict):
+            self.data = data
+        else:
+            self.record = data
         self.parent = parent
         self.row = 0
         self.children: list[Node] = []
@@ -81,11 +88,9 @@ class Node:
         out.reverse()
         return out
 
-
-
     @property
     def data(self) -> dict[str, Any]:
-        """The row as JSON (a session's or an execution's from its typed ``record``)."""
+        """The row as JSON (from its typed ``record``; a holder's as given)."""
         return self.record.to_json() if self.record is not None else self._data
 
     @data.setter
@@ -94,6 +99,10 @@ class Node:
             self.record = SessionRow.from_json(row)
         elif self.kind == TURN:
             self.record = TurnRow.from_json(row)
+        elif self.kind == RUNTIME:
+            self.record = RuntimeRow.from_json(row)
+        elif self.kind == REQUEST:
+            self.record = RequestRow.from_json(row)
         else:
             self._data = row
 

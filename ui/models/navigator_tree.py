@@ -15,7 +15,7 @@ from PySide6.QtGui import QIcon
 
 from inspector import views
 from inspector.collector import freeze_heap
-from inspector.rows import SessionRow, TurnRow
+from inspector.rows import RuntimeRow, SessionRow, TurnRow
 from inspector.store import StoreConnectionError
 
 from ..workers import Job, TaskManager
@@ -177,7 +177,7 @@ class NavigatorModel(QAbstractItemModel):
             tid = node.key
 
             def work(_job: Job) -> Any:
-                return views.turn_runtime_groups(store, sid, tid)
+                return views.turn_runtimes(store, sid, tid)
 
         self._set_loading(self._loading + 1)
         self._tasks.run(
@@ -197,7 +197,7 @@ class NavigatorModel(QAbstractItemModel):
         """Fetch every level of every session (needed before filtering the whole store).
 
         A session whose turns are listed but not opened gets all its runtimes in one read
-        (``views.session_runtime_groups``), attached in batches so the GUI never stalls."""
+        (``views.session_runtimes``), attached in batches so the GUI never stalls."""
         self._load_all = True
         for session in self._root.children:
             if session.state == IDLE:
@@ -226,14 +226,14 @@ class NavigatorModel(QAbstractItemModel):
             self._fetch_failed(generation, session, exc)
             session.state = LOADED
 
-        self._tasks.run(lambda _job: views.session_runtime_groups(store, sid),
+        self._tasks.run(lambda _job: views.session_runtimes(store, sid),
                         lambda groups: self._attach_batches(generation, session, idle, groups),
                         failed, resource=store, pause_gc="freeze")
 
     ATTACH_BATCH = 64
 
     def _attach_batches(self, generation: int, session: Node, turns: list[Node],
-                        groups: dict[str, list[dict[str, Any]]]) -> None:
+                        groups: dict[str, list[RuntimeRow]]) -> None:
         """Insert the runtimes of ``turns`` a batch at a time, yielding to the event loop between."""
         if generation != self._generation:
             return
@@ -331,13 +331,12 @@ class NavigatorModel(QAbstractItemModel):
             self._fetch_session_runtimes(node)
 
     @staticmethod
-    def _attach_runtimes(turn: Node, groups: list[dict[str, Any]]) -> None:
+    def _attach_runtimes(turn: Node, groups: list[RuntimeRow]) -> None:
         turn.state = LOADED
         for group in groups:
-            requests = group.get("requests", [])
-            runtime = Node(RUNTIME, group.get("runtimeId"), group, turn)
-            for request in requests:
-                runtime.add(Node(REQUEST, request["eventId"], request, runtime))
+            runtime = Node(RUNTIME, group.runtime_id, group, turn)
+            for request in group.requests:
+                runtime.add(Node(REQUEST, request.event_id, request, runtime))
             turn.add(runtime)
 
     # ------------------------------------------------------------------ following
@@ -436,9 +435,9 @@ class NavigatorModel(QAbstractItemModel):
         changed.append(node)
 
     def _merge_runtimes(self, turn: Node, groups: list[dict[str, Any]], changed: list[Node]) -> None:
-        for group in groups:
-            rid = group.get("runtimeId")
-            runtime = turn.child(RUNTIME, rid)
+        # Following reads the runtimes as JSON (inspector.follow.FollowUpdate).
+        for group in map(RuntimeRow.from_json, groups):
+            runtime = turn.child(RUNTIME, group.runtime_id)
             if runtime is None:
                 holder = Node("holder", None, {}, None)
                 self._attach_runtimes(holder, [group])
@@ -449,22 +448,22 @@ class NavigatorModel(QAbstractItemModel):
                 turn.add(runtime)
                 self.endInsertRows()
                 continue
-            if runtime.data != group:
-                runtime.data = group
+            if runtime.record != group:
+                runtime.record = group
                 self._changed(runtime, changed)
             fresh = []
-            for request in group.get("requests", []):
-                node = runtime.child(REQUEST, request["eventId"])
+            for request in group.requests:
+                node = runtime.child(REQUEST, request.event_id)
                 if node is None:
                     fresh.append(request)
-                elif node.data != request:
-                    node.data = request
+                elif node.record != request:
+                    node.record = request
                     self._changed(node, changed)
             if fresh:
                 start = len(runtime.children)
                 self.beginInsertRows(self.index_of(runtime), start, start + len(fresh) - 1)
                 for request in fresh:
-                    runtime.add(Node(REQUEST, request["eventId"], request, runtime))
+                    runtime.add(Node(REQUEST, request.event_id, request, runtime))
                 self.endInsertRows()
 
     def _fetch_failed(self, generation: int, node: Node, exc: BaseException) -> None:

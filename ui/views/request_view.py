@@ -457,30 +457,30 @@ class RequestView(QWidget):
     # ------------------------------------------------------------------ filling
 
     def _fill(self, d: RequestDetail) -> None:
-        row = d.row
+        row = d.record
         self.message.hide()
         self.title.setText(" · ".join(x for x in (
-            row.get("runtimeId") or _tr("(no runtime)"),
+            row.runtime_id or _tr("(no runtime)"),
             # One-based, as the navigator counts them ("Step 1" is tool-loop step 0).
-            _tr("step {step} · attempt {attempt}").format(step=_shown_or_unknown(row.get("step")),
-                                                          attempt=_shown_or_unknown(row.get("attempt"))),
-            row.get("eventId"),
+            _tr("step {step} · attempt {attempt}").format(step=_shown_or_unknown(row.step),
+                                                          attempt=_shown_or_unknown(row.attempt)),
+            row.event_id,
         ) if x))
         view = d.request.protocol if d.request.source == "provider" else _tr("kernel messages")
         tokens = (_tr("<b>{exact}</b> tokens ({encoding}, {provenance})").format(
             exact=_num(d.total_exact), encoding=d.encoding, provenance=d.encoding_provenance)
             if d.exact_counted else _tr("<b>{est}</b> estimated tokens").format(est=_num(d.total_estimate)))
         facts = [
-            _tr("turn {turn}").format(turn=(row.get("turnId") or "")[:8]),
-            f"<b>{_esc(row.get('model') or '?')}</b> · {_esc(row.get('provider') or '?')}",
+            _tr("turn {turn}").format(turn=(row.turn_id or "")[:8]),
+            f"<b>{_esc(row.model or '?')}</b> · {_esc(row.provider or '?')}",
             _esc(view or "?"),
             tokens,
             _tr("reported input {input} · cached {cached} · cache write {write} · output {output}").format(
-                input=_num(row.get("inputTokens")), cached=_num(row.get("cachedTokens")),
-                write=_num(row.get("cacheWriteTokens")), output=_num(row.get("outputTokens"))),
+                input=_num(row.input_tokens), cached=_num(row.cached_tokens),
+                write=_num(row.cache_write_tokens), output=_num(row.output_tokens)),
         ]
-        if row.get("transportAttempts", 0) > 1:
-            facts.append(_tr("{n} transport attempts").format(n=row["transportAttempts"]))
+        if row.transport_attempts > 1:
+            facts.append(_tr("{n} transport attempts").format(n=row.transport_attempts))
         problems = list(d.request.problems)
         text = " &nbsp;│&nbsp; ".join(facts)
         if problems:
@@ -509,7 +509,7 @@ class RequestView(QWidget):
         self._fill_provider_tabs(d)
         no_response = _tr("No response was recorded for this request.")
         self.response_pane.defer(lambda: response_text(d) or no_response, "prompt", self._response_caption(d))
-        self.raw_pane.defer(partial(raw_event_json, d), "json", _tr("trace_events row {id}").format(id=row["eventId"]))
+        self.raw_pane.defer(partial(raw_event_json, d), "json", _tr("trace_events row {id}").format(id=row.event_id))
         self._prepare_visible()
 
     # ------------------------------------------------------------------ deferred texts
@@ -761,7 +761,7 @@ class RequestView(QWidget):
         """Ask for a file name and write the anatomy (``markdown``/``json``) or the provider body."""
         if self.detail is None:
             return None
-        short = self.detail.row["eventId"][:8]
+        short = self.detail.record.event_id[:8]
         names = {
             "markdown": (f"request-{short}.md", _tr("Markdown (*.md);;All files (*)")),
             "json": (f"request-{short}.anatomy.json", _tr("JSON (*.json);;All files (*)")),
@@ -822,7 +822,7 @@ class RequestView(QWidget):
             return
         store = self._store()
         current = self.detail
-        event_id = current.row["eventId"]
+        event_id = current.record.event_id
 
         def work(_job: Job) -> Comparison | str:
             prev = views.previous_turn_request(store, event_id)
@@ -840,8 +840,8 @@ class RequestView(QWidget):
         if self.detail is None:
             return
         store = self._store()
-        event_id = self.detail.row["eventId"]
-        runtime = self.detail.row.get("runtimeId")
+        record = self.detail.record
+        event_id, runtime = record.event_id, record.runtime_id
 
         def chosen(rows: list[dict[str, Any]]) -> None:
             if event_id != self.event_id:

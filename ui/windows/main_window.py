@@ -36,6 +36,7 @@ from PySide6.QtWidgets import (
 from inspector import __version__, views
 from inspector.collector import freeze_heap
 from inspector.numbering import shown as shown_number
+from inspector.rows import RequestRow, RuntimeRow
 from inspector.store import StoreAuthenticationError, open_store
 from inspector.store.urls import BadUrlError, looks_like_url, short_name, shown_url, split_url
 
@@ -108,7 +109,8 @@ def _when(value: Any) -> str:
 
 class OverviewPanel(QWidget):
     """The facts of whatever is selected: the open store, a session, a turn, a runtime, or a
-    request (the fields of ``views.request_row``). Values are selectable for copying ids."""
+    request (the fields of :class:`inspector.rows.RuntimeRow` / :class:`~inspector.rows.RequestRow`,
+    given typed or as their JSON). Values are selectable for copying ids."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -211,7 +213,7 @@ class OverviewPanel(QWidget):
         self._fill("store", info.get("name") or "", _otr("Select a session, turn, runtime or request "
                                                          "in the navigator to see its details."), facts)
 
-    def show_item(self, kind: str, d: dict[str, Any]) -> None:
+    def show_item(self, kind: str, d: dict[str, Any] | RuntimeRow | RequestRow) -> None:
         if kind == nav.SESSION:
             self._fill(kind, d.get("world") or d["sessionId"], _otr("Session"), [
                 (_otr("Session id"), _text(d.get("sessionId"))),
@@ -243,40 +245,42 @@ class OverviewPanel(QWidget):
                 (_otr("Runtimes"), _text(d.get("runtimeIds"))),
             ])
         elif kind == nav.RUNTIME:
-            self._fill(kind, d.get("runtimeId") or _otr("(no runtime id)"), _otr("Runtime"), [
-                (_otr("Runtime id"), _text(d.get("runtimeId"))),
-                (_otr("Plugin"), _text(d.get("pluginId"))),
-                (_otr("Stage"), _text(d.get("stage"))),
-                (_otr("Status"), _text(d.get("status"))),
-                (_otr("Duration"), _dur(d.get("durationMs"))),
-                (_otr("Error"), _text(d.get("error"))),
-                (_otr("Model requests"), _num(d.get("requestCount"))),
-                (_otr("Input tokens"), _num(d.get("inputTokens"))),
-                (_otr("Cached tokens"), _num(d.get("cachedTokens"))),
+            r = d if isinstance(d, RuntimeRow) else RuntimeRow.from_json(d)
+            self._fill(kind, r.runtime_id or _otr("(no runtime id)"), _otr("Runtime"), [
+                (_otr("Runtime id"), _text(r.runtime_id)),
+                (_otr("Plugin"), _text(r.plugin_id)),
+                (_otr("Stage"), _text(r.stage)),
+                (_otr("Status"), _text(r.status)),
+                (_otr("Duration"), _dur(r.duration_ms)),
+                (_otr("Error"), _text(r.error)),
+                (_otr("Model requests"), _num(r.request_count)),
+                (_otr("Input tokens"), _num(r.input_tokens)),
+                (_otr("Cached tokens"), _num(r.cached_tokens)),
             ])
         elif kind == nav.REQUEST:
-            self._fill(kind, d.get("model") or _otr("Model request"), _otr("Model request"), [
-                (_otr("Event id"), _text(d.get("eventId"))),
-                (_otr("Session id"), _text(d.get("sessionId"))),
-                (_otr("Turn id"), _text(d.get("turnId"))),
-                (_otr("Runtime id"), _text(d.get("runtimeId"))),
-                (_otr("Plugin"), _text(d.get("pluginId"))),
-                (_otr("Stage"), _text(d.get("stage"))),
+            q = d if isinstance(d, RequestRow) else RequestRow.from_json(d)
+            self._fill(kind, q.model or _otr("Model request"), _otr("Model request"), [
+                (_otr("Event id"), _text(q.event_id)),
+                (_otr("Session id"), _text(q.session_id)),
+                (_otr("Turn id"), _text(q.turn_id)),
+                (_otr("Runtime id"), _text(q.runtime_id)),
+                (_otr("Plugin"), _text(q.plugin_id)),
+                (_otr("Stage"), _text(q.stage)),
                 # 1-based like the navigator's "Step 2 · attempt 2".
-                (_otr("Tool-loop step"), _text(shown_number(d.get("step")))),
-                (_otr("Attempt"), _text(shown_number(d.get("attempt")))),
-                (_otr("Model"), _text(d.get("model"))),
-                (_otr("Provider"), _text(d.get("provider"))),
-                (_otr("Protocol"), _text(d.get("protocol"))),
-                (_otr("Transport attempts"), _num(d.get("transportAttempts"))),
-                (_otr("Started"), _when(d.get("startedAt"))),
-                (_otr("Response event"), _text(d.get("responseEventId"))),
-                (_otr("Finish reason"), _text(d.get("finishReason"))),
-                (_otr("Duration"), _dur(d.get("durationMs"))),
-                (_otr("Input tokens"), _num(d.get("inputTokens"))),
-                (_otr("Output tokens"), _num(d.get("outputTokens"))),
-                (_otr("Cached tokens"), _num(d.get("cachedTokens"))),
-                (_otr("Cache-write tokens"), _num(d.get("cacheWriteTokens"))),
+                (_otr("Tool-loop step"), _text(shown_number(q.step))),
+                (_otr("Attempt"), _text(shown_number(q.attempt))),
+                (_otr("Model"), _text(q.model)),
+                (_otr("Provider"), _text(q.provider)),
+                (_otr("Protocol"), _text(q.protocol)),
+                (_otr("Transport attempts"), _num(q.transport_attempts)),
+                (_otr("Started"), _when(q.started_at)),
+                (_otr("Response event"), _text(q.response_event_id)),
+                (_otr("Finish reason"), _text(q.finish_reason)),
+                (_otr("Duration"), _dur(q.duration_ms)),
+                (_otr("Input tokens"), _num(q.input_tokens)),
+                (_otr("Output tokens"), _num(q.output_tokens)),
+                (_otr("Cached tokens"), _num(q.cached_tokens)),
+                (_otr("Cache-write tokens"), _num(q.cache_write_tokens)),
             ])
 
 
