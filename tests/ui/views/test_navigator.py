@@ -102,6 +102,32 @@ def test_lazy_fill_sessions_turns_runtimes_requests(qtbot: Any, navigator: Navig
             assert model.index(r, nav.COL_DETAIL, runtime_index).data().startswith(request["model"] or "")
 
 
+def test_runtime_and_request_nodes_hold_typed_rows(qtbot: Any, navigator: Navigator, store: Store) -> None:
+    from inspector.rows import RequestRow, RuntimeRow
+
+    model = navigator.model
+    sid, turn = first_turn_with_requests(store)
+    session_node = model.root.child(nav.SESSION, sid)
+    model.fetchMore(model.index_of(session_node))
+    qtbot.waitUntil(lambda: session_node.child(nav.TURN, turn["turnId"]) is not None)
+    turn_node = session_node.child(nav.TURN, turn["turnId"])
+    model.fetchMore(model.index_of(turn_node))
+    expected = views.turn_runtimes(store, sid, turn["turnId"])
+    qtbot.waitUntil(lambda: len(turn_node.children) == len(expected))
+    assert [node.record for node in turn_node.children] == expected
+    for runtime in turn_node.children:
+        assert isinstance(runtime.record, RuntimeRow)
+        assert runtime.data == runtime.record.to_json()
+        # The runtime's requests are the very rows its children hold, not copies.
+        assert all(isinstance(child.record, RequestRow) and child.record is request
+                   for child, request in zip(runtime.children, runtime.record.requests, strict=True))
+        tip = model.index(runtime.row, 0, model.index_of(turn_node)).data(Qt.ItemDataRole.ToolTipRole)
+        if runtime.record.error:
+            assert str(runtime.record.error) in tip
+        else:
+            assert (runtime.record.plugin_id or "—") in tip
+
+
 def test_model_passes_qt_model_tester(qtbot: Any, qtmodeltester: Any, navigator: Navigator) -> None:
     navigator.model.load_everything()
     qtbot.waitUntil(lambda: navigator.model.loading == 0 and all(
