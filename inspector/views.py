@@ -1,7 +1,9 @@
 """What the CLI prints and the app shows, computed once over the store, the wire model and the anatomy.
 
-Every function returns plain data (dicts with JSON-ready values, or small objects with
-``to_json``/``to_text``) so the command line, the Qt models and the tests read the same numbers.
+Every function returns plain data so the command line, the Qt models and the tests read the same
+numbers: the typed rows of :mod:`inspector.rows` (``*_table``, ``turn_runtimes``,
+``session_runtimes``), their JSON (``*_rows``, ``*_runtime_groups``: exactly what the command line
+prints), or small objects with ``to_json``/``to_text``.
 """
 
 from __future__ import annotations
