@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import views
+from .rows import RuntimeRow
 from .store import Store, TurnInfo
 
 # Statuses after which a turn_results row is not expected to change again.
@@ -209,13 +210,13 @@ class FollowUpdate:
 
     ``session_rows``: ``views.session_rows`` rows of new sessions; ``turn_rows``: per session,
     ``views.turn_rows`` rows of its changed executions (those the view lists); ``runtime_groups``:
-    per (session, turn), ``views.turn_runtime_groups`` of executions whose runtimes the view shows.
+    per (session, turn), ``views.turn_runtimes`` (typed rows) of executions whose runtimes the view shows.
     """
 
     changes: StoreChanges
     session_rows: dict[str, dict[str, Any]] = field(default_factory=dict)
     turn_rows: dict[str, dict[str, dict[str, Any]]] = field(default_factory=dict)
-    runtime_groups: dict[tuple[str, str], list[dict[str, Any]]] = field(default_factory=dict)
+    runtime_groups: dict[tuple[str, str], list[RuntimeRow]] = field(default_factory=dict)
 
 
 def read_updates(store: Store, changes: StoreChanges, listed_sessions: set[str],
@@ -240,5 +241,5 @@ def read_updates(store: Store, changes: StoreChanges, listed_sessions: set[str],
         update.turn_rows[sid] = turn_rows_by_id(store, sid, turn_ids)
         for tid in turn_ids:
             if (sid, tid) in open_turns:
-                update.runtime_groups[(sid, tid)] = views.turn_runtime_groups(store, sid, tid)
+                update.runtime_groups[(sid, tid)] = views.turn_runtimes(store, sid, tid)
     return update

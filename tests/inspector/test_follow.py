@@ -249,7 +249,7 @@ def test_read_updates_gives_rows_shaped_like_the_views(live: tuple[Writer, Calla
     full = {row["turnId"]: row for row in views.turn_rows(store, "s1")}
     got = update.turn_rows["s1"]["t2"]
     assert {k: v for k, v in got.items() if k != "number"} == {k: v for k, v in full["t2"].items() if k != "number"}
-    assert update.runtime_groups[("s1", "t2")] == views.turn_runtime_groups(store, "s1", "t2")
+    assert update.runtime_groups[("s1", "t2")] == views.turn_runtimes(store, "s1", "t2")
     assert set(update.session_rows) == {"s3"}
     assert update.session_rows["s3"]["executions"] == 1
     # A new session's turns are read even though it is not listed yet.

@@ -434,9 +434,8 @@ class NavigatorModel(QAbstractItemModel):
             self.dataChanged.emit(idx, idx.siblingAtColumn(COL_DURATION))
         changed.append(node)
 
-    def _merge_runtimes(self, turn: Node, groups: list[dict[str, Any]], changed: list[Node]) -> None:
-        # Following reads the runtimes as JSON (inspector.follow.FollowUpdate).
-        for group in map(RuntimeRow.from_json, groups):
+    def _merge_runtimes(self, turn: Node, groups: list[RuntimeRow], changed: list[Node]) -> None:
+        for group in groups:
             runtime = turn.child(RUNTIME, group.runtime_id)
             if runtime is None:
                 holder = Node("holder", None, {}, None)
