@@ -11,6 +11,8 @@ Exit statuses, for every command:
 1    done, and the result is a failure the user asked about (``lint`` found errors, …)
 2    bad input: a file, URL, argument or store that cannot be used as given; the message says
      which and what to do
+3    nothing could be evaluated: a check found nothing to judge (``cache --fail-on`` on a store
+     without a single request pair)
 70   an internal error (a defect of this program, ``EX_SOFTWARE``); the message asks for a report
 130  interrupted (Ctrl-C or SIGTERM)
 ==== ==========================================================================================
@@ -26,6 +28,7 @@ from dataclasses import dataclass
 EXIT_OK = 0
 EXIT_FAILED_CHECK = 1
 EXIT_BAD_INPUT = 2
+EXIT_NOTHING_EVALUATED = 3
 EXIT_INTERNAL = 70
 EXIT_INTERRUPTED = 130
 

@@ -4,9 +4,10 @@ or a self-contained HTML report."""
 from __future__ import annotations
 
 import argparse
+import sys
 
 from inspector.cli.common import CliError, open_store_or_fail, shown, warn, warn_notes
-from inspector.error_boundary import EXIT_OK
+from inspector.error_boundary import EXIT_FAILED_CHECK, EXIT_NOTHING_EVALUATED, EXIT_OK
 from inspector.output import write_text as _write
 
 _WORKER_MIN_REQUESTS = 1000
@@ -18,6 +19,7 @@ def cmd_cache(args: argparse.Namespace) -> int:
     from inspector.cache.analysis import analyse_session
     from inspector.cache.rules import RulesError, load_rules
 
+    gate = _gate_arguments(args)
     try:
         rules = load_rules(args.rules)
     except RulesError as exc:
@@ -75,16 +77,44 @@ def cmd_cache(args: argparse.Namespace) -> int:
             pairs = sum(len(a.pairs) for a in analyses)
             findings = sum(len(a.findings) for a in analyses)
             _write(f"wrote {args.html}: {len(analyses)} sessions, {pairs} requests, {findings} findings\n")
-            return EXIT_OK
+            return _gate_status(analyses, gate)
     if args.json:
         _write(cache_report.findings_json(analyses) if args.findings else cache_report.pairs_json(analyses))
     elif args.csv:
         _write(cache_report.findings_csv(analyses) if args.findings else cache_report.pairs_csv(analyses))
     else:
         _write(cache_report.report_text(analyses))
-    return EXIT_OK
+    return _gate_status(analyses, gate)
 
 
+def _gate_arguments(args: argparse.Namespace) -> tuple[tuple[str, ...], float | None] | None:
+    """The gate the user asked for (reasons, percent), checked before any reading; None: no gate."""
+    if args.fail_on is None and args.fail_over is None:
+        return None
+    from inspector.cache.gate import GateError, parse_fail_on, parse_fail_over
+
+    try:
+        reasons = parse_fail_on(args.fail_on) if args.fail_on is not None else ()
+        percent = parse_fail_over(args.fail_over) if args.fail_over is not None else None
+    except GateError as exc:
+        raise CliError(str(exc)) from None
+    return reasons, percent
+
+
+def _gate_status(analyses: list, gate: tuple[tuple[str, ...], float | None] | None) -> int:
+    """The exit status the gate gives the analyses (the output is printed already), what failed on
+    stderr."""
+    if gate is None:
+        return EXIT_OK
+    from inspector.cache.gate import evaluate_gate
+
+    result = evaluate_gate(analyses, *gate)
+    if not result.evaluated:
+        sys.stderr.write("cache gate: nothing to evaluate, no request pairs in the analysed sessions\n")
+        return EXIT_NOTHING_EVALUATED
+    for line in result.lines():
+        sys.stderr.write(line + "\n")
+    return EXIT_FAILED_CHECK if result.failed else EXIT_OK
 
 
 def configure_cache(p: argparse.ArgumentParser, error_type: type[Exception]) -> None:
@@ -98,4 +128,8 @@ def configure_cache(p: argparse.ArgumentParser, error_type: type[Exception]) -> 
     fmt.add_argument("--csv", action="store_true", help="print the pairs as CSV")
     p.add_argument("--findings", action="store_true", help="with --json or --csv: print the layout findings instead")
     p.add_argument("--html", metavar="FILE", help="write a self-contained HTML report with charts")
+    p.add_argument("--fail-on", metavar="REASON[,REASON...]",
+                   help="exit with status 1 when a pair has one of these reasons (status 3: no pairs)")
+    p.add_argument("--fail-over", metavar="PERCENT",
+                   help="exit with status 1 when more than PERCENT of the input was not read from the cache")
     p.set_defaults(func=cmd_cache)
