@@ -67,7 +67,9 @@ _FAMILY_KEYS: dict[str, str] = {
 # Keys a model entry may not set: they choose the family, which is already chosen.
 _FAMILY_ONLY = frozenset({"providers", "protocols", "description"})
 _MODEL_KEYS = {"match": "patterns", **{k: v for k, v in _FAMILY_KEYS.items() if k not in _FAMILY_ONLY}}
-_TOP_KEYS = {"schema", "default_family", "families"}
+# ``cache_keys``: the request options that key each cache level, read and checked by
+# :mod:`inspector.cache.cache_keys`.
+_TOP_KEYS = {"schema", "default_family", "families", "cache_keys"}
 
 _EXPECTED = {
     "str": "a string",
@@ -172,6 +174,9 @@ def _merge(base: dict, user: dict) -> dict:
     for key in ("schema", "default_family"):
         if key in user:
             merged[key] = user[key]
+    if isinstance(user.get("cache_keys"), dict):
+        # A provider's option rows in the user's file replace the shipped ones for that provider.
+        merged["cache_keys"] = {**(base.get("cache_keys") or {}), **user["cache_keys"]}
     families = {name: dict(fam) for name, fam in base.get("families", {}).items()}
     for name, fam in user.get("families", {}).items():
         target = families.setdefault(name, {})
