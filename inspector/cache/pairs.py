@@ -27,6 +27,7 @@ from inspector.cache.results import CachePair, RuntimeSummary
 from inspector.cache.routing import ROUTE_APPENDED, ROUTE_CAUSE
 from inspector.cache.rules import CacheRules
 from inspector.cache.side_events import SideEvents
+from inspector.cache.verdicts import Verdict, judge
 from inspector.tokens import encoding_for_model
 
 __all__ = ["PairMaker", "RuntimeState", "token_provenance"]
@@ -131,6 +132,8 @@ class PairMaker:
             predicted = 0
             write = cold_write(rules, cur) if explicit else 0
             why, detail = "cold-start", "the first request of this runtime in the session"
+            verdict = Verdict(why, detail, "certain", usage.cache_miss_reason if usage is not None else None,
+                              usage.cache_missed_input_tokens if usage is not None else None, False)
             name, where, was, now = "(no earlier request)", "end", None, None
         else:
             comparison = compare(prev, cur)
@@ -163,10 +166,14 @@ class PairMaker:
                 predicted = 0 if expired else untimed
                 write = 0
             why, detail = reason(self.side, prev, cur, comparison, where, predicted, untimed, gap, ttl, reported)
-            if why == "unexplained":
+            verdict = judge(rules, provenance, why, detail, comparison.shared_tokens, predicted, gap, ttl,
+                            usage.cache_miss_reason if usage is not None else None,
+                            usage.cache_missed_input_tokens if usage is not None else None)
+            if verdict.reason == "unexplained":
                 route_gap = (len(detail), ROUTE_CAUSE)
-            elif why != "unexplained" and (reported is None or reported < predicted):
-                route_gap = (len(detail), ROUTE_APPENDED)
+            elif reported is None or reported < predicted:
+                route_gap = (len(detail) if why != "unexplained" else len(verdict.reason_detail), ROUTE_APPENDED)
+            why, detail = verdict.reason, verdict.reason_detail
             if prev.failed and why != "model-changed":
                 detail += "; the request compared with failed, so the prediction uses the last one that succeeded"
             if explicit and source is not None and source.layout.message_gates != cur.layout.message_gates:
@@ -225,4 +232,8 @@ class PairMaker:
             reported_uncached_cost_usd=reported_cost,
             missed_savings_usd=missed,
             routing_rate=cur.routing_rate,
+            confidence=verdict.confidence,
+            provider_miss_reason=verdict.provider_miss_reason,
+            provider_missed_tokens=verdict.provider_missed_tokens,
+            verdicts_disagree=verdict.verdicts_disagree,
         )

@@ -25,7 +25,8 @@ PAIR_COLUMNS = (
     "attempt", "model", "provider", "protocol", "startedAt", "rules", "tokenizer", "tokenProvenance",
     "sharedChars", "totalChars", "sharedTokens", "totalTokens", "firstDifference", "region", "offset",
     "predictedCachedTokens", "predictedCacheWriteTokens", "reportedCachedTokens", "reportedCacheWriteTokens",
-    "reportedInputTokens", "gapSeconds", "ttlSeconds", "reason", "reasonDetail", "breakpoints", "uncachedTokens",
+    "reportedInputTokens", "gapSeconds", "ttlSeconds", "reason", "reasonDetail", "confidence", "providerMissReason",
+    "providerMissedTokens", "verdictsDisagree", "breakpoints", "uncachedTokens",
     "inputPricePerMTok", "uncachedCostUsd", "reportedUncachedCostUsd", "missedSavingsUsd", "routingRate",
 )
 FINDING_COLUMNS = ("sessionId", "runtimeId", "kind", "severity", "part", "count", "outOf", "turnIds", "message")

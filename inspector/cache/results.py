@@ -30,6 +30,8 @@ REASONS = (
     "history-rewritten",
     "turn-context",
     "below-minimum",
+    "options-changed",
+    "provider-reported",
     "unexplained",
 )
 
@@ -100,6 +102,11 @@ class CachePair:
     # Requests sent with this one's route (model, cache key, first tokens) in the minute up to it,
     # it included; None where the rules do not route by prefix (provider-caching §3.2).
     routing_rate: int | None = None
+    # How sure the reason is, and the provider's own verdict beside it (inspector.cache.verdicts).
+    confidence: str = "certain"
+    provider_miss_reason: str | None = None
+    provider_missed_tokens: int | None = None
+    verdicts_disagree: bool = False
 
     @property
     def routing_over_limit(self) -> bool:
@@ -147,6 +154,10 @@ class CachePair:
             "ttlSeconds": js_number(self.ttl_seconds),
             "reason": self.reason,
             "reasonDetail": self.reason_detail,
+            "confidence": self.confidence,
+            "providerMissReason": self.provider_miss_reason,
+            "providerMissedTokens": self.provider_missed_tokens,
+            "verdictsDisagree": self.verdicts_disagree,
             "breakpoints": self.breakpoints,
             "uncachedTokens": self.uncached_tokens,
             "inputPricePerMTok": js_number(self.rules.input_price_per_mtok),

@@ -64,7 +64,8 @@ def response_fields(ev: Any) -> tuple[str | None, int, Any, bool]:
 def usage_values(usage: TokenUsage | None) -> tuple | None:
     if usage is None:
         return None
-    return (usage.input_tokens, usage.output_tokens, usage.cached_input_tokens, usage.cache_write_input_tokens)
+    return (usage.input_tokens, usage.output_tokens, usage.cached_input_tokens, usage.cache_write_input_tokens,
+            usage.cache_miss_reason, usage.cache_missed_input_tokens)
 
 
 class SideEvents:

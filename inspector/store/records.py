@@ -177,6 +177,10 @@ class TokenUsage:
     output_tokens: int | None
     cached_input_tokens: int | None
     cache_write_input_tokens: int | None
+    # Anthropic's own verdict on a miss (cache diagnostics), where the store keeps it: the
+    # ``cache_miss_reason`` type and ``cache_missed_input_tokens``.
+    cache_miss_reason: str | None = None
+    cache_missed_input_tokens: int | None = None
 
 
 def token_usage(usage: Any) -> TokenUsage | None:
@@ -189,7 +193,23 @@ def token_usage(usage: Any) -> TokenUsage | None:
         output_tokens=int_accepting_integral_float(usage.get("outputTokens")),
         cached_input_tokens=int_accepting_integral_float(usage.get("cachedInputTokens")),
         cache_write_input_tokens=int_accepting_integral_float(usage.get("cacheWriteInputTokens")),
+        cache_miss_reason=_miss_reason(_either(usage, "cacheMissReason", "cache_miss_reason")),
+        cache_missed_input_tokens=int_accepting_integral_float(
+            _either(usage, "cacheMissedInputTokens", "cache_missed_input_tokens")),
     )
+
+
+def _either(usage: dict, camel: str, wire: str) -> Any:
+    # Covel's camelCase usage, or the provider's wire name where the usage is passed on as it came.
+    value = usage.get(camel)
+    return usage.get(wire) if value is None else value
+
+
+def _miss_reason(value: Any) -> str | None:
+    """The ``type`` of a ``cache_miss_reason`` object (a bare string is taken as the type)."""
+    if isinstance(value, dict):
+        value = value.get("type")
+    return value if isinstance(value, str) and value else None
 
 
 @dataclass(slots=True, frozen=True)
