@@ -74,7 +74,7 @@ class Db:
         return eid
 
     def call(self, sid, turn, runtime, body, *, at, provider="openai", protocol="openai-chat-v1", model=None,
-             attempt=0, cached=None, write=None, failed=False, respond=True):
+             attempt=0, cached=None, write=None, failed=False, respond=True, usage_extra=None):
         model = model or body.get("model")
         payload = {
             "providerRequests": [{"schemaVersion": 1, "provider": provider, "protocol": protocol, "body": body,
@@ -91,6 +91,7 @@ class Db:
                 usage["cachedInputTokens"] = cached
             if write is not None:
                 usage["cacheWriteInputTokens"] = write
+            usage.update(usage_extra or {})
             self.row(sid, turn, "llm.responded", {
                 "runtimeId": runtime, "pluginId": runtime.split("/")[0], "text": "" if failed else "a reply",
                 "toolCalls": [], "usage": usage, "finishReason": "error" if failed else "stop",
