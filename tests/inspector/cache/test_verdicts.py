@@ -2,14 +2,21 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
-from test_cache_analysis import CC, T, analyse, block, claude, db, msg, rules_for  # noqa: F401 (db: the fixture)
+from test_cache_analysis import CC, Db, T, analyse, block, claude, msg, rules_for
 
 from inspector.cache.report import PAIR_COLUMNS, pairs_csv
 from inspector.cache.verdicts import EXPIRY_GRACE_SECONDS, PROVIDER_MISS_REASONS, PROXY_TOKEN_ERROR, first_step, judge
 from inspector.store.records import token_usage
 
 ANTHROPIC = {"provider": "anthropic", "protocol": "anthropic-messages-v1"}
+
+
+@pytest.fixture
+def db(tmp_path):
+    return Db(tmp_path / "covel.db")
 
 
 def pair_with_usage(db, extra, *, system2=None, gap=10.0, n=1200):
@@ -94,7 +101,6 @@ def test_an_uncertain_pair_is_never_unexplained():
 
 def test_the_step_band_edges():
     # A proxy-counted family whose minimum is not a step: the first step lies above it.
-    import dataclasses
     rules = dataclasses.replace(rules_for("deepseek", "deepseek-chat"), min_cacheable_tokens=1000,
                                 granularity="step", step_tokens=128)
     assert first_step(rules) == 1024
