@@ -8,7 +8,13 @@ import pytest
 from test_cache_analysis import CC, Db, T, analyse, block, claude, msg, rules_for
 
 from inspector.cache.report import PAIR_COLUMNS, pairs_csv
-from inspector.cache.verdicts import EXPIRY_GRACE_SECONDS, PROVIDER_MISS_REASONS, PROXY_TOKEN_ERROR, first_step, judge
+from inspector.cache.verdicts import (
+    EXPIRY_GRACE_SECONDS,
+    PROVIDER_MISS_REASONS,
+    PROXY_TOKEN_ERROR,
+    first_step,
+    judge,
+)
 from inspector.store.records import token_usage
 
 ANTHROPIC = {"provider": "anthropic", "protocol": "anthropic-messages-v1"}
