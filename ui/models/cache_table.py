@@ -18,7 +18,7 @@ from inspector.cache.results import CachePair
 from inspector.cache.session_totals import shared_share
 from inspector.numbering import shown
 
-from ..views.cache_texts import COLD_COLOURS, pair_tooltip, runtime_name, share_colour
+from ..views.cache_texts import COLD_COLOURS, confidence_mark, pair_tooltip, runtime_name, share_colour
 
 
 def _tr(text: str) -> str:
@@ -208,7 +208,7 @@ class CacheTableModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.DisplayRole:
             if pair.reason == "cold-start":
                 return "·"
-            return f"{shared_share(pair) * 100:.0f}"
+            return f"{confidence_mark(pair)}{shared_share(pair) * 100:.0f}"
         if role == Qt.ItemDataRole.BackgroundRole:
             if pair.reason == "cold-start":
                 return QBrush(QColor(COLD_COLOURS[1] if self.dark else COLD_COLOURS[0]))

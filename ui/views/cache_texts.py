@@ -64,10 +64,36 @@ def pair_tooltip(pair: CachePair) -> str:
         _tr("First difference: {part} at character {offset}").format(
             part=html.escape(part_label(pair.first_difference)), offset=f"{pair.offset:,}"),
     ]
+    lines += verdict_lines(pair)
     route = route_text(pair)
     if route:
         lines.append(route)
     return "<br>".join(lines)
+
+
+# Shown before an uncertain pair's share in the table: the verdict is an approximation.
+UNCERTAIN_MARK = "≈"
+
+
+def confidence_mark(pair: CachePair) -> str:
+    return UNCERTAIN_MARK if pair.confidence == "uncertain" else ""
+
+
+def verdict_lines(pair: CachePair, *, say_certain: bool = False) -> list[str]:
+    """How sure the reason is and the provider's own verdict, as rich-text lines (none for a
+    certain pair without one, unless ``say_certain``)."""
+    lines = []
+    if pair.confidence == "uncertain":
+        lines.append(_tr("Confidence: <b>uncertain</b> — a count or gap lies within the error band of a threshold"))
+    elif say_certain:
+        lines.append(_tr("Confidence: certain"))
+    if pair.provider_miss_reason is not None:
+        missed = num_text(pair.provider_missed_tokens)
+        lines.append(_tr("Provider's verdict: <b>{reason}</b> ({missed} input tokens missed)").format(
+            reason=html.escape(pair.provider_miss_reason), missed=missed))
+        if pair.verdicts_disagree:
+            lines.append(_tr("<b>Our reason and the provider's disagree.</b>"))
+    return lines
 
 
 def route_text(pair: CachePair) -> str:

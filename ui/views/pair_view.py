@@ -32,7 +32,7 @@ from inspector.prefix.report import CONTEXT_AFTER, CONTEXT_BEFORE
 from ui.views.part_names import part_label
 
 from ..workers import Job, TaskManager
-from .cache_texts import format_seconds, kind_text, num_text, route_text, runtime_name
+from .cache_texts import format_seconds, kind_text, num_text, route_text, runtime_name, verdict_lines
 from .compare_view import MARK_COLOUR, CompareView
 
 
@@ -197,7 +197,7 @@ class PairView(QWidget):
         where = _tr("First difference: <b>{part}</b> at character {offset} — {detail}").format(
             part=html.escape(part_label(pair.first_difference)), offset=f"{pair.offset:,}",
             detail=html.escape(pair.reason_detail))
-        lines = [title, facts, where]
+        lines = [title, facts, where, *verdict_lines(pair, say_certain=True)]
         route = route_text(pair)
         if route:
             lines.append(f"<b>{route}</b>" if pair.routing_over_limit else route)

@@ -337,3 +337,34 @@ def test_an_analysis_shared_with_the_worker_fills_the_same_table(qtbot: Any, win
         assert started.alive and not started.broken
     finally:
         cache_worker.stop_worker()
+
+
+def test_confidence_and_the_providers_verdict_are_shown(qtbot: Any, window: MainWindow, demo_db: Path) -> None:
+    with open_store(demo_db) as store:
+        pair = next(p for p in analyse_session(store, CLAUDE).pairs if p.reason != "cold-start")
+    assert pair.confidence == "certain" and pair.provider_miss_reason is None
+    header = window.cache_view.pair_view._header_html
+    assert "Confidence: certain" in header(pair, None) and "Confidence" not in pair_tooltip(pair)
+    uncertain = dataclasses.replace(pair, confidence="uncertain")
+    assert "Confidence: <b>uncertain</b>" in header(uncertain, None)
+    assert "Confidence: <b>uncertain</b>" in pair_tooltip(uncertain)
+    told = dataclasses.replace(pair, provider_miss_reason="messages_changed", provider_missed_tokens=1200)
+    for text in (header(told, None), pair_tooltip(told)):
+        assert "Provider's verdict: <b>messages_changed</b> (1,200 input tokens missed)" in text
+        assert "disagree" not in text
+    disagreeing = dataclasses.replace(told, verdicts_disagree=True)
+    assert "<b>Our reason and the provider's disagree.</b>" in header(disagreeing, None)
+    assert "<b>Our reason and the provider's disagree.</b>" in pair_tooltip(disagreeing)
+
+
+def test_an_uncertain_pair_is_marked_in_the_table(qtbot: Any, window: MainWindow) -> None:
+    view = window.cache_view
+    analyse(qtbot, view, DEEPSEEK)
+    model = view.model
+    index = next(model.index(r, c) for r in range(model.rowCount()) for c in range(model.columnCount())
+                 if model.pair_at(model.index(r, c)) is not None
+                 and model.pair_at(model.index(r, c)).reason != "cold-start")
+    pair = model.pair_at(index)
+    plain = model.data(index)
+    pair.confidence = "uncertain"
+    assert model.data(index) == "≈" + plain
