@@ -1,5 +1,10 @@
 """Covel's layout checks over a runtime's pairs: the evidence gathered pair by pair
 (:class:`LayoutEvidence`) and the findings it adds up to once the runtime's last pair is made.
+
+Besides the layout problems, the findings that save money (:meth:`LayoutEvidence.add_pair`):
+a breakpoint closing a prefix shorter than the model caches (a wasted slot), cache writes no
+later request read (dead writes), a 1-hour TTL that would cost less than the 5-minute one given
+the runtime's gaps, and what its input cost in each billing class.
 """
 
 from __future__ import annotations
@@ -9,15 +14,29 @@ from typing import Any
 
 from inspector.anatomy.labelling import BAG_LABELS
 from inspector.cache.calls import Call
-from inspector.cache.results import Finding
+from inspector.cache.pricing import (
+    LONG_TTL_OPTION,
+    PER_MILLION,
+    SHORT_TTL_OPTION,
+    keep_alive_break_even_seconds,
+    reuse_cost_tokens,
+    write_ttl_option,
+)
+from inspector.cache.results import CachePair, Finding
+from inspector.cache.rules import CacheRules
+from inspector.cache.session_totals import CostClasses
+from inspector.cache.verdicts import PROXY_TOKEN_ERROR
 
-__all__ = ["LayoutEvidence", "breakpoint_locations", "data_blocks_last"]
+__all__ = ["LayoutEvidence", "PairEvidence", "breakpoint_locations", "data_blocks_last"]
 
 # A layout check fires when its pattern shows in at least this many turns and in at least half of
 # the runtime's turn pairs: one prompt edit is not a layout problem, a change every turn is.
 _FINDING_MIN_TURNS = 2
 _FINDING_MIN_SHARE = 0.5
-_APPENDED = ("history_moves", "sliding", "system_changes", "data_last", "too_many", "bp_calls")
+_APPENDED = ("history_moves", "sliding", "system_changes", "data_last", "too_many", "bp_calls", "priced")
+# A 1-hour TTL is suggested only when it saves at least this share of what the cached part costs
+# with 5-minute entries: a rounding-sized saving is not worth a change to the engine.
+_TTL_MIN_SAVING_SHARE = 0.05
 
 
 def data_blocks_last(cur: Call) -> bool:
@@ -47,11 +66,73 @@ def breakpoint_locations(call: Call) -> list[tuple[str, int]]:
     return out
 
 
+class PairEvidence:
+    """What one pair tells the money findings: its request's billed tokens (the provider's counts
+    where recorded, the prediction otherwise), its honoured breakpoints, and which of them later
+    requests read."""
+
+    __slots__ = ("turn_id", "event_id", "previous_event_id", "gap", "rules", "write_ttl", "input_tokens",
+                 "cached_tokens", "written_tokens", "shared_tokens", "short_breakpoints", "breakpoint_ends",
+                 "reads")
+
+    def __init__(self, pair: CachePair, call: Call) -> None:
+        rules = pair.rules
+        self.turn_id = pair.turn_id
+        self.event_id = pair.event_id
+        self.previous_event_id = pair.previous_event_id
+        self.gap = pair.gap_seconds
+        self.rules = rules
+        self.write_ttl = write_ttl_option([ttl for _, ttl in call.layout.breakpoints])
+        reported = pair.reported_cached_tokens is not None and pair.reported_input_tokens is not None
+        if reported:
+            self.input_tokens = pair.reported_input_tokens or 0
+            self.cached_tokens = pair.reported_cached_tokens or 0
+            self.written_tokens = pair.reported_cache_write_tokens or 0
+        else:
+            self.input_tokens = pair.total_tokens
+            self.cached_tokens = pair.predicted_cached_tokens
+            self.written_tokens = pair.predicted_cache_write_tokens
+        self.shared_tokens = pair.shared_tokens
+        # (location, prefix tokens) of each honoured breakpoint whose prefix the model does not cache
+        self.short_breakpoints: list[tuple[str, int]] = []
+        # part index -> the prefix tokens up to and including it, for the honoured breakpoints
+        self.breakpoint_ends: dict[int, int] = {}
+        self.reads = call.bp_reads  # filled in later, as later requests are compared with this one
+        if rules.mode == "explicit" and call.layout.breakpoints:
+            cum = call.cum_tokens()
+            # A proxy count within its error band of the minimum may be long enough after all.
+            short_of = rules.min_cacheable_tokens * (1 - PROXY_TOKEN_ERROR if pair.token_provenance == "proxy" else 1)
+            for where, j in breakpoint_locations(call):
+                self.breakpoint_ends[j] = cum[j + 1]
+                if cum[j + 1] < short_of:
+                    self.short_breakpoints.append((where, cum[j + 1]))
+
+    def read_later(self) -> int:
+        """The prefix tokens of this request's cache that a later request read."""
+        return max((self.breakpoint_ends.get(j, 0) for j in self.reads), default=0)
+
+    def dead_write_tokens(self) -> int:
+        """Of the tokens this request wrote, those no later request compared with it read."""
+        if self.written_tokens <= 0:
+            return 0
+        start = self.cached_tokens
+        read = max(0, min(self.read_later(), start + self.written_tokens) - start)
+        return self.written_tokens - read
+
+
+def _usd(tokens: float, rules: CacheRules) -> float:
+    return tokens * (rules.input_price_per_mtok or 0.0) / PER_MILLION
+
+
+def _minutes(seconds: float) -> str:
+    return f"{seconds / 60:.0f} min" if seconds >= 90 else f"{seconds:.0f} s"
+
+
 class LayoutEvidence:
     """What a runtime's pairs showed so far of each layout problem."""
 
     __slots__ = ("turn_pairs", "history_moves", "sliding", "system_changes", "data_last", "too_many", "bp_calls",
-                 "examples")
+                 "priced", "examples")
 
     def __init__(self) -> None:
         self.turn_pairs = 0
@@ -63,7 +144,12 @@ class LayoutEvidence:
         # per call with breakpoints: (turn id, [(location label, part index)], the indices read
         # later — filled in when a later request is compared with that call)
         self.bp_calls: list[tuple[str, list[tuple[str, int]], set[int]]] = []
+        self.priced: list[PairEvidence] = []  # one per pair, for the money findings
         self.examples: dict[str, dict[str, Any]] = {}
+
+    def add_pair(self, pair: CachePair, call: Call) -> None:
+        """A pair just made, with its request: the evidence of the money findings."""
+        self.priced.append(PairEvidence(pair, call))
 
     def collect(self, prev: Call, cur: Call, region: str, kind: str, reason: str, detail: str, name: str,
                 was: str | None, now: str | None) -> None:
@@ -161,4 +247,114 @@ class LayoutEvidence:
                 f"{len(self.history_moves)} of {turns} turns: the history is re-sent uncached from that point "
                 "every turn. Place it in the turn context or at depth 0.",
                 self.examples.get("moving-history-insertion")))
+        out.extend(self.money_findings(sid, rid))
         return out
+
+    def money_findings(self, sid: str, rid: str | None) -> list[Finding]:
+        """Wasted breakpoint slots, dead writes, the 1-hour TTL, and the input's cost classes."""
+        out: list[Finding] = []
+        evidence = self.priced
+        if not evidence:
+            return out
+        out.extend(self._wasted_breakpoints(sid, rid))
+        dead = self._dead_writes(sid, rid)
+        if dead is not None:
+            out.append(dead)
+        ttl = self._one_hour_ttl(sid, rid)
+        if ttl is not None:
+            out.append(ttl)
+        classes = CostClasses()
+        for e in evidence:
+            classes.add(e.rules, e.input_tokens, e.cached_tokens, e.written_tokens, e.write_ttl)
+        if classes.priced:
+            out.append(Finding(
+                "cost-classes", "info", sid, rid, "input cost", classes.requests, len(evidence), [],
+                f"The input of {classes.requests} priced requests cost {classes.total_usd:.4f} USD: "
+                + "; ".join(f"{name} {usd:.4f} USD ({tokens} tokens)"
+                            for name, tokens, usd in classes.rows()) + ".",
+                classes.to_json()))
+        return out
+
+    def _wasted_breakpoints(self, sid: str, rid: str | None) -> list[Finding]:
+        with_breakpoints = [e for e in self.priced if e.breakpoint_ends]
+        wasted: dict[str, list[tuple[str, int, CacheRules]]] = {}
+        for e in with_breakpoints:
+            for where, tokens in e.short_breakpoints:
+                wasted.setdefault(where, []).append((e.turn_id, tokens, e.rules))
+        out = []
+        for where, hits in wasted.items():
+            if len(hits) < min(_FINDING_MIN_TURNS, len(with_breakpoints)):
+                continue
+            longest = max(t for _, t, _ in hits)
+            rules = hits[-1][2]
+            out.append(Finding(
+                "wasted-breakpoint", "warning", sid, rid, where, len(hits), len(with_breakpoints),
+                list(dict.fromkeys(t for t, _, _ in hits))[:10],
+                f"The cache_control breakpoint on the {where} closes a prefix of at most {longest} tokens, "
+                f"under the {rules.min_cacheable_tokens} the model caches, in {len(hits)} of "
+                f"{len(with_breakpoints)} requests: nothing is cached there, and it spends one of the "
+                f"{rules.max_breakpoints} breakpoint slots. Drop it, or move it to the end of a longer "
+                "stable prefix (the end of the system prompt).",
+                {"maxPrefixTokens": longest, "minCacheableTokens": rules.min_cacheable_tokens}))
+        return out
+
+    def _dead_writes(self, sid: str, rid: str | None) -> Finding | None:
+        # Only requests a later one was compared with: the last request of a turn's tool loop, or of
+        # a session still being played, may yet be read by one the analysis does not pair with it.
+        compared = {e.previous_event_id for e in self.priced if e.previous_event_id is not None}
+        judged = [e for e in self.priced if e.written_tokens > 0 and e.event_id in compared
+                  and e.rules.write_multiplier_for(e.write_ttl) > 1.0]
+        dead = [(e, e.dead_write_tokens()) for e in judged]
+        dead = [(e, n) for e, n in dead if n > 0]
+        if len(dead) < _FINDING_MIN_TURNS:
+            return None
+        tokens = sum(n for _, n in dead)
+        premium = sum(_usd(n * (e.rules.write_multiplier_for(e.write_ttl) - 1.0), e.rules) for e, n in dead)
+        return Finding(
+            "dead-cache-writes", "warning", sid, rid, "cache writes", len(dead), len(judged),
+            list(dict.fromkeys(e.turn_id for e, _ in dead))[:10],
+            f"{len(dead)} of {len(judged)} requests wrote {tokens} tokens to the cache that the next request "
+            f"did not read: their write premium ({premium:.4f} USD) bought nothing. The prefix they closed "
+            "changes before it is reused, or the next request comes after the TTL.",
+            {"deadWriteTokens": tokens, "wastedPremiumUsd": round(premium, 6)})
+
+    def _one_hour_ttl(self, sid: str, rid: str | None) -> Finding | None:
+        rules = self.priced[-1].rules
+        if (rules.mode != "explicit" or LONG_TTL_OPTION not in rules.ttl_options
+                or rules.input_price_per_mtok is None
+                or all(e.write_ttl == LONG_TTL_OPTION for e in self.priced)):
+            return None
+        short_ttl = rules.ttl_for(SHORT_TTL_OPTION)
+        long_ttl = rules.ttl_for(LONG_TTL_OPTION)
+        short_cost = long_cost = 0.0
+        bridged: list[str] = []
+        gaps = 0
+        for e in self.priced:
+            if e.rules is not rules:
+                continue
+            extent = e.cached_tokens + e.written_tokens
+            if extent < rules.min_cacheable_tokens:
+                continue
+            reused = min(e.shared_tokens, extent) if e.gap is not None else 0
+            new = extent - reused
+            short_cost += reuse_cost_tokens(rules, reused, new, e.gap, SHORT_TTL_OPTION)
+            long_cost += reuse_cost_tokens(rules, reused, new, e.gap, LONG_TTL_OPTION)
+            if e.gap is not None:
+                gaps += 1
+                if short_ttl < e.gap <= long_ttl and reused:
+                    bridged.append(e.turn_id)
+        if not bridged or long_cost >= short_cost * (1 - _TTL_MIN_SAVING_SHARE):
+            return None
+        saving = _usd(short_cost - long_cost, rules)
+        keep_alive = keep_alive_break_even_seconds(rules)
+        alive = (f" Keep-alive requests every {_minutes(short_ttl)} would pay only for gaps up to about "
+                 f"{_minutes(keep_alive)}." if keep_alive is not None else "")
+        return Finding(
+            "one-hour-ttl-pays", "info", sid, rid, "cache TTL", len(bridged), gaps,
+            list(dict.fromkeys(bridged))[:10],
+            f"{len(bridged)} of {gaps} gaps between requests are longer than the {_minutes(short_ttl)} TTL but "
+            f"within {_minutes(long_ttl)}: with ttl \"{LONG_TTL_OPTION}\" on the breakpoints the cached part "
+            f"would cost {saving:.4f} USD less ({_usd(long_cost, rules):.4f} instead of "
+            f"{_usd(short_cost, rules):.4f}), the dearer writes included.{alive}",
+            {"shortTtlCostUsd": round(_usd(short_cost, rules), 6), "longTtlCostUsd": round(_usd(long_cost, rules), 6),
+             "keepAliveBreakEvenSeconds": keep_alive})

@@ -11,11 +11,18 @@ from __future__ import annotations
 
 from inspector.cache.rules import CacheRules
 
-__all__ = ["PER_MILLION", "input_cost_usd", "missed_savings_usd", "reported_uncached_cost_usd",
-           "uncached_cost_usd", "write_ttl_option"]
+__all__ = ["COST_CLASSES", "LONG_TTL_OPTION", "PER_MILLION", "SHORT_TTL_OPTION", "cost_class_tokens", "cost_classes_usd",
+           "input_cost_usd", "keep_alive_break_even_seconds", "missed_savings_usd", "reported_uncached_cost_usd",
+           "reuse_cost_tokens", "uncached_cost_usd", "write_ttl_option"]
 
 PER_MILLION = 1e6  # prices are per million tokens
 _DIGITS = 8  # a pair's costs are rounded to this many decimals of a dollar
+
+# The four classes a request's input is billed in, in the order :func:`cost_classes_usd` gives them.
+COST_CLASSES = ("uncached input", "cache read", "5-minute write", "1-hour write")
+# The ``cache_control.ttl`` options of the short (default) and the long cache entry.
+SHORT_TTL_OPTION = "5m"
+LONG_TTL_OPTION = "1h"
 
 
 def write_ttl_option(breakpoint_ttls: list[str | None]) -> str | None:
@@ -34,6 +41,48 @@ def input_cost_usd(rules: CacheRules, input_tokens: int, cached_tokens: int, wri
     plain = max(0, input_tokens - cached_tokens - written_tokens)
     return (plain + cached_tokens * rules.read_multiplier
             + written_tokens * rules.write_multiplier_for(write_ttl)) * price / PER_MILLION
+
+
+def cost_class_tokens(rules: CacheRules, input_tokens: int, cached_tokens: int, written_tokens: int,
+                      write_ttl: str | None) -> tuple[int, int, int, int]:
+    """A request's input tokens in :data:`COST_CLASSES`: the plain input, the cache reads, and the
+    write in the 5-minute or the 1-hour class (a write whose entry outlives the short option's)."""
+    plain = max(0, input_tokens - cached_tokens - written_tokens)
+    long_write = rules.ttl_for(write_ttl) > rules.ttl_for(SHORT_TTL_OPTION)
+    return (plain, cached_tokens, 0 if long_write else written_tokens, written_tokens if long_write else 0)
+
+
+def cost_classes_usd(rules: CacheRules, input_tokens: int, cached_tokens: int, written_tokens: int,
+                     write_ttl: str | None) -> tuple[float, float, float, float] | None:
+    """:func:`input_cost_usd` split into :data:`COST_CLASSES` (the tokens of
+    :func:`cost_class_tokens`, each class at its rate)."""
+    price = rules.input_price_per_mtok
+    if price is None:
+        return None
+    plain, cached, short_write, long_write = cost_class_tokens(rules, input_tokens, cached_tokens,
+                                                               written_tokens, write_ttl)
+    write = rules.write_multiplier_for(write_ttl)
+    return (plain * price / PER_MILLION, cached * rules.read_multiplier * price / PER_MILLION,
+            short_write * write * price / PER_MILLION, long_write * write * price / PER_MILLION)
+
+
+def reuse_cost_tokens(rules: CacheRules, reused_tokens: int, new_tokens: int, gap_seconds: float | None,
+                      write_ttl: str | None) -> float:
+    """What a request's cached part costs, in input-token equivalents, had its entries the TTL
+    option ``write_ttl``: the prefix it shares with the request before read when the gap is within
+    that TTL (rewritten otherwise), and its new cached tokens written."""
+    write = rules.write_multiplier_for(write_ttl)
+    kept = gap_seconds is not None and gap_seconds <= rules.ttl_for(write_ttl)
+    return reused_tokens * (rules.read_multiplier if kept else write) + new_tokens * write
+
+
+def keep_alive_break_even_seconds(rules: CacheRules) -> float | None:
+    """The longest idle gap for which keep-alive requests (one reading the cached prefix each time
+    the short TTL is about to run out) cost less than writing the prefix again after it: the TTL
+    times the write over the read multiplier (None without a read price)."""
+    if rules.read_multiplier <= 0:
+        return None
+    return rules.ttl_for(SHORT_TTL_OPTION) * rules.write_multiplier_for(SHORT_TTL_OPTION) / rules.read_multiplier
 
 
 def uncached_cost_usd(rules: CacheRules, uncached_tokens: int, written_tokens: int,

@@ -47,6 +47,10 @@ FINDING_KINDS = (
     "data-blocks-last",
     "sliding-history-window",
     "moving-history-insertion",
+    "wasted-breakpoint",
+    "dead-cache-writes",
+    "one-hour-ttl-pays",
+    "cost-classes",
 )
 
 
