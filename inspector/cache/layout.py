@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from inspector.cache.cache_keys import option_values, top_level_fields
 from inspector.cache.parts import Part, PartTable, element_of, strip_cache_control, text_part
 from inspector.cache.payload import Decoded
 from inspector.cache.rules import CacheRules
@@ -25,7 +26,12 @@ from inspector.wire.model import (
 )
 from inspector.wire.protocols import ANTHROPIC_MESSAGES, GOOGLE_GENERATIVE_AI, OPENAI_CHAT, OPENAI_RESPONSES
 
-__all__ = ["Layout", "breakpoint_ttls", "build_layout", "hashed_settings", "message_gates"]
+__all__ = ["Layout", "automatic_breakpoint", "breakpoint_ttls", "build_layout", "hashed_settings"]
+
+
+# The wires whose content blocks carry breakpoints: Anthropic's cache_control, OpenAI's
+# prompt_cache_breakpoint (GPT-5.6 and later).
+_MARKED_WIRES = (ANTHROPIC_MESSAGES, OPENAI_CHAT, OPENAI_RESPONSES)
 
 
 # Body fields that change what a provider hashes before the system prompt: the tool choice and
@@ -34,30 +40,39 @@ __all__ = ["Layout", "breakpoint_ttls", "build_layout", "hashed_settings", "mess
 _SETTINGS_FIELDS = ("tool_choice", "response_format", "text")
 
 
-# Anthropic keeps separate caches for tools, system and messages: a change of these request fields
-# drops the messages cache only (provider-caching §3.1), so they are not a part of the prefix there
-# but a gate in front of the messages (Call.messages_gate).
-_ANTHROPIC_MESSAGE_GATES = ("tool_choice", "thinking")
-
-
-# The settings an Anthropic request hashes with its prefix: the others are its message gates.
-_ANTHROPIC_SETTINGS = tuple(k for k in _SETTINGS_FIELDS if k not in _ANTHROPIC_MESSAGE_GATES)
-
-
 def hashed_settings(protocol: str | None, fields: dict) -> dict:
     """The request settings a provider hashes before the system prompt (the settings part), from
     a body's fields other than its message list; {} when it has none. ``text`` (the structured
-    output format) is a setting on the Responses wire only."""
-    hashed = _ANTHROPIC_SETTINGS if protocol == ANTHROPIC_MESSAGES else _SETTINGS_FIELDS
-    return {k: fields[k] for k in hashed if k in fields and (k != "text" or protocol == OPENAI_RESPONSES)}
+    output format) is a setting on the Responses wire only. An option that keys a cache level of
+    its own (inspector.cache.cache_keys: Anthropic's ``tool_choice``) is not part of the prefix
+    but a key beside it (``Layout.options``)."""
+    keyed = top_level_fields(protocol)
+    return {k: fields[k] for k in _SETTINGS_FIELDS
+            if k in fields and k not in keyed and (k != "text" or protocol == OPENAI_RESPONSES)}
 
 
-def message_gates(protocol: str | None, fields: dict) -> dict | None:
-    """Anthropic: the body's fields whose change drops the messages cache only; None on other
-    wires."""
-    if protocol != ANTHROPIC_MESSAGES:
-        return None
-    return {k: fields[k] for k in _ANTHROPIC_MESSAGE_GATES if k in fields}
+def automatic_breakpoint(protocol: str | None, fields: dict) -> tuple[bool, str | None]:
+    """Anthropic automatic caching: a top-level ``cache_control`` puts one breakpoint (one of the
+    four slots) on the request's last cacheable block (provider-caching.md §3.1, newer doc).
+    ``(present, its ttl option)``."""
+    if protocol != ANTHROPIC_MESSAGES or "cache_control" not in fields:
+        return False, None
+    found = strip_cache_control(fields)[1]
+    return (True, found[0]) if found else (False, None)
+
+
+def _openai_breakpoint_mode(protocol: str | None, fields: dict, marked: bool) -> tuple[str | None, str | None]:
+    """OpenAI GPT-5.6 and later: ``(mode, ttl)`` of ``prompt_cache_options`` when the body uses
+    that scheme (the options, or a ``prompt_cache_breakpoint`` on a block); ``(None, None)``
+    otherwise. The mode defaults to implicit."""
+    if protocol not in (OPENAI_CHAT, OPENAI_RESPONSES):
+        return None, None
+    options = fields.get("prompt_cache_options")
+    if not isinstance(options, dict):
+        return ("implicit", None) if marked else (None, None)
+    mode = options.get("mode") if options.get("mode") in ("implicit", "explicit") else "implicit"
+    ttl = options.get("ttl")
+    return mode, ttl if isinstance(ttl, str) else None
 
 
 @dataclass(slots=True)
@@ -91,9 +106,12 @@ class Layout:
     same_as_ref: int  # leading parts identical (the same objects) to the reference layout's
     # the reference layout, until the counts of the parts shared with it are taken from it
     ref: Layout | None = None
-    # Anthropic: the request fields whose change drops the messages cache (a JSON key; None
-    # on other wires)
-    message_gates: Any = None
+    # (field, value key) of each option that keys a cache level (inspector.cache.cache_keys)
+    options: tuple = ()
+    # OpenAI GPT-5.6+: prompt_cache_options.mode ("implicit"/"explicit") when the body uses
+    # breakpoints, else None; and its ttl option
+    breakpoint_mode: str | None = None
+    breakpoint_ttl: str | None = None
 
 
 def build_layout(dec: Decoded, table: PartTable, rules: CacheRules, ref: Layout | None) -> Layout:
@@ -134,11 +152,9 @@ def build_layout(dec: Decoded, table: PartTable, rules: CacheRules, ref: Layout 
     n_tools = len(parts)
 
     # -- request settings --
-    gates: Any = None
+    options: tuple = ()
     if body is not None:
-        gate_fields = message_gates(protocol, rest)
-        if gate_fields is not None:
-            gates = json_key(gate_fields)
+        options = option_values(protocol, rest)
         settings = hashed_settings(protocol, rest)
         if settings:
             key = ("g", json_key(settings))
@@ -180,9 +196,13 @@ def build_layout(dec: Decoded, table: PartTable, rules: CacheRules, ref: Layout 
     # -- messages --
     message_start = len(parts)
     parts += element_parts[lead:] if lead else element_parts
-    if protocol == ANTHROPIC_MESSAGES:
+    if protocol in _MARKED_WIRES:
         for n, elem in enumerate(elements[lead:], start=message_start):
             marks.extend((n, ttl) for ttl in elem.marks)
+    auto, auto_ttl = automatic_breakpoint(protocol, rest)
+    if auto and parts:
+        marks.append((len(parts) - 1, auto_ttl))
+    mode, mode_ttl = _openai_breakpoint_mode(protocol, rest, bool(marks))
 
     # -- counts, carried over from the reference for the parts they share from the start --
     # Parts before the list's elements (tools, settings, a system field) come first; the
@@ -208,7 +228,8 @@ def build_layout(dec: Decoded, table: PartTable, rules: CacheRules, ref: Layout 
     layout = Layout(protocol, parts, n_tools, n_settings, n_system, n_prompt, marks, origins, system_body,
                      retention if isinstance(retention, str) else None, body, tools, raw_system, encoding,
                      rules.image_tokens, None, cum_units, n_pre, k, ref)
-    layout.message_gates = gates
+    layout.options = options
+    layout.breakpoint_mode, layout.breakpoint_ttl = mode, mode_ttl
     return layout
 
 
@@ -262,7 +283,7 @@ def _system_parts(protocol: str | None, kernel: bool, raw_system: Any, table: Pa
 
 def breakpoint_ttls(protocol: str | None, body: Any) -> list[str | None]:
     """The ``cache_control.ttl`` option of each breakpoint of a recorded provider body, in render
-    order (tools, system blocks, message content blocks), as :func:`build_layout` finds them
+    order (tools, system blocks, message content blocks, then the automatic one), as :func:`build_layout` finds them
     (``Layout.breakpoints``) but without building parts: only Anthropic's wire has them."""
     if protocol != ANTHROPIC_MESSAGES or not isinstance(body, dict) or not any(k in body for k in PROMPT_FIELDS):
         return []
@@ -281,4 +302,7 @@ def breakpoint_ttls(protocol: str | None, body: Any) -> list[str | None]:
             if type(element) is dict and type(element.get("content")) is list:
                 for block in element["content"]:
                     found += strip_cache_control(block)[1]
+    auto, ttl = automatic_breakpoint(protocol, body)
+    if auto and (tools or system or messages):
+        found.append(ttl)
     return found

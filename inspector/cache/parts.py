@@ -192,6 +192,16 @@ def strip_cache_control(value: Any) -> tuple[Any, list[str | None]]:
     return value, []
 
 
+# The wires whose content blocks may carry a prompt_cache_breakpoint (GPT-5.6 and later).
+_OPENAI_WIRES = (OPENAI_CHAT, OPENAI_RESPONSES)
+
+
+def _breakpoint_ttl(marker: Any) -> str | None:
+    """The ttl option of an OpenAI ``prompt_cache_breakpoint`` (None: the request's)."""
+    ttl = marker.get("ttl") if isinstance(marker, dict) else None
+    return ttl if isinstance(ttl, str) else None
+
+
 def _message_part(el: Any, protocol: str | None, table: PartTable) -> tuple[Part, list[str | None]]:
     """A message element as a Part, and the cache_control markers it carried (Anthropic)."""
     marks: list[str | None] = []
@@ -210,6 +220,15 @@ def _message_part(el: Any, protocol: str | None, table: PartTable) -> tuple[Part
                     and isinstance(blocks[0].get("text"), str) and len(blocks[0]) == 2:
                 el = {**el, "content": blocks[0]["text"]}
                 content = el["content"]
+        elif protocol in _OPENAI_WIRES and type(content) is list:
+            blocks = []
+            for block in content:
+                if type(block) is dict and "prompt_cache_breakpoint" in block:
+                    marks.append(_breakpoint_ttl(block["prompt_cache_breakpoint"]))
+                    block = {k: v for k, v in block.items() if k != "prompt_cache_breakpoint"}
+                blocks.append(block)
+            if marks:
+                el = {**el, "content": blocks}
         if type(content) is str and len(el) == 2 and type(el.get("role")) is str:
             role = el["role"]
             key: tuple = ("c", role, content)

@@ -8,12 +8,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from inspector.anatomy.divergence import common_prefix
+from inspector.cache.cache_keys import CacheKey, changed_options
 from inspector.cache.calls import Call
 from inspector.cache.rules import CacheRules
 from inspector.jsjson import utf16_len
 
-__all__ = ["Comparison", "cold_write", "compare", "mark_reads", "predict_automatic",
-           "predict_explicit", "ttl_seconds"]
+__all__ = ["Comparison", "cold_write", "compare", "duration_seconds", "keyed_reach", "mark_reads",
+           "predict_automatic", "predict_explicit", "ttl_seconds"]
 
 
 @dataclass(slots=True)
@@ -51,9 +52,38 @@ def compare(prev: Call, cur: Call) -> Comparison:
     return Comparison(d, shared, units, offset_units, offset_chars)
 
 
-def predict_automatic(rules: CacheRules, shared: int, prev: Call) -> int:
-    """Cached tokens of an automatic prefix cache, from the shared prefix (ignoring time)."""
+def keyed_reach(prev: Call, cur: Call, reach: int) -> tuple[int, list[CacheKey]]:
+    """``reach`` (the first part the current request cannot read) limited by the options that
+    key a cache level and changed between the two requests (inspector.cache.cache_keys): a
+    dropped level and every later one are not read. Also those options."""
+    changed = changed_options(cur.protocol, prev.layout.options, cur.layout.options)
+    for key in changed:
+        reach = min(reach, level_start(cur, key.first_dropped))
+    return reach, changed
+
+
+def level_start(call: Call, level: str) -> int:
+    """The first part of a cache level (inspector.cache.cache_keys.LEVELS) of a request."""
+    lay = call.layout
+    if level == "tools":
+        return 0
+    if level == "system":
+        return lay.n_tools + lay.n_settings
+    return call.message_start
+
+
+def predict_automatic(rules: CacheRules, shared: int, prev: Call, cur: Call | None = None) -> int:
+    """Cached tokens of an automatic prefix cache, from the shared prefix (ignoring time). With
+    ``cur``, a changed option that keys the cache (OpenAI ``prompt_cache_key``) cuts the prefix,
+    and an earlier request on OpenAI's breakpoint scheme (GPT-5.6 and later) left entries only
+    at its breakpoints."""
     minimum = rules.min_cacheable_tokens
+    if cur is not None:
+        reach, changed = keyed_reach(prev, cur, len(cur.parts))
+        if changed:
+            shared = min(shared, cur.layout.cum[reach])
+        if prev.layout.breakpoint_mode is not None:
+            return _at_breakpoints(prev, shared, minimum)
     if shared < minimum:
         return 0
     if rules.granularity == "step":
@@ -70,6 +100,18 @@ def predict_automatic(rules: CacheRules, shared: int, prev: Call) -> int:
         cached = max((c for c in candidates if c <= shared), default=0)
     else:
         cached = shared
+    return cached if cached >= minimum else 0
+
+
+def _at_breakpoints(prev: Call, shared: int, minimum: int) -> int:
+    """OpenAI GPT-5.6+: a cached prefix is matched exactly at a breakpoint the earlier request
+    wrote, never at a shorter unmarked prefix nor rounded to a block; in implicit mode the
+    provider adds one at the end of the newest message (the whole earlier prompt)."""
+    cum = prev.cum_tokens()
+    ends = [cum[j + 1] for j, _ in prev.layout.breakpoints]
+    if prev.layout.breakpoint_mode == "implicit":
+        ends.append(prev.total_tokens)
+    cached = max((e for e in ends if e <= shared), default=0)
     return cached if cached >= minimum else 0
 
 
@@ -91,6 +133,7 @@ def predict_explicit(rules: CacheRules, prev: Call, cur: Call, d: int, gap: floa
     minimum alone prevented)."""
     minimum = rules.min_cacheable_tokens if minimum is None else minimum
     limit = rules.max_breakpoints or 0
+    d = keyed_reach(prev, cur, d)[0]
     cum = cur.cum_tokens()
     pcum = prev.cum_tokens()
     entries: dict[int, float] = {}
@@ -129,10 +172,24 @@ def ttl_seconds(rules: CacheRules, prev: Call | None, cur: Call) -> float | None
         if prev is None or not prev.layout.breakpoints:
             return rules.ttl_seconds
         return min(rules.ttl_for(t) for _, t in prev.layout.breakpoints[: rules.max_breakpoints or 0])
+    option = (prev.layout.breakpoint_ttl if prev is not None else None) or cur.layout.breakpoint_ttl
+    if option is not None and (seconds := duration_seconds(option)) is not None:
+        return seconds
     retention = (prev.layout.retention if prev is not None else None) or cur.layout.retention
     if retention == "24h" and rules.extended_ttl_seconds is not None:
         return float(rules.extended_ttl_seconds)
     return rules.ttl_seconds
+
+
+_UNIT_SECONDS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
+
+
+def duration_seconds(option: str) -> float | None:
+    """A TTL option as the wire writes it ("30m", "12h") in seconds; None when unreadable."""
+    number, unit = option[:-1], option[-1:]
+    if unit not in _UNIT_SECONDS or not number.isdigit():
+        return None
+    return float(int(number) * _UNIT_SECONDS[unit])
 
 
 def cold_write(rules: CacheRules, cur: Call) -> int:

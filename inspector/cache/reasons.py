@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from inspector.anatomy.labelling import leading_system_kind, leading_system_kinds
 from inspector.cache.calls import AREAS, Call
-from inspector.cache.prediction import Comparison, predict_explicit
+from inspector.cache.prediction import Comparison, keyed_reach, predict_explicit
 from inspector.cache.side_events import SideEvents
 
 __all__ = ["reason", "region"]
@@ -54,6 +54,9 @@ def reason(side: SideEvents, prev: Call, cur: Call, cmp: Comparison, region: str
         return "model-changed", f"{prev.model} → {cur.model}: caches are per model"
     if untimed > 0 and predicted == 0:
         return "expired", f"{gap:g} s since this runtime's last request, over the {ttl:g} s TTL ({rules.source})"
+    reach, changed = keyed_reach(prev, cur, cmp.index)
+    if changed and reach < cmp.index:
+        return "options-changed", _options_detail(changed, rules.source)
     if region in ("tools", "settings"):
         what = "tool definitions" if region == "tools" else "tool choice or output schema"
         return "tools-changed", f"the {what} changed: nothing after them can be read from the cache"
@@ -64,6 +67,9 @@ def reason(side: SideEvents, prev: Call, cur: Call, cmp: Comparison, region: str
         return "system-changed", "the system prompt changed: the history after it is re-sent uncached"
     if region == "history":
         return "history-rewritten", _history_detail(side, prev, cur, cmp)
+    moved = _breakpoint_moved_earlier(prev, cur, cmp, predicted)
+    if moved is not None:
+        return "options-changed", moved
     if rules.mode == "explicit" and not cur.layout.breakpoints:
         return "turn-context", "the prefix runs to the turn context, but the request has no cache_control breakpoint"
     if predicted == 0:
@@ -82,6 +88,31 @@ def reason(side: SideEvents, prev: Call, cur: Call, cmp: Comparison, region: str
         # The cause is filled in by routing.settle (ROUTE_CAUSE): the route's load or no visible reason.
         return "unexplained", f"{predicted} tokens predicted cached but none reported; "
     return "turn-context", "the prefix runs to the turn context or later"
+
+
+def _options_detail(changed, source: str) -> str:
+    fields = ", ".join(key.field for key in changed)
+    levels = sorted({level for key in changed for level in key.drops}, key=("tools", "system", "messages").index)
+    return (f"{fields} changed: the {' and '.join(levels)} cache{'s' if len(levels) > 1 else ''} "
+            f"{'are' if len(levels) > 1 else 'is'} keyed by it, so nothing from there on is read ({source})")
+
+
+def _breakpoint_moved_earlier(prev: Call, cur: Call, cmp: Comparison, predicted: int) -> str | None:
+    """Explicit breakpoints: the current request's last honoured breakpoint ends before the
+    earlier request's did, within the prefix they share, and that is why less is read."""
+    rules = cur.rules
+    if rules.mode != "explicit":
+        return None
+    limit = rules.max_breakpoints or 0
+    was, now = prev.layout.breakpoints[:limit], cur.layout.breakpoints[:limit]
+    if not was or not now:
+        return None
+    before = prev.cum_tokens()[was[-1][0] + 1]
+    after = cur.cum_tokens()[now[-1][0] + 1]
+    if after < before <= cmp.shared_tokens and predicted < before and predicted <= after:
+        return (f"cache_control moved earlier: the last breakpoint's prefix is {after} tokens, {before} in the "
+                f"previous request, so at most {after} of the {cmp.shared_tokens} shared tokens can be read")
+    return None
 
 
 def _kind_at(call: Call, d: int) -> tuple[str | None, str | None]:

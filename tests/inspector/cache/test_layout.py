@@ -74,8 +74,9 @@ def test_every_demo_request_has_the_layouts_breakpoints(demo_store):
     assert anthropic
 
 
-def test_the_settings_part_holds_the_hashed_settings_and_anthropic_gates_the_rest():
-    from inspector.cache.layout import hashed_settings, message_gates
+def test_the_settings_part_holds_the_hashed_settings_and_anthropic_keys_the_rest():
+    from inspector.cache.cache_keys import option_values
+    from inspector.cache.layout import hashed_settings
 
     fields = {"tool_choice": {"type": "any"}, "response_format": {"type": "json"}, "text": {"format": "x"},
               "thinking": {"type": "enabled"}, "temperature": 1}
@@ -84,8 +85,9 @@ def test_the_settings_part_holds_the_hashed_settings_and_anthropic_gates_the_res
                                                               "response_format": {"type": "json"},
                                                               "text": {"format": "x"}}
     assert hashed_settings(ANTHROPIC_MESSAGES, fields) == {"response_format": {"type": "json"}}
-    assert message_gates(ANTHROPIC_MESSAGES, fields) == {"tool_choice": {"type": "any"}, "thinking": {"type": "enabled"}}
-    assert message_gates(OPENAI_CHAT, fields) is None
+    assert option_values(ANTHROPIC_MESSAGES, fields) == (("tool_choice", b'{"type":"any"}'),
+                                                         ("thinking", b'{"type":"enabled"}'))
+    assert option_values(OPENAI_CHAT, fields) == ()
     body = {"model": "claude-sonnet-4-5", "messages": [{"role": "user", "content": "hi"}], **fields}
     raw = orjson.dumps({"providerRequests": [{"provider": "anthropic", "protocol": ANTHROPIC_MESSAGES, "body": body,
                                               "complete": True}], "model": "claude-sonnet-4-5", "messages": []})
