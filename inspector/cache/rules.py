@@ -8,10 +8,19 @@ here, and each carries the family and model pattern it came from so a report can
 Override order: the shipped table, then the file named by ``--rules`` or, when that is not
 given, by the environment variable ``PROMPT_INSPECTOR_RULES``. Family keys in the user file
 replace the shipped ones; the user's ``models`` entries are tried before the shipped ones.
+
+Evidence: a family or model entry may say, in ``evidence.<key>``, where each of its numbers comes
+from (``source``), when that was checked (``checked``), and, where sources disagree, that the value
+is ``contested``, with the ``alternatives`` and ``why`` the value was chosen. Prices may change over
+time: ``prices`` lists periods (``from`` / ``until``, both days included) with the input price and
+read multiplier in force then, and a request is priced by the period holding its own date. Both are
+optional, so an override file written before them still loads as it did.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import datetime
 import difflib
 import fnmatch
 import os
@@ -63,6 +72,8 @@ _FAMILY_KEYS: dict[str, str] = {
     "overflow_requests_per_minute": "pos_num",
     "sources": "strs",
     "notes": "str",
+    "evidence": "evidence",
+    "prices": "prices",
 }
 # Keys a model entry may not set: they choose the family, which is already chosen.
 _FAMILY_ONLY = frozenset({"providers", "protocols", "description"})
@@ -84,14 +95,63 @@ _EXPECTED = {
     "tokenizer": f"one of {', '.join(ENCODING_HASHES)}",
     "num_map": "a table of names to numbers, 0 or more",
     "pos_num_map": "a table of names to numbers above 0",
+    "evidence": "a table of rule keys to tables of source, checked, contested, alternatives, why",
+    "prices": "an array of tables of from, until, input_price_per_mtok, read_multiplier, source, checked",
 }
+
+# What ``evidence.<key>`` may say about a number, and what each must be.
+_EVIDENCE_KEYS = {"source": "str", "checked": "day", "contested": "bool", "alternatives": "values", "why": "str"}
+# What a price period may say.
+_PRICE_KEYS = {"from": "day", "until": "day", "input_price_per_mtok": "num", "read_multiplier": "num",
+               "source": "str", "checked": "day"}
+_PRICED = ("input_price_per_mtok", "read_multiplier")  # the keys a price period sets
 
 
 def _is_number(value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
+def _day(value: Any) -> str | None:
+    """A TOML date or a ``YYYY-MM-DD`` string as ``YYYY-MM-DD`` (None when it is neither)."""
+    if isinstance(value, datetime.datetime):
+        return None
+    if isinstance(value, datetime.date):
+        return value.isoformat()
+    if isinstance(value, str):
+        try:
+            return datetime.date.fromisoformat(value).isoformat() if len(value) == 10 else None
+        except ValueError:
+            return None
+    return None
+
+
+def _valid_fields(table: Any, allowed: Mapping[str, str]) -> bool:
+    if not isinstance(table, dict) or not set(table) <= set(allowed):
+        return False
+    for key, value in table.items():
+        kind = allowed[key]
+        if kind == "day":
+            ok = _day(value) is not None
+        elif kind == "bool":
+            ok = isinstance(value, bool)
+        elif kind == "values":
+            ok = isinstance(value, list) and all(_is_number(v) or isinstance(v, str) for v in value)
+        else:
+            ok = _valid(kind, value)
+        if not ok:
+            return False
+    return True
+
+
 def _valid(kind: str, value: Any) -> bool:
+    if kind == "evidence":
+        return isinstance(value, dict) and all(
+            k in _FAMILY_KEYS and _valid_fields(v, _EVIDENCE_KEYS) for k, v in value.items())
+    if kind == "prices":
+        return isinstance(value, list) and all(
+            _valid_fields(v, _PRICE_KEYS) and any(k in v for k in _PRICED)
+            and (_day(v.get("from", "0001-01-01")) or "") <= (_day(v.get("until", "9999-12-31")) or "")
+            for v in value)
     if kind == "str":
         return isinstance(value, str)
     if kind == "strs":
@@ -241,6 +301,28 @@ class CacheRules:
     # many requests a minute with the same route, some go to machines without the cache.
     routing_prefix_tokens: int | None = None
     overflow_requests_per_minute: float | None = None
+    # (first day, last day, {key: value}) of each dated price period, ISO days, None: open-ended
+    prices: tuple[tuple[str | None, str | None, Mapping[str, float]], ...] = ()
+    # rule key -> what the table says of its value (source, checked, contested, alternatives, why)
+    evidence: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+
+    def price_period(self, when: str | None) -> int | None:
+        """The index of the price period holding the day of ``when`` (an ISO date or timestamp),
+        None when no period holds it (the undated values apply)."""
+        day = when[:10] if when else None
+        if day is None or _day(day) is None:
+            return None
+        for index, (first, last, _) in enumerate(self.prices):
+            if (first is None or first <= day) and (last is None or day <= last):
+                return index
+        return None
+
+    def on(self, when: str | None) -> CacheRules:
+        """These rules with the price in force on the day of ``when``."""
+        index = self.price_period(when)
+        if index is None:
+            return self
+        return dataclasses.replace(self, **{k: float(v) for k, v in self.prices[index][2].items()})
 
     @property
     def source(self) -> str:
@@ -293,6 +375,7 @@ class RuleSet:
     families: dict[str, dict[str, Any]]
     paths: tuple[Path, ...]
     _memo: dict[tuple[str, str, str], CacheRules] = field(default_factory=dict, repr=False)
+    _dated: dict[tuple[str, str, str, int], CacheRules] = field(default_factory=dict, repr=False)
 
     def family_for(self, provider: str | None, protocol: str | None) -> str:
         wanted = (provider or "").strip().lower()
@@ -306,7 +389,22 @@ class RuleSet:
                     return name
         return self.default_family
 
-    def resolve(self, provider: str | None, protocol: str | None, model: str | None) -> CacheRules:
+    def resolve(self, provider: str | None, protocol: str | None, model: str | None,
+                when: str | None = None) -> CacheRules:
+        """The rules for the model; with ``when`` (the request's date), priced on that day."""
+        rules = self._resolve(provider, protocol, model)
+        if when is None or not rules.prices:
+            return rules
+        index = rules.price_period(when)
+        if index is None:
+            return rules
+        key = ((provider or "").lower(), protocol or "", model or "", index)
+        found = self._dated.get(key)
+        if found is None:
+            found = self._dated[key] = rules.on(when)
+        return found
+
+    def _resolve(self, provider: str | None, protocol: str | None, model: str | None) -> CacheRules:
         key = ((provider or "").lower(), protocol or "", model or "")
         found = self._memo.get(key)
         if found is not None:
@@ -320,7 +418,12 @@ class RuleSet:
             hit = next((p for p in entry["match"] if fnmatch.fnmatchcase(name, p.lower())), None)
             if hit is not None:
                 pattern = hit
+                evidence = {**values.get("evidence", {}), **entry.get("evidence", {})}
+                if any(k in entry for k in _PRICED) and "prices" not in entry:
+                    # The model's own price replaces the family's dated ones.
+                    values.pop("prices", None)
                 values.update({k: v for k, v in entry.items() if k != "match"})
+                values["evidence"] = evidence
                 break
         rules = CacheRules(
             family=family_name,
@@ -343,6 +446,11 @@ class RuleSet:
             image_tokens=int(values["image_tokens"]),
             routing_prefix_tokens=values.get("routing_prefix_tokens"),
             overflow_requests_per_minute=values.get("overflow_requests_per_minute"),
+            prices=tuple((_day(p["from"]) if "from" in p else None, _day(p["until"]) if "until" in p else None,
+                          {k: p[k] for k in _PRICED if k in p})
+                         for p in values.get("prices", ())),
+            evidence={k: {f: _day(v) if f == "checked" else v for f, v in e.items()}
+                      for k, e in values.get("evidence", {}).items()},
         )
         self._memo[key] = rules
         return rules

@@ -57,7 +57,9 @@ def test_every_model_entry_resolves_to_its_own_pattern():
     ("deepseek", "openai-chat-v1", "deepseek-chat", "deepseek", 64),
     ("anthropic", "anthropic-messages-v1", "claude-sonnet-4-5", "anthropic", 1024),
     ("anthropic", None, "claude-haiku-4-5", "anthropic", 4096),
-    ("anthropic", None, "claude-sonnet-4-6", "anthropic", 2048),
+    ("anthropic", None, "claude-sonnet-4-6", "anthropic", 1024),
+    ("anthropic", None, "claude-opus-4-7", "anthropic", 2048),
+    ("anthropic", None, "claude-mythos-5", "anthropic", 512),
     ("anthropic", None, "claude-opus-4-5-20251101", "anthropic", 4096),
     ("anthropic", None, "claude-opus-5", "anthropic", 512),
     (None, "anthropic-messages-v1", "anthropic/claude-3-5-haiku-latest", "anthropic", 2048),
@@ -240,3 +242,130 @@ def test_a_broken_shipped_table_is_reported_too(tmp_path):
         load_rules(env={}, base_path=base)
     assert "families.x.min_cacheable_tokens: missing" in str(info.value)
     assert "families.x.max_breakpoints: missing" in str(info.value)
+
+
+# --- evidence and dated prices -------------------------------------------------------------------
+
+
+def test_every_contested_value_says_its_alternatives_and_why():
+    rules = default_rules()
+    contested = 0
+    for name, family in rules.families.items():
+        for table in [family, *family.get("models", ())]:
+            for key, evidence in table.get("evidence", {}).items():
+                assert key in table or key in family, f"{name}: evidence for {key}, which it does not set"
+                assert evidence.get("source") and evidence.get("checked"), f"{name}.{key}"
+                if evidence.get("contested"):
+                    contested += 1
+                    assert evidence.get("alternatives") and evidence.get("why"), f"{name}.{key}"
+    assert contested >= 6
+
+
+def test_the_disputed_values_are_the_providers_own():
+    rules = default_rules()
+    sonnet_46 = rules.resolve("anthropic", None, "claude-sonnet-4-6")
+    assert sonnet_46.min_cacheable_tokens == 1024
+    assert sonnet_46.evidence["min_cacheable_tokens"]["alternatives"] == [2048]
+    assert rules.resolve("anthropic", None, "claude-opus-4-7").min_cacheable_tokens == 2048
+    assert rules.resolve("anthropic", None, "claude-mythos-5").min_cacheable_tokens == 512
+    assert rules.resolve("anthropic", None, "claude-opus-5-5").read_multiplier == 0.05
+    assert rules.resolve("anthropic", None, "claude-mythos-5-1").read_multiplier == 0.025
+    assert rules.resolve("anthropic", None, "claude-opus-5").read_multiplier == 0.1
+    assert rules.resolve("anthropic", None, "claude-sonnet-5").input_price_per_mtok == 2.00
+    assert rules.resolve("openai", None, "gpt-5.6").ttl_seconds == 1800
+    assert rules.resolve("openai", None, "gpt-5-mini").ttl_seconds == 600
+    assert rules.resolve("anthropic", None, "claude-sonnet-4-6").evidence["ttl_seconds"]["checked"] == "2026-12-01"
+
+
+_DATED = """
+[[families.anthropic.models]]
+match = ["claude-dated-*"]
+input_price_per_mtok = 3.00
+prices = [
+  { until = 2026-08-31, input_price_per_mtok = 2.00 },
+  { from = "2026-09-01", until = 2026-12-31, input_price_per_mtok = 4.00, read_multiplier = 0.05 },
+]
+"""
+
+
+@pytest.mark.parametrize(("when", "price", "read"), [
+    (None, 3.00, 0.1),
+    ("2026-08-31T23:59:59Z", 2.00, 0.1),
+    ("2026-09-01T00:00:00.000Z", 4.00, 0.05),
+    ("2026-12-31", 4.00, 0.05),
+    ("2027-01-01T00:00:00Z", 3.00, 0.1),
+    ("not a date", 3.00, 0.1),
+])
+def test_a_request_is_priced_by_its_own_date(tmp_path, when, price, read):
+    rules = load_rules(write(tmp_path, _DATED), env={})
+    resolved = rules.resolve("anthropic", None, "claude-dated-1", when=when)
+    assert (resolved.input_price_per_mtok, resolved.read_multiplier) == (price, read)
+    assert resolved.min_cacheable_tokens == rules.resolve("anthropic", None, "claude-dated-1").min_cacheable_tokens
+    assert rules.resolve("anthropic", None, "claude-dated-1", when=when) is resolved  # memoised
+
+
+def test_a_model_price_replaces_the_familys_dated_prices(tmp_path):
+    path = write(tmp_path, """
+[families.anthropic]
+prices = [{ until = 2026-01-01, input_price_per_mtok = 9.0 }]
+
+[[families.anthropic.models]]
+match = ["claude-own-*"]
+input_price_per_mtok = 1.0
+""")
+    rules = load_rules(path, env={})
+    assert rules.resolve("anthropic", None, "claude-own-1", when="2025-06-01").input_price_per_mtok == 1.0
+    assert rules.resolve("anthropic", None, "claude-other", when="2025-06-01").input_price_per_mtok == 9.0
+
+
+def test_an_override_file_written_before_evidence_and_prices_loads_as_before(tmp_path):
+    """A user's file of the old shape: plain numbers, comments for sources."""
+    old = write(tmp_path, """
+schema = 1
+
+[families.anthropic]
+# we measured 2048 ourselves
+ttl_seconds = 360
+read_multiplier = 0.1
+
+[[families.anthropic.models]]
+match = ["claude-sonnet-4-6*"]
+min_cacheable_tokens = 2048
+input_price_per_mtok = 3.0
+""")
+    rules = load_rules(old, env={})
+    sonnet = rules.resolve("anthropic", None, "claude-sonnet-4-6", when="2026-11-01T00:00:00Z")
+    assert (sonnet.min_cacheable_tokens, sonnet.ttl_seconds, sonnet.input_price_per_mtok) == (2048, 360, 3.0)
+    assert sonnet.model_pattern == "claude-sonnet-4-6*"
+    # the family's evidence still travels with the family's values
+    assert "read_multiplier" in sonnet.evidence
+    other = rules.resolve("anthropic", None, "claude-opus-4-7")
+    assert other.min_cacheable_tokens == 2048 and other.ttl_seconds == 360
+
+
+def test_a_user_file_may_add_evidence_of_its_own(tmp_path):
+    path = write(tmp_path, """
+[families.anthropic.evidence.ttl_seconds]
+source = "our own measurements"
+checked = 2026-11-30
+""")
+    evidence = load_rules(path, env={}).resolve("anthropic", None, "claude-sonnet-4-5").evidence
+    assert evidence["ttl_seconds"] == {"source": "our own measurements", "checked": "2026-11-30"}
+    assert "read_multiplier" in evidence  # the shipped evidence of the other keys stays
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ('[families.anthropic.evidence.ttl_seconds]\nsource = 3\n', "families.anthropic.evidence"),
+    ('[families.anthropic.evidence.ttl_seconds]\nchecked = "last week"\n', "families.anthropic.evidence"),
+    ('[families.anthropic.evidence.ttl_secs]\nsource = "x"\n', "families.anthropic.evidence"),
+    ('[families.anthropic.evidence.ttl_seconds]\ncontested = "yes"\n', "families.anthropic.evidence"),
+    ('[families.anthropic]\nprices = [{ from = 2026-02-01, until = 2026-01-01, input_price_per_mtok = 1.0 }]\n',
+     "families.anthropic.prices"),
+    ('[families.anthropic]\nprices = [{ from = 2026-02-01 }]\n', "families.anthropic.prices"),
+    ('[families.anthropic]\nprices = [{ input_price_per_mtok = -1 }]\n', "families.anthropic.prices"),
+    ('[families.anthropic]\nprices = [{ output_price = 1.0 }]\n', "families.anthropic.prices"),
+])
+def test_bad_evidence_or_prices_name_the_key(tmp_path, text, message):
+    with pytest.raises(RulesError) as err:
+        load_rules(write(tmp_path, text), env={})
+    assert message in str(err.value)
