@@ -11,7 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_cache_analysis import CC, T, analyse, assistant, block, chat, claude, db, msg, user  # noqa: F401 (db: the fixture)
 
-from inspector.cache.cache_keys import LEVELS, cache_keys, changed_options, load_cache_keys, option_values
+from inspector.cache.cache_keys import (LEVELS, cache_keys, changed_options, default_breakpoint_ttl, load_cache_keys,
+                                        option_values)
 from inspector.cache.layout import breakpoint_ttls, build_layout
 from inspector.cache.parts import PartTable
 from inspector.cache.payload import decode_payload
@@ -52,6 +53,11 @@ def test_a_malformed_row_is_refused(tmp_path):
     bad.write_text('[[cache_keys.options]]\nprotocols = ["x"]\nfield = "f"\ndrops = ["system"]\n', encoding="utf-8")
     assert load_cache_keys(bad)["x"][0].drops == ("system", "messages")
     assert load_cache_keys(DEFAULT_RULES_PATH)[ANTHROPIC_MESSAGES] == cache_keys(ANTHROPIC_MESSAGES)
+    bad.write_text('[cache_keys]\nelsewhere = 1\n', encoding="utf-8")
+    with pytest.raises(ValueError, match="cache_keys"):
+        load_cache_keys(bad)
+    assert default_breakpoint_ttl(OPENAI_CHAT) == default_breakpoint_ttl(OPENAI_RESPONSES) == "30m"
+    assert default_breakpoint_ttl(ANTHROPIC_MESSAGES) is None
 
 
 def test_nested_fields_and_changes():
@@ -214,11 +220,13 @@ def test_the_breakpoint_is_not_content(db):
     assert pair.region in ("turn-context", "end") and pair.reason == "turn-context"
 
 
-@pytest.mark.parametrize(("gap", "read"), [(1800, True), (1801, False)])
-def test_the_options_ttl_is_the_entries_life(db, gap, read):
+@pytest.mark.parametrize(("options", "gap", "read"), [
+    ({"mode": "explicit", "ttl": "30m"}, 1800, True), ({"mode": "explicit", "ttl": "30m"}, 1801, False),
+    # No ttl named: the table's default, 30 minutes, not the 600 s of implicit caching.
+    ({"mode": "explicit"}, 1800, True), (None, 1800, True), (None, 1801, False)])
+def test_the_options_ttl_is_the_entries_life(db, options, gap, read):
     head = {"role": "system", "content": T(1300)}
-    pair = _gpt56(db, [head, _marked("a")], [head, _marked("a"), user("next")], {"mode": "explicit", "ttl": "30m"},
-                  gap=gap)
+    pair = _gpt56(db, [head, _marked("a")], [head, _marked("a"), user("next")], options, gap=gap)
     assert pair.ttl_seconds == 1800
     assert (pair.predicted_cached_tokens > 0) is read
     assert pair.reason == ("turn-context" if read else "expired")
