@@ -110,3 +110,11 @@ def test_parsing_keeps_each_reason_once_and_accepts_a_percent_sign():
     assert parse_fail_over("12.5 %") == 12.5
     with pytest.raises(GateError):
         parse_fail_on("")
+
+
+def test_the_gate_sets_the_status_of_an_html_report_too(demo_store, capfdbinary, tmp_path):
+    report = tmp_path / "cache.html"
+    code, out, err = run(capfdbinary, "cache", demo_store, "--html", report, "--fail-on", "unexplained")
+    assert code == EXIT_FAILED_CHECK
+    assert report.is_file() and out.startswith(f"wrote {report}")
+    assert err.splitlines() and all(line.startswith("fail-on: ") for line in err.splitlines())
