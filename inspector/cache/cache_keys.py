@@ -93,9 +93,15 @@ def default_breakpoint_ttl(protocol: str | None) -> str | None:
     return _ttls.get(protocol or "")
 
 
+_top_level: dict[str | None, frozenset[str]] = {}
+
+
 def top_level_fields(protocol: str | None) -> frozenset[str]:
     """The body members holding a keyed option on this wire."""
-    return frozenset(key.path[0] for key in cache_keys(protocol))
+    found = _top_level.get(protocol)
+    if found is None:
+        found = _top_level[protocol] = frozenset(key.path[0] for key in cache_keys(protocol))
+    return found
 
 
 _ABSENT = object()

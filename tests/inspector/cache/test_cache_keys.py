@@ -255,11 +255,12 @@ _TEXT = st.sampled_from(["a", "b", "雾 fog", T(3)])
 _MARK = st.sampled_from([None, True, {"ttl": "30m"}])
 
 
-def _anthropic_body(messages, system, top, options):
-    body = {"model": "claude-sonnet-4-5", "max_tokens": 10, "system": system, "messages": messages, **options}
-    if top is not None:
-        body["cache_control"] = top
-    return body
+def _anthropic_body(messages, system, top, options, first):
+    """The options and the top-level cache_control before the message list (``first``) or after it."""
+    extra = {**options, **({"cache_control": top} if top is not None else {})}
+    if first:
+        return {"model": "claude-sonnet-4-5", **extra, "system": system, "messages": messages, "max_tokens": 10}
+    return {"model": "claude-sonnet-4-5", "max_tokens": 10, "system": system, "messages": messages, **extra}
 
 
 _ANTHROPIC_OPTIONS = st.fixed_dictionaries({}, optional={
@@ -307,11 +308,13 @@ def _fast_equals_plain(prev, cur, protocol, provider):
 
 
 @settings(max_examples=150, deadline=None)
-@given(_ANTHROPIC_MESSAGES, _ANTHROPIC_MESSAGES, _CCS, _CCS, _ANTHROPIC_OPTIONS, _ANTHROPIC_OPTIONS)
-def test_fast_reader_equals_plain_on_anthropic_bodies_with_the_new_fields(head, more, top1, top2, opt1, opt2):
+@given(_ANTHROPIC_MESSAGES, _ANTHROPIC_MESSAGES, _CCS, _CCS, _ANTHROPIC_OPTIONS, _ANTHROPIC_OPTIONS, st.booleans(),
+       st.booleans())
+def test_fast_reader_equals_plain_on_anthropic_bodies_with_the_new_fields(head, more, top1, top2, opt1, opt2, first1,
+                                                                          first2):
     system = [block("sys", CC)]
-    prev = _anthropic_body(head, system, top1, opt1)
-    cur = _anthropic_body(head + more, system, top2, opt2)
+    prev = _anthropic_body(head, system, top1, opt1, first1)
+    cur = _anthropic_body(head + more, system, top2, opt2, first2)
     _fast_equals_plain(prev, cur, ANTHROPIC_MESSAGES, "anthropic")
 
 
