@@ -16,6 +16,7 @@ from inspector.cache.prediction import (
     Comparison,
     cold_write,
     compare,
+    keyed_reach,
     mark_reads,
     predict_automatic,
     predict_explicit,
@@ -108,6 +109,7 @@ class PairMaker:
             if not call.failed:
                 state.last_ok = call
             state.summary.add(pair)
+            state.evidence.add_pair(pair, call)
             yield ("p", (trigger, state.first_row, n), pair, route_gap, call.row)
 
     def _pair(self, state: RuntimeState, prev: Call | None, cur: Call, kind: str,
@@ -153,15 +155,12 @@ class PairMaker:
                 predicted = untimed = 0
                 write = cold_write(rules, cur) if explicit else 0
             elif explicit:
-                reach = basis.index
-                if source.layout.message_gates != cur.layout.message_gates:
-                    # A cache entry in the messages cannot be read: only tools and system remain.
-                    reach = min(reach, cur.message_start)
+                reach = keyed_reach(source, cur, basis.index)[0]
                 predicted, write = predict_explicit(rules, source, cur, reach, gap, True)
                 untimed, _ = predict_explicit(rules, source, cur, reach, gap, False)
                 mark_reads(source, reach, gap, rules)
             else:
-                untimed = predict_automatic(rules, basis.shared_tokens, source)
+                untimed = predict_automatic(rules, basis.shared_tokens, source, cur)
                 expired = ttl is not None and gap is not None and gap > ttl
                 predicted = 0 if expired else untimed
                 write = 0
@@ -176,9 +175,6 @@ class PairMaker:
             why, detail = verdict.reason, verdict.reason_detail
             if prev.failed and why != "model-changed":
                 detail += "; the request compared with failed, so the prediction uses the last one that succeeded"
-            if explicit and source is not None and source.layout.message_gates != cur.layout.message_gates:
-                detail += ("; tool_choice or thinking changed: Anthropic keeps the tools and system caches "
-                           "but not the messages cache")
             state.evidence.collect(prev, cur, where, kind, why, detail, name, was, now)
         cur.shared_tokens = comparison.shared_tokens
 
