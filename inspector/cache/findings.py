@@ -107,16 +107,18 @@ class PairEvidence:
                 if cum[j + 1] < short_of:
                     self.short_breakpoints.append((where, cum[j + 1]))
 
-    def read_later(self) -> int:
-        """The prefix tokens of this request's cache that a later request read."""
-        return max((self.breakpoint_ends.get(j, 0) for j in self.reads), default=0)
+    def read_later(self, readers_cached: int = 0) -> int:
+        """The prefix tokens of this request's cache that a later request read: through the
+        breakpoints marked read, or as much as the requests compared with it read from the cache
+        (``readers_cached``; a prefix read past what this request found cached reads its write)."""
+        return max(readers_cached, max((self.breakpoint_ends.get(j, 0) for j in self.reads), default=0))
 
-    def dead_write_tokens(self) -> int:
+    def dead_write_tokens(self, readers_cached: int = 0) -> int:
         """Of the tokens this request wrote, those no later request compared with it read."""
         if self.written_tokens <= 0:
             return 0
         start = self.cached_tokens
-        read = max(0, min(self.read_later(), start + self.written_tokens) - start)
+        read = max(0, min(self.read_later(readers_cached), start + self.written_tokens) - start)
         return self.written_tokens - read
 
 
@@ -301,10 +303,13 @@ class LayoutEvidence:
     def _dead_writes(self, sid: str, rid: str | None) -> Finding | None:
         # Only requests a later one was compared with: the last request of a turn's tool loop, or of
         # a session still being played, may yet be read by one the analysis does not pair with it.
-        compared = {e.previous_event_id for e in self.priced if e.previous_event_id is not None}
-        judged = [e for e in self.priced if e.written_tokens > 0 and e.event_id in compared
+        readers_cached: dict[str, int] = {}
+        for e in self.priced:
+            if e.previous_event_id is not None:
+                readers_cached[e.previous_event_id] = max(readers_cached.get(e.previous_event_id, 0), e.cached_tokens)
+        judged = [e for e in self.priced if e.written_tokens > 0 and e.event_id in readers_cached
                   and e.rules.write_multiplier_for(e.write_ttl) > 1.0]
-        dead = [(e, e.dead_write_tokens()) for e in judged]
+        dead = [(e, e.dead_write_tokens(readers_cached[e.event_id])) for e in judged]
         dead = [(e, n) for e, n in dead if n > 0]
         if len(dead) < _FINDING_MIN_TURNS:
             return None
@@ -330,7 +335,7 @@ class LayoutEvidence:
         bridged: list[str] = []
         gaps = 0
         for e in self.priced:
-            if e.rules is not rules:
+            if e.rules.source != rules.source:
                 continue
             extent = e.cached_tokens + e.written_tokens
             if extent < rules.min_cacheable_tokens:

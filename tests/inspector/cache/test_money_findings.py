@@ -194,3 +194,21 @@ def test_a_restored_snapshot_forgets_the_pairs_added_after_it():
     ev.add_pair(_pair("e1", "e0", written=3000), _call([(1, None)], [2000, 1000]))
     ev.restore(saved)
     assert len(ev.priced) == 1
+
+
+def test_a_write_the_next_request_reads_by_its_reported_count_is_not_dead():
+    """Automatic caching with a write price (GPT-5.6 and later): no breakpoints to mark, the next
+    request's cached count says what it read."""
+    gpt56 = default_rules().resolve("openai", None, "gpt-5.6")
+    ev = LayoutEvidence()
+    ev.add_pair(_pair("e0", None, rules=gpt56, total=3000, written=3000, reported=True), _call([], [3000]))
+    for i in range(1, 4):
+        ev.add_pair(_pair(f"e{i}", f"e{i - 1}", rules=gpt56, total=3000 + 500 * i, cached=2500 + 500 * i,
+                          written=500, reported=True), _call([], [3000 + 500 * i]))
+    assert "dead-cache-writes" not in _kinds(ev)
+    cold = LayoutEvidence()
+    for i in range(4):
+        cold.add_pair(_pair(f"e{i}", f"e{i - 1}" if i else None, rules=gpt56, total=3000, written=3000,
+                            reported=True), _call([], [3000]))
+    (dead,) = _kinds(cold)["dead-cache-writes"]
+    assert (dead.count, dead.out_of) == (3, 3)
