@@ -28,7 +28,7 @@ from inspector.cache.results import CachePair, RuntimeSummary
 from inspector.cache.routing import ROUTE_APPENDED, ROUTE_CAUSE
 from inspector.cache.rules import CacheRules
 from inspector.cache.side_events import SideEvents
-from inspector.cache.verdicts import Verdict, judge
+from inspector.cache.verdicts import judge
 from inspector.tokens import encoding_for_model
 
 __all__ = ["PairMaker", "RuntimeState", "token_provenance"]
@@ -123,6 +123,8 @@ class PairMaker:
         reported = usage.cached_input_tokens if usage is not None else None
         reported_write = usage.cache_write_input_tokens if usage is not None else None
         reported_input = usage.input_tokens if usage is not None else None
+        miss_reason = usage.cache_miss_reason if usage is not None else None
+        missed = usage.cache_missed_input_tokens if usage is not None else None
         explicit = rules.mode == "explicit"
         ttl = ttl_seconds(rules, prev, cur)
         if explicit and len(cur.layout.breakpoints) > (rules.max_breakpoints or 0):
@@ -134,8 +136,8 @@ class PairMaker:
             predicted = 0
             write = cold_write(rules, cur) if explicit else 0
             why, detail = "cold-start", "the first request of this runtime in the session"
-            verdict = Verdict(why, detail, "certain", usage.cache_miss_reason if usage is not None else None,
-                              usage.cache_missed_input_tokens if usage is not None else None, False)
+            verdict = judge(rules, provenance, why, detail, 0, 0, gap, ttl, miss_reason, missed)
+            detail = verdict.reason_detail
             name, where, was, now = "(no earlier request)", "end", None, None
         else:
             comparison = compare(prev, cur)
@@ -166,8 +168,7 @@ class PairMaker:
                 write = 0
             why, detail = reason(self.side, prev, cur, comparison, where, predicted, untimed, gap, ttl, reported)
             verdict = judge(rules, provenance, why, detail, comparison.shared_tokens, predicted, gap, ttl,
-                            usage.cache_miss_reason if usage is not None else None,
-                            usage.cache_missed_input_tokens if usage is not None else None)
+                            miss_reason, missed)
             if verdict.reason == "unexplained":
                 route_gap = (len(detail), ROUTE_CAUSE)
             elif reported is None or reported < predicted:

@@ -140,3 +140,11 @@ def test_a_count_at_the_minimum_end_to_end(db):
     pair = pair_with_usage(db, {}, n=1100).pairs[1]
     assert pair.predicted_cached_tokens == 1100
     assert pair.reason == "below-minimum" and pair.confidence == "uncertain"
+
+
+def test_a_cold_start_carries_the_providers_verdict(db):
+    db.call("s", "t1", "narrator/main", claude([block(T(1200), CC)], [msg("user", "hello")]), at=0, cached=0,
+            usage_extra={"cache_miss_reason": {"type": "model_changed"}}, **ANTHROPIC)
+    pair = analyse(db.done()).pairs[0]
+    assert pair.reason == "cold-start" and pair.provider_miss_reason == "model_changed"
+    assert pair.verdicts_disagree and pair.confidence == "certain"
