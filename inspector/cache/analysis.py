@@ -391,7 +391,7 @@ class SessionCacheAnalyser:
         if share is not None and not share.owns(dec.runtime_id, row):
             share.give(index, row, (dec.hint(), self._written_of(event_id)))
             return None
-        rules = self.rules.resolve(dec.provider, dec.protocol, dec.model)
+        rules = self.rules.resolve(dec.provider, dec.protocol, dec.model, dec.started_at)  # priced on its own day
         state = self._states.get(dec.runtime_id)
         reference = state.last_read if state is not None else None
         try:

@@ -82,7 +82,7 @@ def call_input_cost_usd(call: ModelCall, rules: RuleSet | None = None) -> float 
     if usage is None:
         return None
     table = rules if rules is not None else default_rules()
-    call_rules = table.resolve(call.provider, call.protocol, call.model)
+    call_rules = table.resolve(call.provider, call.protocol, call.model, call.started_at)  # priced on its own day
     if call_rules.input_price_per_mtok is None:
         return None
     return input_cost_usd(call_rules, usage.input_tokens or 0, usage.cached_input_tokens or 0,
