@@ -9,10 +9,27 @@ import orjson
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_cache_analysis import CC, T, analyse, assistant, block, chat, claude, db, msg, user  # noqa: F401 (db: the fixture)
+from test_cache_analysis import (
+    CC,
+    Db,
+    T,
+    analyse,
+    assistant,
+    block,
+    chat,
+    claude,
+    msg,
+    user,
+)
 
-from inspector.cache.cache_keys import (LEVELS, cache_keys, changed_options, default_breakpoint_ttl, load_cache_keys,
-                                        option_values)
+from inspector.cache.cache_keys import (
+    LEVELS,
+    cache_keys,
+    changed_options,
+    default_breakpoint_ttl,
+    load_cache_keys,
+    option_values,
+)
 from inspector.cache.layout import breakpoint_ttls, build_layout
 from inspector.cache.parts import PartTable
 from inspector.cache.payload import decode_payload
@@ -21,6 +38,11 @@ from inspector.cache.rules import DEFAULT_RULES_PATH, default_rules
 from inspector.wire.protocols import ANTHROPIC_MESSAGES, OPENAI_CHAT, OPENAI_RESPONSES
 
 ANTHROPIC = {"provider": "anthropic", "protocol": ANTHROPIC_MESSAGES}
+
+
+@pytest.fixture
+def db(tmp_path):
+    return Db(tmp_path / "covel.db")
 
 
 def anthropic_pair(db, prev, cur, *, gap=10.0, cached=None):
