@@ -129,11 +129,11 @@ def predict_explicit(rules: CacheRules, prev: Call, cur: Call, d: int, gap: floa
     """Anthropic: ``(read, write)`` tokens. An entry exists where the earlier request
     had a breakpoint over a prefix still identical and at least the minimum long; each of the
     current request's first ``max_breakpoints`` breakpoints finds the longest such entry within
-    ``lookback_blocks`` blocks before it. ``minimum`` replaces the rules' minimum (to ask what the
-    minimum alone prevented)."""
+    ``lookback_blocks`` blocks before it. ``d`` is the first part that cannot be read, the
+    options that key a cache level already applied (:func:`keyed_reach`). ``minimum`` replaces
+    the rules' minimum (to ask what the minimum alone prevented)."""
     minimum = rules.min_cacheable_tokens if minimum is None else minimum
     limit = rules.max_breakpoints or 0
-    d = keyed_reach(prev, cur, d)[0]
     cum = cur.cum_tokens()
     pcum = prev.cum_tokens()
     entries: dict[int, float] = {}
