@@ -25,7 +25,6 @@ from inspector.cache.pricing import (
 from inspector.cache.results import CachePair, Finding
 from inspector.cache.rules import CacheRules
 from inspector.cache.session_totals import CostClasses
-from inspector.cache.verdicts import PROXY_TOKEN_ERROR
 
 __all__ = ["LayoutEvidence", "PairEvidence", "breakpoint_locations", "data_blocks_last"]
 
@@ -101,7 +100,8 @@ class PairEvidence:
         if rules.mode == "explicit" and call.layout.breakpoints:
             cum = call.cum_tokens()
             # A proxy count within its error band of the minimum may be long enough after all.
-            short_of = rules.min_cacheable_tokens * (1 - PROXY_TOKEN_ERROR if pair.token_provenance == "proxy" else 1)
+            band = (rules.proxy_token_error or 0.0) if pair.token_provenance == "proxy" else 0.0
+            short_of = rules.min_cacheable_tokens * (1 - band)
             for where, j in breakpoint_locations(call):
                 self.breakpoint_ends[j] = cum[j + 1]
                 if cum[j + 1] < short_of:

@@ -70,6 +70,8 @@ _FAMILY_KEYS: dict[str, str] = {
     "image_tokens": "int",
     "routing_prefix_tokens": "pos_int",
     "overflow_requests_per_minute": "pos_num",
+    "proxy_token_error": "num",
+    "expiry_grace_seconds": "num",
     "sources": "strs",
     "notes": "str",
     "evidence": "evidence",
@@ -303,6 +305,11 @@ class CacheRules:
     overflow_requests_per_minute: float | None = None
     # (first day, last day, {key: value}) of each dated price period, ISO days, None: open-ended
     prices: tuple[tuple[str | None, str | None, Mapping[str, float]], ...] = ()
+    # The relative error of a proxy token count (None: no band), and the seconds past the default
+    # TTL an entry has been seen to survive (None: no grace band): a verdict within either band is
+    # uncertain (inspector.cache.verdicts).
+    proxy_token_error: float | None = None
+    expiry_grace_seconds: float | None = None
     # rule key -> what the table says of its value (source, checked, contested, alternatives, why)
     evidence: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
 
@@ -446,6 +453,8 @@ class RuleSet:
             image_tokens=int(values["image_tokens"]),
             routing_prefix_tokens=values.get("routing_prefix_tokens"),
             overflow_requests_per_minute=values.get("overflow_requests_per_minute"),
+            proxy_token_error=values.get("proxy_token_error"),
+            expiry_grace_seconds=values.get("expiry_grace_seconds"),
             prices=tuple((_day(p["from"]) if "from" in p else None, _day(p["until"]) if "until" in p else None,
                           {k: p[k] for k in _PRICED if k in p})
                          for p in values.get("prices", ())),

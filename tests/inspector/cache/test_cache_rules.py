@@ -369,3 +369,11 @@ def test_bad_evidence_or_prices_name_the_key(tmp_path, text, message):
     with pytest.raises(RulesError) as err:
         load_rules(write(tmp_path, text), env={})
     assert message in str(err.value)
+
+
+def test_the_uncertainty_bands_are_data():
+    rules = default_rules()
+    claude = rules.resolve("anthropic", None, "claude-sonnet-4-5")
+    assert (claude.proxy_token_error, claude.expiry_grace_seconds) == (0.15, 120)
+    assert rules.resolve("deepseek", None, "deepseek-chat").expiry_grace_seconds is None
+    assert all(rules.resolve(f["providers"][0], None, "x").proxy_token_error == 0.15 for f in rules.families.values())
