@@ -8,7 +8,8 @@ fit, the pair says the verdicts disagree.
 
 *Confidence*: the token counts of Claude, Gemini and DeepSeek are proxies (``proxy`` provenance,
 :func:`inspector.cache.pairs.token_provenance`), and Anthropic's 5-minute expiry is measured
-between 300 and 420 s. A verdict that depends on a count within the proxy's error band of the
+between 300 and 420 s; the bands are the rules table's data (``proxy_token_error``,
+``expiry_grace_seconds``, with their evidence in ``resources/provider_rules.toml``). A verdict that depends on a count within the proxy's error band of the
 minimum or of the first granularity step, or on a gap within the expiry's grace band, is
 ``uncertain``. An uncertain pair is never called "unexplained": the band it falls in is itself a
 sufficient cause for the miss, so it gets the reason of that band (``below-minimum``) with
@@ -23,8 +24,7 @@ from dataclasses import dataclass
 
 from inspector.cache.rules import CacheRules
 
-__all__ = ["CONFIDENCES", "EXPIRY_GRACE_SECONDS", "PROVIDER_MISS_REASONS", "PROXY_TOKEN_ERROR", "Verdict",
-           "judge"]
+__all__ = ["CONFIDENCES", "PROVIDER_MISS_REASONS", "Verdict", "first_step", "judge"]
 
 
 CONFIDENCES = ("certain", "uncertain")
@@ -41,17 +41,6 @@ PROVIDER_MISS_REASONS: dict[str, frozenset[str]] = {
     # The provider's cache was out of service: nothing of ours can say that.
     "unavailable": frozenset(),
 }
-
-# Default band sizes, until the rules table carries them per family (the rules helper owns
-# resources/provider_rules.toml; asked on the board). One place: nothing else holds them.
-#
-# Relative error of a proxy token count (o200k_base standing in for another tokenizer):
-# provider-caching.md §4.2 — o200k under-counts Claude, calibrated at x1.15
-# (caozhiyuan/copilot-api#134) and x1.18 for older Claude (sammcj/ingest#65).
-PROXY_TOKEN_ERROR = 0.15
-# Seconds past a family's default TTL during which an entry may still be read: Anthropic's
-# 5-minute expiry measured between 300 and 420 s (issue 22, "a grace band before expired").
-EXPIRY_GRACE_SECONDS: dict[str, float] = {"anthropic": 120.0}
 
 # The reasons whose verdict rests on a token count or a gap; the others name where the
 # requests differ and hold whatever the counts are.
@@ -85,19 +74,20 @@ def _bands(rules: CacheRules, provenance: str, shared: int, predicted: int, gap:
            ttl: float | None) -> list[str]:
     """What makes the verdict uncertain, in words; empty when it is certain."""
     found: list[str] = []
-    if provenance == "proxy":
-        band = f"±{PROXY_TOKEN_ERROR:.0%} error band of the proxy tokenizer ({rules.tokenizer})"
+    error = rules.proxy_token_error
+    if provenance == "proxy" and error:
+        band = f"±{error:.0%} error band of the proxy tokenizer ({rules.tokenizer})"
         counts = [shared] + ([predicted] if predicted > 0 else [])
         minimum = rules.min_cacheable_tokens
-        near = [c for c in counts if _near(c, minimum, PROXY_TOKEN_ERROR)]
+        near = [c for c in counts if _near(c, minimum, error)]
         if near:
             found.append(f"{near[0]} tokens lie within the {band} of the {minimum}-token minimum")
         step = first_step(rules)
         if step is not None and step != minimum:
-            near = [c for c in counts if _near(c, step, PROXY_TOKEN_ERROR)]
+            near = [c for c in counts if _near(c, step, error)]
             if near:
                 found.append(f"{near[0]} tokens lie within the {band} of the first {step}-token step")
-    grace = EXPIRY_GRACE_SECONDS.get(rules.family)
+    grace = rules.expiry_grace_seconds
     if grace is not None and gap is not None and ttl is not None and ttl == rules.ttl_seconds and ttl < gap <= ttl + grace:
         found.append(f"the {gap:g} s gap lies within the {grace:g} s grace band after the {ttl:g} s TTL, "
                      f"where {rules.family} entries have been seen to survive")

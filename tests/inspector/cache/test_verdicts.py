@@ -8,13 +8,7 @@ import pytest
 from test_cache_analysis import CC, Db, T, analyse, block, claude, msg, rules_for
 
 from inspector.cache.report import PAIR_COLUMNS, pairs_csv
-from inspector.cache.verdicts import (
-    EXPIRY_GRACE_SECONDS,
-    PROVIDER_MISS_REASONS,
-    PROXY_TOKEN_ERROR,
-    first_step,
-    judge,
-)
+from inspector.cache.verdicts import PROVIDER_MISS_REASONS, first_step, judge
 from inspector.store.records import token_usage
 
 ANTHROPIC = {"provider": "anthropic", "protocol": "anthropic-messages-v1"}
@@ -79,6 +73,7 @@ def test_an_agreement_is_said_and_not_a_disagreement(db):
 # --- confidence: each band's edges -----------------------------------------------------------------
 
 SONNET = rules_for("anthropic", "claude-sonnet-4-5")  # minimum 1024, proxy counts
+PROXY_TOKEN_ERROR = SONNET.proxy_token_error
 LOW = int(1024 * (1 - PROXY_TOKEN_ERROR)) + 1  # the first count inside the band below the minimum
 HIGH = int(1024 * (1 + PROXY_TOKEN_ERROR))  # the last inside above it
 
@@ -95,6 +90,12 @@ def test_the_minimum_band_edges(shared, confidence):
 
 def test_exact_counts_have_no_token_band():
     assert verdict("below-minimum", 1000, provenance="exact").confidence == "certain"
+
+
+def test_rules_without_bands_are_certain():
+    rules = dataclasses.replace(SONNET, proxy_token_error=None, expiry_grace_seconds=None)
+    assert verdict("below-minimum", 1000, rules=rules).confidence == "certain"
+    assert verdict("expired", 5000, gap=301.0, rules=rules).confidence == "certain"
 
 
 def test_an_uncertain_pair_is_never_unexplained():
@@ -119,7 +120,7 @@ def test_the_step_band_edges():
 @pytest.mark.parametrize(("gap", "confidence"), [(300.0, "certain"), (300.5, "uncertain"), (420.0, "uncertain"),
                                                  (420.5, "certain")])
 def test_the_expiry_grace_band_edges(gap, confidence):
-    assert EXPIRY_GRACE_SECONDS["anthropic"] == 120.0
+    assert SONNET.expiry_grace_seconds == 120.0
     reason = "expired" if gap > 300 else "turn-context"
     assert verdict(reason, 5000, 5000 if gap <= 300 else 0, gap=gap).confidence == confidence
 
