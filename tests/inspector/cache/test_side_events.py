@@ -125,3 +125,16 @@ def test_a_requests_attempt_reads_as_the_store_reads_it(attempt):
     calling = event(1, "llm.calling", payload)
     assert decode_payload(calling.raw_payload).attempt == (calling.attempt or 0)
     assert decode_payload(orjson.dumps({**payload, "providerRequests": []})).attempt == (calling.attempt or 0)
+
+
+def test_the_providers_miss_reason_survives_the_hand_over_to_the_worker():
+    usage = {"inputTokens": 9, "cachedInputTokens": 0,
+             "cache_miss_reason": {"type": "system_changed"}, "cache_missed_input_tokens": 1200}
+    side = SideEvents()
+    side.load([event(1, "llm.responded", {"runtimeId": "r", "text": "…", "usage": usage, "finishReason": "stop",
+                                          "attempt": 0})])
+    worker = SideEvents()
+    worker.take(side.of_runtime("r"))
+    read = worker.responses[("t", "r")][0].usage
+    assert read == side.responses[("t", "r")][0].usage
+    assert (read.cache_miss_reason, read.cache_missed_input_tokens) == ("system_changed", 1200)
