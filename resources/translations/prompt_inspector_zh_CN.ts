@@ -17,21 +17,6 @@
     </message>
   </context>
   <context>
-    <name>CacheDock</name>
-    <message>
-      <source>Cache Analysis</source>
-      <translation>缓存分析</translation>
-    </message>
-    <message>
-      <source>&amp;Cache Analysis</source>
-      <translation>缓存分析(&amp;C)</translation>
-    </message>
-    <message>
-      <source>Show where each request's cached prefix ends, per runtime and turn</source>
-      <translation>按运行时和回合显示每个请求的缓存前缀在哪里结束</translation>
-    </message>
-  </context>
-  <context>
     <name>Follow</name>
     <message>
       <source>&amp;Follow Live Changes</source>
@@ -174,6 +159,10 @@
       <translation>{n} 小时</translation>
     </message>
     <message>
+      <source>Confidence: &lt;b&gt;uncertain&lt;/b&gt; — a count or gap lies within the error band of a threshold</source>
+      <translation>置信度：&lt;b&gt;不确定&lt;/b&gt; — 某个计数或间隔落在阈值的误差带内</translation>
+    </message>
+    <message>
       <source>Route: {rate} requests in the minute up to this one (some overflow to other machines above ~{limit:g})</source>
       <translation>路由：此前一分钟内（含本次）{rate} 个请求（超过约 {limit:g} 个时部分请求会溢出到其他机器）</translation>
     </message>
@@ -214,12 +203,24 @@
       <translation>首个差异：{part}，第 {offset} 个字符</translation>
     </message>
     <message>
+      <source>Confidence: certain</source>
+      <translation>置信度：确定</translation>
+    </message>
+    <message>
+      <source>&lt;b&gt;Our reason and the provider's disagree.&lt;/b&gt;</source>
+      <translation>&lt;b&gt;我们的原因与服务商的判定不一致。&lt;/b&gt;</translation>
+    </message>
+    <message>
       <source>Route: {rate} requests in the minute up to this one</source>
       <translation>路由：此前一分钟内（含本次）{rate} 个请求</translation>
     </message>
     <message>
       <source>tool-loop step {step}, attempt {attempt}</source>
       <translation>工具循环第 {step} 步，第 {attempt} 次尝试</translation>
+    </message>
+    <message>
+      <source>Provider's verdict: &lt;b&gt;{reason}&lt;/b&gt; ({missed} input tokens missed)</source>
+      <translation>服务商的判定：&lt;b&gt;{reason}&lt;/b&gt;（未命中 {missed} 个输入 token）</translation>
     </message>
     <message>
       <source>Tool-loop steps</source>
@@ -441,30 +442,6 @@
       <source>Tokens over turns · {runtime}</source>
       <translation>各回合的令牌数 · {runtime}</translation>
     </message>
-    <message>
-      <source>The text around the first difference, as the analysis compared it (40 characters before, 80 after)</source>
-      <translation type="vanished">分析所比较的首个差异处的上下文（前 40 个字符，后 80 个字符）</translation>
-    </message>
-    <message>
-      <source>Earlier: the request ended before this point</source>
-      <translation type="vanished">上次：请求在此之前已结束</translation>
-    </message>
-    <message>
-      <source>Aligned parts: {equal} equal, {changed} changed, {added} added, {removed} removed</source>
-      <translation type="vanished">对齐的部分：{equal} 个相同，{changed} 个已更改，{added} 个新增，{removed} 个移除</translation>
-    </message>
-    <message>
-      <source>Earlier: {path}</source>
-      <translation type="vanished">上次：{path}</translation>
-    </message>
-    <message>
-      <source>This request: {path}</source>
-      <translation type="vanished">本次请求：{path}</translation>
-    </message>
-    <message>
-      <source>This request: {path} (as hashed)</source>
-      <translation type="vanished">本次请求：{path}（按哈希内容）</translation>
-    </message>
   </context>
   <context>
     <name>Navigator</name>
@@ -525,10 +502,6 @@
       <translation>{n} 个请求</translation>
     </message>
     <message>
-      <source>Request event {id}</source>
-      <translation>请求事件 {id}</translation>
-    </message>
-    <message>
       <source>{n} turn</source>
       <translation>{n} 个轮次</translation>
     </message>
@@ -559,6 +532,10 @@
     <message>
       <source>Plugin {plugin}</source>
       <translation>插件 {plugin}</translation>
+    </message>
+    <message>
+      <source>Request event {id}</source>
+      <translation>请求事件 {id}</translation>
     </message>
     <message>
       <source>Execution {number}</source>
@@ -623,14 +600,6 @@
     <message>
       <source>Searched every prompt by scanning: {why}</source>
       <translation>已逐条扫描所有提示词：{why}</translation>
-    </message>
-    <message>
-      <source>Session, turn number, runtime id, or tool-loop step and attempt</source>
-      <translation type="vanished">会话、轮次编号、运行时 ID，或工具循环步骤与尝试次数</translation>
-    </message>
-    <message>
-      <source>Turn {number}</source>
-      <translation type="vanished">第 {number} 轮</translation>
     </message>
   </context>
   <context>
@@ -1497,10 +1466,6 @@
     <message>
       <source>(absent)</source>
       <translation>（不存在）</translation>
-    </message>
-    <message>
-      <source>{equal} equal, {changed} changed, {added} added, {removed} removed parts</source>
-      <translation type="vanished">{equal} 个相同、{changed} 个修改、{added} 个新增、{removed} 个移除的部分</translation>
     </message>
   </context>
   <context>
@@ -2568,6 +2533,21 @@
     </message>
   </context>
   <context>
+    <name>CacheDock</name>
+    <message>
+      <source>Cache Analysis</source>
+      <translation>缓存分析</translation>
+    </message>
+    <message>
+      <source>&amp;Cache Analysis</source>
+      <translation>缓存分析(&amp;C)</translation>
+    </message>
+    <message>
+      <source>Show where each request's cached prefix ends, per runtime and turn</source>
+      <translation>按运行时和回合显示每个请求的缓存前缀在哪里结束</translation>
+    </message>
+  </context>
+  <context>
     <name>MainWindow</name>
     <message>
       <source>read-only</source>
@@ -2760,10 +2740,6 @@
     <message>
       <source>{path} could not be opened.</source>
       <translation>无法打开 {path}。</translation>
-    </message>
-    <message>
-      <source>{sessions} sessions · {turns} turns · {requests} requests</source>
-      <translation type="vanished">{sessions} 个会话 · {turns} 个轮次 · {requests} 个请求</translation>
     </message>
   </context>
   <context>
@@ -2983,18 +2959,6 @@
     <message>
       <source>Cache-write tokens</source>
       <translation>缓存写入 token</translation>
-    </message>
-    <message>
-      <source>Turn</source>
-      <translation type="vanished">轮次</translation>
-    </message>
-    <message>
-      <source>Completed player turns</source>
-      <translation type="vanished">已完成的玩家轮次</translation>
-    </message>
-    <message>
-      <source>Turn {number}</source>
-      <translation type="vanished">第 {number} 轮</translation>
     </message>
   </context>
   <context>
