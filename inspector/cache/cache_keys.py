@@ -16,8 +16,8 @@ from typing import Any
 from inspector.cache.rules import DEFAULT_RULES_PATH
 from inspector.json_deep import json_key
 
-__all__ = ["LEVELS", "CacheKey", "cache_keys", "changed_options", "default_breakpoint_ttl", "load_cache_keys",
-           "option_values", "top_level_fields"]
+__all__ = ["LEVELS", "CacheKey", "cache_keys", "changed_options", "load_cache_keys", "option_values",
+           "top_level_fields"]
 
 
 # The cache levels in hash order; a level dropped drops every later one with it.
@@ -60,11 +60,8 @@ def _check(rows: Any) -> dict[str, tuple[CacheKey, ...]]:
 def _read_section(path: Any) -> dict:
     with open(path, "rb") as fh:
         section = tomllib.load(fh).get("cache_keys", {})
-    if not isinstance(section, dict) or set(section) - {"options", "default_breakpoint_ttl"}:
-        raise ValueError("cache_keys: expected the tables options and default_breakpoint_ttl")
-    ttls = section.get("default_breakpoint_ttl", {})
-    if not isinstance(ttls, dict) or not all(isinstance(v, str) for v in ttls.values()):
-        raise ValueError("cache_keys.default_breakpoint_ttl: expected wire protocol = TTL option")
+    if not isinstance(section, dict) or set(section) - {"options"}:
+        raise ValueError("cache_keys: expected the table options ([[cache_keys.options]])")
     return section
 
 
@@ -74,7 +71,6 @@ def load_cache_keys(path: Any = DEFAULT_RULES_PATH) -> dict[str, tuple[CacheKey,
 
 
 _keys: dict[str, tuple[CacheKey, ...]] | None = None
-_ttls: dict[str, str] | None = None
 
 
 def cache_keys(protocol: str | None) -> tuple[CacheKey, ...]:
@@ -83,14 +79,6 @@ def cache_keys(protocol: str | None) -> tuple[CacheKey, ...]:
     if _keys is None:
         _keys = load_cache_keys()
     return _keys.get(protocol or "", ())
-
-
-def default_breakpoint_ttl(protocol: str | None) -> str | None:
-    """The TTL option of a request on OpenAI's breakpoint scheme that names none."""
-    global _ttls
-    if _ttls is None:
-        _ttls = dict(_read_section(DEFAULT_RULES_PATH).get("default_breakpoint_ttl", {}))
-    return _ttls.get(protocol or "")
 
 
 _top_level: dict[str | None, frozenset[str]] = {}

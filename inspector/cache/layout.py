@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from inspector.cache.cache_keys import default_breakpoint_ttl, option_values, top_level_fields
+from inspector.cache.cache_keys import option_values, top_level_fields
 from inspector.cache.parts import Part, PartTable, element_of, strip_cache_control, text_part
 from inspector.cache.payload import Decoded
 from inspector.cache.rules import CacheRules
@@ -64,15 +64,16 @@ def automatic_breakpoint(protocol: str | None, fields: dict) -> tuple[bool, str 
 def _openai_breakpoint_mode(protocol: str | None, fields: dict, marked: bool) -> tuple[str | None, str | None]:
     """OpenAI GPT-5.6 and later: ``(mode, ttl)`` of ``prompt_cache_options`` when the body uses
     that scheme (the options, or a ``prompt_cache_breakpoint`` on a block); ``(None, None)``
-    otherwise. The mode defaults to implicit, the ttl to the table's default."""
+    otherwise. The mode defaults to implicit; without a ttl the model's own (the rules table's
+    ttl_seconds, 30 minutes on GPT-5.6 and later) applies."""
     if protocol not in (OPENAI_CHAT, OPENAI_RESPONSES):
         return None, None
     options = fields.get("prompt_cache_options")
     if not isinstance(options, dict):
-        return ("implicit", default_breakpoint_ttl(protocol)) if marked else (None, None)
+        return ("implicit", None) if marked else (None, None)
     mode = options.get("mode") if options.get("mode") in ("implicit", "explicit") else "implicit"
     ttl = options.get("ttl")
-    return mode, ttl if isinstance(ttl, str) else default_breakpoint_ttl(protocol)
+    return mode, ttl if isinstance(ttl, str) else None
 
 
 @dataclass(slots=True)

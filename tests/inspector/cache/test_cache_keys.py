@@ -26,7 +26,6 @@ from inspector.cache.cache_keys import (
     LEVELS,
     cache_keys,
     changed_options,
-    default_breakpoint_ttl,
     load_cache_keys,
     option_values,
 )
@@ -78,8 +77,6 @@ def test_a_malformed_row_is_refused(tmp_path):
     bad.write_text('[cache_keys]\nelsewhere = 1\n', encoding="utf-8")
     with pytest.raises(ValueError, match="cache_keys"):
         load_cache_keys(bad)
-    assert default_breakpoint_ttl(OPENAI_CHAT) == default_breakpoint_ttl(OPENAI_RESPONSES) == "30m"
-    assert default_breakpoint_ttl(ANTHROPIC_MESSAGES) is None
 
 
 def test_nested_fields_and_changes():
@@ -244,7 +241,8 @@ def test_the_breakpoint_is_not_content(db):
 
 @pytest.mark.parametrize(("options", "gap", "read"), [
     ({"mode": "explicit", "ttl": "30m"}, 1800, True), ({"mode": "explicit", "ttl": "30m"}, 1801, False),
-    # No ttl named: the table's default, 30 minutes, not the 600 s of implicit caching.
+    # No ttl named: the model's TTL in the rules table, 30 minutes on GPT-5.6, not the 600 s of
+    # older models.
     ({"mode": "explicit"}, 1800, True), (None, 1800, True), (None, 1801, False)])
 def test_the_options_ttl_is_the_entries_life(db, options, gap, read):
     head = {"role": "system", "content": T(1300)}
