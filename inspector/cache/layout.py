@@ -199,7 +199,8 @@ def build_layout(dec: Decoded, table: PartTable, rules: CacheRules, ref: Layout 
     parts += element_parts[lead:] if lead else element_parts
     if protocol in _MARKED_WIRES:
         for n, elem in enumerate(elements[lead:], start=message_start):
-            marks.extend((n, ttl) for ttl in elem.marks)
+            if elem.marks:  # few elements carry a breakpoint: the others cost one test each
+                marks.extend((n, ttl) for ttl in elem.marks)
     auto, auto_ttl = automatic_breakpoint(protocol, rest)
     if auto and parts:
         marks.append((len(parts) - 1, auto_ttl))
