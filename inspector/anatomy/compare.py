@@ -355,10 +355,6 @@ def _merge_moves(rows: list[_Aligned], left: list[Part]) -> list[_Aligned]:
     return [r for n, r in enumerate(out) if n not in gone]
 
 
-def compare_parts(left: list[Part], right: list[Part]) -> list[Row]:
-    return [row for row, _i, _j in _aligned(left, right)]
-
-
 def _body(detail: RequestDetail) -> dict | None:
     """The recorded provider body the request view shows (None on the kernel view)."""
     if detail.request.source != "provider":

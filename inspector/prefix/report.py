@@ -208,10 +208,6 @@ def build_request(payload: Any) -> Request:
     return Request(texts, tools, system, has_instructions, messages)
 
 
-def request_parts(payload: Any) -> list[RequestPart]:
-    return build_request(payload).parts()
-
-
 @dataclass(slots=True)
 class PrefixDiff:
     shared: int

@@ -369,10 +369,6 @@ def check(config: PromptConfig) -> list[Diagnostic]:
     return out
 
 
-def has_errors(diagnostics: list[Diagnostic]) -> bool:
-    return any(d.severity == dg.ERROR for d in diagnostics)
-
-
 def attribute(blocks: list[Block], diagnostics: list[Diagnostic]) -> list[tuple[Diagnostic, int | None]]:
     """Pair each diagnostic with the registration index of its block. Diagnostics name blocks by
     id; a duplicate id's own diagnostic belongs to the later block(s) with that id, in order,

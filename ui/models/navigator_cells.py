@@ -11,6 +11,7 @@ from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtGui import QColor, QIcon, QPainter, QPalette, QPixmap
 
 from inspector.covel.outcome import finish_reason_failed
+from inspector.numbering import shown as shown_number
 from inspector.rows import RequestRow, RuntimeRow, SessionRow, TurnRow
 
 from ui.views.part_names import value_label
@@ -162,9 +163,9 @@ def _display(node: Node, col: int) -> str:
     if not isinstance(record, RequestRow):
         return ""
     if col == COL_NAME:
-        name = _tr("Step {step}").format(step=int(record.step or 0) + 1)
+        name = _tr("Step {step}").format(step=shown_number(record.step or 0))
         if record.attempt:
-            name += " · " + _tr("attempt {attempt}").format(attempt=int(record.attempt) + 1)
+            name += " · " + _tr("attempt {attempt}").format(attempt=shown_number(record.attempt))
         return name
     if col == COL_DETAIL:
         parts = [record.model or _tr("unknown model"), record.provider or ""]

@@ -632,7 +632,7 @@ class RequestView(QWidget):
         if f["retryReason"]:
             parts.append(_tr("retry reason: {reason}").format(reason=f["retryReason"]))
         if f["bodyRef"] is not None:
-            parts.append(_tr("bodyRef → attempt {n} (body resolved from it)").format(n=f["bodyRef"] + 1))
+            parts.append(_tr("bodyRef → attempt {n} (body resolved from it)").format(n=shown_number(f["bodyRef"])))
         if f["bodyError"]:
             parts.append(_tr("body error: {error}").format(error=f["bodyError"]))
         if f["failed"]:
