@@ -39,6 +39,8 @@ from .evaluate import DEFAULT_OUTPUT_LIMIT, MAX_OUTPUT_LIMIT
 ZONES = ("system", "context", "input")
 ROLES = ("system", "user", "assistant")
 FORMATS = ("json", "yaml", "toml")
+# The template languages a config's blocks may be written in; the first is the default.
+DIALECTS = ("v2-doc", "chatluna-renderer")
 
 # System-zone order bands (spec B.2), as (purpose, first, last). Only [-300, 299] is binding.
 ORDER_RANGE = (-300, 299)
@@ -244,6 +246,9 @@ class Settings:
     output_limit: int = DEFAULT_OUTPUT_LIMIT
     complete_outside_system: str = "ignore"  # ignore | error
     standalone_tags: str = "trim"  # trim | keep
+    # Which template language the blocks are written in: the v2 design document's (v2-doc) or the
+    # one ChatLuna's published renderer runs (chatluna-renderer).
+    dialect: str = "v2-doc"  # v2-doc | chatluna-renderer
 
     @property
     def trim_standalone(self) -> bool:
@@ -261,6 +266,7 @@ _SETTING_CHOICES = {
     "context_role": ROLES,
     "complete_outside_system": ("ignore", "error"),
     "standalone_tags": ("trim", "keep"),
+    "dialect": DIALECTS,
 }
 
 
