@@ -13,6 +13,10 @@ JSON form::
      "settings": {...},
      "sampleInput": "..."}
 
+``environment`` may also be the plain form, one mapping that is the base environment itself
+(``{"platform": "qq"}``); a mapping holding any of ``base``, ``turns``, ``contributors`` is the
+per-turn form above, and then may hold nothing else.
+
 A variable's value on turn *t*: ``values`` if given — a list is one value per simulated turn
 (the last one repeats), anything else is the value on every turn, so a variable whose value is
 itself a list writes a list of lists — else the environment path ``env`` (``"guild.name"``) read
@@ -225,6 +229,9 @@ class Environment:
     base: dict = field(default_factory=dict)
     turns: list[dict] = field(default_factory=list)
     contributors: list[Contributor] = field(default_factory=list)
+    # Read from the plain form (the mapping itself is the base environment); saved the same way
+    # while it has no turns or contributors.
+    plain: bool = False
 
 
 @dataclass
@@ -473,8 +480,18 @@ def _variable(r: _Reader, raw: Any, i: int) -> Variable:
 
 
 def _environment(r: _Reader, raw: Any) -> Environment:
+    """Two forms: a mapping with none of the keys ``base``, ``turns``, ``contributors`` is the base
+    environment itself (``{"platform": "qq"}``); a mapping with any of them is the per-turn form,
+    and then no other key may sit beside them."""
     raw = r.table(raw if raw is not None else {}, "environment")
-    r.keys(raw, "environment", _ENV_KEYS)
+    if raw and not any(k in _ENV_KEYS for k in raw):
+        return Environment(dict(raw), plain=True)
+    others = sorted(str(k) for k in raw if k not in _ENV_KEYS)
+    if others:
+        used = ", ".join(repr(k) for k in sorted(_ENV_KEYS) if k in raw)
+        raise r.fail("environment", f"mixes the plain form (key {others[0]!r}) with the per-turn form "
+                     f"({used}); put plain values under 'base', or drop {used} and write the "
+                     "environment as one mapping")
     base = r.table(raw.get("base") or {}, "environment.base")
     turns = raw.get("turns") or []
     if not isinstance(turns, list):
@@ -673,7 +690,9 @@ def to_data(config: PromptConfig) -> dict[str, Any]:
             item["env"] = v.env
         variables.append(item)
     env: dict[str, Any] = {}
-    if config.environment.base:
+    if _writes_plain(config.environment):
+        env = dict(config.environment.base)
+    elif config.environment.base:
         env["base"] = config.environment.base
     if config.environment.turns:
         env["turns"] = config.environment.turns
@@ -699,6 +718,13 @@ def to_data(config: PromptConfig) -> dict[str, Any]:
     if config.sample_input:
         data["sampleInput"] = config.sample_input
     return data
+
+
+def _writes_plain(environment: Environment) -> bool:
+    """Whether the environment is written in the plain form: read that way, nothing per-turn, and
+    no key of its own that would read back as the per-turn form."""
+    return (environment.plain and not environment.turns and not environment.contributors
+            and not any(k in _ENV_KEYS for k in environment.base))
 
 
 def dump_config(config: PromptConfig, fmt: str) -> str:
@@ -812,7 +838,9 @@ def _toml_document(data: dict) -> str:
     if "settings" in data:
         _toml_table(lines, "[settings]", data["settings"])
     env = data.get("environment")
-    if env:
+    if env and not any(k in _ENV_KEYS for k in env):
+        _toml_table(lines, "[environment]", env)
+    elif env:
         if "base" in env:
             _toml_table(lines, "[environment.base]", env["base"])
         for turn in env.get("turns", []):
