@@ -26,6 +26,7 @@ from typing import Any
 
 from inspector.cache.layout import hashed_settings
 from inspector.cache.parts import message_text, strip_cache_control
+from inspector.cache.rules import default_rules
 from inspector.covel import markers
 from inspector.jsjson import utf16_len, utf16_to_index
 from inspector.json_deep import json_key, json_text
@@ -109,9 +110,12 @@ def _message_key(m: Message) -> tuple:
             tuple((p.kind, p.text, p.name, p.call_id, p.media_type) for p in m.parts))
 
 
-def read_parts(request: NormalisedRequest, body: dict | None = None) -> list[ReadPart]:
+def read_parts(request: NormalisedRequest, body: dict | None = None, keyed: frozenset[str] | None = None
+               ) -> list[ReadPart]:
     """``request`` as the provider reads it, part by part in render order. ``body``: the recorded
-    provider body, for the request settings (none on the kernel view)."""
+    provider body, for the request settings (none on the kernel view); ``keyed``: the body members
+    that key a cache level beside the prefix (``CacheRules.keyed_fields``; the shipped table's
+    when not given)."""
     out: list[ReadPart] = []
     for i, tool in enumerate(request.tools):
         clean = tool.raw if tool.raw is not None else {"name": tool.name}
@@ -119,7 +123,9 @@ def read_parts(request: NormalisedRequest, body: dict | None = None) -> list[Rea
             clean = strip_cache_control(clean)[0]
         out.append(ReadPart(TOOLS, "tool", ("t", json_key(clean)), json_text(clean), i))
     if body is not None:
-        settings = hashed_settings(request.protocol, body)
+        if keyed is None:
+            keyed = default_rules().resolve(None, request.protocol, request.model).keyed_fields
+        settings = hashed_settings(request.protocol, body, keyed)
         if settings:
             out.append(ReadPart(SETTINGS, "settings", ("g", json_key(settings)), json_text(settings), 0))
     group: list[int] = []

@@ -2,21 +2,21 @@
 ``resources/provider_rules.toml`` (each row: the wire protocols, the option's field path, the
 cache levels a change of it drops, its sources).
 
-A layout keeps the values of its request's keyed options (:func:`option_values`); two requests
-whose values differ cannot read what the dropped levels cached (:func:`changed_options`), and
-:func:`reach_after` turns the dropped levels into the first part no longer readable.
+The rules loader (inspector.cache.rules) parses and merges the section with this module, and each
+resolved :class:`~inspector.cache.rules.CacheRules` carries its wire's keys (``keyed_options``), so
+a user's ``--rules`` file keys the cache as the shipped table does. A layout keeps the values of its
+request's keyed options (:func:`option_values`); two requests whose values differ cannot read what
+the dropped levels cached (:func:`changed_options`).
 """
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 from typing import Any
 
-from inspector.cache.rules import DEFAULT_RULES_PATH
 from inspector.json_deep import json_key
 
-__all__ = ["LEVELS", "CacheKey", "cache_keys", "changed_options", "load_cache_keys", "option_values",
+__all__ = ["LEVELS", "CacheKey", "changed_options", "merge_cache_keys", "option_values", "parse_cache_keys",
            "top_level_fields"]
 
 
@@ -57,39 +57,26 @@ def _check(rows: Any) -> dict[str, tuple[CacheKey, ...]]:
     return {p: tuple(keys) for p, keys in by_protocol.items()}
 
 
-def _read_section(path: Any) -> dict:
-    with open(path, "rb") as fh:
-        section = tomllib.load(fh).get("cache_keys", {})
+def parse_cache_keys(section: Any, where: str = "cache_keys") -> dict[str, tuple[CacheKey, ...]]:
+    """The keyed options per wire protocol of one rules file's ``[cache_keys]`` section (``{}``
+    when the file has none). Raises ValueError naming the offending row."""
+    if section is None:
+        return {}
     if not isinstance(section, dict) or set(section) - {"options"}:
-        raise ValueError("cache_keys: expected the table options ([[cache_keys.options]])")
-    return section
+        raise ValueError(f"{where}: expected the table options ([[cache_keys.options]])")
+    return _check(section.get("options", []))
 
 
-def load_cache_keys(path: Any = DEFAULT_RULES_PATH) -> dict[str, tuple[CacheKey, ...]]:
-    """The keyed options per wire protocol, from the rules file's ``[cache_keys]`` section."""
-    return _check(_read_section(path).get("options", []))
+def merge_cache_keys(base: dict[str, tuple[CacheKey, ...]], user: dict[str, tuple[CacheKey, ...]]
+                     ) -> dict[str, tuple[CacheKey, ...]]:
+    """A protocol's rows in the user's file replace the shipped rows for that protocol; the other
+    protocols keep theirs."""
+    return {**base, **user}
 
 
-_keys: dict[str, tuple[CacheKey, ...]] | None = None
-
-
-def cache_keys(protocol: str | None) -> tuple[CacheKey, ...]:
-    """The options that key a cache level on this wire (none for an unknown one)."""
-    global _keys
-    if _keys is None:
-        _keys = load_cache_keys()
-    return _keys.get(protocol or "", ())
-
-
-_top_level: dict[str | None, frozenset[str]] = {}
-
-
-def top_level_fields(protocol: str | None) -> frozenset[str]:
-    """The body members holding a keyed option on this wire."""
-    found = _top_level.get(protocol)
-    if found is None:
-        found = _top_level[protocol] = frozenset(key.path[0] for key in cache_keys(protocol))
-    return found
+def top_level_fields(keys: tuple[CacheKey, ...]) -> frozenset[str]:
+    """The body members holding one of these keyed options."""
+    return frozenset(key.path[0] for key in keys)
 
 
 _ABSENT = object()
@@ -104,21 +91,21 @@ def _value_at(fields: dict, path: tuple[str, ...]) -> Any:
     return value
 
 
-def option_values(protocol: str | None, fields: dict) -> tuple[tuple[str, Any], ...]:
+def option_values(keys: tuple[CacheKey, ...], fields: dict) -> tuple[tuple[str, Any], ...]:
     """``(field, value key)`` of each keyed option the body sets, in table order; () when none
     (most bodies: the common case stays one tuple compare)."""
     found = []
-    for key in cache_keys(protocol):
+    for key in keys:
         value = _value_at(fields, key.path)
         if value is not _ABSENT:
             found.append((key.field, json_key(value)))
     return tuple(found)
 
 
-def changed_options(protocol: str | None, was: tuple[tuple[str, Any], ...],
+def changed_options(keys: tuple[CacheKey, ...], was: tuple[tuple[str, Any], ...],
                     now: tuple[tuple[str, Any], ...]) -> list[CacheKey]:
     """The keyed options whose value differs (set, unset or changed) between two requests."""
     if was == now:
         return []
     a, b = dict(was), dict(now)
-    return [key for key in cache_keys(protocol) if a.get(key.field, _ABSENT) != b.get(key.field, _ABSENT)]
+    return [key for key in keys if a.get(key.field, _ABSENT) != b.get(key.field, _ABSENT)]

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from inspector.cache.cache_keys import option_values, top_level_fields
+from inspector.cache.cache_keys import option_values
 from inspector.cache.parts import Part, PartTable, element_of, strip_cache_control, text_part
 from inspector.cache.payload import Decoded
 from inspector.cache.rules import CacheRules
@@ -40,13 +40,12 @@ _MARKED_WIRES = (ANTHROPIC_MESSAGES, OPENAI_CHAT, OPENAI_RESPONSES)
 _SETTINGS_FIELDS = ("tool_choice", "response_format", "text")
 
 
-def hashed_settings(protocol: str | None, fields: dict) -> dict:
+def hashed_settings(protocol: str | None, fields: dict, keyed: frozenset[str]) -> dict:
     """The request settings a provider hashes before the system prompt (the settings part), from
     a body's fields other than its message list; {} when it has none. ``text`` (the structured
     output format) is a setting on the Responses wire only. An option that keys a cache level of
-    its own (inspector.cache.cache_keys: Anthropic's ``tool_choice``) is not part of the prefix
-    but a key beside it (``Layout.options``)."""
-    keyed = top_level_fields(protocol)
+    its own (``keyed``, the body members of the rules' keyed options: Anthropic's ``tool_choice``)
+    is not part of the prefix but a key beside it (``Layout.options``)."""
     return {k: fields[k] for k in _SETTINGS_FIELDS
             if k in fields and k not in keyed and (k != "text" or protocol == OPENAI_RESPONSES)}
 
@@ -155,8 +154,8 @@ def build_layout(dec: Decoded, table: PartTable, rules: CacheRules, ref: Layout 
     # -- request settings --
     options: tuple = ()
     if body is not None:
-        options = option_values(protocol, rest)
-        settings = hashed_settings(protocol, rest)
+        options = option_values(rules.keyed_options, rest)
+        settings = hashed_settings(protocol, rest, rules.keyed_fields)
         if settings:
             key = ("g", json_key(settings))
             parts.append(table.get(key, lambda: Part(key, json_text(settings), element=settings, kind="settings")))

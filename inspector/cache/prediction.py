@@ -56,7 +56,7 @@ def keyed_reach(prev: Call, cur: Call, reach: int) -> tuple[int, list[CacheKey]]
     """``reach`` (the first part the current request cannot read) limited by the options that
     key a cache level and changed between the two requests (inspector.cache.cache_keys): a
     dropped level and every later one are not read. Also those options."""
-    changed = changed_options(cur.protocol, prev.layout.options, cur.layout.options)
+    changed = changed_options(cur.rules.keyed_options, prev.layout.options, cur.layout.options)
     for key in changed:
         reach = min(reach, level_start(cur, key.first_dropped))
     return reach, changed
@@ -113,6 +113,22 @@ def _at_breakpoints(prev: Call, shared: int, minimum: int) -> int:
         ends.append(prev.total_tokens)
     cached = max((e for e in ends if e <= shared), default=0)
     return cached if cached >= minimum else 0
+
+
+def breakpoint_write(rules: CacheRules, cur: Call, read: int) -> int:
+    """OpenAI GPT-5.6+ (``cur.layout.breakpoint_mode`` set): the tokens the request writes (the
+    provider's ``cache_write_tokens``): an entry at each of its breakpoints long enough to be
+    cached and, in implicit mode, one at the end of its newest message; what the furthest of
+    them holds beyond what was read is new. 0 for a request not on that scheme."""
+    mode = cur.layout.breakpoint_mode
+    if mode is None:
+        return 0
+    cum = cur.cum_tokens()
+    ends = [cum[j + 1] for j, _ in cur.layout.breakpoints]
+    if mode == "implicit":
+        ends.append(cur.total_tokens)
+    furthest = max((e for e in ends if e >= rules.min_cacheable_tokens), default=0)
+    return max(0, furthest - read)
 
 
 def _blocks_cum(call: Call) -> list[int]:

@@ -32,6 +32,7 @@ from typing import Any
 
 from resources import resource_path
 
+from inspector.cache.cache_keys import CacheKey, merge_cache_keys, parse_cache_keys, top_level_fields
 from inspector.inputs import InputFileError, refuse_special_file
 from inspector.tokens import ENCODING_HASHES
 
@@ -211,6 +212,10 @@ def _check_document(doc: Any, errors: list[str]) -> None:
         errors.append(f"schema: this version reads schema {SCHEMA_VERSION}, the file says {doc['schema']!r}")
     if "default_family" in doc and not isinstance(doc["default_family"], str):
         errors.append(f"default_family: expected a string, got {doc['default_family']!r}")
+    try:
+        parse_cache_keys(doc.get("cache_keys"))
+    except ValueError as exc:
+        errors.append(str(exc))
     families = doc.get("families", {})
     if not isinstance(families, dict):
         errors.append("families: expected a table of families")
@@ -236,9 +241,8 @@ def _merge(base: dict, user: dict) -> dict:
     for key in ("schema", "default_family"):
         if key in user:
             merged[key] = user[key]
-    if isinstance(user.get("cache_keys"), dict):
-        # A provider's option rows in the user's file replace the shipped ones for that provider.
-        merged["cache_keys"] = {**(base.get("cache_keys") or {}), **user["cache_keys"]}
+    # cache_keys are merged per wire protocol once parsed (inspector.cache.cache_keys.merge_cache_keys).
+    merged.pop("cache_keys", None)
     families = {name: dict(fam) for name, fam in base.get("families", {}).items()}
     for name, fam in user.get("families", {}).items():
         target = families.setdefault(name, {})
@@ -312,6 +316,10 @@ class CacheRules:
     expiry_grace_seconds: float | None = None
     # rule key -> what the table says of its value (source, checked, contested, alternatives, why)
     evidence: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    # The request options that key a cache level on this request's wire (the ``[cache_keys]``
+    # section, the user's rows included), and the body members holding them.
+    keyed_options: tuple[CacheKey, ...] = ()
+    keyed_fields: frozenset[str] = frozenset()
 
     def price_period(self, when: str | None) -> int | None:
         """The index of the price period holding the day of ``when`` (an ISO date or timestamp),
@@ -381,6 +389,8 @@ class RuleSet:
     default_family: str
     families: dict[str, dict[str, Any]]
     paths: tuple[Path, ...]
+    # wire protocol -> the options that key a cache level on it (inspector.cache.cache_keys)
+    cache_keys: dict[str, tuple[CacheKey, ...]] = field(default_factory=dict)
     _memo: dict[tuple[str, str, str], CacheRules] = field(default_factory=dict, repr=False)
     _dated: dict[tuple[str, str, str, int], CacheRules] = field(default_factory=dict, repr=False)
 
@@ -432,6 +442,7 @@ class RuleSet:
                 values.update({k: v for k, v in entry.items() if k != "match"})
                 values["evidence"] = evidence
                 break
+        keyed = self.cache_keys.get(protocol or "", ())
         rules = CacheRules(
             family=family_name,
             model_pattern=pattern,
@@ -460,6 +471,8 @@ class RuleSet:
                          for p in values.get("prices", ())),
             evidence={k: {f: _day(v) if f == "checked" else v for f, v in e.items()}
                       for k, e in values.get("evidence", {}).items()},
+            keyed_options=keyed,
+            keyed_fields=top_level_fields(keyed),
         )
         self._memo[key] = rules
         return rules
@@ -503,6 +516,7 @@ def load_rules(user_path: str | os.PathLike[str] | None = None, *, env: Mapping[
     if errors:
         raise _fail(base, errors)
     paths = [base]
+    keys = parse_cache_keys(doc.get("cache_keys"))
     environ = os.environ if env is None else env
     chosen = user_path if user_path is not None else (environ.get(ENV_VAR) or None)
     last = base
@@ -513,6 +527,7 @@ def load_rules(user_path: str | os.PathLike[str] | None = None, *, env: Mapping[
         if errors:
             raise _fail(user_file, errors)
         doc = _merge(doc, user)
+        keys = merge_cache_keys(keys, parse_cache_keys(user.get("cache_keys")))
         paths.append(user_file)
         last = user_file
     families = doc.get("families", {})
@@ -534,7 +549,7 @@ def load_rules(user_path: str | os.PathLike[str] | None = None, *, env: Mapping[
         errors.append(f"default_family: {default!r} is not one of the families ({', '.join(families)})")
     if errors:
         raise _fail(last, errors)
-    return RuleSet(default_family=default, families=families, paths=tuple(paths))
+    return RuleSet(default_family=default, families=families, paths=tuple(paths), cache_keys=keys)
 
 
 _default: RuleSet | None = None

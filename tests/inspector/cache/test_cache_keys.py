@@ -24,19 +24,23 @@ from test_cache_analysis import (
 
 from inspector.cache.cache_keys import (
     LEVELS,
-    cache_keys,
     changed_options,
-    load_cache_keys,
     option_values,
+    parse_cache_keys,
 )
 from inspector.cache.layout import breakpoint_ttls, build_layout
 from inspector.cache.parts import PartTable
 from inspector.cache.payload import decode_payload
 from inspector.cache.results import REASONS
-from inspector.cache.rules import DEFAULT_RULES_PATH, default_rules
+from inspector.cache.rules import RulesError, default_rules, load_rules
 from inspector.wire.protocols import ANTHROPIC_MESSAGES, OPENAI_CHAT, OPENAI_RESPONSES
 
 ANTHROPIC = {"provider": "anthropic", "protocol": ANTHROPIC_MESSAGES}
+
+
+def cache_keys(protocol):
+    """The shipped table's keyed options on one wire."""
+    return default_rules().cache_keys.get(protocol, ())
 
 
 @pytest.fixture
@@ -66,25 +70,53 @@ def test_the_table_names_each_option_with_its_levels_and_sources():
 
 
 def test_a_malformed_row_is_refused(tmp_path):
+    with pytest.raises(ValueError, match="drops"):
+        parse_cache_keys({"options": [{"protocols": ["x"], "field": "f", "drops": ["everything"]}]})
+    # A level dropped drops the later ones too.
+    assert parse_cache_keys({"options": [{"protocols": ["x"], "field": "f", "drops": ["system"]}]})["x"][0].drops == (
+        "system", "messages")
+    with pytest.raises(ValueError, match="cache_keys"):
+        parse_cache_keys({"elsewhere": 1})
+    # In a user's rules file, the same rows are refused with the file's name.
     bad = tmp_path / "rules.toml"
     bad.write_text('[[cache_keys.options]]\nprotocols = ["x"]\nfield = "f"\ndrops = ["everything"]\n', encoding="utf-8")
-    with pytest.raises(ValueError, match="drops"):
-        load_cache_keys(bad)
-    # A level dropped drops the later ones too.
-    bad.write_text('[[cache_keys.options]]\nprotocols = ["x"]\nfield = "f"\ndrops = ["system"]\n', encoding="utf-8")
-    assert load_cache_keys(bad)["x"][0].drops == ("system", "messages")
-    assert load_cache_keys(DEFAULT_RULES_PATH)[ANTHROPIC_MESSAGES] == cache_keys(ANTHROPIC_MESSAGES)
-    bad.write_text('[cache_keys]\nelsewhere = 1\n', encoding="utf-8")
-    with pytest.raises(ValueError, match="cache_keys"):
-        load_cache_keys(bad)
+    with pytest.raises(RulesError, match=r"rules\.toml: invalid rules:\n  cache_keys\.options\[0\]\.drops"):
+        load_rules(bad, env={})
+
+
+def test_a_users_rules_file_keys_the_cache_per_wire(tmp_path, db):
+    """A protocol's rows in the user's file replace the shipped ones for that protocol; the other
+    wires keep theirs, and the analysis run with the file keys the cache by them."""
+    own = tmp_path / "rules.toml"
+    own.write_text('[[cache_keys.options]]\nprotocols = ["anthropic-messages-v1"]\nfield = "metadata.user_id"\n'
+                   'drops = ["messages"]\nsources = ["ours"]\n', encoding="utf-8")
+    rules = load_rules(own, env={})
+    assert [k.field for k in rules.cache_keys[ANTHROPIC_MESSAGES]] == ["metadata.user_id"]
+    assert rules.cache_keys[OPENAI_CHAT] == cache_keys(OPENAI_CHAT)
+    resolved = rules.resolve("anthropic", ANTHROPIC_MESSAGES, "claude-sonnet-4-5")
+    assert resolved.keyed_fields == frozenset({"metadata"})
+    # tool_choice is no longer a key of its own on this wire: it is hashed as a setting again.
+    assert resolved.on("2026-10-01").keyed_options == resolved.keyed_options
+
+    system = [block(T(3000), CC)]
+    prev = {**claude(system, [msg("user", "hello")]), "metadata": {"user_id": "a"}}
+    cur = {**claude(system, [msg("user", "hello"), msg("assistant", "hi"), msg("user", "next")]),
+           "metadata": {"user_id": "b"}}
+    db.call("s", "t1", "narrator/main", prev, at=0, **ANTHROPIC)
+    db.call("s", "t2", "narrator/main", cur, at=10, **ANTHROPIC)
+    path = db.done()
+    shipped = analyse(path).pairs[1]
+    assert shipped.reason != "options-changed"
+    ours = analyse(path, rules=rules).pairs[1]
+    assert ours.reason == "options-changed" and "metadata.user_id" in ours.reason_detail
 
 
 def test_nested_fields_and_changes():
-    was = option_values(ANTHROPIC_MESSAGES, {"output_config": {"effort": "low", "format": {}}})
+    was = option_values(cache_keys(ANTHROPIC_MESSAGES), {"output_config": {"effort": "low", "format": {}}})
     assert was == (("output_config.effort", b'"low"'),)
-    now = option_values(ANTHROPIC_MESSAGES, {"output_config": {"format": {}}})
-    assert [k.field for k in changed_options(ANTHROPIC_MESSAGES, was, now)] == ["output_config.effort"]
-    assert changed_options(ANTHROPIC_MESSAGES, was, was) == []
+    now = option_values(cache_keys(ANTHROPIC_MESSAGES), {"output_config": {"format": {}}})
+    assert [k.field for k in changed_options(cache_keys(ANTHROPIC_MESSAGES), was, now)] == ["output_config.effort"]
+    assert changed_options(cache_keys(ANTHROPIC_MESSAGES), was, was) == []
 
 
 # --- Anthropic automatic caching ---------------------------------------------------------------
@@ -237,6 +269,51 @@ def test_the_breakpoint_is_not_content(db):
     cur = [head, _marked("a", None), _marked("b"), assistant("hi")]
     pair = _gpt56(db, prev, cur, {"mode": "implicit"})
     assert pair.region in ("turn-context", "end") and pair.reason == "turn-context"
+
+
+def test_explicit_mode_predicts_the_writes_past_what_was_read(db, tmp_path):
+    """The provider writes an entry at each breakpoint at least the minimum long (reported in
+    cache_write_tokens); the pair predicts the part of the furthest one that was not read, and
+    prices it at the model's write multiplier."""
+    head = {"role": "system", "content": T(1300)}
+    prev = [head, _marked(T(200)), user("hello")]
+    cur = [head, _marked(T(200)), user("hello"), assistant("hi"), _marked(T(300))]
+    db.call("s", "t1", "narrator/main", {"model": "gpt-5.6", "messages": prev, "max_tokens": 512,
+                                         "prompt_cache_options": {"mode": "explicit"}}, at=0)
+    db.call("s", "t2", "narrator/main", {"model": "gpt-5.6", "messages": cur, "max_tokens": 512,
+                                         "prompt_cache_options": {"mode": "explicit"}}, at=10)
+    priced = tmp_path / "price.toml"
+    priced.write_text('[[families.openai.models]]\nmatch = ["gpt-5.6*"]\nwrite_multiplier = 1.25\n'
+                      'ttl_seconds = 1800\ninput_price_per_mtok = 2.0\n', encoding="utf-8")
+    first, second = analyse(db.done(), rules=load_rules(priced, env={})).pairs
+    assert first.predicted_cached_tokens == 0
+    # Cold: everything up to its one breakpoint is written.
+    assert 1500 <= first.predicted_cache_write_tokens < first.total_tokens
+    assert second.breakpoints == 2
+    assert second.predicted_cache_write_tokens > 0
+    assert second.predicted_cached_tokens + second.predicted_cache_write_tokens <= second.total_tokens
+    rules = second.rules
+    uncached = second.total_tokens - second.predicted_cached_tokens
+    premium = second.predicted_cache_write_tokens * (rules.write_multiplier - 1)
+    assert rules.write_multiplier == 1.25
+    assert second.uncached_cost_usd == pytest.approx(
+        (uncached + premium) * rules.input_price_per_mtok / 1e6, abs=1e-6)
+
+
+def test_implicit_mode_writes_the_whole_prompt_and_older_models_write_nothing(db):
+    head = {"role": "system", "content": T(1300)}
+    msgs = [head, user("hello")]
+    pair = _gpt56(db, msgs, msgs + [assistant("hi"), user("next")], {"mode": "implicit"})
+    assert pair.predicted_cache_write_tokens == pair.total_tokens - pair.predicted_cached_tokens > 0
+
+
+def test_a_request_off_the_breakpoint_scheme_predicts_no_write(tmp_path):
+    other = Db(tmp_path / "o.db")
+    head = {"role": "system", "content": T(1300)}
+    for turn, at in (("t1", 0), ("t2", 10)):
+        other.call("s", turn, "narrator/main", {"model": "gpt-5.6", "messages": [head, user(turn)], "max_tokens": 9},
+                   at=at)
+    assert [p.predicted_cache_write_tokens for p in analyse(other.done()).pairs] == [0, 0]
 
 
 @pytest.mark.parametrize(("options", "gap", "read"), [

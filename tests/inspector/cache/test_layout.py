@@ -78,20 +78,26 @@ def test_the_settings_part_holds_the_hashed_settings_and_anthropic_keys_the_rest
     from inspector.cache.cache_keys import option_values
     from inspector.cache.layout import hashed_settings
 
+    def keys(protocol):
+        return default_rules().cache_keys.get(protocol, ())
+
+    def keyed(protocol):
+        return default_rules().resolve(None, protocol, None).keyed_fields
+
     fields = {"tool_choice": {"type": "any"}, "response_format": {"type": "json"}, "text": {"format": "x"},
               "thinking": {"type": "enabled"}, "temperature": 1}
-    assert hashed_settings(OPENAI_CHAT, fields) == {"tool_choice": {"type": "any"}, "response_format": {"type": "json"}}
-    assert hashed_settings("openai-responses-v1", fields) == {"tool_choice": {"type": "any"},
+    assert hashed_settings(OPENAI_CHAT, fields, keyed(OPENAI_CHAT)) == {"tool_choice": {"type": "any"}, "response_format": {"type": "json"}}
+    assert hashed_settings("openai-responses-v1", fields, keyed("openai-responses-v1")) == {"tool_choice": {"type": "any"},
                                                               "response_format": {"type": "json"},
                                                               "text": {"format": "x"}}
-    assert hashed_settings(ANTHROPIC_MESSAGES, fields) == {"response_format": {"type": "json"}}
-    assert option_values(ANTHROPIC_MESSAGES, fields) == (("tool_choice", b'{"type":"any"}'),
+    assert hashed_settings(ANTHROPIC_MESSAGES, fields, keyed(ANTHROPIC_MESSAGES)) == {"response_format": {"type": "json"}}
+    assert option_values(keys(ANTHROPIC_MESSAGES), fields) == (("tool_choice", b'{"type":"any"}'),
                                                          ("thinking", b'{"type":"enabled"}'))
-    assert option_values(OPENAI_CHAT, fields) == ()
+    assert option_values(keys(OPENAI_CHAT), fields) == ()
     body = {"model": "claude-sonnet-4-5", "messages": [{"role": "user", "content": "hi"}], **fields}
     raw = orjson.dumps({"providerRequests": [{"provider": "anthropic", "protocol": ANTHROPIC_MESSAGES, "body": body,
                                               "complete": True}], "model": "claude-sonnet-4-5", "messages": []})
     dec = decode_payload(raw)
     layout = build_layout(dec, PartTable(), default_rules().resolve(dec.provider, dec.protocol, dec.model), None)
     assert [p.element for p in layout.parts[layout.n_tools : layout.n_tools + layout.n_settings]] == [
-        hashed_settings(ANTHROPIC_MESSAGES, fields)]
+        hashed_settings(ANTHROPIC_MESSAGES, fields, keyed(ANTHROPIC_MESSAGES))]
