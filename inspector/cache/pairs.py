@@ -14,6 +14,7 @@ from inspector.cache.findings import LayoutEvidence, breakpoint_locations, data_
 from inspector.cache.naming import DifferenceNamer, context_around
 from inspector.cache.prediction import (
     Comparison,
+    breakpoint_write,
     cold_write,
     compare,
     keyed_reach,
@@ -134,7 +135,7 @@ class PairMaker:
         if prev is None:
             comparison = Comparison(0, 0, 0, 0, 0)
             predicted = 0
-            write = cold_write(rules, cur) if explicit else 0
+            write = cold_write(rules, cur) if explicit else breakpoint_write(rules, cur, 0)
             why, detail = "cold-start", "the first request of this runtime in the session"
             verdict = judge(rules, provenance, why, detail, 0, 0, gap, ttl, miss_reason, missed)
             detail = verdict.reason_detail
@@ -155,7 +156,7 @@ class PairMaker:
                 source = None  # caches are per model
             if source is None:
                 predicted = untimed = 0
-                write = cold_write(rules, cur) if explicit else 0
+                write = cold_write(rules, cur) if explicit else breakpoint_write(rules, cur, 0)
             elif explicit:
                 reach = keyed_reach(source, cur, basis.index)[0]
                 predicted, write = predict_explicit(rules, source, cur, reach, gap, True)
@@ -165,7 +166,7 @@ class PairMaker:
                 untimed = predict_automatic(rules, basis.shared_tokens, source, cur)
                 expired = ttl is not None and gap is not None and gap > ttl
                 predicted = 0 if expired else untimed
-                write = 0
+                write = breakpoint_write(rules, cur, predicted)
             why, detail = reason(self.side, prev, cur, comparison, where, predicted, untimed, gap, ttl, reported)
             verdict = judge(rules, provenance, why, detail, comparison.shared_tokens, predicted, gap, ttl,
                             miss_reason, missed)
@@ -185,7 +186,7 @@ class PairMaker:
             state.evidence.data_last.append(cur.turn_id)
 
         uncached = max(0, total - predicted)
-        uncached_cost = uncached_cost_usd(rules, uncached, write if explicit else 0,
+        uncached_cost = uncached_cost_usd(rules, uncached, write,
                                           write_ttl_option([ttl for _, ttl in cur.layout.breakpoints]))
         missed = missed_savings_usd(rules, comparison.shared_tokens, predicted)
         reported_cost = reported_uncached_cost_usd(rules, reported_input, reported)

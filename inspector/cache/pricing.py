@@ -88,8 +88,8 @@ def keep_alive_break_even_seconds(rules: CacheRules) -> float | None:
 def uncached_cost_usd(rules: CacheRules, uncached_tokens: int, written_tokens: int,
                       write_ttl: str | None) -> float | None:
     """The predicted cost of what is not read from the cache: the uncached tokens at the input
-    price, plus the premium of what is written over it (explicit caching only writes;
-    ``written_tokens`` is 0 elsewhere)."""
+    price, plus the premium of what is written over it (Anthropic's explicit caching and OpenAI's
+    breakpoints, GPT-5.6 and later, write; ``written_tokens`` is 0 elsewhere)."""
     price = rules.input_price_per_mtok
     if price is None:
         return None

@@ -37,15 +37,20 @@ class Response:
 
 _RESPONSE_RUNTIME = b'{"runtimeId":"'
 _USAGE_KEY = b',"usage":'
+_DIAGNOSTICS_KEY = b'"diagnostics":'
 
 
-def response_fields(ev: Any) -> tuple[str | None, int, Any, bool]:
-    """``(runtimeId, attempt, usage, failed)`` of an ``llm.responded`` row without parsing the reply text
-    that comes before ``usage`` (covel-db.md §2.2 key order). The text after the last ``usage``
-    key parses as the rest of the top-level object only when that key is the top-level one;
-    anything unexpected falls back to the stored payload."""
+def response_fields(ev: Any) -> tuple[str | None, int, Any, bool, Any]:
+    """``(runtimeId, attempt, usage, failed, diagnostics)`` of an ``llm.responded`` row without
+    parsing the reply text that comes before ``usage`` (covel-db.md §2.2 key order). The text after
+    the last ``usage`` key parses as the rest of the top-level object only when that key is the
+    top-level one; anything unexpected falls back to the stored payload. So does a row with
+    Covel's ``diagnostics``, which come before ``usage``: inside a JSON string a quote is escaped,
+    so the bytes ``"diagnostics":`` appear only where some object has that key, and the few rows
+    that have them are parsed whole."""
     raw = ev.raw_payload
-    if isinstance(raw, (bytes, bytearray)) and raw.startswith(_RESPONSE_RUNTIME):
+    if (isinstance(raw, (bytes, bytearray)) and raw.startswith(_RESPONSE_RUNTIME)
+            and _DIAGNOSTICS_KEY not in raw):
         end = raw.find(b'"', len(_RESPONSE_RUNTIME))
         p = raw.rfind(_USAGE_KEY)
         if end > 0 and p > end and b"\\" not in raw[len(_RESPONSE_RUNTIME) : end]:
@@ -56,9 +61,9 @@ def response_fields(ev: Any) -> tuple[str | None, int, Any, bool]:
             if isinstance(tail, dict) and "attempt" in tail:
                 attempt = int_accepting_integral_float(tail.get("attempt")) or 0
                 return (raw[len(_RESPONSE_RUNTIME) : end].decode("utf-8", "replace"), attempt, tail.get("usage"),
-                        response_failed(tail))
+                        response_failed(tail), None)
     payload = ev.payload
-    return ev.runtime_id, ev.attempt or 0, payload.get("usage"), response_failed(payload)
+    return ev.runtime_id, ev.attempt or 0, payload.get("usage"), response_failed(payload), payload.get("diagnostics")
 
 
 def usage_values(usage: TokenUsage | None) -> tuple | None:
@@ -84,9 +89,9 @@ class SideEvents:
         for ev in events:
             self.seen.add(ev.id)
             if ev.type == "llm.responded":
-                runtime_id, attempt, usage_raw, failed = response_fields(ev)
+                runtime_id, attempt, usage_raw, failed, diagnostics = response_fields(ev)
                 self.responses.setdefault((ev.turn_id, runtime_id), []).append(
-                    Response(ev.created_at, attempt, token_usage(usage_raw), failed, order_key(ev)))
+                    Response(ev.created_at, attempt, token_usage(usage_raw, diagnostics), failed, order_key(ev)))
             elif ev.type == "context.compacted":
                 self.compactions.add(ev.turn_id)
             else:

@@ -183,20 +183,37 @@ class TokenUsage:
     cache_missed_input_tokens: int | None = None
 
 
-def token_usage(usage: Any) -> TokenUsage | None:
+def token_usage(usage: Any, diagnostics: Any = None) -> TokenUsage | None:
     """The :class:`TokenUsage` of an ``llm.responded`` payload's ``usage`` field (None when it is
-    not an object). Covel writes the counts as JavaScript numbers, so ``3.0`` counts as 3."""
+    not an object). Covel writes the counts as JavaScript numbers, so ``3.0`` counts as 3.
+
+    The provider's miss verdict is read from the usage, else from the payload's ``diagnostics``
+    (covel-db.md §2.2 names the field but not its shape: its own members, or those of its
+    ``cache`` member, under the same camelCase or wire names as in the usage)."""
     if not isinstance(usage, dict):
         return None
+    verdict = usage
+    if _either(usage, "cacheMissReason", "cache_miss_reason") is None:
+        verdict = _diagnosed_verdict(diagnostics) or usage
     return TokenUsage(
         input_tokens=int_accepting_integral_float(usage.get("inputTokens")),
         output_tokens=int_accepting_integral_float(usage.get("outputTokens")),
         cached_input_tokens=int_accepting_integral_float(usage.get("cachedInputTokens")),
         cache_write_input_tokens=int_accepting_integral_float(usage.get("cacheWriteInputTokens")),
-        cache_miss_reason=_miss_reason(_either(usage, "cacheMissReason", "cache_miss_reason")),
+        cache_miss_reason=_miss_reason(_either(verdict, "cacheMissReason", "cache_miss_reason")),
         cache_missed_input_tokens=int_accepting_integral_float(
-            _either(usage, "cacheMissedInputTokens", "cache_missed_input_tokens")),
+            _either(verdict, "cacheMissedInputTokens", "cache_missed_input_tokens")),
     )
+
+
+def _diagnosed_verdict(diagnostics: Any) -> dict | None:
+    """The member of Covel's response ``diagnostics`` that holds a cache miss reason, if any."""
+    if not isinstance(diagnostics, dict):
+        return None
+    for found in (diagnostics, diagnostics.get("cache")):
+        if isinstance(found, dict) and _either(found, "cacheMissReason", "cache_miss_reason") is not None:
+            return found
+    return None
 
 
 def _either(usage: dict, camel: str, wire: str) -> Any:
@@ -248,7 +265,8 @@ class LlmCall:
         """Token usage from the response; None when there is no response or it has no usage."""
         if self.response is None:
             return None
-        return token_usage(self.response.payload.get("usage"))
+        payload = self.response.payload
+        return token_usage(payload.get("usage"), payload.get("diagnostics"))
 
     @property
     def provider_requests(self) -> list[Any]:

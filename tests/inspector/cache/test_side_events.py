@@ -64,6 +64,38 @@ def test_the_fast_response_reading_equals_the_stored_payload(finish, attempt):
     assert fast[3] is response_failed(ev.payload)
 
 
+@pytest.mark.parametrize(("diagnostics", "expected"), [
+    ({"cacheMissReason": {"type": "system_changed"}, "cacheMissedInputTokens": 1200}, ("system_changed", 1200)),
+    ({"cache": {"cache_miss_reason": {"type": "tools_changed"}, "cache_missed_input_tokens": 800.0}},
+     ("tools_changed", 800)),
+    ({"cache": {"hit": False}, "latencyMs": 3}, (None, None)),
+    ("diagnostics as text", (None, None)),
+])
+def test_covels_response_diagnostics_carry_the_providers_verdict_in_both_readings(diagnostics, expected):
+    """Covel's ``diagnostics`` come before ``usage``: the fast reading gives way to the stored
+    payload for such a row, so both give the same verdict, and a reason in the usage wins."""
+    usage = {"inputTokens": 1500, "cachedInputTokens": 0}
+    payload = {"runtimeId": "r", "text": 'says "diagnostics": {}', "diagnostics": diagnostics, "usage": usage,
+               "attempt": 0}
+    responded = event(2, "llm.responded", payload)
+    calling = event(1, "llm.calling", {"runtimeId": "r", "attempt": 0})
+    side = SideEvents()
+    side.load([responded])
+    from_side = side.responses[("t", "r")][0].usage
+    assert from_side == pair_llm_calls([calling, responded])[0].usage
+    assert (from_side.cache_miss_reason, from_side.cache_missed_input_tokens) == expected
+    in_usage = {**usage, "cacheMissReason": "model_changed"}
+    assert token_usage(in_usage, diagnostics).cache_miss_reason == "model_changed"
+
+
+def test_the_word_diagnostics_inside_the_reply_text_keeps_the_fast_reading():
+    """Inside a JSON string the quotes are escaped: the bytes ``"diagnostics":`` are not there."""
+    ev = event(1, "llm.responded", {"runtimeId": "r", "text": 'a "diagnostics": 1', "usage": {"inputTokens": 5},
+                                    "attempt": 0})
+    assert b'"diagnostics":' not in ev.raw_payload
+    assert response_fields(ev)[2] == {"inputTokens": 5}
+
+
 # A turn's rows in write order: ("c", attempt) a request, ("r", attempt) a response.
 _ROWS = st.lists(st.tuples(st.sampled_from("cr"), st.integers(min_value=0, max_value=2)), max_size=14)
 
