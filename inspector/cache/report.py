@@ -16,7 +16,9 @@ from typing import Any
 import orjson
 
 from inspector.cache.results import CacheAnalysis, CachePair, Finding
+from inspector.cache.session_totals import session_cost_classes
 from inspector.jsjson import js_stringify
+from inspector.numbering import step_attempt_text
 from inspector.output import table_lines
 
 # The CSV columns, in the order CachePair.to_json writes its keys (a test holds them equal).
@@ -102,6 +104,34 @@ def _usd(value: float | None) -> str:
     return "-" if value is None else f"${value:.4f}"
 
 
+def verdict_text(p: CachePair) -> str:
+    """A pair's reason as a report shows it: with "(uncertain)" when the verdict rests on a count
+    or a gap within a band, and the provider's own verdict when it reported one ("≠" when the
+    two disagree)."""
+    text = p.reason if p.confidence == "certain" else f"{p.reason} (uncertain)"
+    if p.provider_miss_reason is not None:
+        text += f" {'≠' if p.verdicts_disagree else '·'} provider: {p.provider_miss_reason}"
+    return text
+
+
+def _kind(p: CachePair) -> str:
+    return p.kind if p.kind == "turn" else f"loop {step_attempt_text(p.step, p.attempt)}"
+
+
+def cost_class_lines(analysis: CacheAnalysis) -> list[str]:
+    """The session's input in its four billing classes, one line each, and the total; [] when
+    no request is priced."""
+    classes = session_cost_classes(analysis.findings)
+    if not classes.priced:
+        return []
+    lines = [f"Cost classes ({classes.requests} priced requests):"]
+    lines.extend(_table(["class", "tokens", "cost"],
+                        [[name, str(tokens), _usd(usd)] for name, tokens, usd in classes.rows()]
+                        + [["total", str(sum(classes.tokens)), _usd(classes.total_usd)]],
+                        right=frozenset({1, 2})))
+    return lines
+
+
 def report_text(analyses: Sequence[CacheAnalysis]) -> str:
     lines: list[str] = []
     for analysis in analyses:
@@ -109,9 +139,9 @@ def report_text(analyses: Sequence[CacheAnalysis]) -> str:
         rows = []
         for p in analysis.pairs:
             rows.append([
-                p.runtime_id or "?", p.turn_id[:8], p.kind if p.kind == "turn" else f"loop {p.step}.{p.attempt}",
+                p.runtime_id or "?", p.turn_id[:8], _kind(p),
                 f"{p.shared_tokens}/{p.total_tokens}", str(p.predicted_cached_tokens), _num(p.reported_cached_tokens),
-                _gap(p.gap_seconds), p.reason, p.first_difference,
+                _gap(p.gap_seconds), verdict_text(p), p.first_difference,
             ])
         headers = ["runtime", "turn", "kind", "shared/total", "predicted", "reported", "gap", "reason",
                    "first difference"]
@@ -128,6 +158,10 @@ def report_text(analyses: Sequence[CacheAnalysis]) -> str:
                           _usd(s.uncached_cost_usd if s.priced else None), reasons])
         lines.extend(_table(["runtime", "requests", "tokens", "shared", "predicted", "reported", "cached", "uncached",
                              "reasons"], srows, right=frozenset({1, 2, 3, 4, 5, 6, 7})))
+        classes = cost_class_lines(analysis)
+        if classes:
+            lines.append("")
+            lines.extend(classes)
         if analysis.findings:
             lines.append("")
             lines.append("Layout findings:")
@@ -249,12 +283,12 @@ def _pairs_table(pairs: Sequence[CachePair]) -> str:
             "<th>gap</th><th>reason</th><th>first difference</th><th>uncached</th></tr>")
     rows = []
     for i, p in enumerate(pairs, start=1):
-        kind = p.kind if p.kind == "turn" else f"loop {p.step}.{p.attempt}"
+        kind = _kind(p)
         rows.append(
             f'<tr><td class="n">{i}</td><td title="{_e(p.turn_id)}">{_e(p.turn_id[:8])}</td><td>{_e(kind)}</td>'
             f'<td class="n">{p.shared_tokens}</td><td class="n">{p.total_tokens}</td>'
             f'<td class="n">{p.predicted_cached_tokens}</td><td class="n">{_num(p.reported_cached_tokens)}</td>'
-            f'<td class="n">{_gap(p.gap_seconds)}</td><td class="reason" title="{_e(p.reason_detail)}">{_e(p.reason)}</td>'
+            f'<td class="n">{_gap(p.gap_seconds)}</td><td class="reason" title="{_e(p.reason_detail)}">{_e(verdict_text(p))}</td>'
             f"<td>{_e(p.first_difference)}</td><td class=\"n\">{_usd(p.uncached_cost_usd)}</td></tr>"
         )
     return f"<table>{head}{''.join(rows)}</table>"
@@ -266,6 +300,14 @@ def report_html(analyses: Sequence[CacheAnalysis], *, title: str = "Prompt cache
         body.append(f'<div class="muted">{_e(source)}</div>')
     for analysis in analyses:
         body.append(f"<h2>Session {_e(analysis.session_id)}</h2>")
+        classes = session_cost_classes(analysis.findings)
+        if classes.priced:
+            cells = "".join(f'<tr><td>{_e(name)}</td><td class="n">{tokens}</td><td class="n">{_usd(usd)}</td></tr>'
+                            for name, tokens, usd in classes.rows())
+            body.append(f'<div class="card"><b>Cost classes</b> <span class="muted">({classes.requests} priced '
+                        f'requests)</span><table><tr><th>class</th><th>tokens</th><th>cost</th></tr>{cells}'
+                        f'<tr><th>total</th><td class="n">{sum(classes.tokens)}</td>'
+                        f'<td class="n">{_usd(classes.total_usd)}</td></tr></table></div>')
         if analysis.findings:
             body.append("<h3>Layout findings</h3>")
             body.extend(_finding_html(f) for f in analysis.findings)

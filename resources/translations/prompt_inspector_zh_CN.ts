@@ -171,6 +171,14 @@
       <translation>工具循环第 {step} 步</translation>
     </message>
     <message>
+      <source>input cost ${usd}</source>
+      <translation>输入费用 ${usd}</translation>
+    </message>
+    <message>
+      <source>The input of {n} priced requests by billing class:</source>
+      <translation>{n} 个有价格的请求的输入，按计费类别：</translation>
+    </message>
+    <message>
       <source>{n} s</source>
       <translation>{n} 秒</translation>
     </message>
@@ -217,6 +225,26 @@
     <message>
       <source>tool-loop step {step}, attempt {attempt}</source>
       <translation>工具循环第 {step} 步，第 {attempt} 次尝试</translation>
+    </message>
+    <message>
+      <source>uncached input</source>
+      <translation>未缓存输入</translation>
+    </message>
+    <message>
+      <source>cache read</source>
+      <translation>缓存读取</translation>
+    </message>
+    <message>
+      <source>5-minute write</source>
+      <translation>5 分钟写入</translation>
+    </message>
+    <message>
+      <source>1-hour write</source>
+      <translation>1 小时写入</translation>
+    </message>
+    <message>
+      <source>{name}: {tokens} tokens, ${usd}</source>
+      <translation>{name}：{tokens} 个 token，${usd}</translation>
     </message>
     <message>
       <source>Provider's verdict: &lt;b&gt;{reason}&lt;/b&gt; ({missed} input tokens missed)</source>
@@ -301,6 +329,22 @@
     <message>
       <source>Moving history insertion</source>
       <translation>移动的历史插入</translation>
+    </message>
+    <message>
+      <source>Breakpoint below the minimum</source>
+      <translation>断点低于最小长度</translation>
+    </message>
+    <message>
+      <source>Cache writes never read</source>
+      <translation>写入缓存却从未读取</translation>
+    </message>
+    <message>
+      <source>A 1-hour TTL would pay</source>
+      <translation>1 小时 TTL 更划算</translation>
+    </message>
+    <message>
+      <source>Input cost by billing class</source>
+      <translation>按计费类别的输入费用</translation>
     </message>
     <message>
       <source>Layout check</source>

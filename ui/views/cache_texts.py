@@ -10,7 +10,7 @@ from PySide6.QtCore import QCoreApplication
 from PySide6.QtGui import QColor
 
 from inspector.cache.results import CachePair
-from inspector.cache.session_totals import shared_share
+from inspector.cache.session_totals import CostClasses, shared_share
 from inspector.numbering import shown
 
 from ui.views.part_names import part_label
@@ -113,3 +113,26 @@ def kind_text(pair: CachePair) -> str:
     if pair.attempt:
         return _tr("tool-loop step {step}, attempt {attempt}").format(step=shown(pair.step), attempt=shown(pair.attempt))
     return _tr("tool-loop step {step}").format(step=shown(pair.step))
+
+
+def cost_class_name(name: str) -> str:
+    """A billing class of :data:`inspector.cache.pricing.COST_CLASSES`, translated."""
+    return {
+        "uncached input": _tr("uncached input"),
+        "cache read": _tr("cache read"),
+        "5-minute write": _tr("5-minute write"),
+        "1-hour write": _tr("1-hour write"),
+    }.get(name, name)
+
+
+def cost_classes_text(classes: CostClasses) -> tuple[str, str]:
+    """The session's input cost for the status line, and a tooltip with its four classes;
+    ("", "") when no request is priced."""
+    if not classes.priced:
+        return "", ""
+    short = _tr("input cost ${usd}").format(usd=f"{classes.total_usd:,.4f}")
+    rows = [_tr("{name}: {tokens} tokens, ${usd}").format(name=cost_class_name(name), tokens=f"{tokens:,}",
+                                                          usd=f"{usd:,.4f}")
+            for name, tokens, usd in classes.rows()]
+    head = _tr("The input of {n} priced requests by billing class:").format(n=f"{classes.requests:,}")
+    return short, "\n".join([head, *rows])

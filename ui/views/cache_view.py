@@ -50,11 +50,12 @@ from PySide6.QtWidgets import (
 from inspector import views
 from inspector.cache.analysis import SessionCacheAnalyser
 from inspector.cache.results import CacheAnalysis, CachePair, Finding
-from inspector.cache.session_totals import SessionTotals, session_totals
+from inspector.cache.session_totals import SessionTotals, session_cost_classes, session_totals
 from ui.theme import is_dark
 
 from ..models.cache_table import CacheTableModel
 from ..workers import Job, TaskManager
+from .cache_texts import cost_classes_text
 from .findings_list import FindingsList
 from .pair_view import PairView
 from .share_chart import ShareCellDelegate, ShareChart, ShareLegend
@@ -496,6 +497,10 @@ class CacheView(QWidget):
             parts.append(_tr("cached: predicted {predicted}, reported {reported}").format(
                 predicted=f"{totals.predicted_cached_tokens:,}",
                 reported=f"{totals.reported_cached_tokens:,}" if totals.reported_pairs else "—"))
+        cost, cost_tip = cost_classes_text(session_cost_classes(self.analysis.findings)) if self.analysis else ("", "")
+        if cost:
+            parts.append(cost)
+        self.status.setToolTip(cost_tip)
         if self.elapsed is not None:
             done = _tr("analysed in {s} by two processes") if self.shared else _tr("analysed in {s}")
             parts.append(done.format(s=f"{self.elapsed:.2f} s"))

@@ -32,6 +32,10 @@ def finding_title(kind: str) -> str:
         "data-blocks-last": _tr("Data blocks last"),
         "sliding-history-window": _tr("Sliding history window"),
         "moving-history-insertion": _tr("Moving history insertion"),
+        "wasted-breakpoint": _tr("Breakpoint below the minimum"),
+        "dead-cache-writes": _tr("Cache writes never read"),
+        "one-hour-ttl-pays": _tr("A 1-hour TTL would pay"),
+        "cost-classes": _tr("Input cost by billing class"),
     }.get(kind, kind)
 
 

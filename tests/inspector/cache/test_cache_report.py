@@ -165,3 +165,22 @@ def test_cache_errors_are_one_clear_line(demo, tmp_path, capfdbinary):
     assert code == 2 and "no session 'nope'" in err
     code, _, err = run(capfdbinary, "cache", demo, "--html", tmp_path / "missing" / "r.html")
     assert code == 2 and "cannot write" in err
+
+
+def test_the_reports_give_each_sessions_cost_classes(analyses):
+    from inspector.cache.session_totals import session_cost_classes
+
+    text = cache_report.report_text(analyses)
+    page = cache_report.report_html(analyses)
+    priced = [a for a in analyses if session_cost_classes(a.findings).priced]
+    assert priced
+    for analysis in priced:
+        classes = session_cost_classes(analysis.findings)
+        lines = cache_report.cost_class_lines(analysis)
+        assert lines[0] == f"Cost classes ({classes.requests} priced requests):"
+        assert [line.split()[0] for line in lines[2:]] == ["uncached", "cache", "5-minute", "1-hour", "total"]
+        assert lines[-1].split()[-1] == f"${classes.total_usd:.4f}"
+        assert "\n".join(lines) in text
+    assert page.count("<b>Cost classes</b>") == len(priced)
+    # Tool-loop rows are numbered as a person counts.
+    assert "loop step 1 · attempt 1" in text or "loop step 2 · attempt 1" in text

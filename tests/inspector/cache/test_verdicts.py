@@ -149,3 +149,17 @@ def test_a_cold_start_carries_the_providers_verdict(db):
     pair = analyse(db.done()).pairs[0]
     assert pair.reason == "cold-start" and pair.provider_miss_reason == "model_changed"
     assert pair.verdicts_disagree and pair.confidence == "certain"
+
+
+def test_the_text_and_html_reports_show_confidence_and_the_providers_verdict(db):
+    from inspector.cache.report import report_html, report_text, verdict_text
+
+    analysis = pair_with_usage(db, {"cache_miss_reason": {"type": "model_changed"}}, system2=T(1199) + " x")
+    pair = analysis.pairs[1]
+    assert verdict_text(pair) == "system-changed ≠ provider: model_changed"
+    agreeing = dataclasses.replace(pair, verdicts_disagree=False)
+    assert verdict_text(agreeing) == "system-changed · provider: model_changed"
+    unsure = dataclasses.replace(pair, reason="below-minimum", confidence="uncertain", provider_miss_reason=None)
+    assert verdict_text(unsure) == "below-minimum (uncertain)"
+    assert "system-changed ≠ provider: model_changed" in report_text([analysis])
+    assert "system-changed ≠ provider: model_changed" in report_html([analysis])

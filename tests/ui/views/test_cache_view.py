@@ -368,3 +368,22 @@ def test_an_uncertain_pair_is_marked_in_the_table(qtbot: Any, window: MainWindow
     plain = model.data(index)
     pair.confidence = "uncertain"
     assert model.data(index) == "≈" + plain
+
+
+def test_the_status_line_gives_the_sessions_input_cost_by_billing_class(qtbot: Any, window: MainWindow,
+                                                                         expected: dict[str, Any]) -> None:
+    from inspector.cache.session_totals import session_cost_classes
+    from ui.views.findings_list import finding_title
+
+    view = window.cache_view
+    analyse(qtbot, view, CLAUDE)
+    classes = session_cost_classes(expected[CLAUDE].findings)
+    assert classes.priced
+    assert f"input cost ${classes.total_usd:,.4f}" in view.status.text()
+    tip = view.status.toolTip().splitlines()
+    assert tip[0] == f"The input of {classes.requests} priced requests by billing class:"
+    assert [line.split(":")[0] for line in tip[1:]] == ["uncached input", "cache read", "5-minute write",
+                                                         "1-hour write"]
+    # Every finding kind the core makes has a title of its own, not its id.
+    for f in expected[CLAUDE].findings:
+        assert finding_title(f.kind) != f.kind
