@@ -58,6 +58,10 @@ COMPLETE_OUTSIDE_SYSTEM = "complete-outside-system"
 VALUE_TYPE = "value-type"
 CONTRIBUTOR_FAILED = "contributor-failed"
 TEMPLATE_OFF = "template-off"
+# The chatluna-renderer dialect and ChatLuna presets: a call of a function nobody registered, and
+# a built-in that would reach the network (``url``), which the tool never does.
+UNKNOWN_FUNCTION = "unknown-function"
+NETWORK_FUNCTION = "network-function"
 # Covel's {{ variable }} templates.
 COVEL_UNKNOWN_VARIABLE = "covel-unknown-variable"
 COVEL_VOLATILE_IN_SYSTEM = "covel-volatile-in-system"
@@ -67,7 +71,7 @@ CODES = (
     UNKNOWN_VARIABLE, ZONE_NOT_ALLOWED, MUTABLE_IN_SYSTEM, ARG_COUNT, DUPLICATE_ID, ORDER_OUT_OF_RANGE,
     INPUT_MISSING_PROMPT, MULTIPLE_COMPLETE, PARSE_ERROR, LOOP_LIMIT, OUTPUT_LIMIT, INTERNAL_ERROR, ORDER_TIE, UNUSED_VARIABLE,
     ORDER_BAND, SHADOWED_VARIABLE, BARE_WORD, COMPLETE_OUTSIDE_SYSTEM, VALUE_TYPE, CONTRIBUTOR_FAILED, TEMPLATE_OFF,
-    COVEL_UNKNOWN_VARIABLE, COVEL_VOLATILE_IN_SYSTEM, COVEL_ESCAPED_IN_TAG,
+    COVEL_UNKNOWN_VARIABLE, COVEL_VOLATILE_IN_SYSTEM, COVEL_ESCAPED_IN_TAG, UNKNOWN_FUNCTION, NETWORK_FUNCTION,
 )
 
 # What the ChatLuna docs say throws (at registration or render) rather than only being reported.
