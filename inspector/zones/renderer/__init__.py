@@ -1,0 +1,125 @@
+"""The ``chatluna-renderer`` dialect: ChatLuna's published template renderer
+(``@chatluna/shared-prompt-renderer`` 1.0.5), reimplemented so a rendered text equals the
+renderer's ``text`` to the byte.
+
+* :mod:`.lexer`: template pieces (text, ``{{``/``}}``, tags) and expression tokens;
+* :mod:`.parser`: the expression grammar and the block tree (bounded, iterative);
+* :mod:`.js_values`: the JavaScript value rules the evaluator applies;
+* :mod:`.evaluate`: rendering, with the renderer's loop cap and depth and our own bounds;
+* :mod:`.check`: the names a template reads, for the static check.
+
+``render_template`` renders; ``check_template`` finds problems without rendering. Both give
+:class:`~inspector.zones.diagnostic.Diagnostic` with UTF-16 spans; an error from
+``render_template`` means ChatLuna's render would throw (the text is then ``""``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from .. import diagnostic as dg
+from ..diagnostic import Diagnostic
+from .check import Reference, references
+from .evaluate import (
+    MAX_DEPTH,
+    TOTAL_ITERATIONS,
+    UNKNOWN_FUNCTION,
+    WHILE_LIMIT,
+    Rendered,
+    render_tree,
+)
+from .highlight import runs as highlight_runs
+from .parser import Template, parse
+
+__all__ = [
+    "DIALECT",
+    "MAX_DEPTH",
+    "TOTAL_ITERATIONS",
+    "UNKNOWN_FUNCTION",
+    "WHILE_LIMIT",
+    "FunctionProvider",
+    "Reference",
+    "RendererOutput",
+    "Template",
+    "check_template",
+    "highlight_runs",
+    "parse",
+    "references",
+    "render_detailed",
+    "render_template",
+]
+
+DIALECT = "chatluna-renderer"
+
+FunctionProvider = Callable[[list[Any], Mapping[str, Any]], Any]   # (evaluated args, variables) -> value
+
+
+@dataclass(frozen=True)
+class RendererOutput:
+    text: str                      # the renderer's `text`, to the byte
+    variables: tuple[str, ...]     # names the template read (as the renderer's `variables`)
+    diagnostics: tuple[Diagnostic, ...]   # inspector.zones.diagnostic.Diagnostic, UTF-16 spans
+
+
+def _problems(template: Template, positions: dg.SourcePositions) -> list[Diagnostic]:
+    return [dg.make(dg.PARSE_ERROR, p.severity, p.message, positions, p.start, p.end) for p in template.problems]
+
+
+@dataclass(slots=True)
+class DetailedOutput:
+    """:class:`RendererOutput` plus what the blocks view needs: whether ChatLuna's render fails,
+    and where each piece of the text came from (``spans``, Python indices)."""
+    text: str
+    variables: tuple[str, ...]
+    diagnostics: tuple[Diagnostic, ...]
+    failed: bool
+    spans: list[tuple[int, int, int, int, bool]]
+
+
+def render_detailed(source: str, variables: Mapping[str, Any], functions: Mapping[str, FunctionProvider] = {}, *,
+                    loop_limit: int = WHILE_LIMIT, output_limit: int | None = None,
+                    spans: bool = True) -> DetailedOutput:
+    template = parse(source)
+    rendered: Rendered = render_tree(template, variables, functions, loop_limit=loop_limit,
+                                     output_limit=output_limit, spans=spans)
+    found = template.problems or rendered.findings
+    positions = dg.SourcePositions(source) if found else None
+    diagnostics = _problems(template, positions) if template.problems else []
+    for f in rendered.findings:
+        diagnostics.append(dg.make(f.code, f.severity, f.message, positions, f.start, f.end, variable=f.variable))
+    diagnostics.sort(key=lambda d: (d.start, d.end, d.code))
+    return DetailedOutput(rendered.text, tuple(rendered.variables), tuple(diagnostics), rendered.failed,
+                          rendered.spans)
+
+
+def render_template(source: str, variables: Mapping[str, Any], functions: Mapping[str, FunctionProvider] = {}, *,
+                    loop_limit: int = 10_000, output_limit: int | None = None) -> RendererOutput:
+    """Render ``source`` as ChatLuna's renderer does. ``loop_limit`` is the ``{while}`` cap;
+    ``output_limit`` the characters the text may reach (default 4 Mi). Never raises."""
+    out = render_detailed(source, variables, functions, loop_limit=loop_limit, output_limit=output_limit,
+                          spans=False)
+    return RendererOutput(out.text, out.variables, out.diagnostics)
+
+
+def check_template(source: str, known_variables: Collection[str], known_functions: Collection[str]
+                   ) -> tuple[Diagnostic, ...]:
+    """Parse problems, and every name that is neither a known variable, a known function, a
+    loop variable nor an ``Object.prototype`` name; a call must name a known function."""
+    template = parse(source)
+    positions = dg.SourcePositions(source)
+    out = _problems(template, positions)
+    for ref in references(template):
+        if ref.kind == "function":
+            if ref.name in known_functions or ref.name in ("toString", "constructor"):
+                continue
+            hint = (f"; {ref.name!r} is a variable, and the renderer only calls registered functions this way"
+                    if ref.name in known_variables else "")
+            out.append(dg.make(UNKNOWN_FUNCTION, dg.ERROR, f"unknown function {ref.name!r}: ChatLuna's renderer "
+                               f"throws on the call{hint}", positions, ref.start, ref.end, variable=ref.name))
+        elif not (ref.builtin or ref.name in known_variables or ref.name in known_functions):
+            out.append(dg.make(dg.UNKNOWN_VARIABLE, dg.ERROR, f"unknown variable {ref.name!r} (it renders as "
+                               "nothing)", positions, ref.start, ref.end, variable=ref.name))
+    out.sort(key=lambda d: (d.start, d.end, d.code))
+    return tuple(out)

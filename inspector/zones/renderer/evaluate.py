@@ -1,0 +1,446 @@
+"""Rendering a parsed template as ChatLuna's renderer does.
+
+* An expression tag writes ``String(value ?? "")``; when evaluating it throws (an unregistered
+  function, a value that cannot be called), the tag writes nothing.
+* An unknown name reads as ``""``; a name no variable defines but a registered function does is
+  that function called with no arguments (a failure there also reads as ``""``); a variable
+  holding a function is called with no arguments. Names are looked up in the loop variables
+  (innermost first), then the variables, then ``Object.prototype`` (so ``{toString}`` is
+  ``[object Undefined]``), as in a JavaScript object chain.
+* Both sides of every binary operator are evaluated (``&&`` and ``||`` do not short-circuit);
+  ``?:`` evaluates only the branch taken. A call passes its arguments as ``String(arg)``.
+* ``{if}``: the first true branch; ``{for x in list}`` runs over an array only; ``{while}`` stops
+  after ``loop_limit`` iterations (10,000) with a ``loop-limit`` warning, as the renderer's
+  ``console.warn`` does; ``{repeat n}`` runs ``floor(Number(n))`` times and skips, with a warning,
+  a count that is NaN or negative.
+* Block bodies nested ten deep write nothing (the renderer's ``maxDepth``).
+* A block header that fails to parse or throws when evaluated makes the renderer throw: the render
+  fails, the text is ``""`` and an error says why.
+* ``variables`` lists the names read, first reads first (the renderer's ``render().variables``):
+  every name in an expression that evaluated without throwing, including untaken ``?:`` branches.
+
+Bounds the renderer does not have (so that nothing hangs or fills memory): all loops of one render
+together run at most :data:`TOTAL_ITERATIONS` times, and the text stops at ``output_limit``
+characters; either stops the render with an error saying so.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from inspector.jsjson import UNDEFINED
+
+from .. import diagnostic as dg
+from ..evaluate import DEFAULT_OUTPUT_LIMIT
+from .js_values import (
+    OBJECT_PROTOTYPE_NAMES,
+    JsThrow,
+    binary,
+    call_value,
+    get_property,
+    global_property,
+    is_function,
+    to_number,
+    to_output,
+    to_string,
+    truthy,
+    unary,
+)
+from .parser import (
+    Binary,
+    Call,
+    Conditional,
+    Expr,
+    ExprTag,
+    ForBlock,
+    Identifier,
+    IfBlock,
+    Index,
+    Literal,
+    Member,
+    RepeatBlock,
+    Template,
+    Text,
+    Unary,
+    WhileBlock,
+)
+
+__all__ = [
+    "MAX_DEPTH",
+    "TOTAL_ITERATIONS",
+    "UNKNOWN_FUNCTION",
+    "WHILE_LIMIT",
+    "Finding",
+    "Rendered",
+    "names_read",
+    "render_tree",
+]
+
+UNKNOWN_FUNCTION = getattr(dg, "UNKNOWN_FUNCTION", "unknown-function")
+MAX_DEPTH = 10  # the renderer's default maxDepth: bodies this deep write nothing
+WHILE_LIMIT = 10_000  # the renderer's MAX_ITERATIONS for one {while}
+# Loop iterations one render may run in all (the renderer has no such bound; a nested
+# {while true} would run 10,000 × 10,000 times there).
+TOTAL_ITERATIONS = 200_000
+
+FunctionProvider = Callable[[list, Mapping], Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """A runtime diagnostic, Python indices into the source."""
+    code: str
+    severity: str
+    message: str
+    start: int
+    end: int
+    variable: str | None = None
+
+
+@dataclass(slots=True)
+class Rendered:
+    text: str
+    variables: list[str]
+    findings: list[Finding]
+    failed: bool  # ChatLuna's render throws: text is ""
+    # (source start, source end, text start, text end, verbatim) per piece written, in order.
+    spans: list[tuple[int, int, int, int, bool]] = field(default_factory=list)
+
+
+class _Fatal(Exception):
+    """The renderer throws: the render fails."""
+
+
+class _Stop(Exception):
+    """A bound of ours is reached: the render stops where it is."""
+
+
+_CHAIN = (Binary, Member, Index)
+
+
+def names_read(expr: Expr) -> Iterator[str]:
+    """The names an expression reads, in the renderer's order (``collectVariables``): every
+    identifier and called function name; not property names."""
+    stack: list[Expr] = [expr]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, Identifier):
+            yield node.name
+        elif isinstance(node, Member):
+            stack.append(node.object)
+        elif isinstance(node, Index):
+            stack.append(node.index)
+            stack.append(node.object)
+        elif isinstance(node, Call):
+            stack.extend(reversed(node.arguments))
+            if isinstance(node.callee, str):
+                yield node.callee
+            else:
+                stack.append(node.callee)
+        elif isinstance(node, Binary):
+            stack.append(node.right)
+            stack.append(node.left)
+        elif isinstance(node, Unary):
+            stack.append(node.argument)
+        elif isinstance(node, Conditional):
+            stack.append(node.alternate)
+            stack.append(node.consequent)
+            stack.append(node.test)
+
+
+class _Scope(Mapping):
+    """The variables as a function provider sees them: loop variables over the given ones."""
+
+    def __init__(self, base: Mapping, loops: list[tuple[str, Any]]) -> None:
+        self._base = base
+        self._loops = {name: value for name, value in loops}
+
+    def __getitem__(self, key: str) -> Any:
+        if key in self._loops:
+            return self._loops[key]
+        return self._base[key]
+
+    def __iter__(self) -> Iterator[str]:
+        yield from self._loops
+        for key in self._base:
+            if key not in self._loops:
+                yield key
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+
+class _Renderer:
+    def __init__(self, template: Template, variables: Mapping, functions: Mapping[str, FunctionProvider],
+                 loop_limit: int, output_limit: int, spans: bool) -> None:
+        self.source = template.source
+        self.variables = variables
+        self.functions = functions
+        self.loop_limit = loop_limit
+        self.output_limit = output_limit
+        self.out: list[str] = []
+        self.length = 0
+        self.want_spans = spans
+        self.spans: list[tuple[int, int, int, int, bool]] = []
+        self.read: dict[str, None] = {}
+        self.findings: dict[tuple, Finding] = {}
+        self.loops: list[tuple[str, Any]] = []
+        self.iterations = 0
+        self.in_header = False
+
+    # --- findings and output ---
+
+    def note(self, code: str, severity: str, message: str, start: int, end: int, variable: str | None = None) -> None:
+        key = (code, start, end, message)
+        if key not in self.findings:
+            self.findings[key] = Finding(code, severity, message, start, end, variable)
+
+    def write(self, text: str, start: int, end: int, verbatim: bool) -> None:
+        if not text:
+            return
+        room = self.output_limit - self.length
+        if len(text) > room:
+            text = text[:max(room, 0)]
+            self.emit(text, start, end, verbatim)
+            self.note(dg.OUTPUT_LIMIT, dg.ERROR, f"the render would write more than {self.output_limit} characters; "
+                      "it stops here", start, end)
+            raise _Stop
+        self.emit(text, start, end, verbatim)
+
+    def emit(self, text: str, start: int, end: int, verbatim: bool) -> None:
+        if not text:
+            return
+        if self.want_spans:
+            self.spans.append((start, end, self.length, self.length + len(text), verbatim))
+        self.out.append(text)
+        self.length += len(text)
+
+    def collect(self, expr: Expr) -> None:
+        read = self.read
+        for name in names_read(expr):
+            if name not in read:
+                read[name] = None
+
+    def iterate(self, start: int, end: int) -> None:
+        self.iterations += 1
+        if self.iterations > TOTAL_ITERATIONS:
+            self.note(dg.LOOP_LIMIT, dg.ERROR, f"the render ran more than {TOTAL_ITERATIONS} loop iterations in all; "
+                      "it stops here (ChatLuna would go on)", start, end)
+            raise _Stop
+
+    # --- expressions ---
+
+    def lookup(self, node: Identifier) -> Any:
+        name = node.name
+        for loop_name, value in reversed(self.loops):
+            if loop_name == name:
+                found = value
+                break
+        else:
+            try:
+                found = self.variables[name]
+            except KeyError:
+                found = UNDEFINED
+            if found is UNDEFINED:
+                _known, found = global_property(name)
+        if found is not UNDEFINED:
+            return call_value(found) if is_function(found) else found
+        provider = self.functions.get(name)
+        if provider is not None:
+            try:
+                return provider([], _Scope(self.variables, self.loops))
+            except Exception as exc:  # the renderer catches it, warns and reads ""
+                self.note(dg.INTERNAL_ERROR, dg.WARNING, f"the function {name!r} failed ({type(exc).__name__}: "
+                          f"{exc}); it reads as nothing", node.start, node.end, name)
+                return ""
+        self.note(dg.UNKNOWN_VARIABLE, dg.WARNING, f"unknown variable {name!r}: it reads as nothing",
+                  node.start, node.end, name)
+        return ""
+
+    def call(self, node: Call, callee_value: Any = None) -> Any:
+        if isinstance(node.callee, str):
+            name = node.callee
+            provider = self.functions.get(name)
+            if provider is None:
+                if name == "toString":  # Object.prototype.toString, with this undefined
+                    provider = lambda _args, _vars: "[object Undefined]"
+                elif name == "constructor":  # Object(args) is the args array itself
+                    provider = lambda args, _vars: args
+                elif name in OBJECT_PROTOTYPE_NAMES:
+                    raise JsThrow(f"{name} cannot be called this way")
+                else:
+                    if self.in_header:
+                        message = "ChatLuna's renderer throws here, and the whole template fails to render"
+                    else:
+                        message = "ChatLuna's renderer throws here, and the tag writes nothing"
+                    self.note(UNKNOWN_FUNCTION, dg.ERROR if self.in_header else dg.WARNING,
+                              f"unknown function {name!r}: {message}", node.start, node.end, name)
+                    raise JsThrow(f"Unknown function: {name}", reported=True)
+            args = [to_string(self.eval(a)) for a in node.arguments]
+            try:
+                return provider(args, _Scope(self.variables, self.loops))
+            except JsThrow:
+                raise
+            except Exception as exc:
+                self.note(dg.INTERNAL_ERROR, dg.WARNING, f"the function {name!r} failed ({type(exc).__name__}: "
+                          f"{exc})", node.start, node.end, name)
+                raise JsThrow(str(exc)) from None
+        if not is_function(callee_value):
+            raise JsThrow("Expression is not callable")
+        args = [to_string(self.eval(a)) for a in node.arguments]
+        return call_value(callee_value, *args)
+
+    def eval(self, node: Expr) -> Any:
+        # A chain (a + b + c, a.b.c, f(x)(y)) is walked down its left side without recursing,
+        # then folded back up in evaluation order.
+        spine: list[Expr] = []
+        while isinstance(node, _CHAIN) or (isinstance(node, Call) and not isinstance(node.callee, str)):
+            spine.append(node)
+            node = node.left if isinstance(node, Binary) else node.callee if isinstance(node, Call) else node.object
+        value = self.eval_leaf(node)
+        for link in reversed(spine):
+            if isinstance(link, Binary):
+                value = binary(link.operator, value, self.eval(link.right))
+            elif isinstance(link, Member):
+                value = self.member(value, link.property)
+            elif isinstance(link, Index):
+                value = self.member(value, self.eval(link.index))
+            else:
+                value = self.call(link, value)
+        return value
+
+    @staticmethod
+    def member(obj: Any, key: Any) -> Any:
+        if obj is None or obj is UNDEFINED:
+            return ""
+        value, called = get_property(obj, key)
+        if called:
+            return value
+        return "" if value is None or value is UNDEFINED else value
+
+    def eval_leaf(self, node: Expr) -> Any:
+        if isinstance(node, Literal):
+            return node.value
+        if isinstance(node, Identifier):
+            return self.lookup(node)
+        if isinstance(node, Call):
+            return self.call(node)
+        if isinstance(node, Unary):
+            return unary(node.operator, self.eval(node.argument))
+        if isinstance(node, Conditional):
+            if truthy(self.eval(node.test)):
+                return self.eval(node.consequent)
+            return self.eval(node.alternate)
+        raise TypeError(f"not an expression: {node!r}")
+
+    def header(self, expr: Expr | None, start: int, end: int) -> Any:
+        """A block header's value; a throw there makes the whole render fail."""
+        self.in_header = True
+        try:
+            value = self.eval(expr)
+        except JsThrow as exc:
+            if not exc.reported:
+                self.note(dg.PARSE_ERROR, dg.ERROR, f"evaluating this block's expression throws ({exc}); ChatLuna's "
+                          "renderer fails on the whole template", start, end)
+            raise _Fatal from None
+        finally:
+            self.in_header = False
+        self.collect(expr)
+        return value
+
+    # --- blocks ---
+
+    def render(self, nodes: list, depth: int) -> None:
+        if depth >= MAX_DEPTH:
+            return
+        for node in nodes:
+            kind = type(node)
+            if kind is Text:
+                self.write(node.value, node.start, node.end, node.verbatim)
+            elif kind is ExprTag:
+                try:
+                    value = self.eval(node.expression)
+                except JsThrow as exc:
+                    if not exc.reported:
+                        self.note(dg.VALUE_TYPE, dg.WARNING, f"evaluating this tag throws in ChatLuna's renderer "
+                                  f"({exc}), so it writes nothing", node.start, node.end)
+                    continue
+                self.collect(node.expression)
+                self.write(to_output(value), node.start, node.end, False)
+            elif kind is IfBlock:
+                self.render_if(node, depth)
+            elif kind is ForBlock:
+                items = self.header(node.iterable, node.start, node.tag_end)
+                if not isinstance(items, (list, tuple)):
+                    continue
+                for item in items:
+                    self.iterate(node.start, node.tag_end)
+                    self.loops.append((node.variable, item))
+                    try:
+                        self.render(node.body, depth + 1)
+                    finally:
+                        self.loops.pop()
+            elif kind is WhileBlock:
+                count = 0
+                while count < self.loop_limit:
+                    if not truthy(self.header(node.condition, node.start, node.tag_end)):
+                        break
+                    self.iterate(node.start, node.tag_end)
+                    self.render(node.body, depth + 1)
+                    count += 1
+                if count >= self.loop_limit:
+                    self.note(dg.LOOP_LIMIT, dg.WARNING, f"{{while}} was still true after {self.loop_limit} iterations; "
+                              "ChatLuna stops it there and logs a warning", node.start, node.tag_end)
+            elif kind is RepeatBlock:
+                value = self.header(node.count, node.start, node.tag_end)
+                n = to_number(value)
+                if math.isnan(n) or n < 0:
+                    self.note(dg.VALUE_TYPE, dg.WARNING, f"{{repeat}} needs a number of at least 0, got "
+                              f"{to_string(value)!r}; ChatLuna skips the block and logs a warning",
+                              node.start, node.tag_end)
+                    continue
+                times = math.inf if math.isinf(n) else math.floor(n)
+                i = 0
+                while i < times:
+                    self.iterate(node.start, node.tag_end)
+                    self.render(node.body, depth + 1)
+                    i += 1
+
+    def render_if(self, node: IfBlock, depth: int) -> None:
+        branch = None
+        if truthy(self.header(node.condition, node.start, node.tag_end)):
+            branch = node.consequent
+        else:
+            for condition, body, start, end in node.elseifs:
+                if truthy(self.header(condition, start, end)):
+                    branch = body
+                    break
+            if branch is None:
+                branch = node.alternate
+        if branch:
+            self.render(branch, depth + 1)
+
+
+def render_tree(template: Template, variables: Mapping, functions: Mapping[str, FunctionProvider], *,
+                loop_limit: int = WHILE_LIMIT, output_limit: int | None = None, spans: bool = False) -> Rendered:
+    """Render a parsed template. Never raises for anything in the template or the values."""
+    limit = DEFAULT_OUTPUT_LIMIT if output_limit is None else max(0, output_limit)
+    if template.fatal is not None:
+        return Rendered("", [], [], True, [])
+    r = _Renderer(template, variables, functions, max(0, loop_limit), limit, spans)
+    failed = False
+    try:
+        r.render(template.nodes, 0)
+    except _Fatal:
+        failed = True
+    except _Stop:
+        pass
+    except RecursionError:
+        r.note(dg.PARSE_ERROR, dg.ERROR, "the template is nested too deeply to render", 0, 0)
+        failed = True
+    if failed:
+        return Rendered("", [], list(r.findings.values()), True, [])
+    return Rendered("".join(r.out), list(r.read), list(r.findings.values()), False, r.spans)
