@@ -2,8 +2,10 @@
 runtime bodies.
 
 A file is a Covel runtime body when its name ends in ``.md`` (``PLUGIN.md``, ``RUNTIME.md``: the
-front matter is skipped), ``.covel`` or ``.covel.txt``, or with ``--covel``; anything else is a
-zones config (``.json``, ``.yaml``/``.yml``, ``.toml``).
+front matter is skipped), ``.covel`` or ``.covel.txt``, or with ``--covel``; a ChatLuna preset when
+it is ``.yml``/``.yaml`` and its content is one (a mapping with ``prompts`` and/or ``keywords`` at
+the top, and none of a zones config's keys); anything else is a zones config (``.json``,
+``.yaml``/``.yml``, ``.toml``).
 """
 
 from __future__ import annotations
@@ -26,6 +28,21 @@ def _is_covel(args: argparse.Namespace) -> bool:
     from .covel_templates import is_covel_template_path
 
     return bool(args.covel) or is_covel_template_path(args.file)
+
+
+def _is_preset(args: argparse.Namespace) -> bool:
+    from .presets import looks_like_preset
+
+    return not _is_covel(args) and looks_like_preset(args.file)
+
+
+def _load_preset(path: str, error_type):
+    from .presets import PresetError, load_preset
+
+    try:
+        return load_preset(path)
+    except PresetError as exc:
+        raise error_type(str(exc)) from None
 
 
 def _read_text(path: str, error_type) -> str:
@@ -85,6 +102,10 @@ def cmd_lint(args: argparse.Namespace, error_type) -> int:
 
         text = _read_text(args.file, error_type)
         diagnostics = check_covel(text, Path(args.file).name, front_matter=args.file.lower().endswith(".md"))
+    elif _is_preset(args):
+        from .presets import render_preset
+
+        diagnostics = render_preset(_load_preset(args.file, error_type)).diagnostics
     else:
         from .diagnostics import check
 
@@ -107,6 +128,29 @@ def _deep_merge(base: Any, patch: Any) -> Any:
     return patch
 
 
+def _read_json(path: str, error_type, what: str) -> Any:
+    from .config import MAX_NESTING, too_deep
+
+    try:
+        value = json.loads(_read_text(path, error_type))
+    except json.JSONDecodeError as exc:
+        raise error_type(f"{path}: not valid JSON: {exc.msg} at line {exc.lineno}") from None
+    except RecursionError:
+        raise error_type(f"{path}: values nested deeper than {MAX_NESTING} levels") from None
+    except ValueError as exc:
+        raise error_type(f"{path}: not valid JSON: {exc}") from None
+    if too_deep(value):
+        raise error_type(f"{path}: values nested deeper than {MAX_NESTING} levels")
+    return value
+
+
+def _read_vars(path: str, error_type) -> dict:
+    extra = _read_json(path, error_type, "template variables")
+    if not isinstance(extra, dict):
+        raise error_type(f"{path}: expected a JSON object of template variables")
+    return extra
+
+
 def _render_covel(args: argparse.Namespace, error_type) -> int:
     from .covel_templates import check_covel, example_variables, interpolate
 
@@ -114,21 +158,7 @@ def _render_covel(args: argparse.Namespace, error_type) -> int:
     text = _read_text(args.file, error_type)
     variables = example_variables()
     if args.vars:
-        from .config import MAX_NESTING, too_deep
-
-        try:
-            extra = json.loads(_read_text(args.vars, error_type))
-        except json.JSONDecodeError as exc:
-            raise error_type(f"{args.vars}: not valid JSON: {exc.msg} at line {exc.lineno}") from None
-        except RecursionError:
-            raise error_type(f"{args.vars}: values nested deeper than {MAX_NESTING} levels") from None
-        except ValueError as exc:
-            raise error_type(f"{args.vars}: not valid JSON: {exc}") from None
-        if not isinstance(extra, dict):
-            raise error_type(f"{args.vars}: expected a JSON object of template variables")
-        if too_deep(extra):
-            raise error_type(f"{args.vars}: values nested deeper than {MAX_NESTING} levels")
-        variables = _deep_merge(variables, extra)
+        variables = _deep_merge(variables, _read_vars(args.vars, error_type))
     md = args.file.lower().endswith(".md")
     rendered = interpolate(text, variables, front_matter=md)
     diagnostics = check_covel(text, Path(args.file).name, front_matter=md)
@@ -168,9 +198,62 @@ def _turns_text(rows) -> str:
     return "\n".join(out) + "\n"
 
 
+def _preset_text(result) -> str:
+    lines = []
+    for i, m in enumerate(result.messages):
+        if m.source == "prompt":
+            title = f"prompts[{m.index}]" + (f" · {m.type}" if m.type else "")
+        elif m.source == "history":
+            title = f"history {m.index}"
+        elif m.source == "lore":
+            title = f"lore · {m.position} · world_lores " + ", ".join(str(e) for e in m.entries)
+        elif m.source == "authors_note":
+            title = f"author's note · {m.position}"
+        else:
+            title = "input"
+        lines.append(f"== {i + 1}. {m.role} · {title} ==")
+        lines.append(m.content)
+    if result.authors_note is not None and not result.authors_note.active:
+        lines.append(f"(author's note not inserted: {result.authors_note.reason})")
+    for d in result.diagnostics:
+        if d.severity != "info":
+            where = d.block_id or "-"
+            place = f"{d.line}:{d.column}" if d.field == "content" else d.field or "-"
+            lines.append(f"{d.severity}: {where} {place}: [{d.code}] {d.message}")
+    return "\n".join(lines) + "\n"
+
+
+def _render_preset(args: argparse.Namespace, error_type) -> int:
+    from .presets import ClockError, PresetOptions, check_history, render_preset
+
+    write, dump = _out()
+    preset = _load_preset(args.file, error_type)
+    history: list = []
+    if args.history:
+        try:
+            history = check_history(_read_json(args.history, error_type, "history"), args.history)
+        except ValueError as exc:
+            raise error_type(str(exc)) from None
+    options = PresetOptions(**{k: v for k, v in {
+        "input": args.input, "now": args.now, "seed": args.seed,
+        "variables": _read_vars(args.vars, error_type) if args.vars else None,
+    }.items() if v is not None}, history=tuple(history))
+    try:
+        result = render_preset(preset, options)
+    except ClockError as exc:
+        raise error_type(str(exc)) from None
+    write(dump(result.to_json()) if args.json else _preset_text(result))
+    return EXIT_FAILED_CHECK if result.has_errors else EXIT_OK
+
+
 def cmd_render(args: argparse.Namespace, error_type) -> int:
     if _is_covel(args):
         return _render_covel(args, error_type)
+    if _is_preset(args):
+        return _render_preset(args, error_type)
+    for option in ("history", "now", "seed"):
+        if getattr(args, option) is not None:
+            raise error_type(f"--{option} is for ChatLuna preset files; {args.file} is not one")
     from .blocks import MAX_TURNS, render, simulate_turns
 
     write, dump = _out()
@@ -211,9 +294,16 @@ def configure_render(p: argparse.ArgumentParser, error_type) -> None:
     p.add_argument("--turn", type=int, default=0, help="simulated turn, counted from 0 (default 0)")
     p.add_argument("--turns", type=int, metavar="N", help="instead: step through N turns and print, per turn, "
                    "whether the system zone was re-rendered or an \"environment updated\" note added")
-    p.add_argument("--input", metavar="TEXT", help="the user's input (default: the config's sampleInput)")
+    p.add_argument("--input", metavar="TEXT", help="the user's input (default: the config's sampleInput; for a "
+                   "ChatLuna preset 你好)")
     p.add_argument("--json", action="store_true")
     p.add_argument("--covel", action="store_true", help="treat FILE as a Covel runtime body whatever its name")
-    p.add_argument("--vars", metavar="JSON", help="with a Covel body: a JSON file of template variables merged "
-                   "over the catalog's examples")
+    p.add_argument("--vars", metavar="JSON", help="with a Covel body or a ChatLuna preset: a JSON file of template "
+                   "variables over the sample values")
+    p.add_argument("--history", metavar="JSON", help="with a ChatLuna preset: a JSON list of {role, content} "
+                   "messages, oldest first, that lore entries are matched against (default: none)")
+    p.add_argument("--now", metavar="ISO", help="with a ChatLuna preset: the clock for date/time functions and "
+                   "variables; its UTC offset is the local time zone (default 2026-01-01T09:30:00+08:00)")
+    p.add_argument("--seed", type=int, metavar="N", help="with a ChatLuna preset: the seed of random/pick/roll "
+                   "(default 0; every template starts the sequence afresh)")
     p.set_defaults(func=lambda args: cmd_render(args, error_type))

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from inspector.zones.diagnostic import ERROR, WARNING, Diagnostic, SourcePositions, field_diagnostic, make
-from inspector.zones.renderer import RendererOutput, check_template, render_template
+from inspector.zones.renderer import check_template, render_detailed
 
 from .functions import BUILTIN_FUNCTIONS, DEFAULT_NOW, DEFAULT_SEED, Builtins, parse_now
 from .lore import LORE_PATTERN, Activation, LoreMatcher
@@ -231,20 +231,20 @@ class _Context:
             return found
         variables = self.user_variables if user else self.system_variables
         self.builtins.restart()
-        output: RendererOutput = render_template(source, variables, self.functions)
+        output = render_detailed(source, variables, self.functions, spans=False)
         checked = check_template(source, self.known, BUILTIN_FUNCTIONS)
         diagnostics = _merge(checked, output.diagnostics)
         diagnostics += _function_notes(self.builtins, source)
         diagnostics = tuple(d.for_block(block_id) for d in diagnostics)
-        failed = any(d.severity == ERROR for d in output.diagnostics)
+        failed = output.failed
         result = TemplateRender(block_id, source, "" if failed else output.text, failed, diagnostics,
                                 tuple(output.variables))
         return self.cache._keep(self.cache._renders, key, result)
 
 
 def _merge(first: Sequence[Diagnostic], second: Sequence[Diagnostic]) -> tuple[Diagnostic, ...]:
-    seen = {(d.code, d.start, d.end) for d in first}
-    return tuple(first) + tuple(d for d in second if (d.code, d.start, d.end) not in seen)
+    seen = {(d.code, d.start) for d in first}
+    return tuple(first) + tuple(d for d in second if (d.code, d.start) not in seen)
 
 
 def _function_notes(builtins: Builtins, source: str) -> tuple[Diagnostic, ...]:
@@ -454,19 +454,19 @@ def _format_input(preset: Preset, ctx: _Context, text: str) -> tuple[str, list[D
 
 def _insert_lore(preset: Preset, ctx: _Context, activations: list[Activation], messages: list[Message],
                  types: list[str | None], diagnostics: list[Diagnostic]) -> list[LoreHit]:
+    """Insert the activated entries, one message per insertPosition group (groups in the order
+    their first entry comes; an entry with empty content is activated but left out)."""
     groups: dict[str, list[Activation]] = {}
     for a in activations:
         if a.entry.content:
             groups.setdefault(a.entry.insert_position or "default", []).append(a)
     system_count = len(preset.prompts)
-    hits: list[LoreHit] = []
     for position, members in groups.items():
         text, problem = format_lore_prompt(preset.lore_books_prompt, "\n".join(a.entry.content for a in members))
         if problem is not None:
             diagnostics.append(field_diagnostic(LORE_PROMPT, ERROR, f"config.loreBooksPrompt: {problem}; LangChain "
                                                 "throws there and the chat fails", "config", "loreBooksPrompt"))
-            hits.extend(_hit(a, position) for a in members)
-            continue
+            break
         # The entries' own diagnostics are reported per entry (with their spans); the group's
         # text is only rendered here.
         rendered = ctx.render(f"lore:{position}", text or "")
@@ -478,8 +478,7 @@ def _insert_lore(preset: Preset, ctx: _Context, activations: list[Activation], m
             at = _splice_index(find_message_index(types, system_count, position), len(messages))
         messages.insert(at, message)
         types.insert(at, None)
-        hits.extend(_hit(a, position) for a in members)
-    return hits
+    return [_hit(a, a.entry.insert_position or "default") for a in activations]
 
 
 def _hit(a: Activation, position: str) -> LoreHit:

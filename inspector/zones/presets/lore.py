@@ -48,6 +48,8 @@ class PatternError(ValueError):
     """A keyword that does not compile as a pattern."""
 
 
+_QUANTIFIER = re.compile(r"\{[0-9]+(?:,[0-9]*)?\}")
+_GROUP_OPENING = re.compile(r"\(\?(?::|=|!|<=|<!|<[A-Za-z_$][A-Za-z0-9_$]*>)")
 _WORD = "A-Za-z0-9_"
 _BOUNDARY = f"(?:(?<=[{_WORD}])(?![{_WORD}])|(?<![{_WORD}])(?=[{_WORD}]))"
 _NOT_BOUNDARY = f"(?:(?<=[{_WORD}])(?=[{_WORD}])|(?<![{_WORD}])(?![{_WORD}]))"
@@ -67,8 +69,35 @@ def translate_pattern(source: str) -> str:
     out: list[str] = []
     i, n = 0, len(source)
     in_class = False
+    # After a quantifier JavaScript allows one "?" (lazy) and nothing else that repeats; Python 3.11
+    # reads "a++" and "a{2}+" as possessive, which JavaScript refuses ("Nothing to repeat").
+    after: str | None = None  # None | "quantifier" | "lazy"
     while i < n:
         ch = source[i]
+        quantifier = _QUANTIFIER.match(source, i) if not in_class and ch == "{" else None
+        if not in_class and (ch in "*+" or quantifier):
+            if after is not None:
+                raise PatternError(f"nothing to repeat at position {i}")
+            after = "quantifier"
+            end = quantifier.end() if quantifier else i + 1
+            out.append(source[i:end])
+            i = end
+            continue
+        if not in_class and ch == "?" and after is not None:
+            if after == "lazy":
+                raise PatternError(f"nothing to repeat at position {i}")
+            after = "lazy"
+            out.append("?")
+            i += 1
+            continue
+        if not in_class and ch == "?":
+            after = "quantifier"
+            out.append("?")
+            i += 1
+            continue
+        after = None
+        if not in_class and source.startswith("(?", i) and not _GROUP_OPENING.match(source, i):
+            raise PatternError(f"invalid group at position {i} (JavaScript knows (?:, (?=, (?!, (?<=, (?<!, (?<name>)")
         if ch == "\\":
             if i + 1 >= n:
                 raise PatternError("\\ at end of pattern")

@@ -394,7 +394,8 @@ def _world_lores(c: _Checker, value: Any) -> tuple[LoreSettings, list[LoreEntry]
             c.problem(path, None, f"{path}: a second settings mapping; ChatLuna uses only the first "
                       f"(world_lores[{settings.index}])", WARNING)
             continue
-        c.unknown_keys(raw, path, LORE_SETTING_KEYS, "the lore book's settings")
+        c.unknown_keys({k: v for k, v in raw.items() if k not in ("keywords", "content")}, path,
+                       LORE_SETTING_KEYS, "the lore book's settings")
         settings = LoreSettings(c.whole(raw, "scanDepth", path), c.whole(raw, "tokenLimit", path),
                                 c.boolean(raw, "recursiveScan", path), c.whole(raw, "maxRecursionDepth", path),
                                 _lore_position(c, raw, path), i)
