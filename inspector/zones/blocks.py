@@ -28,6 +28,7 @@ from __future__ import annotations
 import copy
 import hashlib
 import logging
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -36,6 +37,8 @@ from inspector.jsjson import UNDEFINED, js_stringify, utf16_len
 from . import diagnostic as dg
 from .config import Block, PromptConfig, Variable, same_value
 from .evaluate import TOTAL_ITERATIONS, Evaluation, RenderContext, evaluate, to_text
+from .renderer import DIALECT as RENDERER_DIALECT
+from .renderer import WHILE_LIMIT, render_detailed
 from .template import parse
 
 log = logging.getLogger("inspector.zones")
@@ -324,10 +327,61 @@ def render_context(settings) -> RenderContext:
     return RenderContext(TOTAL_ITERATIONS, settings.output_limit)
 
 
+class _RendererVariables(Mapping):
+    """A zone's variables as the renderer dialect reads them: a name the block may see, with its
+    value on this turn; a name without a value is absent (the renderer reads it as nothing)."""
+
+    def __init__(self, names, resolve) -> None:
+        self._names = names
+        self._resolve = resolve
+
+    def __getitem__(self, name: str) -> Any:
+        if name not in self._names:
+            raise KeyError(name)
+        value = self._resolve(name, ())
+        if value is UNDEFINED:
+            raise KeyError(name)
+        return value
+
+    def __iter__(self):
+        return iter(self._names)
+
+    def __len__(self) -> int:
+        return len(self._names)
+
+
+# What rendering a block in the renderer dialect reports besides the static check (which gives
+# unknown names and parse problems itself): the loop cap, the budgets, runtime throws; and the
+# errors of a render ChatLuna's renderer would fail.
+_RENDERER_RUNTIME = frozenset({dg.LOOP_LIMIT, dg.OUTPUT_LIMIT, dg.VALUE_TYPE, dg.INTERNAL_ERROR})
+
+
+def _render_renderer_block(block: Block, values: _Values, budget: RenderContext, prompt_text: str | None
+                           ) -> tuple[str, Evaluation]:
+    """A block in the ``chatluna-renderer`` dialect: ChatLuna's renderer's text, its variables
+    read, and where each piece came from; the render's characters count against ``budget``."""
+    variables = _RendererVariables(values.known(block.zone), values.resolver(prompt_text, budget.text_of))
+    room = max(0, budget.output_limit - budget.output)
+    out = render_detailed(block.content, variables, {}, loop_limit=WHILE_LIMIT, output_limit=room)
+    budget.output += len(out.text)
+    used = [name for name in out.variables if name in variables]
+    read: dict[str, Any] = {}
+    for name in used:
+        try:
+            read[name] = variables[name]
+        except KeyError:
+            read[name] = UNDEFINED
+    diagnostics = [d for d in out.diagnostics
+                   if d.code in _RENDERER_RUNTIME or (out.failed and d.severity == dg.ERROR)]
+    return out.text, Evaluation(out.text, out.spans, read, diagnostics, used)
+
+
 def _render_block(block: Block, values: _Values, settings, budget: RenderContext, prompt_text: str | None = None
                   ) -> tuple[str, Evaluation | None]:
     if not block.template:
         return block.content, None
+    if settings.dialect == RENDERER_DIALECT:
+        return _render_renderer_block(block, values, budget, prompt_text)
     template = parse(block.content, settings.trim_standalone)
     ev = evaluate(template, values.known(block.zone), values.resolver(prompt_text, budget.text_of),
                   loop_cap=settings.loop_cap, budget=budget)

@@ -26,6 +26,10 @@ from .blocks import PROMPT, RenderResult, build_environment, simulated_turns
 from .config import ORDER_RANGE, Block, PromptConfig, Variable, band_range, in_system_range, same_value
 from .diagnostic import Diagnostic
 from .evaluate import name_target, to_text
+from .renderer import DIALECT as RENDERER_DIALECT
+from .renderer import check_template
+from .renderer import parse as parse_renderer
+from .renderer import references as renderer_references
 from .template import ForBlock, IfBlock, Operand, RepeatBlock, Template, VarTag, WhileBlock, parse
 
 __all__ = ["Diagnostic", "check", "check_block", "CheckContext", "references", "registered_blocks", "order_ties",
@@ -164,6 +168,72 @@ def _zones_text(v: Variable) -> str:
     return ", ".join(v.zones) if v.zones else "none"
 
 
+def _zone_problems(var: Variable, zone: str, ctx: CheckContext, pos: dg.SourcePositions, start: int, end: int,
+                   bid: str) -> list[Diagnostic]:
+    """A variable read in ``zone``: whether it may be, and whether it can enter the system zone."""
+    out: list[Diagnostic] = []
+    base = var.name
+    if not var.allows(zone):
+        out.append(dg.make(dg.ZONE_NOT_ALLOWED, dg.ERROR, f"{base!r} may be used in {_zones_text(var)}, "
+                           f"not in the {zone} zone (ChatLuna throws VariableZoneError)",
+                           pos, start, end, block_id=bid, variable=base))
+    if zone == "system" and var.mutable:
+        out.append(dg.make(dg.MUTABLE_IN_SYSTEM, dg.ERROR, f"{base!r} is mutable, so it cannot enter the system "
+                           "zone: it would change the cached prefix on every request (ChatLuna throws "
+                           "MutableVariableError); move it to a context block", pos, start, end,
+                           block_id=bid, variable=base))
+    elif zone == "system" and base in ctx.varying:
+        out.append(dg.make(dg.MUTABLE_IN_SYSTEM, dg.WARNING, f"{base!r} is not declared mutable, but its sample "
+                           "values change between turns: the pinned system zone keeps the first value and each "
+                           "change adds an \"environment updated\" note; move it to a context block if it changes "
+                           "often", pos, start, end, block_id=bid, variable=base))
+    return out
+
+
+def _prompt_outside_input(zone: str, pos: dg.SourcePositions, start: int, end: int, bid: str) -> Diagnostic:
+    return dg.make(dg.ZONE_NOT_ALLOWED, dg.ERROR, "{prompt} is the user's input and only exists "
+                   f"in the input zone, not the {zone} zone", pos, start, end, block_id=bid, variable=PROMPT)
+
+
+def _missing_prompt(bid: str) -> Diagnostic:
+    return dg.field_diagnostic(dg.INPUT_MISSING_PROMPT, dg.ERROR, "an input template must contain {prompt} "
+                               "(the user's input); without it the input is dropped", bid, "content")
+
+
+def _check_renderer_block(block: Block, ctx: CheckContext) -> list[Diagnostic]:
+    """A template block in the ``chatluna-renderer`` dialect: the renderer's parse problems and
+    unknown names (:func:`~inspector.zones.renderer.check_template`; there are no registered
+    functions in a zones config), then the zone rules for each variable read."""
+    bid = block.id
+    zone = block.zone
+    out = [d.for_block(bid) for d in check_template(block.content, ctx.known, ())]
+    pos = dg.SourcePositions(block.content)
+    has_prompt = False
+    for ref in renderer_references(parse_renderer(block.content)):
+        if ref.kind != "variable":
+            continue
+        if ref.name == PROMPT and PROMPT not in ctx.variables:
+            has_prompt = True
+            if zone != "input":
+                out.append(_prompt_outside_input(zone, pos, ref.start, ref.end, bid))
+            continue
+        var = ctx.variables.get(ref.name)
+        if var is None:
+            continue
+        has_prompt = has_prompt or ref.name == PROMPT
+        out.extend(_zone_problems(var, zone, ctx, pos, ref.start, ref.end, bid))
+    if zone == "input" and not has_prompt:
+        out.append(_missing_prompt(bid))
+    out.sort(key=lambda d: (d.start, d.end, d.code))
+    return out
+
+
+def _renderer_variables_read(content: str, ctx: CheckContext) -> list[tuple[str, int, int, int, int]]:
+    """(name, start, end, tag start, tag end) of each declared variable a renderer template reads."""
+    return [(r.name, r.start, r.end, r.tag_start, r.tag_end) for r in renderer_references(parse_renderer(content))
+            if r.kind == "variable" and r.name in ctx.variables]
+
+
 def check_block(block: Block, ctx: CheckContext) -> list[Diagnostic]:
     """The diagnostics of one block's text (not those that depend on other blocks)."""
     out: list[Diagnostic] = []
@@ -178,6 +248,14 @@ def check_block(block: Block, ctx: CheckContext) -> list[Diagnostic]:
             else:
                 out.append(dg.field_diagnostic(dg.INPUT_MISSING_PROMPT, dg.ERROR, "an input block must contain "
                                                "{prompt} (the user's input) and be a template", bid, "content"))
+        elif "{" in block.content and ctx.config.settings.dialect == RENDERER_DIALECT:
+            read = _renderer_variables_read(block.content, ctx)
+            if read:
+                _name, _s, _e, tag_start, tag_end = read[0]
+                out.append(dg.make(dg.TEMPLATE_OFF, dg.WARNING, f"{block.content[tag_start:tag_end]} reads a variable, "
+                                   "but this block is not a template, so it is sent as literal braces; set "
+                                   "template: true", dg.SourcePositions(block.content), tag_start, tag_end,
+                                   block_id=bid))
         elif "{" in block.content:
             template = parse(block.content, ctx.config.settings.trim_standalone)
             refs, _l, _w = references(template)
@@ -188,6 +266,8 @@ def check_block(block: Block, ctx: CheckContext) -> list[Diagnostic]:
                                    "is not a template, so it is sent as literal braces; set template: true",
                                    template.positions, r.tag_start, r.tag_end, block_id=bid))
         return out
+    if ctx.config.settings.dialect == RENDERER_DIALECT:
+        return _check_renderer_block(block, ctx)
 
     template = parse(block.content, ctx.config.settings.trim_standalone)
     out.extend(d.for_block(bid) for d in template.diagnostics)
@@ -213,27 +293,12 @@ def check_block(block: Block, ctx: CheckContext) -> list[Diagnostic]:
             if ref.kind == "tag" and ref.name == PROMPT:
                 has_prompt = True
             if zone != "input":
-                out.append(dg.make(dg.ZONE_NOT_ALLOWED, dg.ERROR, "{prompt} is the user's input and only exists "
-                                   f"in the input zone, not the {zone} zone", pos, ref.start, ref.end,
-                                   block_id=bid, variable=PROMPT))
+                out.append(_prompt_outside_input(zone, pos, ref.start, ref.end, bid))
             continue
         if base == PROMPT and ref.kind == "tag":
             has_prompt = True
         var = ctx.variables[base]
-        if not var.allows(zone):
-            out.append(dg.make(dg.ZONE_NOT_ALLOWED, dg.ERROR, f"{base!r} may be used in {_zones_text(var)}, "
-                               f"not in the {zone} zone (ChatLuna throws VariableZoneError)",
-                               pos, ref.start, ref.end, block_id=bid, variable=base))
-        if zone == "system" and var.mutable:
-            out.append(dg.make(dg.MUTABLE_IN_SYSTEM, dg.ERROR, f"{base!r} is mutable, so it cannot enter the system "
-                               "zone: it would change the cached prefix on every request (ChatLuna throws "
-                               "MutableVariableError); move it to a context block", pos, ref.start, ref.end,
-                               block_id=bid, variable=base))
-        elif zone == "system" and base in ctx.varying:
-            out.append(dg.make(dg.MUTABLE_IN_SYSTEM, dg.WARNING, f"{base!r} is not declared mutable, but its sample "
-                               "values change between turns: the pinned system zone keeps the first value and each "
-                               "change adds an \"environment updated\" note; move it to a context block if it changes "
-                               "often", pos, ref.start, ref.end, block_id=bid, variable=base))
+        out.extend(_zone_problems(var, zone, ctx, pos, ref.start, ref.end, bid))
         if base == ref.name and ref.kind != "argument":
             n, lo, hi = ref.nargs, var.min_args, len(var.args)
             if not (lo <= n <= hi):
@@ -256,8 +321,7 @@ def check_block(block: Block, ctx: CheckContext) -> list[Diagnostic]:
                                f"is always true: it runs until the loop limit ({ctx.config.settings.loop_cap})",
                                pos, node.start, node.tag_end, block_id=bid))
     if zone == "input" and not has_prompt:
-        out.append(dg.field_diagnostic(dg.INPUT_MISSING_PROMPT, dg.ERROR, "an input template must contain {prompt} "
-                                       "(the user's input); without it the input is dropped", bid, "content"))
+        out.append(_missing_prompt(bid))
     out.sort(key=lambda d: (d.start, d.end, d.code))
     return out
 
@@ -338,7 +402,9 @@ def check(config: PromptConfig) -> list[Diagnostic]:
                                              f"purpose {block.purpose!r} means nothing in the {block.zone} zone",
                                              block.id, "purpose"))
         found.extend(check_block(block, ctx))
-        if block.template:
+        if block.template and config.settings.dialect == RENDERER_DIALECT:
+            used.update(name for name, *_span in _renderer_variables_read(block.content, ctx))
+        elif block.template:
             refs, _l, _w = references(parse(block.content, ctx.config.settings.trim_standalone))
             for ref in refs:
                 target = name_target(ref.name, ref.loop_scope, ctx.known)

@@ -1,10 +1,11 @@
-"""Pygments lexers for the two template languages, for the editor's highlighter.
+"""Pygments lexers for the template languages, for the editor's highlighter.
 
-Neither lexer has rules of its own: the ChatLuna lexer reads the parser's scanner
-(``template.lex``) and the Covel lexer the interpolator's matcher (``covel_templates``), so what is
-coloured as a tag is exactly what the engine treats as one. ChatLuna tags never span a line, so
-lexing one line at a time (as ``QSyntaxHighlighter`` does) gives the same colours as lexing the
-whole text; unbalanced blocks are shown by diagnostics, not by colour.
+No lexer has rules of its own: the ChatLuna lexer reads the parser's scanner (``template.lex``),
+the renderer-dialect lexer the renderer's scanner and parser (``renderer.highlight_runs``) and the
+Covel lexer the interpolator's matcher (``covel_templates``), so what is coloured as a tag is
+exactly what the engine treats as one. v2-doc tags never span a line, so lexing one line at a time
+(as ``QSyntaxHighlighter`` does) gives the same colours as lexing the whole text; renderer-dialect
+tags may, so that dialect is lexed whole. Unbalanced blocks are shown by diagnostics, not by colour.
 
 ``spans``/``spans_utf16`` give ``(start, end, style_key)`` runs covering the text, the latter in
 UTF-16 units for ``QSyntaxHighlighter.setFormat``.
@@ -28,6 +29,8 @@ from pygments.token import (
 from inspector.highlight import runs_in_utf16
 
 from . import covel_templates
+from .renderer import DIALECT as RENDERER_DIALECT
+from .renderer import highlight_runs
 from .template import lex
 
 TagBrace = Punctuation
@@ -80,6 +83,21 @@ class ZonesTemplateLexer(Lexer):
             yield start, _KIND_TOKENS[kind], text[start:end]
 
 
+class ChatLunaRendererLexer(Lexer):
+    """The ``chatluna-renderer`` dialect (ChatLuna's published renderer): ``{expression}`` tags,
+    ``{if}``/``{elseif}``/``{else}``, ``{for x in list}``, ``{while}``, ``{repeat}`` blocks,
+    ``{{``/``}}`` escapes; a tag kept as text is marked ``literal``. Its tags may span lines, so
+    lex the whole text (one line alone can misread a tag that starts on an earlier line)."""
+
+    name = "ChatLuna renderer template"
+    aliases = [RENDERER_DIALECT]
+    filenames: list[str] = []
+
+    def get_tokens_unprocessed(self, text):
+        for start, end, kind in highlight_runs(text):
+            yield start, _KIND_TOKENS[kind], text[start:end]
+
+
 class CovelTemplateLexer(Lexer):
     """Covel runtime bodies: ``{{ path }}`` variables, tagged-block lines, and variables inside
     tagged blocks (whose values are XML-escaped) marked apart."""
@@ -109,7 +127,7 @@ class CovelTemplateLexer(Lexer):
             yield pos, Text, text[pos:]
 
 
-_LEXERS = {"zones": ZonesTemplateLexer(), "covel": CovelTemplateLexer()}
+_LEXERS = {"zones": ZonesTemplateLexer(), "covel": CovelTemplateLexer(), RENDERER_DIALECT: ChatLunaRendererLexer()}
 
 
 def _style_key(ttype) -> str:
@@ -121,7 +139,8 @@ def _style_key(ttype) -> str:
 
 def spans(text: str, language: str = "zones") -> list[tuple[int, int, str]]:
     """``(start, end, style_key)`` runs covering ``text`` exactly, adjacent runs of one key merged;
-    Python indices. ``language`` is ``zones`` or ``covel``."""
+    Python indices. ``language`` is ``zones`` (the v2-doc dialect), ``chatluna-renderer`` or
+    ``covel``; the last two are for a whole text, not one line at a time."""
     out: list[tuple[int, int, str]] = []
     for start, ttype, value in _LEXERS[language].get_tokens_unprocessed(text):
         if not value:
