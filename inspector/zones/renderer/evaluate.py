@@ -277,7 +277,7 @@ class _Renderer:
                     else:
                         message = "ChatLuna's renderer throws here, and the tag writes nothing"
                     self.note(UNKNOWN_FUNCTION, dg.ERROR if self.in_header else dg.WARNING,
-                              f"unknown function {name!r}: {message}", node.start, node.end, name)
+                              f"unknown function {name!r}: {message}", node.start, node.start + len(name), name)
                     raise JsThrow(f"Unknown function: {name}", reported=True)
             args = [to_string(self.eval(a)) for a in node.arguments]
             try:

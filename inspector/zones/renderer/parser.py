@@ -74,6 +74,8 @@ MAX_TREE_DEPTH = 150
 # Blocks nested deeper than this are refused (JavaScript's stack overflows at a few thousand,
 # and the renderer writes nothing below depth 10 anyway).
 MAX_BLOCK_DEPTH = 1000
+# Parse problems listed per template; past this one note says how many more there are.
+MAX_PROBLEMS = 200
 
 
 # --- expression tree ---------------------------------------------------------------------------
@@ -390,8 +392,6 @@ _STRAY = {"/if", "/for", "/while", "/repeat"}
 
 
 def _kept_as_text(content: str, trimmed: str, start: int, end: int, error: ExpressionError) -> Problem:
-    if trimmed in _STRAY:
-        return Problem(dg.ERROR, f"{{{trimmed}}} closes no open {{{trimmed[1:]}}}; it is kept as text", start, end)
     if trimmed.startswith("elseif "):
         return Problem(dg.ERROR, "{elseif} outside an {if}; it is kept as text", start, end)
     first = trimmed[:1]
@@ -481,6 +481,11 @@ def parse_uncached(source: str) -> Template:
             current = opened.consequent if isinstance(opened, IfBlock) else opened.body
             stack.append((opened, current))
             continue
+        if trimmed in _STRAY:  # "/" cannot start an expression: kept as text
+            current.append(Text(source[start:end], start, end, True))
+            problems.append(Problem(dg.ERROR, f"{{{trimmed}}} closes no open {{{trimmed[1:]}}}; it is kept as text",
+                                    start, end))
+            continue
         try:
             expression = parse_expression(source, lo, hi)
         except ExpressionError as exc:
@@ -496,6 +501,15 @@ def parse_uncached(source: str) -> Template:
         problems.append(Problem(dg.ERROR, f"{{{name}}} is never closed: add {{/{name}}} (ChatLuna renders the rest "
                                 "of the text as its body)", block.start, block.tag_end))
     problems.sort(key=lambda p: (p.start, p.end))
+    if len(problems) > MAX_PROBLEMS:
+        kept = problems[:MAX_PROBLEMS]
+        fatal = next((p for p in problems[MAX_PROBLEMS:] if p.fatal), None)
+        if fatal is not None and not any(p.fatal for p in kept):
+            kept.append(fatal)
+        rest = problems[len(kept):]
+        kept.append(Problem(dg.INFO, f"{len(problems) - len(kept)} more parse problems after this one are not "
+                            "listed", rest[0].start, rest[0].end))
+        problems = kept
     return Template(source, root, problems)
 
 
