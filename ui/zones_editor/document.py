@@ -1,5 +1,5 @@
-"""The document the editor works on — a prompt-zones config or one Covel template — and every edit
-as an undoable command on one ``QUndoStack``.
+"""The document the editor works on — a prompt-zones config, one Covel template or a ChatLuna
+preset file — and every edit as an undoable command on one ``QUndoStack``.
 
 Text typed in the template editor, a changed order, an added block, a per-turn value: each is a
 command, so Edit → Undo walks back through all of them in the order they were made, and the
@@ -21,9 +21,12 @@ from inspector.zones import ConfigError, PromptConfig, load_config, save_config
 from inspector.files import OutputPathError, check_output_path, write_atomic
 from inspector.zones.config import format_of
 from inspector.zones.covel_templates import is_covel_template_path
+from inspector.zones.presets import DEFAULT_INPUT, looks_like_preset, read_preset_file
+from inspector.zones.presets.editing import PresetDocument
 
 ZONES_MODE = "zones"
 COVEL_MODE = "covel"
+PRESET_MODE = "preset"
 
 # What an edit touched; the window refreshes only what depends on it.
 CONTENT = "content"          # a block's (or the Covel template's) text
@@ -120,6 +123,7 @@ class ZonesDocument(QObject):
         self.mode = ZONES_MODE
         self.config = PromptConfig()
         self.covel: CovelTemplate | None = None
+        self.preset: PresetDocument | None = None
         self.path: Path | None = None
         self.fmt = "json"
         self.is_sample = False
@@ -148,7 +152,15 @@ class ZonesDocument(QObject):
         a one-line message. ``as_sample``: the shipped sample, opened as an untitled copy so Save
         never writes into the installed package."""
         path = Path(path)
-        if is_covel_template_path(str(path)):
+        self.preset = None
+        if looks_like_preset(path):
+            self.preset = PresetDocument.from_text(read_preset_file(path), str(path))
+            self.preset.sample_input = DEFAULT_INPUT
+            self.mode = PRESET_MODE
+            self.config = PromptConfig()
+            self.covel = None
+            self.fmt = "yaml"
+        elif is_covel_template_path(str(path)):
             try:
                 raw = path.read_bytes()
             except OSError as exc:
@@ -178,6 +190,7 @@ class ZonesDocument(QObject):
     def new_config(self) -> None:
         self.mode, self.config, self.covel, self.path, self.fmt, self.is_sample = \
             ZONES_MODE, PromptConfig(), None, None, "json", False
+        self.preset = None
         self.name = "untitled.json"
         self.undo_stack.clear()
         self.undo_stack.setClean()
@@ -198,6 +211,9 @@ class ZonesDocument(QObject):
         if self.mode == COVEL_MODE:
             assert self.covel is not None
             write_atomic(target, self.covel.content, keep_backup=True)
+        elif self.mode == PRESET_MODE:
+            assert self.preset is not None
+            write_atomic(target, self.preset.dump(), keep_backup=True)
         else:
             fmt = format_of(target)
             save_config(self.config, target, fmt)
@@ -213,6 +229,12 @@ class ZonesDocument(QObject):
     def text_target(self, block_index: int | None) -> Any:
         if self.mode == COVEL_MODE:
             return self.covel
+        if self.mode == PRESET_MODE:
+            assert self.preset is not None
+            slots = self.preset.slots
+            if block_index is None or not 0 <= block_index < len(slots) or not slots[block_index].editable:
+                return None
+            return slots[block_index]
         if block_index is None or not 0 <= block_index < len(self.config.blocks):
             return None
         return self.config.blocks[block_index]
@@ -235,6 +257,12 @@ class ZonesDocument(QObject):
                                       label or _tr("Change {field}").format(field=attr), merge=merge))
 
     def set_sample_input(self, text: str) -> None:
+        if self.mode == PRESET_MODE:
+            # A preset file has no sample input: trying one out is not an edit of the file.
+            assert self.preset is not None
+            self.preset.sample_input = text
+            self.edited(INPUT, self.preset, None)
+            return
         self.set_field(self.config, "sample_input", text, INPUT, _tr("Edit sample input"), merge=True)
 
     def insert_block(self, index: int, block: Any, label: str | None = None) -> None:

@@ -31,6 +31,9 @@ def _tr(text: str) -> str:
     return QCoreApplication.translate("TemplateEdit", text)
 
 
+# Languages lexed as a whole text (their tags may span lines) rather than a line at a time.
+WHOLE_TEXT_LANGUAGES = ("covel", "chatluna-renderer")
+
 # Squiggles drawn at most in one template (a pasted line can hold tens of thousands of problems).
 MAX_SQUIGGLES = 1000
 
@@ -91,12 +94,13 @@ class TemplateHighlighter(QSyntaxHighlighter):
         self.rehighlight()
 
     def set_covel_runs(self, runs: list[tuple[int, int, str]]) -> None:
-        """UTF-16 runs of the whole Covel text (``spans_utf16(text, "covel")``)."""
+        """UTF-16 runs of the whole text, for a language whose tags may span lines (Covel, the
+        chatluna-renderer dialect): ``spans_utf16(text, language)``."""
         self._covel_runs = runs
 
     def highlightBlock(self, text: str) -> None:  # noqa: N802 - Qt override
         formats = self.formats
-        if self.language == "covel":
+        if self.language in WHOLE_TEXT_LANGUAGES:
             block = self.currentBlock()
             first, last = block.position(), block.position() + block.length()
             for start, end, key in self._covel_runs:
@@ -166,8 +170,8 @@ class TemplateEdit(QPlainTextEdit):
         is the same document being restored (undo), else starts at the top."""
         self._loading = True
         try:
-            if language == "covel":
-                self.highlighter.set_covel_runs(spans_utf16(text, "covel"))
+            if language in WHOLE_TEXT_LANGUAGES:
+                self.highlighter.set_covel_runs(spans_utf16(text, language))
             self.highlighter.language = language
             scroll = self.verticalScrollBar().value()
             if self.text() != text:
@@ -207,9 +211,9 @@ class TemplateEdit(QPlainTextEdit):
         if text == self._text:
             return
         self._text = text
-        if self.highlighter.language == "covel":
-            # Tagged blocks span lines: one edit can change the colours of lines far below.
-            self.highlighter.set_covel_runs(spans_utf16(text, "covel"))
+        if self.highlighter.language in WHOLE_TEXT_LANGUAGES:
+            # Tags span lines: one edit can change the colours of lines far below.
+            self.highlighter.set_covel_runs(spans_utf16(text, self.highlighter.language))
             self._loading = True
             try:
                 self.highlighter.rehighlight()

@@ -31,10 +31,14 @@ from inspector.zones.config import sample_path
 from inspector.zones.covel_templates import check_covel, example_variables, interpolate
 from inspector.zones.diagnostics import attribute, combined_problems, worst_by_block
 from inspector.zones.editing import copy_block, new_block
+from inspector.zones.presets import PresetCache, PresetOptions, render_preset
 
 from .block_form import BlockForm
 from .blocks_model import BLOCK_INDEX_ROLE, BlocksModel
-from .document import CONTENT, COVEL_MODE, ENVIRONMENT, INPUT, SETTINGS, STRUCTURE, VARIABLES, ZonesDocument
+from .document import (
+    CONTENT, COVEL_MODE, ENVIRONMENT, INPUT, PRESET_MODE, SETTINGS, STRUCTURE, VARIABLES, ZONES_MODE, ZonesDocument,
+)
+from .preset_view import PresetBlocksView, PresetPreview, slot_detail, slot_title
 from .preview import PreviewPane
 from .problems import ProblemsView
 from .ruler import OrderRuler
@@ -52,8 +56,8 @@ def _tr(text: str) -> str:
 
 
 def file_filters() -> str:
-    return _tr("Prompt configs (*.json *.yaml *.yml *.toml);;Covel templates (*.md *.covel *.covel.txt);;"
-               "All files (*)")
+    return _tr("Prompt configs and ChatLuna presets (*.json *.yaml *.yml *.toml);;ChatLuna presets (*.yml *.yaml);;"
+               "Covel templates (*.md *.covel *.covel.txt);;All files (*)")
 
 
 class ZonesEditorWindow(QMainWindow):
@@ -80,6 +84,8 @@ class ZonesEditorWindow(QMainWindow):
         self.rows: list[tuple[Diagnostic, int | None]] = []
         self.result: Any = None
         self.last_refresh_ms = 0.0
+        self.preset_result: Any = None
+        self.preset_cache = PresetCache()
         self._simulation_stale = True
         self._variables_stale = True
 
@@ -116,6 +122,8 @@ class ZonesEditorWindow(QMainWindow):
         left.addWidget(self.tree)
         left.setSizes([250, 360])
         self.left = left
+        self.preset_blocks = PresetBlocksView(self)
+        self.preset_blocks.hide()
 
         self.form = BlockForm(self)
         self.editor = TemplateEdit(self)
@@ -129,6 +137,11 @@ class ZonesEditorWindow(QMainWindow):
         ct.setSpacing(2)
         ct.addWidget(self.form)
         ct.addWidget(self.covel_label)
+        self.preset_label = QLabel(self)
+        self.preset_label.setObjectName("presetLabel")
+        self.preset_label.setWordWrap(True)
+        self.preset_label.hide()
+        ct.addWidget(self.preset_label)
         ct.addWidget(self.editor, 1)
         self.problems = ProblemsView(self)
         self.problems_label = QLabel(self)
@@ -157,16 +170,20 @@ class ZonesEditorWindow(QMainWindow):
         self.tabs.addTab(self.variables, _tr("Variables"))
         self.tabs.addTab(self.environment, _tr("Environment"))
         self.tabs.addTab(self.catalog, _tr("Covel Variables"))
+        self.preset_preview = PresetPreview(self)
+        self.tabs.addTab(self.preset_preview, _tr("Messages"))
 
         self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
         self.splitter.setChildrenCollapsible(False)
         self.splitter.addWidget(left)
+        self.splitter.addWidget(self.preset_blocks)
         self.splitter.addWidget(centre)
         self.splitter.addWidget(self.tabs)
         self.splitter.setStretchFactor(0, 0)
-        self.splitter.setStretchFactor(1, 1)
+        self.splitter.setStretchFactor(1, 0)
         self.splitter.setStretchFactor(2, 1)
-        self.splitter.setSizes([610, 450, 420])
+        self.splitter.setStretchFactor(3, 1)
+        self.splitter.setSizes([610, 0, 450, 420])
         host = QWidget(self)
         hl = QHBoxLayout(host)
         hl.setContentsMargins(6, 6, 6, 0)
@@ -194,7 +211,8 @@ class ZonesEditorWindow(QMainWindow):
         K = QKeySequence.StandardKey
         self.new_action = self._action(_tr("&New Config"), self.new_config, K.New, _tr("Start an empty prompt config"))
         self.open_action = self._action(_tr("&Open…"), self.choose_file, K.Open,
-                                        _tr("Open a prompt config (JSON, YAML, TOML) or a Covel template"))
+                                        _tr("Open a prompt config (JSON, YAML, TOML), a ChatLuna preset or a Covel "
+                                            "template"))
         self.save_action = self._action(_tr("&Save"), self.save, K.Save, _tr("Save in the format it was opened in"))
         self.save_as_action = self._action(_tr("Save &As…"), self.save_as, K.SaveAs)
         self.close_action = self._action(_tr("&Close"), self.close, K.Close)
@@ -259,6 +277,8 @@ class ZonesEditorWindow(QMainWindow):
         self.preview.inputEdited.connect(self.doc.set_sample_input)
         self.preview.turnChanged.connect(self.set_turn)
         self.preview.sourceRequested.connect(self._source_requested)
+        self.preset_blocks.slotSelected.connect(self.select_block)
+        self.preset_preview.inputEdited.connect(self.doc.set_sample_input)
         self.simulator.turnSelected.connect(self.set_turn)
         self.simulator.turnCountChanged.connect(self._turn_count_changed)
         self.variables.edited.connect(lambda i, v, label: self.doc.replace_variable(i, v, label))
@@ -350,7 +370,7 @@ class ZonesEditorWindow(QMainWindow):
 
     def _ask_open_path(self) -> str | None:
         start = str(self.doc.path.parent) if self.doc.path is not None else ""
-        name, _f = QFileDialog.getOpenFileName(self, _tr("Open Prompt Config or Covel Template"), start,
+        name, _f = QFileDialog.getOpenFileName(self, _tr("Open Prompt Config, ChatLuna Preset or Covel Template"), start,
                                                file_filters())
         return name or None
 
@@ -372,17 +392,34 @@ class ZonesEditorWindow(QMainWindow):
 
     # ------------------------------------------------------------------ document events
 
+    def _language(self) -> str:
+        """The template language of the open document, for the highlighter."""
+        if self.doc.mode == COVEL_MODE:
+            return "covel"
+        if self.doc.mode == PRESET_MODE or self.doc.config.settings.dialect == "chatluna-renderer":
+            return "chatluna-renderer"
+        return "zones"
+
     def _doc_reset(self) -> None:
         covel = self.doc.mode == COVEL_MODE
-        self.left.setVisible(not covel)
-        self.form.setVisible(not covel)
+        preset = self.doc.mode == PRESET_MODE
+        blocks = not covel and not preset
+        # Hiding the current tab would move to whichever tab is next; choose before hiding.
+        if blocks and self.tabs.currentIndex() in (4, 5):
+            self.tabs.setCurrentWidget(self.preview)
+        self.left.setVisible(blocks)
+        self.preset_blocks.setVisible(preset)
+        self.form.setVisible(blocks)
         self.covel_label.setVisible(covel)
+        self.preset_label.setVisible(preset)
         for action in (self.add_system_action, self.add_context_action, self.add_input_action,
                        self.duplicate_action, self.remove_action, self.next_turn_action, self.prev_turn_action):
-            action.setEnabled(not covel)
+            action.setEnabled(blocks)
+        self.tabs.setTabVisible(0, not preset)
         for index, widget in ((1, self.simulator), (2, self.variables), (3, self.environment)):
-            self.tabs.setTabVisible(index, not covel)
+            self.tabs.setTabVisible(index, blocks)
         self.tabs.setTabVisible(4, covel)
+        self.tabs.setTabVisible(5, preset)
         self.turn = 0
         self.turn_count = None
         self.preview.set_turn(0)
@@ -395,14 +432,22 @@ class ZonesEditorWindow(QMainWindow):
                                          ).replace("{name}", self.doc.covel.name))
             self.editor.set_text(self.doc.covel.content, "covel", 0)
             self.tabs.setCurrentWidget(self.preview)
+        elif preset:
+            assert self.doc.preset is not None
+            self.preset_cache = PresetCache()
+            self.preset_blocks.set_slots(self.doc.preset.slots)
+            self.preset_preview.set_input(self.doc.preset.sample_input)
+            self.tabs.setCurrentWidget(self.preset_preview)
+            self.splitter.setSizes([0, 420, 450, 560])
+            self.select_block(0 if self.doc.preset.slots else None, force=True)
         else:
             self.preview.set_input(self.doc.config.sample_input)
             self.environment.set_config(self.doc.config)
             self.blocks_model.rebuild(self.doc.config)
             self.tree.expandAll()
             self.ruler.set_config(self.doc.config)
-            if self.tabs.currentIndex() == 4:
-                self.tabs.setCurrentWidget(self.preview)
+            if self.splitter.sizes()[0] == 0:
+                self.splitter.setSizes([610, 0, 450, 420])
             self.select_block(0 if self.doc.config.blocks else None)
         self._variables_stale = True
         self._simulation_stale = True
@@ -410,6 +455,20 @@ class ZonesEditorWindow(QMainWindow):
         self.schedule_refresh()
 
     def _doc_changed(self, kind: str, target: Any, cursor: int | None) -> None:
+        if self.doc.mode == PRESET_MODE:
+            assert self.doc.preset is not None
+            if kind == CONTENT:
+                index = next((i for i, s in enumerate(self.doc.preset.slots) if s is target), None)
+                if target is not self._current_block:
+                    self.select_block(index)
+                elif self.editor.text() != target.content:
+                    self.editor.set_text(target.content, self._language(), cursor)
+                if index is not None:
+                    self.preset_blocks.update_slot(index, target)
+            elif kind == INPUT:
+                self.preset_preview.set_input(self.doc.preset.sample_input)
+            self.schedule_refresh()
+            return
         if self.doc.mode == COVEL_MODE:
             if kind == CONTENT and self.editor.text() != self.doc.covel.content:
                 self.editor.set_text(self.doc.covel.content, "covel", cursor)
@@ -421,7 +480,7 @@ class ZonesEditorWindow(QMainWindow):
                 # Undo/redo of typing in another block: show that block, where the edit was.
                 self.select_block(self._index_of(target))
             elif self.editor.text() != target.content:
-                self.editor.set_text(target.content, "zones", cursor)
+                self.editor.set_text(target.content, self._language(), cursor)
         elif kind == STRUCTURE:
             self.blocks_model.rebuild(config)
             self.tree.expandAll()
@@ -472,7 +531,35 @@ class ZonesEditorWindow(QMainWindow):
 
     # ------------------------------------------------------------------ blocks
 
+    def _select_slot(self, index: int | None, force: bool) -> None:
+        assert self.doc.preset is not None
+        slots = self.doc.preset.slots
+        if index is not None and not 0 <= index < len(slots):
+            index = None
+        slot = slots[index] if index is not None else None
+        changed = slot is not self._current_block or index != self.current
+        self.current = index
+        self._current_block = slot
+        self.preset_blocks.select(index)
+        if changed or force:
+            self.editor.setEnabled(slot is not None and slot.editable)
+            self.editor.set_text(slot.content if slot is not None else "", self._language(), 0 if changed else None)
+            self.preset_label.setText(self._slot_label(slot))
+            self._show_block_problems()
+
+    def _slot_label(self, slot: Any) -> str:
+        if slot is None:
+            return _tr("This preset has no templates.")
+        text = _tr("{block} ({id}) · {detail} — rendered with ChatLuna's renderer").format(
+            block=slot_title(slot), id=slot.block_id, detail=slot_detail(slot))
+        if not slot.editable:
+            text += " · " + _tr("content parts: shown, not editable here")
+        return text
+
     def select_block(self, index: int | None, *, force: bool = False) -> None:
+        if self.doc.mode == PRESET_MODE:
+            self._select_slot(index, force)
+            return
         config = self.doc.config
         if index is not None and not 0 <= index < len(config.blocks):
             index = None
@@ -494,7 +581,7 @@ class ZonesEditorWindow(QMainWindow):
         if changed or force:
             self.form.set_block(block)
             self.editor.setEnabled(block is not None)
-            self.editor.set_text(block.content if block is not None else "", "zones", 0 if changed else None)
+            self.editor.set_text(block.content if block is not None else "", self._language(), 0 if changed else None)
             self.preview.set_selected(block.id if block is not None else None)
             self._show_block_problems()
 
@@ -504,7 +591,7 @@ class ZonesEditorWindow(QMainWindow):
             self.select_block(int(index))
 
     def add_block(self, zone: str) -> None:
-        if self.doc.mode == COVEL_MODE:
+        if self.doc.mode in (COVEL_MODE, PRESET_MODE):
             return
         config = self.doc.config
         self.doc.insert_block(len(config.blocks), new_block(config, zone),
@@ -512,13 +599,13 @@ class ZonesEditorWindow(QMainWindow):
         self.editor.setFocus()
 
     def duplicate_block(self) -> None:
-        if self._current_block is None or self.current is None:
+        if self._current_block is None or self.current is None or self.doc.mode == PRESET_MODE:
             return
         block = copy_block(self._current_block, {b.id for b in self.doc.config.blocks})
         self.doc.insert_block(self.current + 1, block, _tr("Duplicate {id}").format(id=self._current_block.id))
 
     def remove_block(self) -> None:
-        if self.current is not None and self.doc.mode != COVEL_MODE:
+        if self.current is not None and self.doc.mode not in (COVEL_MODE, PRESET_MODE):
             self.doc.remove_block(self.current)
 
     def add_variable(self) -> None:
@@ -567,6 +654,12 @@ class ZonesEditorWindow(QMainWindow):
         if self.doc.mode == COVEL_MODE:
             self.editor.select_span(diag.start_utf16, diag.end_utf16)
             return
+        if self.doc.mode == PRESET_MODE:
+            if index is not None:
+                self.select_block(index)
+                if diag.field in ("content", None):
+                    self.editor.select_span(diag.start_utf16, diag.end_utf16)
+            return
         if index is not None:
             self.select_block(index)
             if diag.field in ("content", None):
@@ -595,6 +688,10 @@ class ZonesEditorWindow(QMainWindow):
     def _show_block_problems(self) -> None:
         if self.doc.mode == COVEL_MODE:
             self.editor.set_diagnostics([d for d, _i in self.rows])
+            return
+        if self.doc.mode == PRESET_MODE:
+            self.editor.set_diagnostics([d for d, i in self.rows if i is not None and i == self.current
+                                         and d.field in ("content", None)])
             return
         mine = [d for d, i in self.rows if i is not None and i == self.current]
         self.editor.set_diagnostics([d for d in mine if d.field in ("content", None)])
@@ -625,6 +722,8 @@ class ZonesEditorWindow(QMainWindow):
                 text = diagnostics[-1].message
             self.rows = [(d, None) for d in diagnostics]
             self.preview.show_covel(text)
+        elif self.doc.mode == PRESET_MODE:
+            self._refresh_preset()
         else:
             config = self.doc.config
             try:
@@ -654,7 +753,7 @@ class ZonesEditorWindow(QMainWindow):
             errors=counts[dg.ERROR], warnings=counts[dg.WARNING], infos=counts[dg.INFO])
         self.problems_label.setText(_tr("Problems: {counts}  (F8: next, Shift+F8: previous)").format(counts=text))
         self.counts_label.setText(text)
-        if self.doc.mode != COVEL_MODE:
+        if self.doc.mode == ZONES_MODE:
             if self._variables_stale and self.tabs.currentWidget() is self.variables:
                 self.variables.set_config(self.doc.config, self.turns_to_simulate())
                 self._variables_stale = False
@@ -662,6 +761,28 @@ class ZonesEditorWindow(QMainWindow):
                 self.refresh_simulation()
         self.last_refresh_ms = (time.perf_counter() - started) * 1000
         self.refreshed.emit()
+
+    def _refresh_preset(self) -> None:
+        """One render of the preset as ChatLuna sends it (templates cached between edits)."""
+        preset_doc = self.doc.preset
+        assert preset_doc is not None
+        try:
+            result = render_preset(preset_doc.current(), PresetOptions(input=preset_doc.sample_input),
+                                   self.preset_cache)
+            diagnostics = list(result.diagnostics)
+        except Exception as exc:  # noqa: BLE001 - shown to the user, not swallowed
+            result = None
+            diagnostics = [dg.failure(exc, "render")]
+        slot_of = {s.block_id: i for i, s in enumerate(preset_doc.slots)}
+        self.rows = [(d, slot_of.get(d.block_id or "")) for d in diagnostics]
+        worst: dict[int, str] = {}
+        for d, i in self.rows:
+            if i is not None and (i not in worst or dg.severity_rank(d.severity) < dg.severity_rank(worst[i])):
+                worst[i] = d.severity
+        self.preset_blocks.set_problems(worst)
+        self.preset_result = result
+        if result is not None:
+            self.preset_preview.show_render(result)
 
     def refresh_simulation(self) -> None:
         n = self.turns_to_simulate()
