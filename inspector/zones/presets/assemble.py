@@ -31,6 +31,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from inspector.zones import diagnostic as dg
 from inspector.zones.diagnostic import ERROR, WARNING, Diagnostic, SourcePositions, field_diagnostic, make
 from inspector.zones.renderer import check_template, render_detailed
 
@@ -38,9 +39,8 @@ from .functions import BUILTIN_FUNCTIONS, DEFAULT_NOW, DEFAULT_SEED, Builtins, p
 from .lore import LORE_PATTERN, Activation, LoreMatcher
 from .model import Preset
 
-INPUT_MISSING_PROMPT = "input-missing-prompt"
-NETWORK_FUNCTION = "network-function"
-FUNCTION_ARGUMENT = "function-argument"
+INPUT_MISSING_PROMPT = dg.INPUT_MISSING_PROMPT
+NETWORK_FUNCTION = dg.NETWORK_FUNCTION
 LORE_PROMPT = "lore-prompt"
 
 DEFAULT_INPUT = "你好"
@@ -59,10 +59,8 @@ DEFAULT_VARIABLES: dict[str, Any] = {
     "noop": "",
     "idle_duration": "now",
 }
+# format_user_prompt's own variables (the others: the clock's date, time and weekday, built, prompt).
 SENDER_VARIABLES = ("sender_id", "sender")
-CLOCK_VARIABLES = ("date", "time", "weekday")
-# Every name ChatLuna passes to a preset template (the built-in names a lint knows).
-CONVERSATION_VARIABLES = (*DEFAULT_VARIABLES, *CLOCK_VARIABLES, "built", "prompt")
 ROLES = ("system", "user", "assistant")
 MAX_HISTORY = 10_000
 

@@ -29,6 +29,7 @@ from datetime import datetime, timedelta, timezone
 from typing import Any
 
 from inspector.jsjson import JS_SPACE, js_number, js_to_number, js_to_string, js_trim
+from inspector.zones.diagnostic import NETWORK_FUNCTION
 
 DEFAULT_NOW = "2026-01-01T09:30:00+08:00"
 DEFAULT_SEED = 0
@@ -36,7 +37,8 @@ DEFAULT_SEED = 0
 # What ChatLuna registers, in its order; the renderer knows no other function.
 BUILTIN_FUNCTIONS = ("time_UTC", "timeDiff", "date", "weekday", "isotime", "isodate", "random", "pick",
                      "roll", "url")
-NETWORK_FUNCTIONS = frozenset({"url"})
+# A diagnostic for an argument ChatLuna's function would log a warning about (or read as invalid).
+FUNCTION_ARGUMENT = "function-argument"
 WEEKDAYS = ("Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday")
 
 # JavaScript dates hold at most 8.64e15 ms either side of 1970; past that toISOString throws.
@@ -200,7 +202,7 @@ class Builtins:
         first = js_to_string(args[0]) if args else ""
         offset = js_parse_int(first) if first else 0.0
         if offset != offset:
-            self._note("time_UTC", "function-argument", f"time_UTC({first!r}): not a UTC offset; ChatLuna "
+            self._note("time_UTC", FUNCTION_ARGUMENT, f"time_UTC({first!r}): not a UTC offset; ChatLuna "
                        "renders \"Invalid UTC offset\"")
             return "Invalid UTC offset"
         return _iso_utc(_ms(self.now) + offset * 3_600_000).replace("T", " ")[:-5]
@@ -211,7 +213,7 @@ class Builtins:
             text = js_to_string(args[i]) if i < len(args) else "undefined"
             ms = parse_js_date(text, self.local_zone)
             if ms is None:
-                self._note("timeDiff", "function-argument", f"timeDiff: {text!r} is not an ISO date or "
+                self._note("timeDiff", FUNCTION_ARGUMENT, f"timeDiff: {text!r} is not an ISO date or "
                            "date-time; it counts as an invalid date (\"now\")")
                 ms = math.nan
             times.append(ms)
@@ -261,7 +263,7 @@ class Builtins:
 
     def url(self, args: list[Any], _variables: Mapping[str, Any]) -> str:
         address = js_to_string(args[1]) if len(args) > 1 else "undefined"
-        self._note("url", "network-function", f"url(): ChatLuna fetches {address} here and inserts up to "
+        self._note("url", NETWORK_FUNCTION, f"url(): ChatLuna fetches {address} here and inserts up to "
                    f"{js_to_string(args[3]) if len(args) > 3 else '1000'} characters of the reply; this tool "
                    "does not use the network, so the call renders as the empty string")
         return ""
