@@ -71,8 +71,8 @@ class PairEvidence:
     requests read."""
 
     __slots__ = ("turn_id", "event_id", "previous_event_id", "gap", "rules", "write_ttl", "input_tokens",
-                 "cached_tokens", "written_tokens", "shared_tokens", "short_breakpoints", "breakpoint_ends",
-                 "reads")
+                 "cached_tokens", "written_tokens", "shared_tokens", "total_tokens", "short_breakpoints",
+                 "breakpoint_ends", "reads")
 
     def __init__(self, pair: CachePair, call: Call) -> None:
         rules = pair.rules
@@ -92,6 +92,7 @@ class PairEvidence:
             self.cached_tokens = pair.predicted_cached_tokens
             self.written_tokens = pair.predicted_cache_write_tokens
         self.shared_tokens = pair.shared_tokens
+        self.total_tokens = pair.total_tokens
         # (location, prefix tokens) of each honoured breakpoint whose prefix the model does not cache
         self.short_breakpoints: list[tuple[str, int]] = []
         # part index -> the prefix tokens up to and including it, for the honoured breakpoints
@@ -279,6 +280,12 @@ class LayoutEvidence:
 
     def _wasted_breakpoints(self, sid: str, rid: str | None) -> list[Finding]:
         with_breakpoints = [e for e in self.priced if e.breakpoint_ends]
+        if not with_breakpoints:
+            return []
+        if all(len(e.short_breakpoints) == len(e.breakpoint_ends) for e in with_breakpoints):
+            # No breakpoint of the runtime ever reaches the minimum: one finding for the runtime,
+            # not one per place it marks.
+            return [self._runtime_too_short(sid, rid, with_breakpoints)]
         wasted: dict[str, list[tuple[str, int, CacheRules]]] = {}
         for e in with_breakpoints:
             for where, tokens in e.short_breakpoints:
@@ -299,6 +306,20 @@ class LayoutEvidence:
                 "stable prefix (the end of the system prompt).",
                 {"maxPrefixTokens": longest, "minCacheableTokens": rules.min_cacheable_tokens}))
         return out
+
+    def _runtime_too_short(self, sid: str, rid: str | None, with_breakpoints: list[PairEvidence]) -> Finding:
+        rules = with_breakpoints[-1].rules
+        places = list(dict.fromkeys(where for e in with_breakpoints for where, _ in e.short_breakpoints))
+        longest = max(tokens for e in with_breakpoints for _, tokens in e.short_breakpoints)
+        return Finding(
+            "wasted-breakpoint", "warning", sid, rid, "every breakpoint", len(with_breakpoints),
+            len(with_breakpoints), list(dict.fromkeys(e.turn_id for e in with_breakpoints))[:10],
+            f"None of this runtime's cache_control breakpoints can cache: the longest prefix one closes is "
+            f"{longest} tokens, under the {rules.min_cacheable_tokens} the model caches, in all "
+            f"{len(with_breakpoints)} requests, so the breakpoints it marks ({', '.join(places)}) cache "
+            "nothing and each spends one of the "
+            f"{rules.max_breakpoints} slots. Drop them, or cache on a model with a lower minimum.",
+            {"maxPrefixTokens": longest, "minCacheableTokens": rules.min_cacheable_tokens, "places": places})
 
     def _dead_writes(self, sid: str, rid: str | None) -> Finding | None:
         # Only requests a later one was compared with: the last request of a turn's tool loop, or of

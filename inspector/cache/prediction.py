@@ -84,6 +84,15 @@ def predict_automatic(rules: CacheRules, shared: int, prev: Call, cur: Call | No
             shared = min(shared, cur.layout.cum[reach])
         if prev.layout.breakpoint_mode is not None:
             return _at_breakpoints(prev, shared, minimum)
+    return automatic_cached(rules, shared, prev.total_tokens, prev.shared_tokens)
+
+
+def automatic_cached(rules: CacheRules, shared: int, prev_total: int, prev_shared: int | None) -> int:
+    """The cached tokens an automatic prefix cache gives a request sharing ``shared`` tokens with
+    the earlier one (``prev_total`` tokens long, itself sharing ``prev_shared`` with the one before
+    it), by the rules' minimum and granularity; time not considered. The one statement of the
+    granularity rule: the analysis predicts with it and the demo generator reports with it."""
+    minimum = rules.min_cacheable_tokens
     if shared < minimum:
         return 0
     if rules.granularity == "step":
@@ -92,9 +101,9 @@ def predict_automatic(rules: CacheRules, shared: int, prev: Call, cur: Call | No
     elif rules.granularity == "units":
         # Persisted units of the earlier request: its whole input, the prefix it shared with the
         # request before it, and fixed intervals (provider-caching.md §3.4).
-        candidates = [prev.total_tokens]
-        if prev.shared_tokens is not None:
-            candidates.append(prev.shared_tokens)
+        candidates = [prev_total]
+        if prev_shared is not None:
+            candidates.append(prev_shared)
         if rules.unit_tokens:
             candidates.append(shared // rules.unit_tokens * rules.unit_tokens)
         cached = max((c for c in candidates if c <= shared), default=0)

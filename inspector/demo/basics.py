@@ -30,10 +30,6 @@ F_COMPACT = 8
 F_SKIP_AGAIN = 10
 RECUR = 40
 
-# Provider-side minimum prompt length for a prefix cache hit, and the step a hit is counted in.
-CACHE_MIN_TOKENS = 1024
-CACHE_STEP = 128
-
 # --- small utilities --------------------------------------------------------------------------
 
 
@@ -115,6 +111,18 @@ def anthropic_stream(body: dict) -> tuple[str, list[int]]:
             if "cache_control" in block:
                 marks.append(size)
     return "".join(pieces), marks
+
+
+# The fields an automatic prefix cache reads, in the order providers hash them (tools, the system
+# instruction, then the conversation), per wire; the other fields (model, limits, stream) are
+# not prompt content.
+_PREFIX_FIELDS = ("tools", "instructions", "systemInstruction", "messages", "input", "contents")
+
+
+def prefix_text(body: dict) -> str:
+    """The cacheable content of a body for an automatic prefix cache, in hash order: the one
+    text whose shared prefix the demo's simulated provider reads from its cache."""
+    return "\x00".join(js_stringify(body[key]) for key in _PREFIX_FIELDS if key in body)
 
 
 def recurs(turn: int, first: int, total: int) -> bool:

@@ -39,7 +39,7 @@ __all__ = ["DemoSummary", "generate_demo", "DEMO_APPLICATION_ID", "DEMO_FORMAT",
 DEMO_APPLICATION_ID = 0x436F7644
 # SQLite header field "user version": which edition of this generator wrote the file, so the app
 # can replace a cached demo that an older release wrote. Raise it whenever the output changes.
-DEMO_FORMAT = 1
+DEMO_FORMAT = 2
 
 
 @dataclass(frozen=True)

@@ -18,14 +18,16 @@ from inspector.covel.assembly import (
     Summary,
     assemble,
 )
+from inspector.cache.prediction import automatic_cached
+from inspector.cache.rules import default_rules
 from inspector.jsjson import common_prefix_utf16, js_parse, js_stringify
-from inspector.tokens import covel_estimate
+from inspector.tokens import count_exact, covel_estimate
 from inspector.wire.protocols import ANTHROPIC_MESSAGES
 from inspector.wire.serialise import omit_image_data, project_body, prompt_cache_key_for, serialise
 
 from . import world as W
 
-from .basics import CACHE_MIN_TOKENS, CACHE_STEP, F_COMPACT, F_HTTP_429, F_IMAGE, F_MODEL_RETRY, F_PROMPT_EDIT, F_RUNTIME_FAIL, F_SKIP, F_SKIP_AGAIN, Ids, STAGE_RANK, anthropic_stream, iso_at, png_base64, recurs
+from .basics import F_COMPACT, F_HTTP_429, F_IMAGE, F_MODEL_RETRY, F_PROMPT_EDIT, F_RUNTIME_FAIL, F_SKIP, F_SKIP_AGAIN, Ids, STAGE_RANK, anthropic_stream, iso_at, png_base64, prefix_text, recurs
 from .runtimes import POST_TURN, Runtime, TOOLS, build_runtimes
 from .session_configs import SessionConfig
 from .writer import DemoWriter
@@ -69,6 +71,20 @@ class CallResult:
 # --- the session simulator --------------------------------------------------------------------
 
 
+@dataclass(frozen=True, slots=True)
+class _Sent:
+    """What a runtime last sent, as its provider's cache keeps it: the cacheable text, the
+    breakpoint offsets in it and the tokens up to each, its tokens, the tokens it shared with
+    the request before it (None: nothing to compare), and when (ms)."""
+
+    text: str
+    marks: tuple[int, ...]
+    mark_tokens: tuple[int, ...]
+    tokens: int
+    shared_tokens: int | None
+    at: int
+
+
 class SessionSim:
     def __init__(self, cfg: SessionConfig, rng: random.Random, ids: Ids, out: DemoWriter, scale: float) -> None:
         self.cfg = cfg
@@ -83,7 +99,7 @@ class SessionSim:
         self.summary_ranges: dict[str, list[str]] = {}
         self.scenes_since_compaction: list[W.Scene] = []
         self.turns_since_compaction = 0
-        self.last_body: dict[str, tuple[str, tuple[int, ...]]] = {}
+        self.last_body: dict[str, _Sent] = {}
         self.dimensions = {"time-of-day": "酉时", "fog-tide": 2, "extinguished-lamps": 3, "guild-trust": 0}
         self.known_characters: list[str] = ["沈青灯", "老周"]
         self.affinity: dict[str, int] = {npc.name: 0 for npc in W.NPCS}
@@ -155,34 +171,45 @@ class SessionSim:
 
     # -- usage ---------------------------------------------------------------------------------
 
-    def _usage(self, key: str, body: dict, body_text: str, output_tokens: int, reset: bool) -> dict:
-        tokens = covel_estimate(body_text)
-        previous = None if reset else self.last_body.get(key)
+    def _usage(self, key: str, model: str, body: dict, body_text: str, output_tokens: int, at: int) -> dict:
+        """What the provider reports for one request, by the shipped rules table (the rules the
+        analysis predicts with: minimum, granularity, breakpoints, TTL, tokenizer), so the demo
+        never contradicts them. Tokens are counted with the rules' tokenizer; a request after the
+        previous one's TTL reads nothing."""
+        rules = default_rules().resolve(self.cfg.provider, self.cfg.protocol, model)
+
+        def count(text: str) -> int:
+            return count_exact(text, rules.tokenizer) if text else 0
+
+        tokens = count(body_text)
+        previous = self.last_body.get(key)
+        if previous is not None and (at - previous.at) / 1000 > rules.ttl_seconds:
+            previous = None  # expired
         if self.cfg.protocol == ANTHROPIC_MESSAGES:
             # Anthropic caches the prefix at each breakpoint of a request; a later request reads the
             # longest of those prefixes it repeats. The markers themselves are not content, so the
             # comparison runs on the body text with them removed.
             content, marks = anthropic_stream(body)
+            marks = marks[: rules.max_breakpoints or 0]
             read = 0
             if previous is not None:
-                shared = common_prefix_utf16(previous[0], content)
-                read_at = max((m for m in previous[1] if m <= shared), default=0)
-                read = covel_estimate(content[:read_at]) if read_at else 0
-            if read < CACHE_MIN_TOKENS:
-                read = 0
-            last = covel_estimate(content[: marks[-1]]) if marks else 0
-            write = max(0, last - read) if last >= CACHE_MIN_TOKENS else 0
-            self.last_body[key] = (content, tuple(marks))
-            return {"inputTokens": tokens, "outputTokens": output_tokens,
+                shared = common_prefix_utf16(previous.text, content)
+                read_at = max((m for m, n in zip(previous.marks, previous.mark_tokens)
+                               if m <= shared and n >= rules.min_cacheable_tokens), default=0)
+                read = count(content[:read_at])
+            mark_tokens = tuple(count(content[:m]) for m in marks)
+            last = max((n for n in mark_tokens if n >= rules.min_cacheable_tokens), default=0)
+            write = max(0, last - read)
+            self.last_body[key] = _Sent(content, tuple(marks), mark_tokens, tokens, None, at)
+            return {"inputTokens": max(tokens, read + write), "outputTokens": output_tokens,
                     "cachedInputTokens": read, "cacheWriteInputTokens": write}
-        cached = 0
+        content = prefix_text(body)
+        cached = shared_tokens = 0
         if previous is not None:
-            shared = common_prefix_utf16(previous[0], body_text)
-            prefix_tokens = covel_estimate(body_text[:shared])
-            if prefix_tokens >= CACHE_MIN_TOKENS:
-                cached = prefix_tokens // CACHE_STEP * CACHE_STEP
-        self.last_body[key] = (body_text, ())
-        return {"inputTokens": tokens, "outputTokens": output_tokens, "cachedInputTokens": cached}
+            shared_tokens = count(content[: common_prefix_utf16(previous.text, content)])
+            cached = automatic_cached(rules, shared_tokens, previous.tokens, previous.shared_tokens)
+        self.last_body[key] = _Sent(content, (), (), tokens, shared_tokens if previous is not None else None, at)
+        return {"inputTokens": max(tokens, cached), "outputTokens": output_tokens, "cachedInputTokens": cached}
 
     # -- one model call ------------------------------------------------------------------------
 
@@ -201,7 +228,6 @@ class SessionSim:
         attempt: int = 0,
         http: str = "ok",
         fail: str | None = None,
-        reset_cache: bool = False,
     ) -> CallResult:
         """Emit one llm.calling / llm.responded pair; ``http`` is ok, 429 or 502 (both retried)."""
         spec = rt.spec
@@ -268,7 +294,7 @@ class SessionSim:
             return CallResult("", [], end, responded["usage"])
 
         output_tokens = covel_estimate(text) + sum(covel_estimate(c["arguments"]) for c in tool_calls) + 3
-        usage = self._usage(spec.runtime_id, projected, js_stringify(projected), output_tokens, reset_cache)
+        usage = self._usage(spec.runtime_id, slot.model, projected, js_stringify(projected), output_tokens, started)
         per_token = 28 if rt.streaming else 12
         end = t + output_tokens * per_token + self.rng.randint(50, 600)
         responded = {"runtimeId": spec.runtime_id, "pluginId": spec.plugin_id, "text": text,
@@ -470,7 +496,7 @@ class SessionSim:
             t = res.end_ms + rng.randint(500, 1500)
             attempt = 1
         res = self._call(ex, narrator, kernel, t + 1, text=story, tool_calls=[], attempt=attempt,
-                         http="429" if f["http_429"] else "ok", reset_cache=f["prompt_edit"])
+                         http="429" if f["http_429"] else "ok")
         t = res.end_ms
         ex.emit(t, "message.completed", {"runtimeId": "narrator/main", "pluginId": "narrator", "content": story,
                                          "len": len(story), "deltaCount": max(1, len(story) // 7)})

@@ -73,6 +73,21 @@ def test_a_breakpoint_on_a_short_first_system_block_is_a_wasted_slot():
     assert "one of the 4 breakpoint slots" in wasted.message
 
 
+def test_a_runtime_whose_every_breakpoint_is_short_gets_one_finding_not_one_per_place():
+    """A whole prompt under the minimum (Covel's small Haiku runtimes): every breakpoint it marks is
+    wasted, and the runtime gets one finding naming them all."""
+    ev = LayoutEvidence()
+    for i in range(3):
+        ev.add_pair(_pair(f"e{i}", f"e{i - 1}" if i else None, total=900),
+                    _call([(0, None), (1, None)], [200, 700]))
+    (wasted,) = _kinds(ev)["wasted-breakpoint"]
+    assert (wasted.part, wasted.count, wasted.out_of) == ("every breakpoint", 3, 3)
+    assert wasted.example == {"maxPrefixTokens": 900, "minCacheableTokens": SONNET.min_cacheable_tokens,
+                              "places": ["system block 1", "system block 2"]}
+    assert "None of this runtime's cache_control breakpoints can cache" in wasted.message
+    assert "(system block 1, system block 2)" in wasted.message
+
+
 def test_a_proxy_count_within_the_error_band_of_the_minimum_is_not_called_wasted():
     ev = LayoutEvidence()
     near = int(SONNET.min_cacheable_tokens * 0.9)

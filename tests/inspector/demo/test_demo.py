@@ -282,8 +282,11 @@ def test_prompt_change_breaks_cache(demo):
     narrator = [p for _, p in _payloads(path, "llm.responded", "demo-lantern-deepseek")
                 if p["runtimeId"] == "narrator/main" and p["finishReason"] == "stop"]
     cached = [p["usage"]["cachedInputTokens"] for p in narrator]
-    assert cached[0] == 0 and cached[6] == 0
-    assert all(c > 0 and c % 128 == 0 for i, c in enumerate(cached) if i not in (0, 6))
+    # The edit of the narrator's runtime body before turn 7 cuts the cached prefix to what comes
+    # before the body (the provider still holds that much); every other turn reads more.
+    assert cached[0] == 0
+    assert all(c > 0 for c in cached[1:])
+    assert cached[6] < min(cached[1:6]) / 2 and cached[6] < min(cached[7:]) / 2
     first_per_turn: dict[str, str] = {}
     for turn, p in _payloads(path, "llm.calling", "demo-lantern-deepseek"):
         if p["runtimeId"] == "narrator/main":
@@ -553,11 +556,12 @@ def test_sigterm_during_a_long_build_removes_the_temporary_file(tmp_path):
     assert _digest(path) == before and _listing(tmp_path) == listing
 
 
-# Every row of the demo for these arguments, as the generator wrote it before it was split into
-# modules (recorded once; the seed fixes every byte, so a change here is a change of output).
+# Every row of the demo for these arguments, as demo format 2 writes them (its reported usage
+# from the shipped rules table); the seed fixes every byte, so a change here is a change of output
+# and needs a new DEMO_FORMAT.
 _RECORDED_ROWS = {
-    (12, 1.0): "28721e305a62791f3d9b0ecf9fe4fb4a23185b3b0b6ef0e5cca3a2d427ff5a18",
-    (3, 0.5): "d8dde6030283196d06104230fd550438c09d96d2256c4d0ba7080e30bdf88e12",
+    (12, 1.0): "683556826399a6fce424b6b39aae2e00a6fb677159731687ae8843c701bb65dd",
+    (3, 0.5): "e2d932c3153be72bb95f0d77c456877e407bda50ad7147390197b31d1b021cca",
 }
 
 
