@@ -3,6 +3,10 @@
 The tokenizer data ships in ``resources/tokenizers`` and is checked against tiktoken's published
 hashes on load; nothing is ever downloaded. Exact counts are cached by content hash, because the
 same system prompt and history recur in every turn's requests.
+
+Importing this module is cheap: numpy and tiktoken are imported by the functions that compute
+with them (a command that only lists rows never loads them), and each encoding is built the
+first time it is asked for.
 """
 
 from __future__ import annotations
@@ -12,12 +16,14 @@ import hashlib
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from resources import resource_path
 
 from .jsjson import js_round, utf16_len
+
+if TYPE_CHECKING:
+    import numpy as np
 
 # sha256 of the rank files, as tiktoken itself expects them (tiktoken_ext.openai_public).
 ENCODING_HASHES = {
@@ -118,7 +124,6 @@ def get_encoding(name: str = DEFAULT_ENCODING):
 # Joins texts for encode_many: a special token ends the ordinary text before it, and the tokenizer
 # splits and merges each stretch between special tokens on its own.
 _SEPARATOR = "<|endoftext|>"
-_NO_IDS = np.zeros(0, dtype=np.uint32)
 
 
 def encode_many(name: str, texts: list[str]) -> list[np.ndarray]:
@@ -126,12 +131,14 @@ def encode_many(name: str, texts: list[str]) -> list[np.ndarray]:
     the tokenizer: the texts are joined with a special token, which the tokenizer never merges
     across, and the ids are cut at it. One call releases the interpreter lock once for the whole
     lot, where a call per text would wait for the lock again after each (see cache_analysis)."""
+    import numpy as np
+
     encoding = get_encoding(name)
     joinable: list[int] = []
     alone: list[int] = []  # texts holding the separator's own characters, read as ordinary text
     for i, text in enumerate(texts):
         (alone if _SEPARATOR in text else joinable).append(i)
-    out: list[np.ndarray] = [_NO_IDS] * len(texts)
+    out: list[np.ndarray] = [np.zeros(0, dtype=np.uint32)] * len(texts)
     if joinable:
         joined = _SEPARATOR.join(texts[i] for i in joinable)
         try:
@@ -197,6 +204,8 @@ def count_exact(text: str, encoding: str = DEFAULT_ENCODING) -> int:
 # --- estimates --------------------------------------------------------------------------------
 
 def _code_points(text: str) -> np.ndarray:
+    import numpy as np
+
     return np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
 
 
@@ -212,6 +221,8 @@ def cjk_count(text: str) -> int:
     """Code points in the ranges Covel's estimator counts as one token each (prompt-prefix-report)."""
     if text.isascii():
         return 0
+    import numpy as np
+
     return int(np.count_nonzero(_covel_cjk_mask(_code_points(text))))
 
 
@@ -222,6 +233,8 @@ def cjk_counts(texts: list[str]) -> list[int]:
     joined = "".join(texts)
     if joined.isascii():
         return [0] * len(texts)
+    import numpy as np
+
     running = np.concatenate(([0], np.cumsum(_covel_cjk_mask(_code_points(joined)), dtype=np.int64)))
     ends = np.cumsum([len(t) for t in texts])
     starts = ends - np.fromiter((len(t) for t in texts), dtype=np.int64, count=len(texts))
@@ -254,6 +267,8 @@ def cjk_aware_estimate(text: str, encoding: str = DEFAULT_ENCODING) -> int:
     rates = _SCRIPT_RATES.get(encoding, _SCRIPT_RATES[DEFAULT_ENCODING])
     if text.isascii():
         return js_round(len(text) * rates["ascii"])
+    import numpy as np
+
     cps = _code_points(text)
     han = int(np.count_nonzero(((cps >= 0x4E00) & (cps <= 0x9FFF)) | ((cps >= 0x3400) & (cps <= 0x4DBF))
                                | ((cps >= 0xF900) & (cps <= 0xFAFF)) | ((cps >= 0x2E80) & (cps <= 0x2FDF))

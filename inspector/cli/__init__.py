@@ -15,7 +15,7 @@ import traceback
 from collections.abc import Callable, Sequence
 
 from inspector.cli.common import CliError
-from inspector.cli.registry import COMMANDS
+from inspector.cli.registry import COMMANDS, named_command
 from inspector.error_boundary import (
     DEBUG_FLAG,
     EXIT_BAD_INPUT,
@@ -30,7 +30,11 @@ __all__ = ["CliError", "build_parser", "guarded", "main"]
 PROGRAM = "prompt-inspector"
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The command line's parser. Every command of the table is offered (``--help`` lists them
+    from the table alone); the arguments of a command are added by its module, so only the
+    command named ``only`` (when given) is configured and only its module imported: a command
+    starts without importing every engine."""
     parser = argparse.ArgumentParser(
         prog=PROGRAM,
         description="Inspect what an LLM role-play engine sent to its models. "
@@ -40,7 +44,9 @@ def build_parser() -> argparse.ArgumentParser:
                         help="with any command: print the traceback of an unexpected error as well as its message")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for command in COMMANDS:
-        command.configure(sub.add_parser(command.name, help=command.summary), CliError)
+        command_parser = sub.add_parser(command.name, help=command.summary)
+        if only is None or command.name == only:
+            command.configure(command_parser, CliError)
     return parser
 
 
@@ -51,7 +57,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _run(argv: list[str]) -> int:
-    args = build_parser().parse_args(argv)
+    args = build_parser(named_command(argv) or "").parse_args(argv)
     if args.command is None:
         raise CliError(f"no command given: `{PROGRAM} --help` lists them; `{PROGRAM}` without one "
                        "starts the desktop app")

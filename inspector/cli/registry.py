@@ -2,8 +2,9 @@
 
 Every place that needs to know the commands reads this table: the parser (``inspector.cli``),
 the entry point deciding between the command line and the desktop app (``prompt_inspector``),
-``--help`` and the tests. A command's module is imported only when the parser is built, so that
-starting the app or one command does not import every engine; the module provides
+``--help`` and the tests. A command's module is imported only when that command runs (or its
+own ``--help`` is asked for), so that starting the app or one command does not import every
+engine; the module provides
 ``configure_<name>(parser, error_type)``, which adds the command's arguments and sets
 ``func``. A command that fails raises ``error_type`` (``inspector.cli.common.CliError``) with the
 message to print.
@@ -56,6 +57,13 @@ COMMANDS: tuple[Command, ...] = (
 NAMES: frozenset[str] = frozenset(c.name for c in COMMANDS)
 
 
+def named_command(argv: Sequence[str]) -> str | None:
+    """The command a command line names: its first word that is not an option, when that is a
+    command's name (the command line's own options take no values)."""
+    first = next((a for a in argv if not a.startswith("-")), None)
+    return first if first in NAMES else None
+
+
 def wants_command_line(argv: Sequence[str]) -> bool:
     """Is this command line for a subcommand (or the command line's own help)? Otherwise it is
     for the desktop app: no subcommand, only a database to open and the app's options. The first
@@ -63,5 +71,4 @@ def wants_command_line(argv: Sequence[str]) -> bool:
     word: it starts the app unless it is a command's name)."""
     if list(argv[:1]) in (["-h"], ["--help"]):
         return True
-    first = next((a for a in argv if not a.startswith("-")), None)
-    return first in NAMES
+    return named_command(argv) is not None
