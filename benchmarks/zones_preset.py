@@ -1,22 +1,25 @@
-"""How long re-rendering a large ChatLuna preset takes after one edit, through the call the blocks
-editor makes per edit (``render_preset`` of ``inspector.zones.presets``, with one ``PresetCache``
-kept across edits).
+"""How long re-rendering a large ChatLuna preset takes after one edit, through the path the blocks
+editor takes per edit: the edited slot's text set on its ``PresetDocument`` (inspector.zones.presets
+.editing), then ``render_preset(doc.current(), options, cache)`` with one ``PresetCache`` kept
+across edits.
 
     python benchmarks/zones_preset.py [--repeat 200] [--prompts 200] [--lore 500] [--history 100]
 
 The preset is generated (seeded, so every run builds the same one) in ChatLuna's ``RawPreset``
-YAML and read with ``loads_preset``: ``--prompts`` prompts (a system prompt with description,
-personality and scenario parts, then alternating example messages; every one a template with
-conditions, loops and built-in function calls), a ``world_lores`` book of ``--lore`` entries
-(plain and pattern keywords, the four insert positions ChatLuna places, constant, disabled and ordered entries, scan
-depths, recursion), an author's note and a ``format_user_prompt``; the sample history has
-``--history`` messages that name some of the lore keywords, so a few dozen entries activate.
+YAML and read with ``PresetDocument.from_text``: ``--prompts`` prompts (a system prompt with
+description, personality and scenario parts, then alternating example messages; every one a
+template with conditions, loops and built-in function calls), a ``world_lores`` book of ``--lore``
+entries (plain and pattern keywords, the four insert positions ChatLuna places, constant, disabled
+and ordered entries, scan depths, recursion), an author's note and a ``format_user_prompt``; the
+sample history has ``--history`` messages that name some of the lore keywords, so a few dozen
+entries activate.
 
-Each sample changes the text of one prompt (a different prompt each time, as typing adds a
-character) with ``with_prompt_text`` and renders the whole preset again: the prompts, the
-formatted input, the lore activation and insertion, the author's note and every diagnostic.
-Printed figures are medians and 95th percentiles in milliseconds. "cold" renders the same preset
-with an empty cache (opening the file). Target: under 50 ms per edit (the median).
+Three runs of ``--repeat`` edits each: one prompt's text, one lore entry's text, the
+``format_user_prompt`` (a different slot each time where there are several; a character added, as
+typing does), each followed by a render of the whole preset: the prompts, the formatted input, the
+lore activation and insertion, the author's note and every diagnostic. Printed figures are medians
+and 95th percentiles in milliseconds; "cold" renders with an empty cache (opening the file).
+Target: under 50 ms per edit (the median of every run); the exit status is 1 when a run misses it.
 """
 
 from __future__ import annotations
@@ -33,13 +36,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from inspector.zones.presets import (  # noqa: E402
-    PresetCache,
-    PresetOptions,
-    loads_preset,
-    render_preset,
-    with_prompt_text,
-)
+from inspector.zones.presets import PresetCache, PresetOptions, PresetRender, render_preset  # noqa: E402
+from inspector.zones.presets.editing import INPUT, LORE, PROMPT, PresetDocument  # noqa: E402
 
 TARGET_MS = 50.0
 # The insert positions ChatLuna 1.3.36 has a rule for (before_ and after_scenario have none).
@@ -124,9 +122,30 @@ def build_history(messages: int, lore: int, seed: int = 21) -> list[dict[str, st
     return out
 
 
+def _time_edits(doc: PresetDocument, kind: str, repeat: int, options: PresetOptions,
+                cache: PresetCache) -> tuple[list[float], PresetRender]:
+    """Edit slots of one kind in turn (a character added, as typing does) and render each time."""
+    slots = [s for s in doc.slots if s.kind == kind and s.editable]
+    samples = []
+    result = None
+    for k in range(repeat):
+        slot = slots[k % len(slots)]
+        slot.content += "字" if k % 2 else " "
+        t0 = time.perf_counter()
+        result = render_preset(doc.current(), options, cache)
+        samples.append((time.perf_counter() - t0) * 1000)
+        # The edit must have reached what ChatLuna would send.
+        if kind == PROMPT:
+            assert next(r for r in result.prompts if r.block_id == slot.block_id).source == slot.content
+        elif kind == INPUT:
+            assert result.formatted_input.startswith(slot.content.split("{", 1)[0])
+    assert result is not None
+    return samples, result
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--repeat", type=int, default=200, help="edits to time (default 200)")
+    parser.add_argument("--repeat", type=int, default=200, help="edits to time per kind (default 200)")
     parser.add_argument("--prompts", type=int, default=200, help="prompts (blocks) in the preset (default 200)")
     parser.add_argument("--lore", type=int, default=500, help="lore entries (default 500)")
     parser.add_argument("--history", type=int, default=100, help="history messages (default 100)")
@@ -136,7 +155,7 @@ def main(argv: list[str] | None = None) -> int:
 
     text = build_preset_yaml(args.prompts, args.lore)
     t0 = time.perf_counter()
-    preset = loads_preset(text, "<benchmark preset>")
+    doc = PresetDocument.from_text(text, "<benchmark preset>")
     load_ms = (time.perf_counter() - t0) * 1000
     options = PresetOptions(input="今天想聊聊猫3和月亮的事", variables={"tags": ["友好", "耐心", "简洁"]},
                             history=build_history(args.history, args.lore))
@@ -144,33 +163,28 @@ def main(argv: list[str] | None = None) -> int:
     cold = []
     for _ in range(5):
         t0 = time.perf_counter()
-        result = render_preset(preset, options, PresetCache())
+        render_preset(doc.current(), options, PresetCache())
         cold.append((time.perf_counter() - t0) * 1000)
 
     cache = PresetCache()
-    render_preset(preset, options, cache)  # the editor's first render, when the file opens
-    edits = []
-    current = preset
-    for k in range(args.repeat):
-        i = k % len(current.prompts)
-        new_text = current.prompts[i].content + ("字" if k % 2 else " ")
-        t0 = time.perf_counter()
-        current = with_prompt_text(current, i, new_text)
-        result = render_preset(current, options, cache)
-        edits.append((time.perf_counter() - t0) * 1000)
-        # The edit must have reached what ChatLuna would send.
-        assert result.prompts[i].source == new_text
+    render_preset(doc.current(), options, cache)  # the editor's first render, when the file opens
+    runs = {}
+    for kind, label in ((PROMPT, "edit a prompt"), (LORE, "edit a lore entry"), (INPUT, "edit format_user_prompt")):
+        runs[label], result = _time_edits(doc, kind, args.repeat, options, cache)
 
+    preset = doc.preset
     lore_messages = sum(1 for m in result.messages if m.source == "lore")
-    print(f"preset: {len(preset.prompts)} prompts, {len(preset.lore_entries)} lore entries, "
-          f"{len(options.history)} history messages ({len(text)} characters of YAML, read in {load_ms:.0f} ms)")
     kinds = ", ".join(f"{n} {code} ({severity})" for (code, severity), n in
                       sorted(Counter((d.code, d.severity) for d in result.diagnostics).items())) or "none"
+    print(f"preset: {len(preset.prompts)} prompts, {len(preset.lore_entries)} lore entries, "
+          f"{len(options.history)} history messages ({len(text)} characters of YAML, read in {load_ms:.0f} ms)")
     print(f"last render: {len(result.messages)} messages, {len(result.lore)} lore entries activated in "
           f"{lore_messages} inserted groups; diagnostics: {kinds}")
-    print(f"{'cold render (empty cache)':<28} {_ms(cold)}")
-    print(f"{'edit one prompt + render':<28} {_ms(edits)}   target {TARGET_MS:.0f} ms   ({args.repeat} edits)")
-    return 0 if statistics.median(edits) <= TARGET_MS else 1
+    print(f"{'cold render (empty cache)':<32} {_ms(cold)}")
+    for label, samples in runs.items():
+        print(f"{label + ' + render':<32} {_ms(samples)}   target {TARGET_MS:.0f} ms   ({args.repeat} edits)")
+    worst = max(statistics.median(samples) for samples in runs.values())
+    return 0 if worst <= TARGET_MS else 1
 
 
 if __name__ == "__main__":
