@@ -81,9 +81,12 @@ class DetailedOutput:
 def render_detailed(source: str, variables: Mapping[str, Any], functions: Mapping[str, FunctionProvider] = {}, *,
                     loop_limit: int = WHILE_LIMIT, output_limit: int | None = None,
                     spans: bool = True) -> DetailedOutput:
-    template = parse(source)
-    rendered: Rendered = render_tree(template, variables, functions, loop_limit=loop_limit,
-                                     output_limit=output_limit, spans=spans)
+    try:
+        template = parse(source)
+        rendered: Rendered = render_tree(template, variables, functions, loop_limit=loop_limit,
+                                         output_limit=output_limit, spans=spans)
+    except Exception as exc:  # a bug of ours: shown as one error, never a traceback
+        return DetailedOutput("", (), (dg.failure(exc, "render"),), True, [])
     found = template.problems or rendered.findings
     positions = dg.SourcePositions(source) if found else None
     diagnostics = _problems(template, positions) if template.problems else []
@@ -107,6 +110,14 @@ def check_template(source: str, known_variables: Collection[str], known_function
                    ) -> tuple[Diagnostic, ...]:
     """Parse problems, and every name that is neither a known variable, a known function, a
     loop variable nor an ``Object.prototype`` name; a call must name a known function."""
+    try:
+        return _check(source, known_variables, known_functions)
+    except Exception as exc:  # a bug of ours: shown as one error, never a traceback
+        return (dg.failure(exc, "check"),)
+
+
+def _check(source: str, known_variables: Collection[str], known_functions: Collection[str]
+           ) -> tuple[Diagnostic, ...]:
     template = parse(source)
     positions = dg.SourcePositions(source)
     out = _problems(template, positions)

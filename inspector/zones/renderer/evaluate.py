@@ -79,7 +79,7 @@ __all__ = [
     "render_tree",
 ]
 
-UNKNOWN_FUNCTION = getattr(dg, "UNKNOWN_FUNCTION", "unknown-function")
+UNKNOWN_FUNCTION = dg.UNKNOWN_FUNCTION
 MAX_DEPTH = 10  # the renderer's default maxDepth: bodies this deep write nothing
 WHILE_LIMIT = 10_000  # the renderer's MAX_ITERATIONS for one {while}
 # Loop iterations one render may run in all (the renderer has no such bound; a nested

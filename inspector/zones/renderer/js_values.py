@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 import unicodedata
 from collections.abc import Callable
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import ROUND_HALF_UP, Context, Decimal
 from typing import Any
 
 from inspector.jsjson import (
@@ -366,13 +366,64 @@ for _name in ("every", "some", "filter", "map", "forEach", "find", "findIndex", 
 
 
 def _to_fixed(this: float) -> str:
+    """``x.toFixed()``: the exact value rounded to a whole number, halves away from zero."""
     x = to_number(this)
     if math.isnan(x):
         return "NaN"
     if abs(x) >= 1e21 or math.isinf(x):
         return js_number(x)
-    text = str(Decimal(x).quantize(Decimal(1), rounding=ROUND_HALF_UP))
-    return "0" if text == "-0" else text
+    if x == 0:
+        return "0"
+    return str(Decimal(x).quantize(Decimal(1), rounding=ROUND_HALF_UP))
+
+
+# Enough digits for any double written out in full with three decimals (1.8e308 has 309).
+_WIDE = Context(prec=400)
+
+
+def _shortest(x: float) -> Decimal:
+    """The shortest decimal that reads back as ``x`` (the digits ``String(x)`` shows)."""
+    return Decimal(repr(x))
+
+
+def _to_exponential(this: float) -> str:
+    """``x.toExponential()``: as many digits as ``String(x)`` has, in exponent form."""
+    x = to_number(this)
+    if math.isnan(x) or math.isinf(x):
+        return js_number(x)
+    if x == 0:
+        return "0e+0"
+    d = _shortest(abs(x)).normalize()
+    digits = "".join(map(str, d.as_tuple().digits))
+    e = d.adjusted()
+    mantissa = digits[0] + ("." + digits[1:] if len(digits) > 1 else "")
+    return ("-" if x < 0 else "") + mantissa + "e" + ("+" if e >= 0 else "-") + str(abs(e))
+
+
+def _to_locale(this: Any) -> str:
+    """``x.toLocaleString()`` in Node's default (en-US) format: digits grouped by three with ",",
+    at most three decimals (halves away from zero)."""
+    x = to_number(this)
+    if math.isnan(x):
+        return "NaN"
+    if math.isinf(x):
+        return "-∞" if x < 0 else "∞"
+    rounded = _shortest(abs(x)).quantize(Decimal("0.001"), rounding=ROUND_HALF_UP, context=_WIDE)
+    whole, _, fraction = f"{rounded:f}".partition(".")
+    fraction = fraction.rstrip("0")
+    grouped = f"{int(whole):,}"
+    negative = x < 0 or (x == 0 and math.copysign(1.0, x) < 0)
+    return ("-" if negative else "") + grouped + ("." + fraction if fraction else "")
+
+
+def _array_to_locale(this: list | tuple) -> str:
+    out: list[str] = []
+    for item in this:
+        if item is None or item is UNDEFINED:
+            out.append("")
+        else:
+            out.append(to_string(_call_method(item, "toLocaleString")))
+    return ",".join(out)
 
 
 _NUMBER_METHODS: dict[str, Callable[[Any], Any]] = {
@@ -381,7 +432,10 @@ _NUMBER_METHODS: dict[str, Callable[[Any], Any]] = {
     "toPrecision": js_number,
     "valueOf": lambda this: this,
     "toFixed": _to_fixed,
+    "toExponential": _to_exponential,
+    "toLocaleString": _to_locale,
 }
+_ARRAY_METHODS["toLocaleString"] = _array_to_locale
 
 _BOOLEAN_METHODS: dict[str, Callable[[Any], Any]] = {
     "constructor": lambda _this: False,  # Boolean() with no argument

@@ -158,3 +158,16 @@ def test_highlighting_is_in_utf16_units():
     runs = spans_utf16(text, "chatluna-renderer")
     assert runs[0] == (0, 2, "text")
     assert runs[-1][1] == utf16_len(text)
+
+
+def test_an_unexpected_error_is_one_diagnostic_not_a_traceback(monkeypatch):
+    import inspector.zones.renderer as renderer
+
+    def broken(*_args, **_kwargs):
+        raise ValueError("a bug")
+
+    monkeypatch.setattr(renderer, "render_tree", broken)
+    monkeypatch.setattr(renderer, "references", broken)
+    out = renderer.render_template("{x}", {"x": 1})
+    assert out.text == "" and [d.code for d in out.diagnostics] == [dg.INTERNAL_ERROR]
+    assert [d.code for d in renderer.check_template("{x}", [], [])] == [dg.INTERNAL_ERROR]

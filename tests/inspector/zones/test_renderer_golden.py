@@ -63,8 +63,7 @@ def providers() -> dict[str, Any]:
     return {
         "upper": upper,
         "join": lambda args, _v: "-".join(args),
-        "add": lambda args, _v: js_to_number(args[0] if args else UNDEFINED) + js_to_number(
-            args[1] if len(args) > 1 else UNDEFINED) if len(args) > 1 else math.nan,
+        "add": lambda args, _v: js_to_number(args[0]) + js_to_number(args[1]) if len(args) > 1 else math.nan,
         "echo_args": lambda args, _v: js_stringify(list(args)),
         "count_args": lambda args, _v: float(len(args)),
         "get_user": lambda _a, _v: {"name": "Alice", "age": 30.0, "tags": ["a", "b"], "profile": {"city": "Beijing"}},
