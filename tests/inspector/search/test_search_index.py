@@ -256,3 +256,43 @@ def test_small_stores_are_not_indexed(tmp_path):
 ])
 def test_default_cache_dir(platform, env, expected):
     assert default_cache_dir(env, platform) == Path(expected)
+
+
+def test_postgresql_looks_for_appended_rows_once_per_change(tmp_path, pg_schema):
+    # On a server a look for appended rows costs two queries per session: a search on an
+    # unchanged store asks only for its change token; a commit makes the next search look again.
+    import psycopg
+
+    from inspector.demo.pg import copy_to_postgres, libpq_conninfo
+
+    db = tmp_path / "covel.db"
+    first = _write_db(db, [_payload("fog one", 0), _payload("rain", 0)])
+    _write_db(db, [_payload("fog far", 0)], session="s2")
+    url = pg_schema()
+    copy_to_postgres(db, url)
+    with open_store(url) as store:
+        looks: list[str] = []
+        for name in ("event_key", "iter_llm_calling_since"):
+            original = getattr(store, name)
+
+            def spy(*args, _original=original, _name=name, **kwargs):
+                looks.append(_name)
+                return _original(*args, **kwargs)
+
+            setattr(store, name, spy)
+        index = SearchIndex(store, tmp_path / "cache")
+        assert index.build()
+        looks.clear()
+        assert index.search("fog one") == {first[0]}
+        assert index.search("rain") == {first[1]}
+        assert looks == []  # nothing committed since the build: no look
+
+        with psycopg.connect(libpq_conninfo(url)) as writer:
+            writer.execute("INSERT INTO trace_events (id, session_id, type, trace_id, turn_id, payload, created_at) "
+                           "VALUES ('ev-late', 's1', 'llm.calling', 't2', 't2', %s, '2026-01-02T00:00:00.000Z')",
+                           (_payload("fog late", 0).decode(),))
+        assert index.search("fog") == views.search_requests(store, "fog") == {first[0], "ev-s2-00000", "ev-late"}
+        assert looks  # the commit moved the token: appended rows looked for
+        looks.clear()
+        assert index.search("late") == {"ev-late"}
+        assert looks == []
