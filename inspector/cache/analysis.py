@@ -41,7 +41,14 @@ from inspector.cache.naming import DifferenceNamer
 from inspector.cache.pairs import PairMaker, RuntimeState
 from inspector.cache.parts import PARTS
 from inspector.cache.payload import Unreadable, decode_payload, decoded_from_hint
-from inspector.cache.results import CacheAnalysis, CachePair, Finding, RuntimeSummary, copy_summary
+from inspector.cache.results import (
+    WORKER_FAILED,
+    CacheAnalysis,
+    CachePair,
+    Finding,
+    RuntimeSummary,
+    copy_summary,
+)
 from inspector.cache.resume import Checkpoint, ResumeCursor
 from inspector.cache.routing import Routes, route_of, settle
 from inspector.cache.rules import RuleSet, default_rules
@@ -251,7 +258,7 @@ class SessionCacheAnalyser:
 
         fresh = self._fresh(warn=once)
         fresh._done = True
-        fresh._note(f"the analysis's worker process failed ({why}); the analysis finished in this process")
+        fresh._note(f"{WORKER_FAILED} ({why}); the analysis finished in this process")
         for item in fresh._items():
             if item[0] == "p" and (delivered is None or item[1] > delivered):
                 settle(item[2], item[3])

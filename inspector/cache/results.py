@@ -11,14 +11,17 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from inspector.cache.routing import over_routing_limit
-from inspector.cache.rules import CacheRules
+from inspector.cache.rules import CacheRules, over_routing_limit
 
-__all__ = ["FINDING_KINDS", "KINDS", "REASONS", "REGIONS", "CacheAnalysis", "CachePair", "Finding",
-           "RuntimeSummary", "copy_summary", "js_number"]
+__all__ = ["FINDING_KINDS", "KINDS", "REASONS", "REGIONS", "WORKER_FAILED", "CacheAnalysis", "CachePair",
+           "Finding", "RuntimeSummary", "copy_summary", "js_number"]
 
 
 KINDS = ("turn", "tool-loop")
+
+# The analysis's note when its worker process failed and it finished alone: true of that run only
+# (inspector.cache.kept does not keep an analysis holding it).
+WORKER_FAILED = "the analysis's worker process failed"
 
 
 REASONS = (

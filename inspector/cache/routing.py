@@ -10,7 +10,7 @@ from collections import deque
 from typing import Any
 
 from inspector.cache.calls import Call
-from inspector.cache.rules import CacheRules
+from inspector.cache.rules import CacheRules, over_routing_limit
 from inspector.cache.tokenizing import leading_tokens_digest
 from inspector.json_deep import json_key
 
@@ -52,11 +52,6 @@ def settle(pair: Any, gap: tuple[int, str] | None) -> None:
     else:
         text = f"; {note}" if note is not None else ""
     pair.reason_detail = pair.reason_detail[:at] + text + pair.reason_detail[at:]
-
-
-def over_routing_limit(rules: CacheRules, rate: int | None) -> bool:
-    limit = rules.overflow_requests_per_minute
-    return limit is not None and rate is not None and rate > limit
 
 
 class Routes:

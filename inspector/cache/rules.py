@@ -375,6 +375,12 @@ class CacheRules:
         }
 
 
+def over_routing_limit(rules: CacheRules, rate: int | None) -> bool:
+    """More requests (``rate``) went on a route in a minute than one machine takes, by ``rules``."""
+    limit = rules.overflow_requests_per_minute
+    return limit is not None and rate is not None and rate > limit
+
+
 def normalise_model(model: str | None) -> str:
     """The model id as patterns see it: lower case, without an OpenRouter-style ``vendor/``."""
     name = (model or "").strip().lower()

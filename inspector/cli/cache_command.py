@@ -16,7 +16,7 @@ _WORKER_START_WAIT_S = 15.0
 
 def cmd_cache(args: argparse.Namespace) -> int:
     from inspector.cache import report as cache_report
-    from inspector.cache.analysis import analyse_session
+    from inspector.cache.kept import KeptAnalyses, analyses_of
     from inspector.cache.rules import RulesError, load_rules
 
     gate = _gate_arguments(args)
@@ -53,18 +53,33 @@ def cmd_cache(args: argparse.Namespace) -> int:
             if not sessions:
                 raise CliError(f"no session {args.session!r} in {shown(args.db)}")
         session_ids = [s.id for s in sessions]
-        if args.runtime is None and any((s.llm_call_count or 0) >= _WORKER_MIN_REQUESTS for s in sessions):
-            # A big session is analysed by two processes (inspector.cache.worker); the worker's
-            # start (about a second) is worth waiting for only then.
-            from inspector.cache.worker import start_worker, worker_enabled
+        if args.clear:
+            return _clear_kept(store, args)
+        big = {s.id for s in sessions if (s.llm_call_count or 0) >= _WORKER_MIN_REQUESTS}
 
-            if worker_enabled():
-                worker = start_worker()
-                if not worker.wait_ready(_WORKER_START_WAIT_S):
-                    why = f"failed: {worker.failure}" if worker.failure else "did not start in time"
-                    warn(f"the analysis runs in one process: its worker process {why}")
-        analyses = [analyse_session(store, sid, rules=rules, runtime_id=args.runtime, warn=warn)
-                    for sid in session_ids]
+        def before_analysing(missing: list[str]) -> None:
+            if args.runtime is None and big.intersection(missing):
+                # A big session is analysed by two processes (inspector.cache.worker); the worker's
+                # start (about a second) is worth waiting for only then.
+                from inspector.cache.worker import start_worker, worker_enabled
+
+                if worker_enabled():
+                    worker = start_worker()
+                    if not worker.wait_ready(_WORKER_START_WAIT_S):
+                        why = f"failed: {worker.failure}" if worker.failure else "did not start in time"
+                        warn(f"the analysis runs in one process: its worker process {why}")
+
+        if args.runtime is not None:
+            from inspector.cache.analysis import analyse_session
+
+            before_analysing(session_ids)
+            analyses = [analyse_session(store, sid, rules=rules, runtime_id=args.runtime, warn=warn)
+                        for sid in session_ids]
+        else:
+            # A session analysed before with the same rows, rules and program is read back
+            # (inspector.cache.kept); --no-cache neither reads nor writes what is kept.
+            keep = None if args.no_cache else KeptAnalyses(store, warn=warn)
+            analyses = analyses_of(store, session_ids, rules, keep, warn, before_analysing)
         warn_notes(store, printed)
     if args.html is not None:
         page = cache_report.report_html(analyses, source=f"{shown(args.db)} · rules: "
@@ -85,6 +100,21 @@ def cmd_cache(args: argparse.Namespace) -> int:
     else:
         _write(cache_report.report_text(analyses))
     return _gate_status(analyses, gate)
+
+
+def _clear_kept(store: object, args: argparse.Namespace) -> int:
+    """``cache --clear``: remove the kept analyses of the store (of ``--session``), saying what went."""
+    from inspector.cache.kept import KeptAnalyses
+
+    keep = KeptAnalyses(store)
+    files, size = keep.clear(args.session)
+    what = f"session {args.session}" if args.session is not None else "every session"
+    if files:
+        _write(f"removed {files} kept cache {'analysis' if files == 1 else 'analyses'} ({size:,} bytes) "
+               f"of {what} of {shown(args.db)} from {keep.directory}\n")
+    else:
+        _write(f"no kept cache analysis of {what} of {shown(args.db)} in {keep.directory}\n")
+    return EXIT_OK
 
 
 def _gate_arguments(args: argparse.Namespace) -> tuple[tuple[str, ...], float | None] | None:
@@ -132,4 +162,8 @@ def configure_cache(p: argparse.ArgumentParser, error_type: type[Exception]) -> 
                    help="exit with status 1 when a pair has one of these reasons (status 3: no pairs)")
     p.add_argument("--fail-over", metavar="PERCENT",
                    help="exit with status 1 when more than PERCENT of the input was not read from the cache")
+    p.add_argument("--no-cache", action="store_true",
+                   help="analyse again, neither reading nor writing the analysis kept in the user's cache folder")
+    p.add_argument("--clear", action="store_true",
+                   help="remove the analyses of DB (of --session) kept in the user's cache folder, and say what went")
     p.set_defaults(func=cmd_cache)
