@@ -31,7 +31,8 @@ from .evaluate import (
     render_tree,
 )
 from .highlight import runs as highlight_runs
-from .parser import Template, parse
+from .js_values import truthy
+from .parser import Literal, Template, WhileBlock, parse, walk
 
 __all__ = [
     "DIALECT",
@@ -132,5 +133,10 @@ def _check(source: str, known_variables: Collection[str], known_functions: Colle
         elif not (ref.builtin or ref.name in known_variables or ref.name in known_functions):
             out.append(dg.make(dg.UNKNOWN_VARIABLE, dg.ERROR, f"unknown variable {ref.name!r} (it renders as "
                                "nothing)", positions, ref.start, ref.end, variable=ref.name))
+    for node in walk(template.nodes):
+        if isinstance(node, WhileBlock) and isinstance(node.condition, Literal) and truthy(node.condition.value):
+            out.append(dg.make(dg.LOOP_LIMIT, dg.WARNING, "this {while} condition is always true: ChatLuna stops "
+                               f"the loop after {WHILE_LIMIT} iterations (and logs a warning)", positions,
+                               node.start, node.tag_end))
     out.sort(key=lambda d: (d.start, d.end, d.code))
     return tuple(out)

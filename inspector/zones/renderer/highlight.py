@@ -16,7 +16,7 @@ from .lexer import (
     tokenize_expression,
     trim_span,
 )
-from .parser import ForBlock, IfBlock, RepeatBlock, Text, WhileBlock, parse
+from .parser import Text, parse, walk
 
 __all__ = ["runs"]
 
@@ -28,20 +28,7 @@ _BARE = {"/if": "closer", "/for": "closer", "/while": "closer", "/repeat": "clos
 
 def _literal_starts(nodes: list) -> set[int]:
     """Where each piece kept as text starts (every text node's start)."""
-    out: set[int] = set()
-    stack = [nodes]
-    while stack:
-        for node in stack.pop():
-            if isinstance(node, Text):
-                out.add(node.start)
-            elif isinstance(node, IfBlock):
-                stack.append(node.consequent)
-                stack.extend(body for _c, body, _s, _e in node.elseifs)
-                if node.alternate:
-                    stack.append(node.alternate)
-            elif isinstance(node, (ForBlock, WhileBlock, RepeatBlock)):
-                stack.append(node.body)
-    return out
+    return {node.start for node in walk(nodes) if isinstance(node, Text)}
 
 
 def _expression(source: str, start: int, end: int, out: list[tuple[int, int, str]]) -> None:

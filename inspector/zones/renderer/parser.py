@@ -22,11 +22,10 @@ without bound. Long flat chains (``a + b + c …``, ``a.b.c …``) are any lengt
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
-
-from inspector.jsjson import js_trim
 
 from .. import diagnostic as dg
 from .lexer import (
@@ -519,5 +518,17 @@ def parse(source: str) -> Template:
     return parse_uncached(source)
 
 
-def is_blank(text: str) -> bool:
-    return not js_trim(text)
+def walk(nodes: list) -> Iterator[Any]:
+    """Every node of a tree, blocks before their bodies, without recursion."""
+    stack: list[Iterator] = [iter(nodes)]
+    while stack:
+        node = next(stack[-1], None)
+        if node is None:
+            stack.pop()
+            continue
+        yield node
+        if isinstance(node, IfBlock):
+            bodies = [node.consequent] + [body for _c, body, _s, _e in node.elseifs] + [node.alternate or []]
+            stack.append(iter([child for body in bodies for child in body]))
+        elif isinstance(node, (ForBlock, WhileBlock, RepeatBlock)):
+            stack.append(iter(node.body))

@@ -4,12 +4,19 @@ huge outputs, failing functions."""
 
 from __future__ import annotations
 
-from hypothesis import given, settings as hsettings, strategies as st
+from hypothesis import given
+from hypothesis import settings as hsettings
+from hypothesis import strategies as st
 
 from inspector.jsjson import utf16_len
 from inspector.zones import diagnostic as dg
 from inspector.zones.lexer import STYLE_KEYS, spans, spans_utf16
-from inspector.zones.renderer import TOTAL_ITERATIONS, check_template, render_detailed, render_template
+from inspector.zones.renderer import (
+    TOTAL_ITERATIONS,
+    check_template,
+    render_detailed,
+    render_template,
+)
 
 VALUES = {"t": True, "f": False, "n": 3, "s": "ab", "l": [1, [2, None]], "o": {"k": "v"}, "z": None}
 FUNCTIONS = {"echo": lambda args, _v: "|".join(args)}

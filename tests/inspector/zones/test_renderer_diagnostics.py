@@ -121,3 +121,9 @@ def test_multiline_tag_positions():
     assert (z.line, z.column) == (4, 3)
     y = next(d for d in found if d.variable == "y")
     assert (y.line, y.column) == (3, 3)
+
+
+def test_a_while_on_a_constant_true_condition_is_flagged_by_the_check():
+    d = _one(check_template(PREFIX + "{while 1}x{/while}", [], []), dg.LOOP_LIMIT)
+    assert d.severity == dg.WARNING and (d.start_utf16, d.end_utf16) == (4, 13)
+    assert check_template("{while 0}x{/while}{while n}x{/while}", ["n"], []) == ()
