@@ -2579,16 +2579,16 @@
   <context>
     <name>CacheDock</name>
     <message>
-      <source>Cache Analysis</source>
-      <translation>缓存分析</translation>
-    </message>
-    <message>
       <source>&amp;Cache Analysis</source>
       <translation>缓存分析(&amp;C)</translation>
     </message>
     <message>
       <source>Show where each request's cached prefix ends, per runtime and turn</source>
       <translation>按运行时和回合显示每个请求的缓存前缀在哪里结束</translation>
+    </message>
+    <message>
+      <source>Cache Analysis</source>
+      <translation>缓存分析</translation>
     </message>
   </context>
   <context>
@@ -3217,6 +3217,101 @@
     </message>
   </context>
   <context>
+    <name>PresetView</name>
+    <message>
+      <source>User input format</source>
+      <translation>用户输入格式</translation>
+    </message>
+    <message>
+      <source>Author's note</source>
+      <translation>作者注</translation>
+    </message>
+    <message>
+      <source>Lore {n}</source>
+      <translation>世界书条目 {n}</translation>
+    </message>
+    <message>
+      <source>What the user says</source>
+      <translation>用户说的话</translation>
+    </message>
+    <message>
+      <source>system</source>
+      <translation>系统</translation>
+    </message>
+    <message>
+      <source>user</source>
+      <translation>用户</translation>
+    </message>
+    <message>
+      <source>assistant</source>
+      <translation>助手</translation>
+    </message>
+    <message>
+      <source>Prompt {n}</source>
+      <translation>提示词 {n}</translation>
+    </message>
+    <message>
+      <source>Block</source>
+      <translation>块</translation>
+    </message>
+    <message>
+      <source>Role / keywords</source>
+      <translation>角色 / 关键词</translation>
+    </message>
+    <message>
+      <source>Text</source>
+      <translation>文本</translation>
+    </message>
+    <message>
+      <source>Input:</source>
+      <translation>输入：</translation>
+    </message>
+    <message>
+      <source>prompt {n}</source>
+      <translation>提示词 {n}</translation>
+    </message>
+    <message>
+      <source>history {n}</source>
+      <translation>历史 {n}</translation>
+    </message>
+    <message>
+      <source>user input</source>
+      <translation>用户输入</translation>
+    </message>
+    <message>
+      <source>{n} message(s) in ChatLuna's order.</source>
+      <translation>按 ChatLuna 的顺序共 {n} 条消息。</translation>
+    </message>
+    <message>
+      <source>Author's note: inserted.</source>
+      <translation>作者注：已插入。</translation>
+    </message>
+    <message>
+      <source>Author's note: not inserted on this turn.</source>
+      <translation>作者注：本轮未插入。</translation>
+    </message>
+    <message>
+      <source>Content parts: shown, not editable here</source>
+      <translation>内容分段：仅显示，此处不可编辑</translation>
+    </message>
+    <message>
+      <source>lore entries {entries} · {position}</source>
+      <translation>世界书条目 {entries} · {position}</translation>
+    </message>
+    <message>
+      <source>Lore entries activated: {entries}.</source>
+      <translation>已激活的世界书条目：{entries}。</translation>
+    </message>
+    <message>
+      <source>author's note · {position}</source>
+      <translation>作者注 · {position}</translation>
+    </message>
+    <message>
+      <source>… ({n} more characters)</source>
+      <translation>…（还有 {n} 个字符）</translation>
+    </message>
+  </context>
+  <context>
     <name>ZonesPreview</name>
     <message>
       <source>What the user says; {prompt} in input blocks</source>
@@ -3718,8 +3813,8 @@
   <context>
     <name>ZonesEditor</name>
     <message>
-      <source>Prompt configs (*.json *.yaml *.yml *.toml);;Covel templates (*.md *.covel *.covel.txt);;All files (*)</source>
-      <translation>提示词配置 (*.json *.yaml *.yml *.toml);;Covel 模板 (*.md *.covel *.covel.txt);;所有文件 (*)</translation>
+      <source>Prompt configs and ChatLuna presets (*.json *.yaml *.yml *.toml);;ChatLuna presets (*.yml *.yaml);;Covel templates (*.md *.covel *.covel.txt);;All files (*)</source>
+      <translation>提示词配置和 ChatLuna 预设 (*.json *.yaml *.yml *.toml);;ChatLuna 预设 (*.yml *.yaml);;Covel 模板 (*.md *.covel *.covel.txt);;所有文件 (*)</translation>
     </message>
     <message>
       <source>Preview</source>
@@ -3742,6 +3837,10 @@
       <translation>Covel 变量</translation>
     </message>
     <message>
+      <source>Messages</source>
+      <translation>消息</translation>
+    </message>
+    <message>
       <source>&amp;New Config</source>
       <translation>新建配置(&amp;N)</translation>
     </message>
@@ -3754,8 +3853,8 @@
       <translation>打开(&amp;O)…</translation>
     </message>
     <message>
-      <source>Open a prompt config (JSON, YAML, TOML) or a Covel template</source>
-      <translation>打开提示词配置（JSON、YAML、TOML）或 Covel 模板</translation>
+      <source>Open a prompt config (JSON, YAML, TOML), a ChatLuna preset or a Covel template</source>
+      <translation>打开提示词配置（JSON、YAML、TOML）、ChatLuna 预设或 Covel 模板</translation>
     </message>
     <message>
       <source>&amp;Save</source>
@@ -3846,8 +3945,8 @@
       <translation>未保存的更改</translation>
     </message>
     <message>
-      <source>Open Prompt Config or Covel Template</source>
-      <translation>打开提示词配置或 Covel 模板</translation>
+      <source>Open Prompt Config, ChatLuna Preset or Covel Template</source>
+      <translation>打开提示词配置、ChatLuna 预设或 Covel 模板</translation>
     </message>
     <message>
       <source>Save As</source>
@@ -3856,6 +3955,18 @@
     <message>
       <source>Edit environment and settings</source>
       <translation>编辑环境与设置</translation>
+    </message>
+    <message>
+      <source>This preset has no templates.</source>
+      <translation>这个预设没有模板。</translation>
+    </message>
+    <message>
+      <source>{block} ({id}) · {detail} — rendered with ChatLuna's renderer</source>
+      <translation>{block}（{id}）· {detail} —— 用 ChatLuna 的渲染器渲染</translation>
+    </message>
+    <message>
+      <source>content parts: shown, not editable here</source>
+      <translation>内容分段：仅显示，此处不可编辑</translation>
     </message>
     <message>
       <source>{errors} error(s) · {warnings} warning(s) · {infos} note(s)</source>
@@ -3912,6 +4023,18 @@
     <message>
       <source>{path} could not be written: {error}</source>
       <translation>无法写入 {path}：{error}</translation>
+    </message>
+    <message>
+      <source>Prompt configs (*.json *.yaml *.yml *.toml);;Covel templates (*.md *.covel *.covel.txt);;All files (*)</source>
+      <translation type="vanished">提示词配置 (*.json *.yaml *.yml *.toml);;Covel 模板 (*.md *.covel *.covel.txt);;所有文件 (*)</translation>
+    </message>
+    <message>
+      <source>Open a prompt config (JSON, YAML, TOML) or a Covel template</source>
+      <translation type="vanished">打开提示词配置（JSON、YAML、TOML）或 Covel 模板</translation>
+    </message>
+    <message>
+      <source>Open Prompt Config or Covel Template</source>
+      <translation type="vanished">打开提示词配置或 Covel 模板</translation>
     </message>
   </context>
 </TS>
