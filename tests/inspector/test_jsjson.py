@@ -387,3 +387,50 @@ def test_sorted_json_text_shows_what_orjson_refuses():
     for _ in range(depth - 1):
         deep = [deep]
     assert sorted_json_text(deep) == "[" * depth + "1" + "]" * depth
+
+
+# --- js_stringify's fast path (orjson) against the exact writer ------------------------------------
+
+_ANY_TEXT = st.text(st.characters(min_codepoint=0, max_codepoint=0x10FFFF), max_size=12)
+_ANY_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(min_value=-(2**70), max_value=2**70)
+    | st.floats(allow_nan=False, allow_infinity=False) | _ANY_TEXT
+    | st.sampled_from(["1.5", "v2.0", "1e5", "12", "x0", ""]),
+    lambda children: st.lists(children, max_size=4)
+    | st.dictionaries(_ANY_TEXT | st.sampled_from(["0", "1", "01", "4294967294", "4294967295", "-1", "a1"]),
+                      children, max_size=4),
+    max_leaves=25,
+)
+
+
+@settings(max_examples=500, deadline=None)
+@given(_ANY_JSON, st.sampled_from([None, 2]))
+def test_the_fast_writer_gives_the_exact_writers_text_wherever_it_answers(value, indent):
+    from inspector.jsjson import _stringify_exact, _stringify_orjson
+
+    fast = _stringify_orjson(value, indent)
+    exact = _stringify_exact(value, " " * indent if indent else "")
+    assert fast is None or fast == exact
+    assert js_stringify(value, indent) == exact
+
+
+def test_the_fast_writer_answers_for_the_values_covel_stores():
+    from inspector.jsjson import _stringify_orjson
+
+    tool = {"type": "function", "function": {"name": "roll_dice", "description": "掷骰子。Roll two dice.\n",
+                                             "parameters": {"type": "object", "required": ["sides"],
+                                                            "properties": {"sides": {"type": "integer",
+                                                                                     "minimum": 2}}}}}
+    message = {"role": "user", "content": [{"type": "text", "text": "灯\u2028\x00\x7f\"\\/ 😀"}]}
+    for value in (tool, message, "text", 12, None, [], {}):
+        for indent in (None, 2):
+            assert _stringify_orjson(value, indent) == js_stringify(value, indent)
+            assert _stringify_orjson(value, indent) is not None
+    # Each thing JSON.stringify writes otherwise is left to the exact writer.
+    for value in ([1.0], [-0.0], [1e16], {"b": 1, "7": 2}, [2**60], ["\ud800"], [UNDEFINED], {"x": {"y": 0.5}}):
+        assert _stringify_orjson(value, None) is None
+    assert js_stringify([1.0, -0.0, 1e16, {"b": 1, "7": 2}, 2**60, "\ud800", UNDEFINED]) == \
+        '[1,0,10000000000000000,{"7":2,"b":1},1152921504606847000,"\\ud800",null]'
+    # A float-like text inside a string is a false alarm: the exact writer, the same text.
+    assert _stringify_orjson({"d": "Roll 2d6. v1.5"}, None) is None
+    assert js_stringify({"d": "Roll 2d6. v1.5"}) == '{"d":"Roll 2d6. v1.5"}'
