@@ -37,6 +37,16 @@ def test_shipped_files_match_tiktokens_hashes():
         assert hashlib.sha256(data).hexdigest() == expected
 
 
+def test_ranks_are_read_as_tiktoken_reads_them():
+    # tiktoken's own reader, line by line, on the shipped files: the same ranks as the bulk read.
+    import base64
+
+    for name in tokens.ENCODING_HASHES:
+        data = tokens.resource_path("tokenizers", f"{name}.tiktoken").read_bytes()
+        expected = {base64.b64decode(token): int(rank) for token, rank in (line.split() for line in data.splitlines() if line)}
+        assert tokens._load_ranks(name) == expected
+
+
 def test_damaged_tokenizer_file_is_refused(tmp_path, monkeypatch):
     bad = tmp_path / "tokenizers"
     bad.mkdir()
