@@ -495,6 +495,9 @@ def parse_uncached(source: str) -> Template:
         if trimmed in ("else", "elseif"):
             problems.append(Problem(dg.ERROR, f"{{{trimmed}}} outside an {{if}} is read as a variable named "
                                     f"{trimmed!r} (it renders as nothing)", start, end))
+        elif trimmed in ("if", "for", "while", "repeat"):
+            problems.append(Problem(dg.ERROR, f"{{{trimmed}}} without anything after it opens no block: it is read "
+                                    f"as a variable named {trimmed!r} (it renders as nothing)", start, end))
     for block, _body in stack:
         name = _CLOSERS[type(block)][1:]
         problems.append(Problem(dg.ERROR, f"{{{name}}} is never closed: add {{/{name}}} (ChatLuna renders the rest "

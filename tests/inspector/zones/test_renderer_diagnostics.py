@@ -127,3 +127,10 @@ def test_a_while_on_a_constant_true_condition_is_flagged_by_the_check():
     d = _one(check_template(PREFIX + "{while 1}x{/while}", [], []), dg.LOOP_LIMIT)
     assert d.severity == dg.WARNING and (d.start_utf16, d.end_utf16) == (4, 13)
     assert check_template("{while 0}x{/while}{while n}x{/while}", ["n"], []) == ()
+
+
+def test_a_bare_block_keyword_is_an_error():
+    for word in ("if", "for", "while", "repeat", "else"):
+        assert any(d.code == dg.PARSE_ERROR and d.severity == dg.ERROR
+                   for d in check_template("{" + word + "}", [], [])), word
+    assert render_template("a{if}b", {}).text == "ab"
