@@ -15,7 +15,7 @@ renderer's ``text`` to the byte.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,6 +27,7 @@ from .evaluate import (
     TOTAL_ITERATIONS,
     UNKNOWN_FUNCTION,
     WHILE_LIMIT,
+    FunctionProvider,
     Rendered,
     render_tree,
 )
@@ -53,8 +54,6 @@ __all__ = [
 ]
 
 DIALECT = "chatluna-renderer"
-
-FunctionProvider = Callable[[list[Any], Mapping[str, Any]], Any]   # (evaluated args, variables) -> value
 
 
 @dataclass(frozen=True)

@@ -86,7 +86,8 @@ WHILE_LIMIT = 10_000  # the renderer's MAX_ITERATIONS for one {while}
 # {while true} would run 10,000 × 10,000 times there).
 TOTAL_ITERATIONS = 200_000
 
-FunctionProvider = Callable[[list, Mapping], Any]
+# (evaluated arguments, each String(arg); the variables, loop variables included) -> value
+FunctionProvider = Callable[[list[Any], Mapping[str, Any]], Any]
 
 
 @dataclass(frozen=True, slots=True)
