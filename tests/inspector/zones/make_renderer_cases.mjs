@@ -9,11 +9,15 @@
 //     cd /tmp/rend && node /path/to/repo/tests/inspector/zones/make_renderer_cases.mjs \
 //         /path/to/repo/tests/inspector/zones/renderer_cases.json
 //
+// That writes renderer_cases.json and, beside it, renderer_cases_more.json (the extra cases at
+// the end of this script: Object.prototype names, built-in string/array/number methods reached by
+// property, number formatting; give a second path to write it elsewhere).
+//
 // The package is looked up from the current directory (so run it from the folder where it is
 // installed), or from NODE_PATH (`NODE_PATH=/tmp/rend/node_modules node make_renderer_cases.mjs OUT`).
 // The script refuses any version but 1.0.5.
 //
-// What the JSON holds (`JSON.stringify(…, null, 1)`, cases in the order written here):
+// What each JSON file holds (`JSON.stringify(…, null, 1)`, cases in the order written here):
 //
 //   {"package", "version", "node", "recorded" (UTC date), "conventions": {…}, "function_definitions":
 //    {name: one-line description}, "cases": [{"name", "source", "variables", "functions": [names],
@@ -23,7 +27,8 @@
 //   carry are tagged: {"$js": "undefined"}, {"$js": "NaN"}, {"$js": "Infinity"},
 //   {"$js": "-Infinity"}, {"$js": "-0"}. No other object in the inputs has a "$js" key.
 // * `functions` names the function_definitions registered (registerFunctionProvider) for that
-//   case, each a fresh instance (the stateful `more` starts over in every case).
+//   case, each a fresh instance (the stateful `more` starts over in every case). Every case
+//   renders a fresh deep copy of its variables (a method such as `a.push` could change them).
 // * `text` is the renderer's `text`; `variables_read` its `variables` (order as returned).
 // * `error` is null, or the message render() rejected with (then `text` and `variables_read` are
 //   null): the renderer throws for a block header that does not parse and for a block condition /
@@ -83,6 +88,12 @@ export const FUNCTION_DEFINITIONS = {
     name: 'ignores its arguments; returns "from-function" (shows that a variable of the same name wins)'
 }
 
+// The two functions of the extra cases (renderer_cases_more.json).
+export const EXTRA_FUNCTION_DEFINITIONS = {
+    echo: 'the arguments joined with "|" (a string)',
+    k: 'ignores its arguments; returns "K"'
+}
+
 function makeFunctions(names) {
     let moreCalls = 0
     const all = {
@@ -104,7 +115,9 @@ function makeFunctions(names) {
             return moreCalls <= 3
         },
         lookup: (args, variables) => variables[args[0]],
-        name: () => 'from-function'
+        name: () => 'from-function',
+        echo: (args) => args.join('|'),
+        k: () => 'K'
     }
     const chosen = {}
     for (const n of names) {
@@ -147,7 +160,7 @@ export async function renderCase(Renderer, source, variables, functions) {
     const original = console.warn
     console.warn = (...args) => warnings.push(formatWarning(args))
     try {
-        const result = await renderer.render(source, variables)
+        const result = await renderer.render(source, structuredClone(variables))
         return { text: result.text, error: null, variables_read: result.variables, warnings }
     } catch (e) {
         return { text: null, error: e instanceof Error ? e.message : String(e), variables_read: null, warnings }
@@ -451,20 +464,259 @@ c('preset_style_template', [
 ].join('\n'), { name: '小猫', is_group: false, sender: 'Alice', rules: ['友好', '简洁'], date: '2026-01-02', weekday: 'Friday' })
 
 // ---------------------------------------------------------------------------------------------
+// Extra cases, written to renderer_cases_more.json (same format; functions echo and k): they
+// reach JavaScript's own objects through the renderer, which the main file keeps out of.
 
-export async function main(argv) {
-    const out = argv[2]
-    if (!out) {
-        throw new Error('usage: node make_renderer_cases.mjs OUT.json (run from the folder where the package is installed)')
-    }
-    const Renderer = await loadRenderer()
+// The variables every extra case renders with (JSON numbers; -0 is JavaScript's -0).
+const EXTRA_VARIABLES = {"n": "10", "a": [1, null, [2, 3]], "o": {"k": "v", "n": null, "arr": [1, 2], "inner": {"x": 1}}, "s": "abc", "x": 3, "z": null, "t": true, "f": false, "e": "", "zero": 0, "items": ["x", "y", "z"], "cjk": "你好😀", "num": 1.5, "big": 1e+21, "neg": -7, "list0": []}
+
+// Sources rendered with EXTRA_VARIABLES and the functions echo and k: names on Object.prototype,
+// built-in methods reached by property, JS number and operator corners, whitespace around tags.
+const EXTRA_SOURCES = [
+    "{constructor}",
+    "{toString}",
+    "{valueOf}",
+    "{isPrototypeOf}",
+    "{__proto__}",
+    "{hasOwnProperty}",
+    "{propertyIsEnumerable}",
+    "{toLocaleString}",
+    "{__lookupGetter__}",
+    "{__defineGetter__}",
+    "{s.length}",
+    "{s[1]}",
+    "{s[5]}",
+    "{s[\"length\"]}",
+    "{s.toUpperCase}",
+    "{s.constructor}",
+    "{s.__proto__}",
+    "{s.trim}",
+    "{s.at}",
+    "{s.charCodeAt}",
+    "{s.split}",
+    "{s.indexOf}",
+    "{s.includes}",
+    "{s.repeat}",
+    "{s.padStart}",
+    "{s.search}",
+    "{s.match}",
+    "{s.big}",
+    "{s.foo}",
+    "{cjk.length}",
+    "{cjk[2]}",
+    "{cjk[3]}",
+    "{cjk.codePointAt}",
+    "{cjk.charCodeAt}",
+    "{a}",
+    "{a.length}",
+    "{a[0]}",
+    "{a[1]}",
+    "{a[2]}",
+    "{a[2][1]}",
+    "{a.join}",
+    "{a.toString}",
+    "{a.at}",
+    "{a.slice}",
+    "{a.flat}",
+    "{a.constructor}",
+    "{a.__proto__}",
+    "{a.map}",
+    "{a.indexOf}",
+    "{a.includes}",
+    "{a.push}",
+    "{a[\"1\"]}",
+    "{a[1.0]}",
+    "{a[\"01\"]}",
+    "{o}",
+    "{o.k}",
+    "{o.n}",
+    "{o.missing}",
+    "{o.arr}",
+    "{o.inner.x}",
+    "{o[\"k\"]}",
+    "{o.toString}",
+    "{o.valueOf}",
+    "{o.hasOwnProperty}",
+    "{o.constructor}",
+    "{o.__proto__}",
+    "{o.isPrototypeOf}",
+    "{o.toLocaleString}",
+    "{o.propertyIsEnumerable}",
+    "{x.toFixed}",
+    "{num.toFixed}",
+    "{x.constructor}",
+    "{x.toString}",
+    "{x.valueOf}",
+    "{x.__proto__}",
+    "{t.__proto__}",
+    "{t.toString}",
+    "{t.constructor}",
+    "{num.toPrecision}",
+    "{1/0}{-1/0}{0/0}{-0}{5%0}{-5%3}{1e3}",
+    "{5.5%2}{-5.5%2}{1/-0}{0*-1}{-(0)}",
+    "{\"a\"+1}{1+true}{null+1}{z+1}{s-1}",
+    "{a+1}{o+1}{a+o}{list0+1}{list0-1}{o-1}",
+    "{t+t}{t-f}{\"3\"*\"4\"}{\"3\"-1}{\" 12 \"*1}{\"0x10\"*1}{\"1e3\"*1}{\"\"*1}",
+    "{n == 10}{n > 9}{\"b\" > \"a\"}{a == a}{1 == 1.0}{null == null}{z == null}{t == 1}{\"1\" != 1}",
+    "{n < \"9\"}{\"10\" < \"9\"}{z < 1}{z >= 0}{o < 1}{a < 2}{\"a\" < 1}{1 <= 1}{t > f}",
+    "{s.x.y}",
+    "{z.x}",
+    "{z[0]}",
+    "{unknown.x}",
+    "{unknown[0]}",
+    "{t ? \"y\" : \"n\"}{0 || \"d\"}{\"\" && \"x\"}{1 && 2}{0 && 2}{null || z}",
+    "{!t}{!!s}{!e}{!list0}{!o}{-s}{+s}{+\"3\"}{-\"x\"}{+t}{-z}{+list0}{+a}",
+    "{repeat -1}x{/repeat}|{repeat \"a\"}x{/repeat}|{repeat 2.7}x{/repeat}|{repeat \"2\"}y{/repeat}|{repeat z}q{/repeat}|{repeat list0}r{/repeat}",
+    "{{x}}",
+    "}}}",
+    "{{{{",
+    "}",
+    "{",
+    "a{b",
+    "{\"}\"}",
+    "{a b}",
+    "{}",
+    "{ s }",
+    "{\"{\"}",
+    "{'a\\'b'}",
+    "{\"a\\nb\\tc\\\\d\\qe\"}",
+    "{if t}A{else}B{elseif t}C{/if}",
+    "{if f}A{else}B{elseif t}C{/if}",
+    "{if f}A{elseif f}B{else}C{else}D{/if}",
+    "{if f}A{elseif zero}B{elseif s}C{/if}",
+    "{if d}\n私聊\n{else}\n群\n{/if}\nend",
+    "{if t}\n  {for i in items}\n  - {i}\n  {/for}\n{/if}",
+    "{for i in items}{i},{/for}",
+    "{for i in s}{i}{/for}",
+    "{for i in o}{i}{/for}",
+    "{for i in a}[{i}]{/for}",
+    "{for i in items}{for j in items}{i}{j} {/for}{/for}",
+    "{for x in items}{x}{/for}{x}",
+    "{for s in items}{s}{/for}{s}",
+    "{for  i  in  items }{i}{/for}",
+    "{for i in items",
+    "{for i}x{/for}",
+    "{ for i }x",
+    "{while f}x{/while}",
+    "{while zero}x{/while}",
+    "{else}",
+    "{/if}",
+    "{/for}",
+    "{elseif t}",
+    "{elseif}",
+    "{if t}a{/for}b{/if}",
+    "{if t}unclosed",
+    "{for i in items}{i}",
+    "{while f}never",
+    "{if )}x{/if}",
+    "{if}x{/if}",
+    "{if }x{/if}",
+    "{if\tt}x{/if}",
+    "{ if t }x{ /if }",
+    "{IF t}x{/IF}",
+    "{if t}{elseif )}{/if}",
+    "{for x in )}{/for}",
+    "{repeat )}{/repeat}",
+    "{echo(1, \"b\", z, t, a, o)}",
+    "{echo}",
+    "{k}",
+    "{k()}",
+    "{k(1)}",
+    "{nofn()}",
+    "x{nofn(1)}y",
+    "{if nofn()}x{/if}",
+    "{echo(nofn())}",
+    "{s.x(1)}",
+    "{toString()}",
+    "{constructor(1,2)}",
+    "{valueOf()}",
+    "{1.5}{1.}{0.1+0.2}{100000000000000000000}{1000000000000000000000}{0.000001}{0.0000001}{123456789012345680000}",
+    "{2*3+4}{2+3*4}{(2+3)*4}{10/4}{10%4}{-10%4}{7-2-1}{2*-3}",
+    "{1 ? 2 : 3 ? 4 : 5}{0 ? 2 : 0 ? 4 : 5}{(t ? s : x).length}",
+    "{a[0] + a[2][0]}",
+    "{o.arr[1]}",
+    "{items[1+1]}",
+    "{items[\"1\"]}",
+    "{items[t]}",
+    "{items[z]}",
+    "{big}{neg}{num}{zero}{-zero}{e}{z}",
+    "{true}{false}{null}{undefined}{NaN}{Infinity}",
+    "{true.x}",
+    "{\"abc\".length}",
+    "{\"abc\"[0]}",
+    "{(1).toFixed}",
+    "{1 .toFixed}",
+    "{x = 1}",
+    "{x === 1}",
+    "{x & 1}",
+    "{x | 1}",
+    "{a.}",
+    "{a[}",
+    "{f(}",
+    "{(1}",
+    "{1)}",
+    "{a ? b}",
+    "{?}",
+    "{,}",
+    "{1 2}",
+    "{\"unterminated}",
+    "{'x}",
+    "{名字}",
+    "{s.名}",
+    "line1\r\nline2\r\n{if t}\r\nyes\r\n{/if}\r\n",
+    "{ \n s \n }",
+    "{　s　}",
+    "{﻿s}",
+    "{s }",
+    "{s}",
+    "{if t}{if t}{if t}{if t}{if t}{if t}{if t}{if t}{if t}{if t}deep{/if}{/if}{/if}{/if}{/if}{/if}{/if}{/if}{/if}{/if}",
+    "{if t}{if t}{if t}{if t}{if t}{if t}{if t}{if t}{if t}nine{s}{/if}{/if}{/if}{/if}{/if}{/if}{/if}{/if}{/if}",
+    "{repeat 3}{repeat 2}ab{/repeat}-{/repeat}",
+    "{repeat 0}x{/repeat}",
+    "{repeat 1e2}x{/repeat}",
+    "{o.k == \"v\" && t}",
+    "{o.k == \"v\" || nofn()}",
+    "{t || nofn()}",
+    "{f && nofn()}",
+    "{t ? s : nofn()}",
+    "{f ? nofn() : s}",
+    "{cjk}{cjk + 1}{\"😀\".length}",
+    "{a[-1]}",
+    "{s[-1]}",
+    "{o[o]}",
+    "{o[a]}",
+    "{items.length > 2 ? \"many\" : \"few\"}"
+]
+
+// One source of number methods and arithmetic, rendered with {x: value} for each value.
+const NUMBER_SOURCE = "{x.toFixed}|{x.toLocaleString}|{x.toPrecision}|{x.toExponential}|{x}|{-x}|{x * 3}|{x / 7}|{x % 0.3}"
+const NUMBER_VALUES = [-0.4, -0.5, 0.5, 1.5, 2.5, -2.5, 1234.5678, 1234567.0005, 0.0001, -1234.5, 1e+21, 1e-07, 123456789012345680000, 0.30000000000000004, -0, 0, 7, -7, 1e+300, 5e-324, 0.000123, 999.9995, 1.0005]
+
+const EXTRA_CASES = [
+    ...EXTRA_SOURCES.map((source, i) => ({
+        name: `extra_${String(i).padStart(3, '0')}`,
+        source,
+        variables: EXTRA_VARIABLES,
+        functions: ['echo', 'k']
+    })),
+    ...NUMBER_VALUES.map((x, i) => ({
+        name: `number_${String(i).padStart(2, '0')}`,
+        source: NUMBER_SOURCE,
+        variables: { x },
+        functions: []
+    }))
+]
+
+// ---------------------------------------------------------------------------------------------
+
+async function record(Renderer, cases, functionDefinitions) {
     const names = new Set()
-    const cases = []
-    for (const k of CASES) {
+    const out = []
+    for (const k of cases) {
         if (names.has(k.name)) throw new Error(`duplicate case name ${k.name}`)
         names.add(k.name)
         const result = await renderCase(Renderer, k.source, k.variables, makeFunctions(k.functions))
-        cases.push({
+        out.push({
             name: k.name,
             source: k.source,
             variables: encodeValue(k.variables),
@@ -472,7 +724,7 @@ export async function main(argv) {
             ...result
         })
     }
-    const document = {
+    return {
         package: PACKAGE,
         version: VERSION,
         node: process.version,
@@ -485,11 +737,25 @@ export async function main(argv) {
             variables_read: "the renderer's variables (order as returned); null when render() rejected",
             warnings: 'console.warn calls during the render: arguments joined by one space, an Error as String(error)'
         },
-        function_definitions: FUNCTION_DEFINITIONS,
-        cases
+        function_definitions: functionDefinitions,
+        cases: out
     }
-    writeFileSync(out, JSON.stringify(document, null, 1) + '\n')
-    console.log(`${cases.length} cases written to ${out}`)
+}
+
+export async function main(argv) {
+    const out = argv[2]
+    if (!out) {
+        throw new Error(
+            'usage: node make_renderer_cases.mjs OUT.json [MORE.json] (run from the folder where the package is installed)'
+        )
+    }
+    const more = argv[3] ?? join(dirname(out), 'renderer_cases_more.json')
+    const Renderer = await loadRenderer()
+    const primary = await record(Renderer, CASES, FUNCTION_DEFINITIONS)
+    const extra = await record(Renderer, EXTRA_CASES, EXTRA_FUNCTION_DEFINITIONS)
+    writeFileSync(out, JSON.stringify(primary, null, 1) + '\n')
+    writeFileSync(more, JSON.stringify(extra, null, 1) + '\n')
+    console.log(`${primary.cases.length} cases written to ${out}, ${extra.cases.length} to ${more}`)
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1]).href) {
