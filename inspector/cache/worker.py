@@ -31,8 +31,12 @@ import threading
 from pathlib import Path
 from typing import IO, Any
 
-__all__ = ["AnalysisWorker", "WorkerGone", "claim_worker", "start_worker", "stop_worker", "worker_enabled",
-           "worker_state"]
+__all__ = ["WORKER_MIN_REQUESTS", "AnalysisWorker", "WorkerGone", "claim_worker", "start_worker", "stop_worker",
+           "worker_enabled", "worker_state"]
+
+# A session this big (model requests) is analysed by two processes: the worker's start, about a
+# second, is worth it only then (the cache command waits for it, the app starts it for such a store).
+WORKER_MIN_REQUESTS = 1000
 
 # How long closing a job waits for the worker to acknowledge a cancel before it is replaced, and
 # how long an analysis waits for a job that is ending to free the worker.

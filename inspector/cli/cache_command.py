@@ -10,7 +10,6 @@ from inspector.cli.common import CliError, open_store_or_fail, shown, warn, warn
 from inspector.error_boundary import EXIT_FAILED_CHECK, EXIT_NOTHING_EVALUATED, EXIT_OK
 from inspector.output import write_text as _write
 
-_WORKER_MIN_REQUESTS = 1000
 _WORKER_START_WAIT_S = 15.0
 
 
@@ -55,7 +54,9 @@ def cmd_cache(args: argparse.Namespace) -> int:
         session_ids = [s.id for s in sessions]
         if args.clear:
             return _clear_kept(store, args)
-        big = {s.id for s in sessions if (s.llm_call_count or 0) >= _WORKER_MIN_REQUESTS}
+        from inspector.cache.worker import WORKER_MIN_REQUESTS
+
+        big = {s.id for s in sessions if (s.llm_call_count or 0) >= WORKER_MIN_REQUESTS}
 
         def before_analysing(missing: list[str]) -> None:
             if args.runtime is None and big.intersection(missing):
