@@ -3,12 +3,18 @@
     python benchmarks/big_store.py                   # once: benchmarks/data/big.db (10 M rows)
     python benchmarks/large.py [--db benchmarks/data/big.db] [--url postgresql://…] [--repeat 5]
     python benchmarks/large.py --db benchmarks/data/big1g.db --search-only      # the 1 GB search target
+    python benchmarks/large.py --url postgresql://… --search-against OTHER_CHECKOUT --cache DIR
 
 For each store: what opening the window reads (open + session rows + totals), the turn listing of
 the largest session, the anatomy of the largest request, ``prefix --json`` on one session (a fresh
 process), search (building the index once, cold, into a temporary cache directory, then indexed
 query medians beside one scan), and the peak resident memory of a fresh process that browses
 (open, list turns, expand runtimes, select requests). Medians of --repeat runs.
+
+``--search-against CHECKOUT`` compares indexed searches of this tree and another checkout instead:
+the index is built once into ``--cache DIR`` (kept there for the next run), then fresh processes
+of the two checkouts take turns opening the store (``--url`` when given, else ``--db``) and
+searching each needle; it prints the medians and their ratio.
 """
 
 from __future__ import annotations
@@ -77,6 +83,45 @@ for extra in sys.argv[3:]:
     views.request_detail(store, extra)
 print(json.dumps({"rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, "requests": opened}))
 """
+
+
+SEARCH = r"""
+import json, statistics, sys, time
+sys.path.insert(0, sys.argv[2])
+from inspector.search.index import SearchIndex
+from inspector.store import open_store
+with open_store(sys.argv[1]) as store:
+    index = SearchIndex(store, sys.argv[3])
+    if sys.argv[5:] == ["build"]:
+        sys.exit(0 if index.ready() or index.build() else 1)
+    out = {}
+    for needle in json.loads(sys.argv[4]):
+        times = []
+        for _ in range(3):
+            start = time.perf_counter()
+            found = index.search(needle)
+            times.append(time.perf_counter() - start)
+        out[needle] = [statistics.median(times), len(found)]
+print(json.dumps(out))
+"""
+
+
+def search_against(target: str, other: Path, cache: Path, repeat: int) -> None:
+    """Indexed searches of this tree and ``other``, alternating fresh processes (see the module)."""
+    needles = json.dumps(NEEDLES)
+    subprocess.run([sys.executable, "-c", SEARCH, target, str(ROOT), str(cache), needles, "build"], check=True)
+    runs: dict[str, list[dict]] = {"this": [], "other": []}
+    for _ in range(repeat):
+        for name, checkout in (("this", ROOT), ("other", other)):
+            out = subprocess.run([sys.executable, "-c", SEARCH, target, str(checkout), str(cache), needles],
+                                 check=True, stdout=subprocess.PIPE, text=True, cwd=checkout).stdout
+            runs[name].append(json.loads(out.strip().splitlines()[-1]))
+    print(f"indexed search on {target.split('@')[-1]}, medians of {repeat} processes × 3 searches")
+    print(f"{'needle':<28}{'hits':>8}{'this':>10}{'other':>10}{'ratio':>8}")
+    for needle in NEEDLES:
+        mine = statistics.median(r[needle][0] for r in runs["this"]) * 1000
+        theirs = statistics.median(r[needle][0] for r in runs["other"]) * 1000
+        print(f"{needle!r:<28}{runs['this'][0][needle][1]:>8,}{mine:>8.0f}ms{theirs:>8.0f}ms{mine / theirs:>7.2f}×")
 
 
 def browse_peak(target: str, largest: str) -> dict:
@@ -155,7 +200,15 @@ def main() -> int:
     parser.add_argument("--url", help="the same data in PostgreSQL (big_store.py --pg-url)")
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--search-only", action="store_true")
+    parser.add_argument("--search-against", type=Path, metavar="CHECKOUT",
+                        help="compare indexed searches with another checkout (see above)")
+    parser.add_argument("--cache", type=Path, help="with --search-against: where the index is kept")
     args = parser.parse_args()
+    if args.search_against is not None:
+        if args.cache is None:
+            raise SystemExit("--search-against needs --cache DIR (the index is built there once)")
+        search_against(args.url or str(args.db), args.search_against.resolve(), args.cache, args.repeat)
+        return 0
     if not args.db.exists():
         raise SystemExit(f"{args.db} does not exist: run benchmarks/big_store.py first")
     print(f"{args.db}: {args.db.stat().st_size / 1e9:.2f} GB", flush=True)
