@@ -58,6 +58,7 @@ from inspector.cache_folder import (
     file_state,
     store_identity,
 )
+from inspector.collector import fewer_collections
 
 __all__ = ["FOLDER", "FOLDER_LIMIT_BYTES", "FORMAT", "MAX_FILE_BYTES", "Kept", "KeptAnalyses", "Mark",
            "analyses_of", "rules_hash"]
@@ -131,10 +132,12 @@ class Mark:
 class Kept:
     """A kept analysis read back: ``current`` when the store holds the same rows as when it was
     made (the results are the answer), False when the session has grown since (rows appended,
-    the analysed ones in place: shown, then analysed again)."""
+    the analysed ones in place: shown, then analysed again); ``turns``: the session's turns
+    then, (number, turn id) in order (the columns of the app's table)."""
 
     analysis: CacheAnalysis
     current: bool
+    turns: list[tuple[int, str]]
 
 
 class KeptAnalyses:
@@ -221,12 +224,13 @@ class KeptAnalyses:
             state = self._compare(mark, session_id)
             if state != "current" and not (grown and state == "grown"):
                 return None
-            analysis = _decode_body(body, header, session_id, rules)
+            with fewer_collections():  # tens of thousands of objects, none of them garbage
+                analysis, turns = _decode_body(body, header, session_id, rules)
         except KeptFileError as exc:
             self._ignore(path, str(exc))
             return None
         _touch(path)
-        return Kept(analysis, state == "current")
+        return Kept(analysis, state == "current", turns)
 
     def _check_header(self, header: dict[str, Any], session_id: str, rules: RuleSet) -> Mark | None:
         """The header's mark when the file is this store's and session's; None when it is from
@@ -252,16 +256,17 @@ class KeptAnalyses:
 
     # ----------------------------------------------------------------- writing
 
-    def save(self, analysis: CacheAnalysis, rules: RuleSet, mark: Mark) -> Path | None:
-        """Keep ``analysis`` (made from the store as ``mark`` found it, taken before it read);
-        None when it is not kept (too big, beside the database, made with a failed worker, or
-        the folder cannot be written: the next run analyses again)."""
+    def save(self, analysis: CacheAnalysis, rules: RuleSet, mark: Mark, turns: list[tuple[int, str]]) -> Path | None:
+        """Keep ``analysis`` (made from the store as ``mark`` found it, taken before it read) with
+        the session's ``turns`` ((number, turn id) in order); None when it is not kept (too big,
+        beside the database, made with a failed worker, or the folder cannot be written: the next
+        run analyses again)."""
         from inspector.files import SaveError, write_atomic_bytes
 
         if not self.usable or any(w.startswith(WORKER_FAILED) for w in analysis.warnings):
             return None
         mark = self._anchored(mark, analysis)
-        body = zlib.compress(_encode_body(analysis).encode("ascii"), 1)
+        body = zlib.compress(_encode_body(analysis, turns).encode("ascii"), 1)
         if len(body) > MAX_FILE_BYTES:
             return None
         header = {"format": FORMAT, "program": __version__, "store": self.key, "description": self.description,
@@ -341,18 +346,20 @@ def _columns(doc: Any, fields: tuple[str, ...], types: list[frozenset[type] | No
     return doc
 
 
-def _encode_body(analysis: CacheAnalysis) -> str:
+def _encode_body(analysis: CacheAnalysis, turns: list[tuple[int, str]]) -> str:
     pairs = [[getattr(p, name) for p in analysis.pairs] for name in _PAIR_FIELDS]
     pairs[_RULES_AT] = [None] * len(analysis.pairs)  # resolved again from the rules table
     findings = [[getattr(f, name) for f in analysis.findings] for name in _FINDING_FIELDS]
     summaries = [[getattr(s, name) for s in analysis.summaries] for name in _SUMMARY_FIELDS]
     at = _SUMMARY_FIELDS.index("reasons")
     summaries[at] = [list(map(list, counter.items())) for counter in summaries[at]]
-    doc = {"pairs": pairs, "findings": findings, "summaries": summaries, "warnings": list(analysis.warnings)}
+    doc = {"pairs": pairs, "findings": findings, "summaries": summaries, "warnings": list(analysis.warnings),
+           "turns": [[number, turn_id] for number, turn_id in turns]}
     return json.dumps(doc, ensure_ascii=True, separators=(",", ":"))
 
 
-def _decode_body(body: bytes, header: dict[str, Any], session_id: str, rules: RuleSet) -> CacheAnalysis:
+def _decode_body(body: bytes, header: dict[str, Any], session_id: str,
+                 rules: RuleSet) -> tuple[CacheAnalysis, list[tuple[int, str]]]:
     inflate = zlib.decompressobj()
     try:
         raw = inflate.decompress(body, _MAX_BODY_BYTES)
@@ -367,6 +374,10 @@ def _decode_body(body: bytes, header: dict[str, Any], session_id: str, rules: Ru
     if not isinstance(doc, dict) or not isinstance(doc.get("warnings"), list) or not all(
             isinstance(w, str) for w in doc["warnings"]):
         raise KeptFileError("its body is malformed")
+    turns = doc.get("turns")
+    if not isinstance(turns, list) or not all(
+            type(t) is list and len(t) == 2 and type(t[0]) is int and type(t[1]) is str for t in turns):
+        raise KeptFileError("its turns are malformed")
     pairs = _columns(doc.get("pairs"), _PAIR_FIELDS, _PAIR_TYPES, "pairs")
     findings = _columns(doc.get("findings"), _FINDING_FIELDS, _FINDING_TYPES, "findings")
     summaries = _columns(doc.get("summaries"), _SUMMARY_FIELDS, _SUMMARY_TYPES, "summaries")
@@ -385,7 +396,7 @@ def _decode_body(body: bytes, header: dict[str, Any], session_id: str, rules: Ru
         raise KeptFileError("its findings are malformed")
     if any(p.session_id != session_id for p in out.pairs):
         raise KeptFileError("it holds another session's pairs")
-    return out
+    return out, [(number, turn_id) for number, turn_id in turns]
 
 
 def _touch(path: Path) -> None:
@@ -447,6 +458,6 @@ def analyses_of(store: Any, session_ids: list[str], rules: RuleSet, keep: KeptAn
             mark = keep.mark(sid) if keep is not None else None
             analysis = analyse_session(store, sid, rules=rules, warn=warn)
             if keep is not None and mark is not None:
-                keep.save(analysis, rules, mark)
+                keep.save(analysis, rules, mark, [(t.number, t.turn_id) for t in store.turns(sid)])
         out.append(analysis)
     return out

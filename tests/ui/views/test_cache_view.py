@@ -31,6 +31,13 @@ def demo_db(demo_store: Path) -> Path:
     return demo_store
 
 
+@pytest.fixture(autouse=True)
+def kept_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Each test its own user cache folder: what one test's analyses keep, another never reads."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "user-cache"))
+    return tmp_path / "user-cache" / "prompt-inspector"
+
+
 @pytest.fixture(scope="module")
 def expected(demo_db: Path) -> dict[str, Any]:
     with open_store(demo_db) as store:
@@ -387,3 +394,110 @@ def test_the_status_line_gives_the_sessions_input_cost_by_billing_class(qtbot: A
     # Every finding kind the core makes has a title of its own, not its id.
     for f in expected[CLAUDE].findings:
         assert finding_title(f.kind) != f.kind
+
+
+def _new_window(qtbot: Any, db: Path) -> MainWindow:
+    w = MainWindow(settings=Settings(), remember_layout=False)
+    qtbot.addWidget(w)
+    install_cache_view(w)
+    w.show()
+    with qtbot.waitSignal(w.openFinished, timeout=30000):
+        w.open_database(db)
+    qtbot.waitUntil(lambda: w.cache_view.sessions_loaded, timeout=10000)
+    return w
+
+
+def test_a_session_analysed_before_is_shown_whole_at_once(qtbot: Any, window: MainWindow, isolated_settings: Path,
+                                                          demo_db: Path, expected: dict[str, Any],
+                                                          kept_folder: Path) -> None:
+    analyse(qtbot, window.cache_view, DEEPSEEK)
+    assert len(list(kept_folder.rglob("*.kept"))) == 1
+    again = _new_window(qtbot, demo_db)  # as the app started anew would
+    try:
+        view = again.cache_view
+        finished: list[str] = []
+        view.finished.connect(finished.append)
+        view.open_session(DEEPSEEK)
+        # Shown in full by open_session itself: no analysis ran or runs.
+        assert finished == [DEEPSEEK] and view.job is None and view.from_kept
+        assert [p.to_json() for p in view.model.pairs] == [p.to_json() for p in expected[DEEPSEEK].pairs]
+        assert [f.to_json() for f in view.analysis.findings] == [f.to_json() for f in expected[DEEPSEEK].findings]
+        assert view.model.turns == window.cache_view.model.turns
+        assert "read back from the kept analysis" in view.status.text()
+        assert window.tasks.pending == 0
+    finally:
+        again.shutdown()
+
+
+def test_rows_appended_since_are_analysed_after_the_kept_table_is_shown(
+        qtbot: Any, isolated_settings: Path, demo_db: Path, tmp_path: Path) -> None:
+    import shutil
+    import sqlite3
+    from contextlib import closing
+
+    db = tmp_path / "growing.db"
+    shutil.copy(demo_db, db)
+    db.chmod(0o644)
+    with closing(sqlite3.connect(db)) as con:
+        (turn,) = con.execute("SELECT turn_id FROM trace_events WHERE session_id = ? ORDER BY seq DESC LIMIT 1",
+                              (DEEPSEEK,)).fetchone()
+        cur = con.execute("SELECT * FROM trace_events WHERE turn_id = ? ORDER BY seq", (turn,))
+        cols, rows = [d[0] for d in cur.description], cur.fetchall()
+        con.execute("DELETE FROM trace_events WHERE turn_id = ?", (turn,))
+        con.commit()
+    first = _new_window(qtbot, db)
+    try:
+        analyse(qtbot, first.cache_view, DEEPSEEK)
+        before = [p.to_json() for p in first.cache_view.model.pairs]
+    finally:
+        first.shutdown()
+    with closing(sqlite3.connect(db)) as con:
+        con.executemany(f"INSERT INTO trace_events ({', '.join(cols)}) VALUES ({', '.join('?' for _ in cols)})", rows)
+        con.commit()
+    with open_store(db) as store:
+        want = analyse_session(store, DEEPSEEK)
+    second = _new_window(qtbot, db)
+    try:
+        view = second.cache_view
+        with qtbot.waitSignal(view.finished, timeout=30000):
+            view.open_session(DEEPSEEK)
+        assert [p.to_json() for p in view.model.pairs] == before  # the kept table, at once
+        assert view.job is not None and "analysing the rows written since" in view.status.text()
+        with qtbot.waitSignal(view.finished, timeout=60000):
+            pass
+        assert {p.event_id: p.to_json() for p in view.model.pairs} == {p.event_id: p.to_json() for p in want.pairs}
+        assert len(want.pairs) > len(before) and not view.from_kept
+    finally:
+        second.shutdown()
+    third = _new_window(qtbot, db)  # the whole analysis made then was kept
+    try:
+        third.cache_view.open_session(DEEPSEEK)
+        assert third.cache_view.job is None
+        assert [p.to_json() for p in third.cache_view.model.pairs] == [p.to_json() for p in want.pairs]
+    finally:
+        third.shutdown()
+
+
+def test_a_damaged_kept_file_is_said_once_and_the_session_analysed(qtbot: Any, window: MainWindow,
+                                                                   isolated_settings: Path, demo_db: Path,
+                                                                   expected: dict[str, Any],
+                                                                   kept_folder: Path) -> None:
+    analyse(qtbot, window.cache_view, CLAUDE)
+    (path,) = kept_folder.rglob("*.kept")
+    path.write_bytes(path.read_bytes()[:-10])
+    again = _new_window(qtbot, demo_db)
+    try:
+        view = again.cache_view
+        analyse(qtbot, view, CLAUDE)
+        assert not view.from_kept
+        assert "the kept analysis was ignored" in view.status.text() and str(path) in view.status.toolTip()
+        assert [p.to_json() for p in view.model.pairs] == [p.to_json() for p in expected[CLAUDE].pairs]
+    finally:
+        again.shutdown()
+
+
+def test_nothing_is_kept_when_the_view_keeps_nothing(qtbot: Any, window: MainWindow, kept_folder: Path) -> None:
+    view = window.cache_view
+    view.keep_results = False
+    analyse(qtbot, view, CLAUDE)
+    assert not kept_folder.exists() or not list(kept_folder.rglob("*.kept"))
