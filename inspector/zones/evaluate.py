@@ -104,7 +104,9 @@ def to_text(value: Any) -> str:
     return js_to_string(value)
 
 
-def _is_number(v: Any) -> bool:
+def is_js_number(v: Any) -> bool:
+    """Whether a value is a JavaScript number: an int or float, not a bool (Python's bool is an
+    int). Both dialects ask this here."""
     return isinstance(v, (int, float)) and not isinstance(v, bool)
 
 
@@ -117,7 +119,7 @@ def to_number(value: Any) -> float:
         return 1.0
     if value is False:
         return 0.0
-    if _is_number(value):
+    if is_js_number(value):
         try:
             return float(value)
         except OverflowError:  # an integer past the largest double: JavaScript's ±Infinity
@@ -129,7 +131,9 @@ def to_number(value: Any) -> float:
     return math.nan
 
 
-def _primitive(value: Any) -> Any:
+def to_primitive(value: Any) -> Any:
+    """ToPrimitive with the default hint, for JSON values: an array is its ``join(",")``, an
+    object ``[object Object]``, anything else itself."""
     if isinstance(value, (list, tuple)) or isinstance(value, dict):
         return js_to_string(value)
     return value
@@ -142,7 +146,7 @@ def loose_equals(a: Any, b: Any) -> bool:
         return nullish_a and nullish_b
     if isinstance(a, (list, tuple, dict)) and isinstance(b, (list, tuple, dict)):
         return a is b
-    a, b = _primitive(a), _primitive(b)
+    a, b = to_primitive(a), to_primitive(b)
     if isinstance(a, str) and isinstance(b, str):
         return a == b
     if isinstance(a, bool) and isinstance(b, bool):
@@ -156,7 +160,7 @@ def compare(a: Any, op: str, b: Any) -> bool:
         return loose_equals(a, b)
     if op == "!=":
         return not loose_equals(a, b)
-    a, b = _primitive(a), _primitive(b)
+    a, b = to_primitive(a), to_primitive(b)
     if isinstance(a, str) and isinstance(b, str):
         x, y = js_code_units(a), js_code_units(b)
     else:
@@ -200,7 +204,7 @@ def _describe(value: Any) -> str:
         return "undefined"
     if isinstance(value, bool):
         return "a boolean"
-    if _is_number(value):
+    if is_js_number(value):
         return f"the number {js_number(value)}"
     if isinstance(value, str):
         return "a string"

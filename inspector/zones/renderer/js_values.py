@@ -26,14 +26,13 @@ from inspector.jsjson import (
     UNDEFINED,
     js_number,
     js_slice,
-    js_to_number,
     js_to_string,
     js_trim,
     js_truthy,
     utf16_len,
 )
 
-from ..evaluate import compare, to_text
+from ..evaluate import compare, is_js_number, to_number, to_primitive, to_text
 
 __all__ = [
     "OBJECT_PROTOTYPE_NAMES",
@@ -75,26 +74,15 @@ def to_string(value: Any) -> str:
     return js_to_string(value)
 
 
-def to_number(value: Any) -> float:
-    """``Number(value)``."""
-    if value is UNDEFINED or is_function(value):
-        return math.nan
-    return js_to_number(value)
-
-
 def truthy(value: Any) -> bool:
     """JavaScript truthiness (``!!value``)."""
     return js_truthy(value)
 
 
-def _is_number(value: Any) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool)
-
-
 def strict_equals(a: Any, b: Any) -> bool:
     """``a === b``: no conversion; numbers by value (NaN is unequal to itself, 0 equals -0),
     arrays, objects and functions by identity."""
-    if _is_number(a) and _is_number(b):
+    if is_js_number(a) and is_js_number(b):
         return to_number(a) == to_number(b)
     if isinstance(a, bool) or isinstance(b, bool):
         return a is b
@@ -102,17 +90,16 @@ def strict_equals(a: Any, b: Any) -> bool:
         return a == b
     if a is None or b is None or a is UNDEFINED or b is UNDEFINED:
         return a is b
-    if isinstance(a, str) or isinstance(b, str) or _is_number(a) or _is_number(b):
+    if isinstance(a, str) or isinstance(b, str) or is_js_number(a) or is_js_number(b):
         return False
     return a is b
 
 
 def _primitive(value: Any) -> Any:
-    """ToPrimitive with the default hint: an array is its ``join(",")``, an object
-    ``[object Object]``, a function its source text."""
-    if isinstance(value, (list, tuple, dict)) or is_function(value):
-        return to_string(value)
-    return value
+    """ToPrimitive (:func:`~inspector.zones.evaluate.to_primitive`), plus what only this dialect
+    meets: a function value (a registered function or a callable variable), whose ToPrimitive is
+    its source text."""
+    return to_string(value) if is_function(value) else to_primitive(value)
 
 
 def _add(a: Any, b: Any) -> Any:
@@ -209,7 +196,7 @@ def _object_to_string(this: Any) -> str:
         return "[object String]"
     if isinstance(this, bool):
         return "[object Boolean]"
-    if _is_number(this):
+    if is_js_number(this):
         return "[object Number]"
     if is_function(this):
         return "[object Function]"
@@ -452,7 +439,7 @@ def _kind(value: Any) -> str:
         return "string"
     if isinstance(value, bool):
         return "boolean"
-    if _is_number(value):
+    if is_js_number(value):
         return "number"
     if isinstance(value, (list, tuple)):
         return "array"
