@@ -11,18 +11,17 @@ from __future__ import annotations
 
 import os
 import random
-import struct
 from dataclasses import dataclass
 from pathlib import Path
 
-from inspector.files import SQLITE_HEADER, SQLITE_HEADER_BYTES, check_output_path, read_file_header
-from inspector.inputs import InputFileError
+from inspector.files import check_output_path
 from inspector.jsjson import js_stringify
 
 from inspector.store import open_store
 from inspector.store.turn_counts import TurnCounts, session_turn_counts, total_turn_counts
 
 from . import world as W
+from .edition import DEMO_APPLICATION_ID, DEMO_FORMAT, is_demo_file
 from .file_output import new_sqlite_file
 from .limits import check_scale, check_sessions, check_turns
 from .schema import render_ddl
@@ -31,15 +30,7 @@ from .session_configs import session_configs
 from .simulation import SessionSim
 from .writer import DemoWriter
 
-__all__ = ["DemoSummary", "generate_demo", "DEMO_APPLICATION_ID", "DEMO_FORMAT", "demo_format", "is_demo_file"]
-
-
-# SQLite header field "application id" = b"CovD": lets a later run recognise its own output and
-# overwrite it, while refusing to clobber a real save. Covel itself leaves this field at 0.
-DEMO_APPLICATION_ID = 0x436F7644
-# SQLite header field "user version": which edition of this generator wrote the file, so the app
-# can replace a cached demo that an older release wrote. Raise it whenever the output changes.
-DEMO_FORMAT = 2
+__all__ = ["DemoSummary", "generate_demo"]
 
 
 @dataclass(frozen=True)
@@ -56,26 +47,6 @@ class DemoSummary:
 
 
 # --- top level --------------------------------------------------------------------------------
-
-
-def is_demo_file(path: str | os.PathLike[str]) -> bool:
-    """True when ``path`` is a SQLite file this generator wrote (its application id); never blocks."""
-    return _demo_header(path) is not None
-
-
-def _demo_header(path: str | os.PathLike[str]) -> bytes | None:
-    try:
-        header = read_file_header(path, SQLITE_HEADER_BYTES)
-    except InputFileError:
-        return None
-    ours = len(header) == SQLITE_HEADER_BYTES and header.startswith(SQLITE_HEADER)
-    return header if ours and struct.unpack(">I", header[68:72])[0] == DEMO_APPLICATION_ID else None
-
-
-def demo_format(path: str | os.PathLike[str]) -> int | None:
-    """The generator edition that wrote ``path`` (``DEMO_FORMAT`` then), or None for any other file."""
-    header = _demo_header(path)
-    return None if header is None else struct.unpack(">I", header[60:64])[0]
 
 
 def _write_world(out: DemoWriter) -> None:

@@ -593,3 +593,17 @@ def test_the_summary_counts_turns_and_executions_as_every_view_does(demo) -> Non
         totals = views.store_totals(store)
     assert (summary.sessions, summary.turns, summary.executions, summary.llm_calls) == (
         totals["sessions"], totals["turns"], totals["executions"], totals["requests"])
+
+
+def test_recognising_a_demo_file_does_not_import_the_generator():
+    import subprocess
+    import sys
+
+    from inspector.demo import DEMO_FORMAT
+
+    code = ("import sys, inspector.demo as demo; "
+            "print('inspector.demo.generator' in sys.modules, demo.DEMO_FORMAT, demo.is_demo_file.__module__); "
+            "demo.generate_demo; print('inspector.demo.generator' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         cwd=Path(__file__).resolve().parents[3]).stdout.split()
+    assert out == ["False", str(DEMO_FORMAT), "inspector.demo.edition", "True"]
