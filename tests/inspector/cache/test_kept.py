@@ -11,6 +11,7 @@ import sqlite3
 import zlib
 from contextlib import closing
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -52,6 +53,7 @@ def test_read_back_equals_a_fresh_analysis_on_every_demo_session(backend: str, r
         for analysis in fresh:
             found = keep.load(analysis.session_id, rules)
             assert found is not None and found.current
+            assert found.turns == [(t.number, t.turn_id) for t in store.turns(analysis.session_id)]
             _same(found.analysis, analysis)
             _same(found.analysis, analyse_session(store, analysis.session_id, rules=rules))
         told: list[str] = []
@@ -234,15 +236,15 @@ def test_never_beside_the_database_bounded_and_not_after_a_failed_worker(demo_sq
         beside.usable = not kept_module.beside_database(store, beside.directory)
         assert not beside.usable
         analysis = analyse_session(store, sid, rules=rules)
-        assert beside.save(analysis, rules, beside.mark(sid)) is None
+        assert beside.save(analysis, rules, beside.mark(sid), []) is None
         assert sorted(p.name for p in tmp_path.iterdir()) == ["covel.db"]
 
         keep = KeptAnalyses(store, tmp_path / "cache")
         failed = CacheAnalysis(sid, analysis.pairs, analysis.findings, analysis.summaries,
                                [f"{WORKER_FAILED} (gone); the analysis finished in this process"])
-        assert keep.save(failed, rules, keep.mark(sid)) is None
+        assert keep.save(failed, rules, keep.mark(sid), []) is None
         monkeypatch.setattr(kept_module, "MAX_FILE_BYTES", 100)
-        assert keep.save(analysis, rules, keep.mark(sid)) is None
+        assert keep.save(analysis, rules, keep.mark(sid), []) is None
         assert _kept_files(tmp_path / "cache") == []
 
 
@@ -254,11 +256,11 @@ def test_the_folder_keeps_under_its_limit(demo_sqlite: Path, tmp_path: Path, mon
         analyses = [analyse_session(store, sid, rules=rules) for sid in ids]
         sizes = []
         for analysis in analyses:
-            path = keep.save(analysis, rules, keep.mark(analysis.session_id))
+            path = keep.save(analysis, rules, keep.mark(analysis.session_id), [])
             assert path is not None
             sizes.append(path.stat().st_size)
         monkeypatch.setattr(kept_module, "FOLDER_LIMIT_BYTES", sizes[-1] + sizes[-2])
-        keep.save(analyses[-1], rules, keep.mark(ids[-1]))
+        keep.save(analyses[-1], rules, keep.mark(ids[-1]), [])
         total = sum(p.stat().st_size for p in _kept_files(tmp_path))
         assert total <= sizes[-1] + sizes[-2]
         assert keep.path_for(ids[-1]).exists()
@@ -294,3 +296,71 @@ def test_command_line_keeps_reads_skips_and_clears(demo_store: Path, tmp_path: P
     assert _kept_files(cache) == []
     code, out, _ = _cli(capfdbinary, "cache", demo_store, "--clear")
     assert code == 0 and out.startswith(b"no kept cache analysis of every session")
+
+
+def _values(kinds: frozenset[type] | None) -> Any:
+    from hypothesis import strategies as st
+
+    text = st.text(st.characters(blacklist_categories=()), max_size=12)  # lone surrogates included
+    made = {str: text, int: st.integers(), float: st.floats(allow_nan=False), bool: st.booleans(),
+            type(None): st.none()}
+    return st.one_of(*[made[k] for k in sorted(kinds or (), key=lambda k: k.__name__) if k in made])
+
+
+def _pair_strategy() -> Any:
+    import dataclasses as dc
+
+    from hypothesis import strategies as st
+
+    from inspector.cache.results import CachePair
+
+    rules = default_rules()
+    fields = {f.name: _values(kept_module._PAIR_TYPES[i]) for i, f in enumerate(dc.fields(CachePair))
+              if f.name != "rules"}
+    fields.update(provider=st.sampled_from([None, "anthropic", "openai", "google", "deepseek"]),
+                  protocol=st.sampled_from([None, "anthropic-messages", "openai-chat"]),
+                  model=st.sampled_from([None, "claude-sonnet-4-5", "gpt-5", "gemini-2.5-pro", "odd/Model"]),
+                  started_at=st.sampled_from([None, "2025-01-01T00:00:00Z", "2026-06-30T12:00:00.000Z", "x"]),
+                  session_id=st.just("s"))
+
+    def build(values: dict[str, Any]) -> CachePair:
+        chosen = rules.resolve(values["provider"], values["protocol"], values["model"], values["started_at"])
+        return CachePair(rules=chosen, **values)
+
+    return st.fixed_dictionaries(fields).map(build)
+
+
+def test_any_pairs_findings_and_summaries_read_back_the_same(tmp_path_factory: pytest.TempPathFactory) -> None:
+    from collections import Counter
+
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    from inspector.cache.results import Finding, RuntimeSummary
+
+    text = st.text(st.characters(blacklist_categories=()), max_size=8)
+    json_values = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | text,
+                               lambda inner: st.lists(inner, max_size=3) | st.dictionaries(text, inner, max_size=3),
+                               max_leaves=6)
+    findings = st.builds(Finding, kind=text, severity=text, session_id=st.just("s"), runtime_id=st.none() | text,
+                         part=text, count=st.integers(), out_of=st.integers(), turn_ids=st.lists(text, max_size=3),
+                         message=text, example=st.none() | st.dictionaries(text, json_values, max_size=3))
+    summaries = st.builds(RuntimeSummary, session_id=st.just("s"), runtime_id=st.none() | text,
+                          pairs=st.integers(), uncached_cost_usd=st.floats(allow_nan=False), priced=st.booleans(),
+                          reasons=st.dictionaries(text, st.integers(), max_size=4).map(Counter))
+    rules = default_rules()
+
+    @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(pairs=st.lists(_pair_strategy(), max_size=5), found=st.lists(findings, max_size=3),
+           sums=st.lists(summaries, max_size=3), warnings=st.lists(text, max_size=2),
+           turns=st.lists(st.tuples(st.integers(), text), max_size=4))
+    def check(pairs: list, found: list, sums: list, warnings: list[str], turns: list[tuple[int, str]]) -> None:
+        analysis = CacheAnalysis("s", pairs, found, sums, warnings)
+        raw = kept_module._encode_body(analysis, turns).encode("ascii")
+        back, back_turns = kept_module._decode_body(zlib.compress(raw), {}, "s", rules)
+        assert back.pairs == analysis.pairs and back.findings == analysis.findings
+        assert back.summaries == analysis.summaries and back.warnings == analysis.warnings
+        assert [list(s.reasons.items()) for s in back.summaries] == [list(s.reasons.items()) for s in sums]
+        assert back_turns == turns
+
+    check()
