@@ -142,7 +142,7 @@ class FollowController(QObject):
             self._retry |= retry
             self.failed.emit(str(exc))
 
-        self.job = self.tasks.run(work, done, failed, resource=store, pause_gc=True)
+        self.job = self.tasks.run(work, done, failed, resource=store, pause_gc=True, quiet=True)
 
     def _apply(self, update: FollowUpdate) -> None:
         _new_turns, retry = self.navigator.apply_update(update)

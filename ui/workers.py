@@ -30,8 +30,10 @@ class Job:
 
     def __init__(self, fn: Callable[[Job], Any], on_success: Callable[[Any], None] | None,
                  on_failure: Callable[[BaseException], None] | None, resource: Any,
-                 on_discard: Callable[[Any], None] | None = None, pause_gc: bool | str = False) -> None:
+                 on_discard: Callable[[Any], None] | None = None, pause_gc: bool | str = False,
+                 quiet: bool = False) -> None:
         self.fn = fn
+        self.quiet = quiet
         self.pause_gc = pause_gc
         self.on_discard = on_discard
         self.on_success = on_success
@@ -71,7 +73,8 @@ class _Runnable(QRunnable):
 class TaskManager(QObject):
     """Runs jobs on a private thread pool and tracks how many are in flight.
 
-    ``busyChanged(int)`` carries the number of running jobs, for a progress indicator.
+    ``busyChanged(int)`` carries the number of running jobs a user waits for (``busy``; quiet
+    jobs are not counted), for a progress indicator.
     """
 
     busyChanged = Signal(int)
@@ -93,9 +96,15 @@ class TaskManager(QObject):
     def pending(self) -> int:
         return len(self._pending)
 
+    @property
+    def busy(self) -> int:
+        """The running jobs that are not quiet."""
+        return sum(not job.quiet for job in self._pending.values())
+
     def run(self, fn: Callable[[Job], Any], on_success: Callable[[Any], None] | None = None,
             on_failure: Callable[[BaseException], None] | None = None, *, resource: Any = None,
-            on_discard: Callable[[Any], None] | None = None, pause_gc: bool | str = False) -> Job:
+            on_discard: Callable[[Any], None] | None = None, pause_gc: bool | str = False,
+            quiet: bool = False) -> Job:
         """Run ``fn(job)`` in the background. ``resource`` (usually the store) is kept open until
         the job finishes even if it is retired meanwhile. ``on_discard`` receives the result of a
         job that succeeded after it was cancelled, so a result owning resources (a freshly opened
@@ -107,13 +116,18 @@ class TaskManager(QObject):
         GUI.
         The parsed data is freed by reference counting when the job drops it. ``"freeze"``: the
         result is long-lived (navigator rows); freeze the heap (``freeze_heap``) when the job ends
-        instead of leaving it all to the next young collection."""
+        instead of leaving it all to the next young collection.
+
+        ``quiet``: work the user did not ask for just now (following's polls): it does not count
+        in ``busy``, so a progress indicator does not flash (and the window relayout and repaint)
+        each time it runs."""
         if self._shut_down:
             raise RuntimeError("task manager is shut down")
-        job = Job(fn, on_success, on_failure, resource, on_discard, pause_gc)
+        job = Job(fn, on_success, on_failure, resource, on_discard, pause_gc, quiet)
         self._pending[id(job)] = job
         self._pool.start(_Runnable(job, self._relay))
-        self.busyChanged.emit(len(self._pending))
+        if not quiet:
+            self.busyChanged.emit(self.busy)
         return job
 
     def retire(self, resource: Any) -> None:
@@ -131,7 +145,8 @@ class TaskManager(QObject):
     @Slot(object, object, object)
     def _finish(self, job: Job, result: Any, error: BaseException | None) -> None:
         self._pending.pop(id(job), None)
-        self.busyChanged.emit(len(self._pending))
+        if not job.quiet:
+            self.busyChanged.emit(self.busy)
         if job.cancelled:
             if error is None and job.on_discard is not None:
                 job.on_discard(result)
