@@ -76,11 +76,14 @@ def ensure_demo(path: Path) -> Path:
     """Generate the demo database at ``path`` unless this release's edition of it is already
     there (an older release's copy is replaced). Runs off the GUI thread."""
     try:
-        from inspector.demo import DEMO_FORMAT, demo_format, generate_demo
+        from inspector.demo import DEMO_FORMAT, demo_format
+
+        if path.is_file() and demo_format(path) == DEMO_FORMAT:
+            return path
+        # The generator (and what it writes with) is loaded only to write the demo.
+        from inspector.demo import generate_demo
     except ImportError as exc:
         raise RuntimeError(f"the built-in demo is not available in this installation ({exc})") from None
-    if path.is_file() and demo_format(path) == DEMO_FORMAT:
-        return path
     path.parent.mkdir(parents=True, exist_ok=True)
     generate_demo(path, overwrite=True)
     return path
@@ -102,6 +105,27 @@ def open_demo(window: Any) -> None:
         window.openFinished.emit(False)
 
     window.tasks.run(lambda _job: ensure_demo(target), window.open_database, failed)
+
+
+def start_worker_for_big_sessions(window: Any) -> None:
+    """Start the cache analysis's worker process (:mod:`inspector.cache.worker`) once the window
+    lists a session big enough to profit from it, as the ``cache`` command does: when a store
+    opens with one, or when following makes one that big. It loads in the background (about a
+    second, and the memory of a second process); a small store never starts it."""
+    from inspector.cache.worker import WORKER_MIN_REQUESTS, start_worker, worker_enabled
+
+    if not worker_enabled():
+        return
+
+    def check(_changed: Any = None) -> None:
+        sessions = window.navigator.model.root.children
+        if any((node.record.llm_calls or 0) >= WORKER_MIN_REQUESTS for node in sessions if node.record):
+            start_worker()
+            window.storeOpened.disconnect(check)
+            window.follow.updated.disconnect(check)
+
+    window.storeOpened.connect(check)
+    window.follow.updated.connect(check)
 
 
 def _run_editor(args: argparse.Namespace, app: Any, loop: Any, *, debug: bool = False) -> int:
@@ -189,12 +213,6 @@ def run_app(argv: Sequence[str], *, debug: bool = False) -> int:
         app.setApplicationDisplayName("Prompt Inspector")
     install_translators(app)
     apply_theme(app)
-    if owns_app and not args.screenshot:
-        from inspector.cache.worker import start_worker, worker_enabled
-
-        if worker_enabled():
-            start_worker()  # loads in the background; big sessions' cache analyses share the work with it
-
     # Hosted in a running application (tests), a local loop stands in for exec() so the host's
     # application state (quit flags, quit-on-last-window) is left alone.
     loop = None if owns_app else QEventLoop()
@@ -205,6 +223,8 @@ def run_app(argv: Sequence[str], *, debug: bool = False) -> int:
     attach_request_view(window, screenshot=bool(args.screenshot))
     install_turn_view(window)
     install_cache_view(window)
+    if owns_app and not args.screenshot:
+        start_worker_for_big_sessions(window)
     if args.size:
         window.resize(*args.size)
     elif owns_app and window.settings.geometry("geometry") is None:

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from PySide6.QtCore import QCoreApplication, QMimeData, QPointF, Qt, QUrl
 from PySide6.QtGui import QDragEnterEvent, QDropEvent, QImage
-from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
+from PySide6.QtWidgets import QApplication, QLabel, QMessageBox, QWidget
 
 import ui.app as app_module
 from inspector import views
@@ -239,6 +239,55 @@ def _variance(image: QImage) -> float:
             values.append(image.pixelColor(x, y).lightness())
     mean = sum(values) / len(values)
     return sum((v - mean) ** 2 for v in values) / len(values)
+
+
+def test_the_cache_worker_starts_only_once_a_session_is_big_enough(
+        qtbot: Any, window: MainWindow, covel_db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import inspector.cache.worker as cache_worker
+
+    started: list[bool] = []
+    monkeypatch.setattr(cache_worker, "worker_enabled", lambda: True)
+    monkeypatch.setattr(cache_worker, "start_worker", lambda: started.append(True))
+    with open_store(covel_db) as store:
+        biggest = max(row["llmCalls"] for row in views.session_rows(store))
+    monkeypatch.setattr(cache_worker, "WORKER_MIN_REQUESTS", biggest + 1)
+    app_module.start_worker_for_big_sessions(window)
+    open_and_wait(qtbot, window, covel_db)
+    assert started == []
+    monkeypatch.setattr(cache_worker, "WORKER_MIN_REQUESTS", biggest)
+    other = MainWindow()
+    qtbot.addWidget(other)
+    try:
+        app_module.start_worker_for_big_sessions(other)
+        open_and_wait(qtbot, other, covel_db)
+        open_and_wait(qtbot, other, covel_db)
+    finally:
+        other.shutdown()
+    assert started == [True]  # once: the window stops checking when it has started it
+
+
+def test_the_overview_of_a_followed_store_changes_only_its_figures(qtbot: Any, window: MainWindow,
+                                                                   covel_db: Path) -> None:
+    open_and_wait(qtbot, window, covel_db)
+    grid = window.overview._grid
+    before = [grid.itemAt(i).widget() for i in range(grid.count())]
+    info = dict(window._store_info, totals={**window._store_info["totals"], "requests": 123_456})
+    window.overview.show_store(info)
+    assert [grid.itemAt(i).widget() for i in range(grid.count())] == before
+    assert window.overview.value("Model requests") == "123,456"
+    assert any(isinstance(w, QLabel) and w.text() == "123,456" for w in before)
+
+
+def test_quiet_jobs_do_not_show_the_busy_indicator(qtbot: Any, window: MainWindow) -> None:
+    counts: list[int] = []
+    window.tasks.busyChanged.connect(counts.append)
+    done: list[int] = []
+    window.tasks.run(lambda _job: 1, done.append, quiet=True)
+    assert window.tasks.pending == 1 and window.tasks.busy == 0
+    qtbot.waitUntil(lambda: done == [1])
+    window.tasks.run(lambda _job: 2, done.append)
+    qtbot.waitUntil(lambda: done == [1, 2])
+    assert counts == [1, 0]
 
 
 def test_a_large_store_opens_without_event_counts_and_fills_them_in(

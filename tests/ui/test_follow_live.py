@@ -272,7 +272,7 @@ def test_following_is_restored_from_the_settings(qtbot: Any, isolated_settings: 
 def test_cache_analysis_appends_the_new_turns_pairs(qtbot: Any, window: MainWindow, wal_db: Path) -> None:
     from ui.windows.cache_dock import install_cache_view
 
-    view = install_cache_view(window)
+    view = install_cache_view(window).view()
     open_and_wait(qtbot, window, wal_db)
     with open_store(wal_db) as store:
         sid = max(views.session_rows(store), key=lambda r: r["llmCalls"])["sessionId"]

@@ -8,6 +8,8 @@ differing character highlighted in both. Where the first difference lies is the 
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QBrush, QColor, QFont
 from PySide6.QtWidgets import (
@@ -20,19 +22,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from inspector.anatomy.compare import (
-    ADDED,
-    CHANGED,
-    EQUAL,
-    MOVED,
-    REMOVED,
-    Comparison,
-    Row,
-)
 from ui.theme import is_dark
 
 from ui.views.part_names import part_label
 from ui.views.text_pane import TextPane
+
+if TYPE_CHECKING:
+    # The comparison engine (and the cache modules it uses) loads with the first comparison.
+    from inspector.anatomy.compare import Comparison, Row
 
 
 def _tr(text: str) -> str:
@@ -41,17 +38,20 @@ def _tr(text: str) -> str:
     return QCoreApplication.translate("CompareView", text)
 
 
-_STATUS_COLOURS = {
-    # (light, dark) tints; equal rows keep the base colour so differences stand out.
-    CHANGED: ("#fff1c2", "#4a3f1a"),
-    ADDED: ("#d9f5dd", "#1f3d26"),
-    REMOVED: ("#fde0e0", "#4a2424"),
-    MOVED: ("#dde8fb", "#1f2f4a"),
-}
+def _status_colour(status: str) -> tuple[str, str] | None:
+    """A row's (light, dark) tint; equal rows keep the base colour so differences stand out."""
+    from inspector.anatomy.compare import ADDED, CHANGED, MOVED, REMOVED
+
+    return {CHANGED: ("#fff1c2", "#4a3f1a"), ADDED: ("#d9f5dd", "#1f3d26"), REMOVED: ("#fde0e0", "#4a2424"),
+            MOVED: ("#dde8fb", "#1f2f4a")}.get(status)
+
+
 MARK_COLOUR = QColor("#d9480f")
 
 
 def _status_text(status: str) -> str:
+    from inspector.anatomy.compare import ADDED, CHANGED, EQUAL, MOVED, REMOVED
+
     return {EQUAL: _tr("equal"), CHANGED: _tr("changed"), MOVED: _tr("moved"), ADDED: _tr("added"),
             REMOVED: _tr("removed")}[status]
 
@@ -128,7 +128,7 @@ class CompareView(QWidget):
             item.setToolTip(1, "\n".join(paths))
             for col in (3, 4):
                 item.setTextAlignment(col, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-            tint = _STATUS_COLOURS.get(row.status)
+            tint = _status_colour(row.status)
             if tint is not None:
                 brush = QBrush(QColor(tint[1] if dark else tint[0]))
                 for col in range(self.COLUMNS):

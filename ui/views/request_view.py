@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QEvent, QEventLoop, QItemSelectionModel, QModelIndex, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QFont, QGuiApplication, QKeyEvent, QKeySequence
@@ -21,7 +21,6 @@ from PySide6.QtWidgets import (
 )
 
 from inspector import views
-from inspector.anatomy.compare import Comparison, compare_details
 from inspector.export import (
     anatomy_json, anatomy_markdown, attempt_body_json, attempt_facts, kernel_messages_json, node_text,
     provider_body_json, raw_event_json, response_text,
@@ -37,6 +36,9 @@ from ui.views.compare_view import CompareView
 from ui.views.part_names import part_label
 from ui.views.text_pane import TextPane
 from ui.workers import Job, TaskManager
+
+if TYPE_CHECKING:
+    from inspector.anatomy.compare import Comparison  # the comparison engine loads when first used
 
 
 def _tr(text: str) -> str:
@@ -831,6 +833,8 @@ class RequestView(QWidget):
             left = views.request_detail(store, prev)
             if left is None:
                 return _tr("The previous request cannot be read.")
+            from inspector.anatomy.compare import compare_details
+
             return compare_details(left, current)
 
         self._run_compare(work, store)
@@ -870,6 +874,8 @@ class RequestView(QWidget):
             left = views.request_detail(store, other_id)
             if left is None:
                 return _tr("{id} is not a model request in this database.").format(id=other_id)
+            from inspector.anatomy.compare import compare_details
+
             return compare_details(left, current)
 
         self._run_compare(work, store)

@@ -11,7 +11,7 @@ the database: it only moves a cursor over data already in memory.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import (
@@ -46,7 +46,6 @@ from inspector.numbering import shown
 from inspector.turn.builder import build_turn
 from inspector.turn.history import CallHistory, turn_history
 from inspector.turn.model import ToolUse, Turn, TurnEvent
-from inspector.turn.summary import TurnSummary, summarize
 
 from ..models.turn_timeline import UNSTAGED
 from ..workers import Job, TaskManager
@@ -62,6 +61,10 @@ from .turn_texts import (
     tool_text,
 )
 from .turn_timeline import TimelineWidget
+
+if TYPE_CHECKING:
+    # The summary (and the cache modules it prices with) loads with the first turn, off the GUI thread.
+    from inspector.turn.summary import TurnSummary
 
 
 def _tr(text: str) -> str:
@@ -358,10 +361,10 @@ class TurnView(QWidget):
                 self._start_load(wanted_store, self.session_id, self.turn_id)
             return True
 
-        def done(turn: Turn) -> None:
+        def done(built: tuple[Turn, TurnSummary]) -> None:
             if settle():
                 return
-            self.set_turn(turn)
+            self.set_turn(*built)
             if self._pending_event is not None:
                 self.step_to_event(self._pending_event)
 
@@ -371,15 +374,25 @@ class TurnView(QWidget):
             self._show_message(_tr("Cannot show turn {id}: {reason}").format(id=turn_id, reason=str(exc)))
             self.loadFailed.emit(str(exc))
 
-        self._load_job = self.tasks.run(lambda _job: build_turn(store, session_id, turn_id), done, failed,
-                                        resource=store)
+        def build(_job: Job) -> tuple[Turn, TurnSummary]:
+            from inspector.turn.summary import summarize
 
-    def set_turn(self, turn: Turn) -> None:
-        """Show ``turn`` (already built), positioned before its first event."""
+            turn = build_turn(store, session_id, turn_id)
+            return turn, summarize(turn)
+
+        self._load_job = self.tasks.run(build, done, failed, resource=store)
+
+    def set_turn(self, turn: Turn, summary: TurnSummary | None = None) -> None:
+        """Show ``turn`` (already built), positioned before its first event; ``summary`` is
+        its :func:`inspector.turn.summary.summarize` (computed here when not given)."""
+        if summary is None:
+            from inspector.turn.summary import summarize
+
+            summary = summarize(turn)
         self.pause()
         self.turn = turn
         self.session_id, self.turn_id = turn.session_id, turn.turn_id
-        self.summary = summarize(turn)
+        self.summary = summary
         self.message.hide()
         self.current = -1
         self.timeline.set_turn(turn)

@@ -6,13 +6,15 @@ from __future__ import annotations
 
 import html
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from inspector.numbering import shown
 from inspector.turn.model import ModelCall, Runtime, ToolUse, Turn, TurnEvent
-from inspector.turn.summary import TurnSummary
 
 from .formats import format_duration, format_number
+
+if TYPE_CHECKING:
+    from inspector.turn.summary import TurnSummary
 
 
 def _tr(text: str) -> str:

@@ -4,18 +4,24 @@ window knowing about it: a dock at the bottom, shown and hidden by View → Cach
 The dock spans the window's width because the table is wide and short (a row per runtime, a
 column per turn), and it stays beside the request view so a cell's request can be opened without
 losing the table. Opening it analyses the session selected in the navigator (else the first).
+
+The view itself (and the analysis, numpy and the chart module it imports) is built the first time
+the dock is shown or ``window.cache_view`` is asked for: a window whose dock stays closed starts
+faster and smaller.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QCoreApplication, Qt, QTimer
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QDockWidget, QMenu
 
 from ui.models import navigator_nodes as nav
-from ui.views.cache_view import CacheView
+
+if TYPE_CHECKING:
+    from ui.views.cache_view import CacheView
 
 
 def _tr(text: str) -> str:
@@ -37,14 +43,38 @@ def _navigator_session(window: Any) -> str | None:
     return path[0][1] if path and path[0][0] == nav.SESSION else None
 
 
-def install_cache_view(window: Any) -> CacheView:
+class CacheDock(QDockWidget):
+    """The dock; :meth:`view` builds the cache view inside it when first wanted."""
+
+    def __init__(self, window: Any) -> None:
+        super().__init__(_tr("Cache Analysis"), window)
+        self._window = window
+        self._view: CacheView | None = None
+
+    def view(self) -> CacheView:
+        if self._view is None:
+            from ui.views.cache_view import CacheView
+
+            window = self._window
+            view = CacheView(window.tasks, lambda: window.store, window.navigator.select_request)
+            self._view = view
+            self.setWidget(view)
+            window.storeOpened.connect(view.set_store)
+            follow = getattr(window, "follow", None)
+            if follow is not None:
+                # Following a live store appends the shown session's new pairs.
+                follow.updated.connect(view.follow_update)
+            if window.store is not None:
+                view.set_store(window.store)
+        return self._view
+
+
+def install_cache_view(window: Any) -> CacheDock:
     """Add the cache analysis dock and its View-menu action to ``window`` (a
-    :class:`ui.windows.main_window.MainWindow`); returns the view. Sets ``window.cache_view``,
-    ``window.cache_dock`` and ``window.cache_action``."""
-    view = CacheView(window.tasks, lambda: window.store, window.navigator.select_request)
-    dock = QDockWidget(_tr("Cache Analysis"), window)
+    :class:`ui.windows.main_window.MainWindow`); returns the dock. Sets ``window.cache_dock`` and
+    ``window.cache_action``; ``window.cache_view`` is then the view (built on first use)."""
+    dock = CacheDock(window)
     dock.setObjectName("cacheAnalysisDock")
-    dock.setWidget(view)
     dock.setAllowedAreas(Qt.DockWidgetArea.BottomDockWidgetArea | Qt.DockWidgetArea.TopDockWidgetArea
                          | Qt.DockWidgetArea.RightDockWidgetArea)
     window.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, dock)
@@ -61,7 +91,10 @@ def install_cache_view(window: Any) -> CacheView:
         window.addAction(action)
 
     def shown(visible: bool) -> None:
-        if not visible or view.session_id is not None or window.store is None:
+        if not visible:
+            return
+        view = dock.view()
+        if view.session_id is not None or window.store is None:
             return
         # Give the dock a useful share of the window the first time it opens (after the dock
         # layout has settled; resizing while it is being shown is overridden).
@@ -70,14 +103,6 @@ def install_cache_view(window: Any) -> CacheView:
         view.request_session(_navigator_session(window))
 
     dock.visibilityChanged.connect(shown)
-    window.storeOpened.connect(view.set_store)
-    follow = getattr(window, "follow", None)
-    if follow is not None:
-        # Following a live store appends the shown session's new pairs.
-        follow.updated.connect(view.follow_update)
-    if window.store is not None:
-        view.set_store(window.store)
-    window.cache_view = view
     window.cache_dock = dock
     window.cache_action = action
-    return view
+    return dock

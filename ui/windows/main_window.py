@@ -159,10 +159,21 @@ class OverviewPanel(QWidget):
         self.show_nothing()
 
     def _fill(self, kind: str, title: str, subtitle: str, facts: list[tuple[str, str]]) -> None:
+        same_rows = kind == self.kind and [label for label, _ in facts] == [label for label, _ in self.facts]
         self.kind = kind
         self.title.setText(title)
         self.subtitle.setText(subtitle)
         self.subtitle.setVisible(bool(subtitle))
+        if same_rows:
+            # The same facts with new values (following a store): only the changed texts are
+            # set, so the panel is neither rebuilt nor laid out again.
+            for row, ((_, value), (_, old)) in enumerate(zip(facts, self.facts)):
+                if value != old:
+                    label = self._grid.itemAtPosition(row, 1).widget()
+                    label.setText(value)
+                    label.setWordWrap(len(value) > 80)
+            self.facts = facts
+            return
         while self._grid.count():
             item = self._grid.takeAt(0)
             widget = item.widget()
@@ -300,7 +311,6 @@ class MainWindow(QMainWindow):
     def __init__(self, *, tasks: TaskManager | None = None, settings: Settings | None = None,
                  remember_layout: bool = True, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self._warm_tokenizer()
         # Screenshots must not depend on (or change) the user's saved window layout.
         self._remember_layout = remember_layout
         self.tasks = tasks if tasks is not None else TaskManager(self)
@@ -517,6 +527,15 @@ class MainWindow(QMainWindow):
         if name:
             self.open_database(name)
 
+    @property
+    def cache_view(self) -> Any:
+        """The cache analysis view of the dock :func:`ui.windows.cache_dock.install_cache_view`
+        added (built the first time it is asked for)."""
+        dock = self.__dict__.get("cache_dock")
+        if dock is None:
+            raise AttributeError("this window has no cache analysis dock")
+        return dock.view()
+
     def choose_url(self, url: str = "", problem: str = "") -> None:
         urls = [u for u in self.settings.recent_files() if looks_like_url(u)]
         answer = self.ask_url(urls, url=url, problem=problem)
@@ -597,21 +616,6 @@ class MainWindow(QMainWindow):
             # index); they arrive in the overview a little later.
             self.tasks.run(lambda _job: views.session_event_counts(store, uncounted),
                            self._event_counts_arrived(store), lambda exc: None, resource=store)
-
-    @staticmethod
-    def _warm_tokenizer() -> None:
-        """Build the default tokenizer before the window is shown.
-
-        tiktoken's constructor is one long native call that holds the GIL for about a quarter
-        second; done later, in a worker, it stalls whatever the window is drawing at that moment.
-        It is built once per process. A tokenizer that cannot be loaded is not an error here: the
-        request view reports it when it counts."""
-        from inspector.tokens import DEFAULT_ENCODING, TokenizerDataError, get_encoding
-
-        try:
-            get_encoding(DEFAULT_ENCODING)
-        except TokenizerDataError:
-            return
 
     def _connection_changed(self, reason: str) -> None:
         """The server went away (``reason``) or came back (""): what is listed stays either way."""
@@ -705,7 +709,7 @@ class MainWindow(QMainWindow):
     # ------------------------------------------------------------------ status, errors, about
 
     def _update_busy(self) -> None:
-        busy = self.tasks.pending > 0
+        busy = self.tasks.busy > 0
         self.progress.setVisible(busy)
         self.busy_label.setVisible(busy)
         if busy:
