@@ -1,7 +1,8 @@
 """The chatluna-renderer dialect against texts recorded from the real renderer
 (``renderer_cases.json``, written by ``make_renderer_cases.mjs`` with
 ``@chatluna/shared-prompt-renderer`` 1.0.5): every case's text byte for byte, the variables it
-read, whether the render fails, and the console warnings as diagnostics."""
+read, whether the render fails, and the console warnings as diagnostics. ``check_case`` and the
+providers serve ``test_renderer_cases.py`` too (``renderer_cases_more.json``)."""
 
 from __future__ import annotations
 
@@ -16,8 +17,13 @@ from inspector.jsjson import UNDEFINED, js_stringify, js_to_number
 from inspector.zones import diagnostic as dg
 from inspector.zones.renderer import render_detailed, render_template
 
-CASES_FILE = Path(__file__).with_name("renderer_cases.json")
-DATA = json.loads(CASES_FILE.read_text(encoding="utf-8"))
+
+
+def load(name: str) -> dict:
+    return json.loads(Path(__file__).with_name(name).read_text(encoding="utf-8"))
+
+
+DATA = load("renderer_cases.json")
 CASES = DATA["cases"]
 
 _TAGGED = {"undefined": UNDEFINED, "NaN": math.nan, "Infinity": math.inf, "-Infinity": -math.inf, "-0": -0.0}
@@ -75,6 +81,9 @@ def providers() -> dict[str, Any]:
         "more": more,
         "lookup": lookup,
         "name": lambda _a, _v: "from-function",
+        # renderer_cases_more.json's two
+        "echo": lambda args, _v: "|".join(args),
+        "k": lambda _a, _v: "K",
     }
 
 
@@ -92,8 +101,8 @@ def test_the_file_covers_enough():
     assert set(DATA["function_definitions"]) <= set(providers())
 
 
-@pytest.mark.parametrize("case", CASES, ids=[c["name"] for c in CASES])
-def test_recorded_case(case):
+def check_case(case: dict) -> None:
+    """Render one recorded case and compare everything the recorder wrote down."""
     out = render_detailed(case["source"], js_value(case["variables"]), _functions(case), spans=False)
     errors = [d for d in out.diagnostics if d.severity == dg.ERROR and d.code in (dg.PARSE_ERROR, dg.UNKNOWN_FUNCTION)]
     if case["error"] is not None:
@@ -116,6 +125,11 @@ def test_recorded_case(case):
             pytest.fail(f"unrecognised recorded warning {warning!r}")
     if not case["warnings"]:
         assert dg.LOOP_LIMIT not in codes
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c["name"] for c in CASES])
+def test_recorded_case(case):
+    check_case(case)
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c["name"] for c in CASES])
