@@ -18,7 +18,6 @@ from inspector.zones import diagnostic as dg
 from inspector.zones.renderer import render_detailed, render_template
 
 
-
 def load(name: str) -> dict:
     return json.loads(Path(__file__).with_name(name).read_text(encoding="utf-8"))
 
