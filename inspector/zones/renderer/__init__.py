@@ -9,8 +9,11 @@ renderer's ``text`` to the byte.
 * :mod:`.check`: the names a template reads, for the static check.
 
 ``render_template`` renders; ``check_template`` finds problems without rendering. Both give
-:class:`~inspector.zones.diagnostic.Diagnostic` with UTF-16 spans; an error from
-``render_template`` means ChatLuna's render would throw (the text is then ``""``).
+:class:`~inspector.zones.diagnostic.Diagnostic` with UTF-16 spans. From ``render_template``, a
+``parse-error`` or ``unknown-function`` error means ChatLuna's render would throw (the text is then
+``""``; ``render_detailed(...).failed`` says so directly); a ``loop-limit`` or ``output-limit``
+error means one of our bounds stopped the text where ChatLuna would have gone on; warnings and
+notes leave the text as ChatLuna's.
 """
 
 from __future__ import annotations
