@@ -9,11 +9,12 @@ renderer's ``text`` to the byte.
 * :mod:`.check`: the names a template reads, for the static check.
 
 ``render_template`` renders; ``check_template`` finds problems without rendering. Both give
-:class:`~inspector.zones.diagnostic.Diagnostic` with UTF-16 spans. From ``render_template``, a
-``parse-error`` or ``unknown-function`` error means ChatLuna's render would throw (the text is then
-``""``; ``render_detailed(...).failed`` says so directly); a ``loop-limit`` or ``output-limit``
-error means one of our bounds stopped the text where ChatLuna would have gone on; warnings and
-notes leave the text as ChatLuna's.
+:class:`~inspector.zones.diagnostic.Diagnostic` with UTF-16 spans. ``render_template`` also
+gives the parse problems (an unclosed or stray block tag is an error, yet ChatLuna renders it), and
+what rendering found: when ChatLuna's render would throw (a block header that does not parse or
+calls an unregistered function) the text is ``""`` with an error saying why
+(``render_detailed(...).failed`` says it directly); a ``loop-limit`` or ``output-limit`` error
+means one of our bounds stopped the text where ChatLuna would have gone on.
 """
 
 from __future__ import annotations
