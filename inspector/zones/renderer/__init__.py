@@ -6,7 +6,8 @@ renderer's ``text`` to the byte.
 * :mod:`.parser`: the expression grammar and the block tree (bounded, iterative);
 * :mod:`.js_values`: the JavaScript value rules the evaluator applies;
 * :mod:`.evaluate`: rendering, with the renderer's loop cap and depth and our own bounds;
-* :mod:`.check`: the names a template reads, for the static check.
+* :mod:`.check`: the names a template reads, for the static check;
+* :mod:`.highlight`: highlighting runs read from the scanner and the parser.
 
 ``render_template`` renders; ``check_template`` finds problems without rendering. Both give
 :class:`~inspector.zones.diagnostic.Diagnostic` with UTF-16 spans. ``render_template`` also
