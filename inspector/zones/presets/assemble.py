@@ -36,7 +36,7 @@ from inspector.zones.diagnostic import ERROR, WARNING, Diagnostic, SourcePositio
 from inspector.zones.renderer import check_template, render_detailed
 
 from .functions import BUILTIN_FUNCTIONS, DEFAULT_NOW, DEFAULT_SEED, Builtins, parse_now
-from .lore import LORE_PATTERN, Activation, LoreMatcher
+from .lore import LORE_PATTERN, Activation, LoreMatcher, PatternBank, keys_of
 from .model import Preset
 
 INPUT_MISSING_PROMPT = dg.INPUT_MISSING_PROMPT
@@ -167,13 +167,14 @@ class PresetRender:
 
 class PresetCache:
     """Results that stay valid between edits: template renders (by text, variables and clock),
-    template checks, lore matchers (by the entries) and lore matches (by the scanned messages)."""
+    lore matchers (by the entries, each remembering its matches by the scanned messages) and the
+    compiled keyword patterns (by the keywords)."""
 
     def __init__(self, size: int = 4096) -> None:
         self.size = size
         self._renders: OrderedDict[tuple, TemplateRender] = OrderedDict()
         self._matchers: OrderedDict[tuple, LoreMatcher] = OrderedDict()
-        self._matches: OrderedDict[tuple, list[Activation]] = OrderedDict()
+        self._banks: dict[frozenset, PatternBank] = {}
 
     def _keep(self, table: OrderedDict, key: tuple, value: Any) -> Any:
         table[key] = value
@@ -185,15 +186,18 @@ class PresetCache:
         key = (tuple(preset.lore_entries), preset.lore_settings)
         found = self._matchers.get(key)
         if found is None:
-            found = self._keep(self._matchers, key, LoreMatcher(list(preset.lore_entries), preset.lore_settings))
+            # The compiled patterns depend on the keywords only: an edited entry content reuses them.
+            keys = keys_of(preset.lore_entries)
+            bank = self._banks.get(keys)
+            if bank is None:
+                bank = self._banks[keys] = PatternBank(keys)
+                if len(self._banks) > 8:
+                    self._banks.pop(next(iter(self._banks)))
+            found = self._keep(self._matchers, key, LoreMatcher(list(preset.lore_entries), preset.lore_settings, bank))
         return found
 
     def matches(self, matcher: LoreMatcher, texts: tuple[str, ...]) -> list[Activation]:
-        key = (id(matcher), texts)
-        found = self._matches.get(key)
-        if found is None:
-            found = self._keep(self._matches, key, matcher.match(list(texts)))
-        return found
+        return matcher.memo_match(texts)
 
 
 class _Context:

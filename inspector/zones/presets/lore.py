@@ -24,6 +24,7 @@ lore book of that chat is lost).
 
 from __future__ import annotations
 
+import heapq
 import re
 from dataclasses import dataclass
 
@@ -199,32 +200,67 @@ class PatternProblem:
     reason: str
 
 
-class LoreMatcher:
-    """One preset's entries with their patterns compiled once (reuse across renders)."""
+Key = tuple  # (keyword, caseSensitive, matchWholeWord): ChatLuna's cache key of one pattern object
 
-    def __init__(self, entries: list[LoreEntry], settings: LoreSettings | None) -> None:
+
+class PatternBank:
+    """Compiled keyword patterns by key, and for each text the keys that match it searched from
+    the start. Kept across renders (:class:`~inspector.zones.presets.assemble.PresetCache`): the
+    history and the lore contents rarely change between edits, so most answers are looked up."""
+
+    def __init__(self, keys: frozenset[Key], text_cache_size: int = 20_000) -> None:
+        self.patterns: dict[Key, re.Pattern[str] | None] = {}
+        self.errors: dict[Key, str] = {}
+        for key in sorted(keys, key=repr):
+            try:
+                self.patterns[key] = compile_keyword(*key)
+            except PatternError as exc:
+                self.patterns[key] = None
+                self.errors[key] = str(exc)
+        live = [(k, p) for k, p in self.patterns.items() if p is not None]
+        self._by_mode = {mode: [(k, p) for k, p in live if bool(k[2]) is mode] for mode in (False, True)}
+        self._hits: dict[tuple[str, bool], frozenset[Key]] = {}
+        self._size = text_cache_size
+
+    def hits(self, text: str, whole_word: bool) -> frozenset[Key]:
+        """The keys of that mode whose pattern matches somewhere in ``text``."""
+        found = self._hits.get((text, whole_word))
+        if found is None:
+            found = frozenset(k for k, p in self._by_mode[whole_word] if p.search(text))
+            if len(self._hits) >= self._size:
+                self._hits.clear()
+            self._hits[(text, whole_word)] = found
+        return found
+
+
+class LoreMatcher:
+    """One preset's entries over a :class:`PatternBank` (built from the entries' keys when not
+    given); :meth:`match` gives what ChatLuna's matcher gives, visiting only the entries whose
+    keywords can match or whose patterns carry a ``lastIndex`` (any other entry's tests all fail
+    from index 0 and change nothing)."""
+
+    def __init__(self, entries: list[LoreEntry], settings: LoreSettings | None,
+                 bank: PatternBank | None = None) -> None:
         settings = settings or LoreSettings()
         self.entries = entries
         self.scan_depth = DEFAULT_SCAN_DEPTH if settings.scan_depth is None else settings.scan_depth
         self.recursive = DEFAULT_RECURSIVE_SCAN if settings.recursive_scan is None else settings.recursive_scan
         self.max_depth = (DEFAULT_MAX_RECURSION_DEPTH if settings.max_recursion_depth is None
                           else settings.max_recursion_depth)
-        self.problems: list[PatternProblem] = []
-        # Shared pattern objects, keyed as ChatLuna keys its cache (keyword, case, whole word).
-        self._patterns: dict[tuple[str, bool | None, bool | None], re.Pattern[str] | None] = {}
-        self._entry_patterns: list[list[tuple[tuple, re.Pattern[str] | None]]] = []
-        for entry in entries:
-            compiled = []
-            for keyword in entry.keywords:
-                key = (keyword, entry.case_sensitive, entry.match_whole_word)
-                if key not in self._patterns:
-                    try:
-                        self._patterns[key] = compile_keyword(keyword, entry.case_sensitive, entry.match_whole_word)
-                    except PatternError as exc:
-                        self._patterns[key] = None
-                        self.problems.append(PatternProblem(entry, keyword, str(exc)))
-                compiled.append((key, self._patterns[key]))
-            self._entry_patterns.append(compiled)
+        self.bank = bank if bank is not None else PatternBank(keys_of(entries))
+        self.problems = [PatternProblem(e, k[0], self.bank.errors[k]) for e in entries
+                         for k in dict.fromkeys(_entry_keys(e)) if k in self.bank.errors]
+        self._keys = [tuple(_entry_keys(e)) for e in entries]
+        self._configs = [self._config(e) for e in entries]
+        self._owners: dict[Key, list[int]] = {}
+        for position, keys in enumerate(self._keys):
+            for key in dict.fromkeys(keys):
+                self._owners.setdefault(key, []).append(position)
+        self._constants = [p for p, e in enumerate(entries) if e.constant and e.enabled]
+        self._widest = max((c[0] for c in self._configs), default=0)
+        self._any_whole = any(c[3] for c in self._configs)
+        self._splits: dict[str, list[str]] = {}
+        self._memo: dict[tuple[str, ...], list[Activation]] = {}
 
     def _config(self, entry: LoreEntry) -> tuple[int, bool, int, bool]:
         return (self.scan_depth if entry.scan_depth is None else entry.scan_depth,
@@ -232,50 +268,112 @@ class LoreMatcher:
                 self.max_depth if entry.max_recursion_depth is None else entry.max_recursion_depth,
                 bool(entry.match_whole_word))
 
-    @staticmethod
-    def _split(whole_word: bool, text: str) -> list[str]:
-        return [p for p in _SPLIT.split(text) if p] if whole_word else [text]
+    def _split(self, whole_word: bool, text: str) -> list[str]:
+        if not whole_word:
+            return [text]
+        parts = self._splits.get(text)
+        if parts is None:
+            parts = self._splits[text] = [p for p in _SPLIT.split(text) if p]
+        return parts
+
+    def memo_match(self, texts: tuple[str, ...]) -> list[Activation]:
+        """:meth:`match`, remembered for the last few message lists."""
+        found = self._memo.get(texts)
+        if found is None:
+            if len(self._memo) >= 16:
+                self._memo.pop(next(iter(self._memo)))
+            found = self._memo[texts] = self.match(list(texts))
+        return found
 
     def match(self, messages_newest_first: list[str]) -> list[Activation]:
         """The entries the messages activate, sorted by order, with what activated each."""
         found: dict[int, Activation] = {}
-        last_index: dict[tuple, int] = {}
+        last: dict[Key, int] = {}  # lastIndex of the patterns that have one (not 0)
         stack: list[tuple[list[str], int, int | None]] = [(messages_newest_first, 0, None)]
         passes = 0
         while stack and passes < MAX_PASSES:
             texts, depth, source_entry = stack.pop()
             passes += 1
-            for position, entry in enumerate(self.entries):
-                if not entry.enabled or position in found:
-                    continue
-                scan_depth, recursive, max_depth, whole_word = self._config(entry)
-                if depth >= max_depth:
-                    continue
-                for m, text in enumerate(texts[:scan_depth]):
-                    for part in self._split(whole_word, text):
-                        if not self._test(position, part, last_index) and not entry.constant:
-                            continue
-                        if position not in found:
-                            found[position] = Activation(entry, depth, m if source_entry is None else None,
-                                                         source_entry)
-                        if recursive:
-                            stack.append((self._split(whole_word, entry.content), depth + 1, entry.index))
-                        break
+            self._pass(texts, depth, source_entry, found, last, stack)
         ordered = list(found.values())
         ordered.sort(key=lambda a: a.entry.order)
         return ordered
 
-    def _test(self, position: int, text: str, last_index: dict[tuple, int]) -> bool:
-        """``keywords.some(k => regex.test(text))`` with the ``g`` flag's ``lastIndex``."""
-        for key, pattern in self._entry_patterns[position]:
+    def _candidates(self, texts: list[str], last: dict[Key, int]) -> set[int]:
+        """The entries a pass must visit: those with a keyword that matches a text they scan, the
+        constant ones, and the owners of patterns with a lastIndex."""
+        bank = self.bank
+        out = set(self._constants)
+        for m, text in enumerate(texts[:self._widest]):
+            keys = set(bank.hits(text, False))
+            if self._any_whole:
+                for part in self._split(True, text):
+                    keys |= bank.hits(part, True)
+            for key in keys:
+                for position in self._owners.get(key, ()):
+                    if m < self._configs[position][0]:
+                        out.add(position)
+        for key in last:
+            out.update(self._owners.get(key, ()))
+        return out
+
+    def _pass(self, texts: list[str], depth: int, source_entry: int | None, found: dict[int, Activation],
+              last: dict[Key, int], stack: list) -> None:
+        entries = self.entries
+        queue = sorted(self._candidates(texts, last))
+        queued = set(queue)
+        heapq.heapify(queue)
+        while queue:
+            position = heapq.heappop(queue)
+            entry = entries[position]
+            if not entry.enabled or position in found:
+                continue
+            scan_depth, recursive, max_depth, whole_word = self._configs[position]
+            if depth >= max_depth:
+                continue
+            for m, text in enumerate(texts[:scan_depth]):
+                for part in self._split(whole_word, text):
+                    matched, dirtied = self._test(position, part, whole_word, last)
+                    for key in dirtied:
+                        for owner in self._owners.get(key, ()):
+                            if owner > position and owner not in queued:
+                                queued.add(owner)
+                                heapq.heappush(queue, owner)
+                    if not matched and not entry.constant:
+                        continue
+                    if position not in found:
+                        found[position] = Activation(entry, depth, m if source_entry is None else None, source_entry)
+                    if recursive:
+                        stack.append((self._split(whole_word, entry.content), depth + 1, entry.index))
+                    break
+
+    def _test(self, position: int, text: str, whole_word: bool, last: dict[Key, int]) -> tuple[bool, tuple]:
+        """``keywords.some(k => regex.test(text))`` with the ``g`` flag's ``lastIndex``; also
+        the keys that now carry a lastIndex."""
+        hits = self.bank.hits(text, whole_word)
+        for key in self._keys[position]:
+            pattern = self.bank.patterns.get(key)
             if pattern is None:
                 continue
-            start = last_index.get(key, 0)
+            start = last.get(key, 0)
+            if start == 0 and key not in hits:
+                continue  # fails, and lastIndex stays 0
             found = pattern.search(text, start) if start <= len(text) else None
             if found is None:
-                last_index[key] = 0
+                last.pop(key, None)
                 continue
-            end = found.end()
-            last_index[key] = end
-            return True
-        return False
+            if found.end():
+                last[key] = found.end()
+                return True, (key,)
+            last.pop(key, None)
+            return True, ()
+        return False, ()
+
+
+def _entry_keys(entry: LoreEntry) -> list[Key]:
+    return [(k, entry.case_sensitive, entry.match_whole_word) for k in entry.keywords]
+
+
+def keys_of(entries: list[LoreEntry]) -> frozenset[Key]:
+    """Every pattern key the entries use (what a :class:`PatternBank` for them holds)."""
+    return frozenset(k for e in entries for k in _entry_keys(e))

@@ -4,6 +4,7 @@ they and the author's note are inserted, and the keyword patterns."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from inspector.zones.presets import PresetCache, PresetOptions, loads_preset, render_preset
 from inspector.zones.presets.assemble import find_message_index, format_lore_prompt
@@ -168,4 +169,73 @@ def test_the_cache_reuses_the_matcher_and_the_match() -> None:
     first = render_preset(preset, PresetOptions(input="甲"), cache)
     second = render_preset(preset, PresetOptions(input="甲"), cache)
     assert first == second
-    assert len(cache._matchers) == 1 and len(cache._matches) == 1
+    assert len(cache._matchers) == 1
+    (matcher,) = cache._matchers.values()
+    assert len(matcher._memo) == 1
+
+
+def _reference(entries, settings, messages) -> list[tuple[int, int, int | None, int | None]]:
+    """ChatLuna's matcher loop written out plainly (every entry, every text, every keyword, one
+    lastIndex per shared pattern), to check the matcher's shortcuts change nothing."""
+    import re as _re
+
+    from inspector.zones.presets.lore import _SPLIT
+
+    m = LoreMatcher(entries, settings)
+    patterns = m.bank.patterns
+
+    def split(whole, text):
+        return [p for p in _SPLIT.split(text) if p] if whole else [text]
+
+    found, last, stack = {}, {}, [(messages, 0, None)]
+    while stack:
+        texts, depth, src = stack.pop()
+        for pos, e in enumerate(entries):
+            if not e.enabled or pos in found:
+                continue
+            sd, rec, md, ww = m._config(e)
+            if depth >= md:
+                continue
+            for i, text in enumerate(texts[:sd]):
+                for part in split(ww, text):
+                    hit = False
+                    for k in e.keywords:
+                        key = (k, e.case_sensitive, e.match_whole_word)
+                        pat = patterns[key]
+                        if pat is None:
+                            continue
+                        start = last.get(key, 0)
+                        mt = pat.search(part, start) if start <= len(part) else None
+                        if mt is None:
+                            last[key] = 0
+                            continue
+                        last[key] = mt.end()
+                        hit = True
+                        break
+                    if not hit and not e.constant:
+                        continue
+                    found.setdefault(pos, (e.index, depth, i if src is None else None, src))
+                    if rec:
+                        stack.append((split(ww, e.content), depth + 1, e.index))
+                    break
+    assert _re  # the module is only imported for the split pattern's sake
+    return sorted(found.values(), key=lambda t: entries[[x.index for x in entries].index(t[0])].order)
+
+
+WORDS = ["ab", "b", "a.", "猫", "tea", "x", "^a", "b$"]
+
+
+@given(st.lists(st.tuples(st.lists(st.sampled_from(WORDS), min_size=1, max_size=3),
+                          st.text(alphabet="ab猫 tex.,", max_size=8), st.booleans(), st.booleans(),
+                          st.booleans(), st.integers(0, 3), st.sampled_from([None, True, False])),
+                min_size=1, max_size=8),
+       st.lists(st.text(alphabet="ab猫 tex.,", max_size=10), min_size=1, max_size=4),
+       st.integers(1, 3))
+@settings(max_examples=300, deadline=None)
+def test_the_matcher_gives_what_chatlunas_loop_gives(specs, messages, depth) -> None:
+    entries = [LoreEntry(i, tuple(words), content, constant=constant, match_whole_word=whole,
+                         enabled=enabled, order=order, case_sensitive=case)
+               for i, (words, content, constant, whole, enabled, order, case) in enumerate(specs)]
+    settings_ = LoreSettings(max_recursion_depth=depth)
+    got = [(a.entry.index, a.depth, a.by_message, a.by_entry) for a in LoreMatcher(entries, settings_).match(messages)]
+    assert got == _reference(entries, settings_, messages)
