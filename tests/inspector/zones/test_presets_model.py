@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
-from inspector.zones.presets import PresetError, is_preset_data, loads_preset
+from inspector.zones.presets import (
+    PresetError, PresetOptions, is_preset_data, loads_preset, preset_from_data, render_preset,
+)
 
 
 def codes(preset) -> list[tuple[str, str, str | None]]:
@@ -116,3 +119,23 @@ def test_a_file_that_is_no_preset_is_one_clear_error(text, message) -> None:
 ])
 def test_a_preset_is_recognised_by_its_content(data, expected) -> None:
     assert is_preset_data(data) is expected
+
+_SCALARS = st.one_of(st.none(), st.booleans(), st.integers(-5, 5), st.floats(allow_nan=True), st.text(max_size=12),
+                     st.sampled_from(["{name}", "{if x}", "{prompt}", "system", "user", "in_chat", "after_char_defs"]))
+_VALUES = st.recursive(_SCALARS, lambda inner: st.one_of(
+    st.lists(inner, max_size=4), st.dictionaries(st.sampled_from(
+        ["role", "content", "type", "keywords", "insertPosition", "scanDepth", "constant", "enabled", "order",
+         "text", "insertDepth", "insertFrequency", "knowledge", "prompt", "loreBooksPrompt", "x"]), inner,
+        max_size=5)), max_leaves=20)
+_PRESETS = st.dictionaries(st.sampled_from(["keywords", "prompts", "format_user_prompt", "world_lores", "authors_note",
+                                            "author_notes", "knowledge", "config", "version", "extra"]),
+                           _VALUES, max_size=7)
+
+
+@given(_PRESETS, st.text(max_size=10))
+@settings(max_examples=300, deadline=None)
+def test_any_data_loads_as_diagnostics_and_renders(data, user_input) -> None:
+    preset = preset_from_data(data, "p.yml")
+    result = render_preset(preset, PresetOptions(input=user_input))
+    assert result.messages[-1].source == "input"
+    assert all(d.message for d in result.diagnostics)
