@@ -549,10 +549,8 @@ class NavigatorModel(QAbstractItemModel):
         else:
             self.fetch(node)
 
-    def flags(self, index: QModelIndex) -> Qt.ItemFlag:
-        if not index.isValid():
-            return Qt.ItemFlag.NoItemFlags
-        return _ROW_FLAGS
+    # flags() is Qt's own: every row is enabled and selectable, which is its default; a Python
+    # override was called twice per row on every layout (a follow update relays the whole tree).
 
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if orientation != Qt.Orientation.Horizontal:
@@ -589,8 +587,6 @@ class NavigatorModel(QAbstractItemModel):
             stack.extend(node.children)
         self.layoutChanged.emit()
 
-
-_ROW_FLAGS = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
 
 _ROLE_HANDLERS: dict[int, Any] = {
     Qt.ItemDataRole.DisplayRole: lambda m, n, c, col: c[0][col] if 0 <= col < COLUMN_COUNT else None,

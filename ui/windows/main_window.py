@@ -536,6 +536,15 @@ class MainWindow(QMainWindow):
             raise AttributeError("this window has no cache analysis dock")
         return dock.view()
 
+    @property
+    def turn_view(self) -> Any:
+        """The turn stepper :func:`ui.windows.turn_dock.install_turn_view` wired in (built the
+        first time it is asked for)."""
+        stepper = self.__dict__.get("turn_stepper")
+        if stepper is None:
+            raise AttributeError("this window has no turn stepper")
+        return stepper()
+
     def choose_url(self, url: str = "", problem: str = "") -> None:
         urls = [u for u in self.settings.recent_files() if looks_like_url(u)]
         answer = self.ask_url(urls, url=url, problem=problem)

@@ -3,18 +3,21 @@ from outside: a page of the window's centre stack, "View → Turn Stepper" (Ctrl
 selected in the navigator loaded into it in the background.
 
 The window knows nothing of the stepper; everything here goes through its public parts
-(``centre``, ``navigator``, ``tasks``, ``store``, ``storeOpened``, the View menu).
+(``centre``, ``navigator``, ``tasks``, ``store``, ``storeOpened``, the View menu). The stepper
+itself (and the turn model it imports) is built the first time a turn is shown or
+``window.turn_view`` is asked for: a window that never steps through a turn starts without it.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QMenu
 
-from ui.views.turn_stepper import TurnView
+if TYPE_CHECKING:
+    from ui.views.turn_stepper import TurnView
 
 
 def _tr(text: str) -> str:
@@ -36,16 +39,26 @@ def _selected_turn(window: Any) -> tuple[str | None, str | None, str | None]:
     return found.get("session"), found.get("turn"), found.get("request")
 
 
-def install_turn_view(window: Any) -> TurnView:
-    """Create the stepper for ``window`` and wire it in. Returns the view (also ``window.turn_view``).
+def install_turn_view(window: Any) -> None:
+    """Wire the stepper into ``window``: ``window.turn_view`` is then the view, built on first use.
 
     Selecting a turn in the navigator builds it in the background; while "Step Through Selected
     Turns" is checked (the default) the stepper is also brought to the front, otherwise the
     overview stays and Ctrl+3 shows the stepper. Ctrl+3 on a selected request opens its turn
     stepped to that request's call.
     """
-    view = TurnView(window.tasks, lambda: window.store, window)
-    window.centre.addWidget(view)
+    built: list[TurnView] = []
+
+    def stepper() -> TurnView:
+        if not built:
+            from ui.views.turn_stepper import TurnView
+
+            view = TurnView(window.tasks, lambda: window.store, window)
+            window.centre.addWidget(view)
+            window.storeOpened.connect(lambda _store: view.clear())
+            built.append(view)
+        return built[0]
+
     menu = _view_menu(window)
 
     show = QAction(_tr("Turn &Stepper"), window)
@@ -60,6 +73,7 @@ def install_turn_view(window: Any) -> TurnView:
     follow.setStatusTip(_tr("Selecting a turn in the navigator opens it in the turn stepper"))
 
     def show_stepper() -> None:
+        view = stepper()
         session_id, turn_id, event_id = _selected_turn(window)
         if session_id and turn_id:
             view.load_turn(session_id, turn_id, event_id)
@@ -73,6 +87,7 @@ def install_turn_view(window: Any) -> TurnView:
         turn_id = row.get("turnId")
         if not session_id or not turn_id:
             return
+        view = stepper()
         view.load_turn(session_id, turn_id)
         if follow.isChecked():
             # Runs after the window's own handler, which has just shown the overview.
@@ -80,11 +95,9 @@ def install_turn_view(window: Any) -> TurnView:
 
     show.triggered.connect(show_stepper)
     window.navigator.itemSelected.connect(selected)
-    window.storeOpened.connect(lambda _store: view.clear())
     menu.addSeparator()
     menu.addAction(show)
     menu.addAction(follow)
-    window.turn_view = view
+    window.turn_stepper = stepper
     window.turn_view_action = show
     window.follow_turns_action = follow
-    return view

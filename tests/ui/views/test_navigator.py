@@ -136,6 +136,24 @@ def test_model_passes_qt_model_tester(qtbot: Any, qtmodeltester: Any, navigator:
     qtmodeltester.check(navigator.model, force_py=True)
 
 
+def test_every_row_is_enabled_and_selectable_and_nothing_else(qtbot: Any, navigator: Navigator) -> None:
+    model = navigator.model
+    model.load_everything()
+    qtbot.waitUntil(lambda: model.loading == 0 and all(s.state == nav.LOADED for s in model.root.children))
+    stack = [QModelIndex()]
+    rows = 0
+    while stack:
+        parent = stack.pop()
+        for row in range(model.rowCount(parent)):
+            for column in range(model.columnCount(parent)):
+                index = model.index(row, column, parent)
+                assert model.flags(index) == Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+            stack.append(model.index(row, 0, parent))
+            rows += 1
+    assert rows > len(model.root.children)
+    assert model.flags(QModelIndex()) == Qt.ItemFlag.NoItemFlags
+
+
 def test_filter_by_runtime(qtbot: Any, navigator: Navigator, store: Store) -> None:
     qtbot.waitUntil(lambda: navigator.runtime_box.count() > 1)
     facets = views.request_facets(store)

@@ -249,8 +249,11 @@ def test_window_integration(qtbot: Any, isolated_settings: Path, demo_db: Path) 
 
     window = MainWindow()
     qtbot.addWidget(window)
-    view = install_turn_view(window)
-    assert window.turn_view is view and window.turn_view_action.shortcut().toString() == "Ctrl+3"
+    install_turn_view(window)
+    assert window.turn_view_action.shortcut().toString() == "Ctrl+3"
+    pages = window.centre.count()
+    view = window.turn_view  # built when first asked for, once
+    assert window.turn_view is view and window.centre.count() == pages + 1
     with qtbot.waitSignal(window.openFinished, timeout=30000):
         window.open_database(demo_db)
     with open_store(demo_db) as s:
