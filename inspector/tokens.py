@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import binascii
 import hashlib
+import re
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -207,36 +208,32 @@ def _code_points(text: str) -> np.ndarray:
     return np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
 
 
-def _covel_cjk_mask(cps: np.ndarray) -> np.ndarray:
-    """The code points Covel's estimator counts as one token each: U+2E80–9FFF, U+AC00–D7AF,
-    U+F900–FAFF (prompt-prefix-report's estimateTokens)."""
-    return ((cps >= 0x2E80) & (cps <= 0x9FFF)) | ((cps >= 0xAC00) & (cps <= 0xD7AF)) | (
-        (cps >= 0xF900) & (cps <= 0xFAFF)
-    )
+# The code points Covel's estimator counts as one token each (prompt-prefix-report's
+# estimateTokens): U+2E80–9FFF, U+AC00–D7AF, U+F900–FAFF.
+COVEL_CJK_RANGES = ((0x2E80, 0x9FFF), (0xAC00, 0xD7AF), (0xF900, 0xFAFF))
+# Counted in one pass over the UTF-16 high bytes (a character's 256-wide row): the rows wholly in
+# the ranges are kept by bytes.translate and counted by its length; the two rows the ranges cut
+# (U+2Exx, U+D7xx) are rare and counted character by character when present. Astral characters
+# and lone surrogates have high bytes D8–DF, in no range, as the estimator has them.
+_WHOLE_ROWS = {row for lo, hi in COVEL_CJK_RANGES for row in range(lo >> 8, (hi >> 8) + 1)
+               if lo <= row << 8 and row << 8 | 0xFF <= hi}
+_CUT_ROWS = {row for lo, hi in COVEL_CJK_RANGES for row in (lo >> 8, hi >> 8)} - _WHOLE_ROWS
+_NOT_WHOLE_ROWS = bytes(row for row in range(256) if row not in _WHOLE_ROWS)
+_CUT_ROW_BYTES = [bytes([row]) for row in sorted(_CUT_ROWS)]
+_CUT_ROW_CJK = re.compile("[" + "".join(f"\\u{max(lo, row << 8):04x}-\\u{min(hi, row << 8 | 0xFF):04x}"
+                                        for lo, hi in COVEL_CJK_RANGES for row in sorted(_CUT_ROWS)
+                                        if lo >> 8 <= row <= hi >> 8) + "]")
 
 
 def cjk_count(text: str) -> int:
     """Code points in the ranges Covel's estimator counts as one token each (prompt-prefix-report)."""
     if text.isascii():
         return 0
-    import numpy as np
-
-    return int(np.count_nonzero(_covel_cjk_mask(_code_points(text))))
-
-
-def cjk_counts(texts: list[str]) -> list[int]:
-    """``cjk_count`` of each text in one vectorised pass (many short texts cost one numpy call)."""
-    if not texts:
-        return []
-    joined = "".join(texts)
-    if joined.isascii():
-        return [0] * len(texts)
-    import numpy as np
-
-    running = np.concatenate(([0], np.cumsum(_covel_cjk_mask(_code_points(joined)), dtype=np.int64)))
-    ends = np.cumsum([len(t) for t in texts])
-    starts = ends - np.fromiter((len(t) for t in texts), dtype=np.int64, count=len(texts))
-    return (running[ends] - running[starts]).tolist()
+    rows = text.encode("utf-16-be", "surrogatepass")[::2]
+    count = len(rows.translate(None, _NOT_WHOLE_ROWS))
+    if any(row in rows for row in _CUT_ROW_BYTES):
+        count += len(_CUT_ROW_CJK.findall(text))
+    return count
 
 
 def covel_estimate_parts(cjk: int, units: int) -> int:

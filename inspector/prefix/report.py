@@ -34,7 +34,7 @@ from inspector.jsjson import (
     utf16_len,
     utf16_to_index,
 )
-from inspector.tokens import cjk_count, cjk_counts, covel_estimate_parts
+from inspector.tokens import cjk_count, covel_estimate_parts
 
 # Characters shown before and after a first difference, as Covel's report prints them.
 CONTEXT_BEFORE = 40
@@ -155,12 +155,14 @@ class Request:
         return value
 
     def cjk_total(self, end: int | None = None) -> int:
+        """The CJK count of the first ``end`` parts (all by default), each part counted once."""
         stop = len(self.texts) if end is None else end
         counts = self._cjk
-        missing = [i for i in range(stop) if counts[i] is None]
-        if missing:
-            for i, value in zip(missing, cjk_counts([self.texts[i] for i in missing])):
-                counts[i] = value
+        if None in counts[:stop]:
+            texts = self.texts
+            for i in range(stop):
+                if counts[i] is None:
+                    counts[i] = cjk_count(texts[i])
         return sum(counts[:stop])
 
 

@@ -110,6 +110,24 @@ def test_covel_estimate_follows_the_script(text, expected):
     assert covel_estimate(text) == expected
 
 
+def _cjk_by_definition(text: str) -> int:
+    """Covel's estimateTokens loop: each code point in one of the ranges counts."""
+    return sum(1 for ch in text if any(lo <= ord(ch) <= hi for lo, hi in tokens.COVEL_CJK_RANGES))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(st.characters(min_codepoint=0, max_codepoint=0x10FFFF))
+       | st.text(st.sampled_from("\u2e7f\u2e80\u2eff\u2f00\u9fff\ua000\uabff\uac00\ud6ff\ud700\ud7af\ud7b0"
+                                 "\ud7ff\ud800\udfff\uf8ff\uf900\ufaff\ufb00a灯한😀")))
+def test_cjk_count_is_the_estimators_definition(text):
+    assert cjk_count(text) == _cjk_by_definition(text)
+
+
+def test_cjk_count_of_every_code_point():
+    every = "".join(map(chr, range(0x110000)))
+    assert cjk_count(every) == _cjk_by_definition(every) == (0x9FFF - 0x2E80 + 1) + (0xD7AF - 0xAC00 + 1) + 0x200
+
+
 def test_cjk_count_ranges():
     assert cjk_count("abc") == 0
     assert cjk_count("灯笼abc한") == 3
