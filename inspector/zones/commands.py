@@ -227,6 +227,9 @@ def _render_preset(args: argparse.Namespace, error_type) -> int:
     from .presets import ClockError, PresetOptions, check_history, render_preset
 
     write, dump = _out()
+    if args.turns is not None or args.turn != 0:
+        raise error_type("--turn and --turns simulate a zones config's turns; for a ChatLuna preset give the "
+                         "conversation so far with --history")
     preset = _load_preset(args.file, error_type)
     history: list = []
     if args.history:
