@@ -3,10 +3,10 @@ input through ``format_user_prompt``, the lore entries a history activates and w
 the author's note. Every template goes through the ``chatluna-renderer`` dialect.
 
 The order (ChatLuna's prompt pipeline): the preset's prompts, rendered, in file order; the chat
-history; then the injections: the activated lore entries grouped by ``insertPosition`` (each group
-one user message: the entries' contents joined by a line break, put into ``config.loreBooksPrompt``
-(a LangChain ``{input}`` template, default ``{input}``), rendered), then the author's note (a user
-message); last the user's input, formatted. Positions (``findMessageIndex``): an entry without
+history; then the injections, each placed in the messages so far: the author's note (a user
+message), then the activated lore entries grouped by ``insertPosition`` (each group one user
+message: the entries' contents joined by a line break, put into ``config.loreBooksPrompt`` (a
+LangChain ``{input}`` template, default ``{input}``), rendered); last the user's input, formatted. Positions (``findMessageIndex``): an entry without
 ``insertPosition`` goes to the end (after the history); ``before_char_defs`` before the
 ``description`` prompt (else second); ``after_char_defs`` after the ``scenario`` prompt, else
 after ``description``, else one past the prompts; ``before_example_messages`` before the
@@ -412,6 +412,13 @@ def render_preset(preset: Preset, options: PresetOptions | None = None, cache: P
     formatted, input_diagnostics = _format_input(preset, ctx, options.input)
     diagnostics.extend(input_diagnostics)
 
+    # The author's note goes in before the lore entries: both hooks queue their injection when a
+    # chat starts, run in parallel, and the note's queues at once while the lore hook first awaits
+    # the stored history; the injections are applied in the order queued.
+    note_state = None
+    if preset.authors_note is not None:
+        note_state = _insert_note(preset, ctx, options, messages, types, diagnostics)
+
     hits: list[LoreHit] = []
     if preset.lore_entries:
         matcher = cache.matcher(preset)
@@ -423,10 +430,6 @@ def render_preset(preset: Preset, options: PresetOptions | None = None, cache: P
     for entry in preset.lore_entries:
         rendered = ctx.render(f"world_lores[{entry.index}]", entry.content)
         diagnostics.extend(rendered.diagnostics)
-
-    note_state = None
-    if preset.authors_note is not None:
-        note_state = _insert_note(preset, ctx, options, messages, types, diagnostics)
 
     messages.append(Message("user", formatted, "input"))
     hits = [replace(h, inserted_at=_final_index(messages, h.entry)) for h in hits]

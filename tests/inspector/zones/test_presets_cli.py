@@ -60,8 +60,8 @@ def test_the_samples_show_lore_and_the_authors_note(tmp_path, capfdbinary) -> No
     assert lore[5]["position"] == "before_char_defs" and lore[5]["insertedAt"] == 0
     assert data["authorsNote"]["active"] is True
     sources = [m["source"] for m in data["messages"]]
-    assert sources == ["lore", "prompt", "prompt", "prompt", "lore", "prompt", "history", "history", "history",
-                       "authors_note", "history", "lore", "input"]
+    assert sources == ["lore", "prompt", "prompt", "prompt", "lore", "prompt", "history", "history",
+                       "authors_note", "history", "history", "lore", "input"]
     assert data["messages"][4]["entries"] == [1, 2]
 
 

@@ -121,14 +121,15 @@ def test_lore_groups_and_the_note_go_where_chatluna_puts_them() -> None:
         ("prompt", "D"), ("prompt", "P"), ("prompt", "S"),
         ("lore", "A 狐\nE"),  # after_char_defs: after the scenario, the group's entries joined
         ("lore", "G"),  # before_example_messages: at first_message (moved by the inserts before it)
-        ("prompt", "F"), ("history", "h1"),
-        ("authors_note", "N 狐"),  # in_chat, insertDepth 1: one before the last message so far (C)
-        ("history", "h2"),
-        ("lore", "C"),  # no insertPosition: after the history
+        ("prompt", "F"),
+        # The note goes in first (in_chat, insertDepth 1: one before the last of the six messages).
+        ("authors_note", "N 狐"),
+        ("history", "h1"), ("history", "h2"),
+        ("lore", "C"),  # no insertPosition: after everything so far
         ("input", "甲乙丙丁戊"),
     ]
     assert {h.entry: h.inserted_at for h in result.lore} == {1: 0, 0: 4, 3: 4, 4: 5, 2: 10}
-    assert result.authors_note.active and result.authors_note.inserted_at == 8
+    assert result.authors_note.active and result.authors_note.inserted_at == 7
     assert [h.entry for h in result.lore] == [1, 0, 2, 3, 4]  # sorted by order
 
 
