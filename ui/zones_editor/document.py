@@ -213,6 +213,8 @@ class ZonesDocument(QObject):
             write_atomic(target, self.covel.content, keep_backup=True)
         elif self.mode == PRESET_MODE:
             assert self.preset is not None
+            if target.suffix.lower() not in (".yml", ".yaml"):
+                raise ConfigError(f"{target}: a ChatLuna preset is saved as a .yml file (ChatLuna loads .yml presets)")
             write_atomic(target, self.preset.dump(), keep_backup=True)
         else:
             fmt = format_of(target)

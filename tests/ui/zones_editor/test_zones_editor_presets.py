@@ -133,6 +133,15 @@ def test_saving_writes_a_preset_chatluna_reads_the_same(qtbot: Any, fox: ZonesEd
     assert window.doc.path.with_name("fox.yml.bak").exists() or any(window.doc.path.parent.glob("*.bak"))
 
 
+def test_a_preset_is_only_saved_as_yml(qtbot: Any, fox: ZonesEditorWindow, tmp_path: Path) -> None:
+    window = fox
+    errors: list[str] = []
+    window.report_error = lambda title, text: errors.append(text)
+    assert not window.save_as(tmp_path / "fox.json")
+    assert errors and "a ChatLuna preset is saved as a .yml file" in errors[0]
+    assert not (tmp_path / "fox.json").exists()
+
+
 def test_a_real_preset_and_the_open_filter(qtbot: Any) -> None:
     window = open_zones_editor(None, CATGIRL, report_error=lambda t, x: pytest.fail(f"{t}: {x}"))
     qtbot.addWidget(window)
