@@ -159,3 +159,15 @@ def test_a_zones_config_after_a_preset_shows_the_blocks_again(qtbot: Any, fox: Z
     assert window.left.isVisible() and not window.preset_blocks.isVisible()
     assert window.tabs.currentWidget() is window.preview
     assert window.editor.highlighter.language == "zones"
+
+
+def test_a_zones_config_in_the_renderer_dialect_is_highlighted_as_it(qtbot: Any, tmp_path: Path) -> None:
+    path = tmp_path / "c.json"
+    path.write_text('{"settings": {"dialect": "chatluna-renderer"}, "blocks": [{"id": "a", "zone": "system", '
+                    '"template": true, "content": "{if a}\\n{user.name}\\n{/if}"}]}', encoding="utf-8")
+    window = open_zones_editor(None, path, report_error=lambda t, x: pytest.fail(f"{t}: {x}"))
+    qtbot.addWidget(window)
+    window.refresh()
+    assert window.doc.mode == "zones"
+    assert window.editor.highlighter.language == "chatluna-renderer"
+    assert window.editor.text() == "{if a}\n{user.name}\n{/if}"
