@@ -44,10 +44,10 @@ COMMANDS: tuple[Command, ...] = (
     Command("cache", "inspector.cli.cache_command", "prompt-cache analysis: where each request stops repeating "
             "the last one, why, and what the provider will cache"),
     Command("demo", "inspector.cli.demo_command", "write the built-in demo covel.db (or into PostgreSQL)"),
-    Command("lint", "inspector.zones.commands", "check a prompt-zones config (JSON/YAML/TOML) or a Covel "
-            "runtime body; exit status 1 on errors"),
-    Command("render", "inspector.zones.commands", "assemble a prompt-zones config for one turn (or interpolate "
-            "a Covel runtime body with the catalog's example values)"),
+    Command("lint", "inspector.zones.commands", "check a ChatLuna preset (.yml), a prompt-zones config "
+            "(JSON/YAML/TOML) or a Covel runtime body; exit status 1 on errors"),
+    Command("render", "inspector.zones.commands", "the messages a ChatLuna preset sends, a prompt-zones config "
+            "assembled for one turn, or a Covel runtime body with the catalog's example values"),
     Command("order", "inspector.writing_agent.commands", "read a context-order.v1 table (JSON, or text with a "
             "JSON block), normalise it and apply edits"),
     Command("assemble", "inspector.writing_agent.commands", "the messages one worker of a writing-agent order "

@@ -275,12 +275,12 @@
       <translation>选择一个会话以分析其提示词缓存。</translation>
     </message>
     <message>
-      <source>analysed in {s} by two processes</source>
-      <translation>分析用时 {s}（两个进程）</translation>
+      <source>read back from the kept analysis in {s}</source>
+      <translation>从保存的分析读回，用时 {s}</translation>
     </message>
     <message>
-      <source>analysed in {s}</source>
-      <translation>分析用时 {s}</translation>
+      <source>the kept analysis was ignored</source>
+      <translation>保存的分析已忽略</translation>
     </message>
     <message>
       <source>The analysis failed: {error}</source>
@@ -289,6 +289,18 @@
     <message>
       <source>{n} requests</source>
       <translation>{n} 个请求</translation>
+    </message>
+    <message>
+      <source>analysed in {s} by two processes</source>
+      <translation>分析用时 {s}（两个进程）</translation>
+    </message>
+    <message>
+      <source>analysed in {s}</source>
+      <translation>分析用时 {s}</translation>
+    </message>
+    <message>
+      <source>analysing the rows written since…</source>
+      <translation>正在分析此后写入的行…</translation>
     </message>
     <message>
       <source>analysing…</source>
@@ -4023,18 +4035,6 @@
     <message>
       <source>{path} could not be written: {error}</source>
       <translation>无法写入 {path}：{error}</translation>
-    </message>
-    <message>
-      <source>Prompt configs (*.json *.yaml *.yml *.toml);;Covel templates (*.md *.covel *.covel.txt);;All files (*)</source>
-      <translation type="vanished">提示词配置 (*.json *.yaml *.yml *.toml);;Covel 模板 (*.md *.covel *.covel.txt);;所有文件 (*)</translation>
-    </message>
-    <message>
-      <source>Open a prompt config (JSON, YAML, TOML) or a Covel template</source>
-      <translation type="vanished">打开提示词配置（JSON、YAML、TOML）或 Covel 模板</translation>
-    </message>
-    <message>
-      <source>Open Prompt Config or Covel Template</source>
-      <translation type="vanished">打开提示词配置或 Covel 模板</translation>
     </message>
   </context>
 </TS>
