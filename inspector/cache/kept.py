@@ -174,8 +174,8 @@ class KeptAnalyses:
         anchors = []
         for event_id in list(picks)[:_ANCHORS]:
             key = self.store.event_key(event_id)
-            if key is not None:
-                anchors.append((event_id, int(key)))
+            if type(key) is int:
+                anchors.append((event_id, key))
         return Mark(mark.file, mark.events, tuple(anchors))
 
     def _compare(self, kept: Mark, session_id: str) -> str:
@@ -184,8 +184,7 @@ class KeptAnalyses:
                 os.path.realpath(self.store.path)) == kept.file:
             return "current"
         for event_id, key in kept.anchors:
-            now = self.store.event_key(event_id)
-            if now is None or int(now) != key:
+            if self.store.event_key(event_id) != key:
                 return "the store was rewritten since"
         events = self.store.session_event_counts([session_id]).get(session_id, 0)
         if events == kept.events:
@@ -199,7 +198,7 @@ class KeptAnalyses:
         program; with ``grown``, also when the session has grown since (``Kept.current`` False).
         None when there is none or it does not hold; a file that is not a valid kept analysis is
         ignored with a warning (once per file and process)."""
-        if not self.usable:
+        if not self.usable or not isinstance(session_id, str):
             return None
         path = self.path_for(session_id)
         try:
@@ -263,10 +262,15 @@ class KeptAnalyses:
         run analyses again)."""
         from inspector.files import SaveError, write_atomic_bytes
 
-        if not self.usable or any(w.startswith(WORKER_FAILED) for w in analysis.warnings):
+        if not self.usable or not isinstance(analysis.session_id, str) or any(
+                w.startswith(WORKER_FAILED) for w in analysis.warnings):
+            return None
+        try:
+            # A store of odd shape may hand over values JSON cannot hold (bytes ids): not kept.
+            body = zlib.compress(_encode_body(analysis, turns).encode("ascii"), 1)
+        except (TypeError, ValueError):
             return None
         mark = self._anchored(mark, analysis)
-        body = zlib.compress(_encode_body(analysis, turns).encode("ascii"), 1)
         if len(body) > MAX_FILE_BYTES:
             return None
         header = {"format": FORMAT, "program": __version__, "store": self.key, "description": self.description,
