@@ -11,7 +11,8 @@ them (:mod:`inspector.cache.worker_process`) and sends its items back as it make
 analyser merges both streams into what an analysis alone gives. This module is the channel only:
 the frames, the process and the jobs, with no knowledge of what the analysis sends through them.
 
-The worker is started once (the app does it at start-up, the ``cache`` command for a big session)
+The worker is started once, for a session of :data:`WORKER_MIN_REQUESTS` requests or more (the app
+once its window lists one, the ``cache`` command when it must analyse one)
 and loads the default tokenizer before it says it is ready; an analysis uses it only when it is
 ready and idle, and runs alone otherwise. If the worker dies or fails, the analysis finishes alone
 from the last pair it delivered, so a user never sees fewer, repeated or different pairs. The
