@@ -50,7 +50,8 @@ def turn_rows(store: Store, session_id: str) -> list[dict[str, Any]]:
 def request_table(store: Store, session_id: str | None = None, turn_id: str | None = None,
                   runtime_id: str | None = None) -> list[RequestRow]:
     """The model requests of a session (every session when None), narrowed to a turn or a runtime."""
-    sessions = [session_id] if session_id else [s.id for s in store.sessions()]
+    # Only the ids, in the listing's order: the per-session event counts are not needed.
+    sessions = [session_id] if session_id else [s.id for s in store.sessions(event_counts=False)]
     return [RequestRow.of(call) for sid in sessions
             for call in store.llm_calls(sid, turn_id=turn_id, runtime_id=runtime_id)]
 
