@@ -1,11 +1,21 @@
+import atexit
 import os
+import shutil
 import stat
+import tempfile
 from pathlib import Path
 
 import pytest
 
 # Views are tested without a display; set before any Qt import.
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+# The per-user cache folder (the demo database, search indexes, kept cache analyses) is a fresh
+# one for the run, so tests neither write the real one nor read what an earlier run kept there.
+# Tests that need their own set XDG_CACHE_HOME themselves.
+_TEST_CACHE = tempfile.mkdtemp(prefix="pi-test-cache-")
+os.environ["XDG_CACHE_HOME"] = _TEST_CACHE
+atexit.register(shutil.rmtree, _TEST_CACHE, ignore_errors=True)
 
 # PostgreSQL servers, databases and the backend parametrisation, for core and view tests alike.
 pytest_plugins = ["pg_fixtures"]
