@@ -20,8 +20,9 @@
   every name in an expression that evaluated without throwing, including untaken ``?:`` branches.
 
 Bounds the renderer does not have (so that nothing hangs or fills memory): all loops of one render
-together run at most :data:`TOTAL_ITERATIONS` times, and the text stops at ``output_limit``
-characters; either stops the render with an error saying so.
+together run at most :data:`TOTAL_ITERATIONS` times, the render takes at most :data:`TOTAL_STEPS`
+steps (a node rendered or an expression node evaluated), and the text stops at ``output_limit``
+characters; each stops the render with an error saying so.
 """
 
 from __future__ import annotations
@@ -71,6 +72,8 @@ from .parser import (
 __all__ = [
     "MAX_DEPTH",
     "TOTAL_ITERATIONS",
+    "TOTAL_STEPS",
+    "FunctionProvider",
     "UNKNOWN_FUNCTION",
     "WHILE_LIMIT",
     "Finding",
@@ -85,6 +88,9 @@ WHILE_LIMIT = 10_000  # the renderer's MAX_ITERATIONS for one {while}
 # Loop iterations one render may run in all (the renderer has no such bound; a nested
 # {while true} would run 10,000 × 10,000 times there).
 TOTAL_ITERATIONS = 200_000
+# Steps (nodes rendered, expression nodes evaluated) one render may take in all: a loop body of
+# many tags, or one huge expression, repeated within the iteration budget.
+TOTAL_STEPS = 1_000_000
 
 # (evaluated arguments, each String(arg); the variables, loop variables included) -> value
 FunctionProvider = Callable[[list[Any], Mapping[str, Any]], Any]
@@ -190,6 +196,7 @@ class _Renderer:
         self.findings: dict[tuple, Finding] = {}
         self.loops: list[tuple[str, Any]] = []
         self.iterations = 0
+        self.steps = 0
         self.in_header = False
 
     # --- findings and output ---
@@ -230,6 +237,13 @@ class _Renderer:
         if self.iterations > TOTAL_ITERATIONS:
             self.note(dg.LOOP_LIMIT, dg.ERROR, f"the render ran more than {TOTAL_ITERATIONS} loop iterations in all; "
                       "it stops here (ChatLuna would go on)", start, end)
+            raise _Stop
+
+    def step(self, cost: int, start: int, end: int) -> None:
+        self.steps += cost
+        if self.steps > TOTAL_STEPS:
+            self.note(dg.LOOP_LIMIT, dg.ERROR, f"the render took more than {TOTAL_STEPS} steps in all; it stops "
+                      "here (ChatLuna would go on)", start, end)
             raise _Stop
 
     # --- expressions ---
@@ -301,6 +315,7 @@ class _Renderer:
         while isinstance(node, _CHAIN) or (isinstance(node, Call) and not isinstance(node.callee, str)):
             spine.append(node)
             node = node.left if isinstance(node, Binary) else node.callee if isinstance(node, Call) else node.object
+        self.step(len(spine) + 1, node.start, node.end)
         value = self.eval_leaf(node)
         for link in reversed(spine):
             if isinstance(link, Binary):
@@ -358,6 +373,7 @@ class _Renderer:
         if depth >= MAX_DEPTH:
             return
         for node in nodes:
+            self.step(1, node.start, node.start)
             kind = type(node)
             if kind is Text:
                 self.write(node.value, node.start, node.end, node.verbatim)

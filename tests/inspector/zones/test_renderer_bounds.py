@@ -45,6 +45,7 @@ def test_any_text_renders_checks_and_highlights_without_raising(source):
     out = render_template(source, VALUES, FUNCTIONS)
     assert isinstance(out.text, str)
     assert all(isinstance(d, dg.Diagnostic) for d in out.diagnostics)
+    assert dg.INTERNAL_ERROR not in [d.code for d in out.diagnostics]  # no bug of ours was caught
     for d in out.diagnostics:
         assert 0 <= d.start_utf16 <= d.end_utf16 <= utf16_len(source)
     for d in check_template(source, VALUES, FUNCTIONS):
@@ -97,8 +98,8 @@ def test_an_expression_nested_100000_deep_is_a_parse_problem_not_a_recursion_err
         assert render_template("{" + prefix + "1}", {"t": True}).diagnostics[0].code == dg.PARSE_ERROR
 
 
-def test_blocks_nested_100000_deep_fail_with_an_error_and_no_recursion():
-    source = "{if t}" * 100_000 + "x" + "{/if}" * 100_000
+def test_blocks_nested_20000_deep_fail_with_an_error_and_no_recursion():
+    source = "{if t}" * 20_000 + "x" + "{/if}" * 20_000
     out = render_template(source, {"t": True})
     assert out.text == ""
     errors = [d for d in out.diagnostics if d.severity == dg.ERROR]
@@ -178,3 +179,14 @@ def test_an_unexpected_error_is_one_diagnostic_not_a_traceback(monkeypatch):
     out = renderer.render_template("{x}", {"x": 1})
     assert out.text == "" and [d.code for d in out.diagnostics] == [dg.INTERNAL_ERROR]
     assert [d.code for d in renderer.check_template("{x}", [], [])] == [dg.INTERNAL_ERROR]
+
+
+def test_many_steps_within_the_iteration_budget_stop_too():
+    source = "{repeat 100000}" + "{z}" * 50 + "{/repeat}"
+    out = render_template(source, {"z": None})
+    assert out.text == ""
+    assert any(d.code == dg.LOOP_LIMIT and d.severity == dg.ERROR and "steps" in d.message for d in out.diagnostics)
+    huge = "{repeat 1000}{" + "1+" * 20_000 + "1}{/repeat}"
+    out = render_template(huge, {})
+    assert 0 < len(out.text) < 1000 * 5
+    assert any("steps" in d.message for d in out.diagnostics)
