@@ -157,11 +157,13 @@ class ShareChart(QChartView):
         first = points[0][0] if points else 1
         last = points[-1][0] if points else 1
         # Ticks on whole turns only, anchored at the first one: the default ticks divide the range
-        # evenly and would label 1.7 as "1".
-        self.x_axis.setRange(first - 0.5, last + 0.5)
+        # evenly and would label 1.7 as "1". The interval is set before the range: a long range
+        # under the previous (short) interval makes Qt lay out a label per turn first (0.9 s for
+        # 1,000 turns).
         self.x_axis.setTickType(QValueAxis.TickType.TicksDynamic)
         self.x_axis.setTickAnchor(first)
         self.x_axis.setTickInterval(max(1, -(-(last - first + 1) // 10)))
+        self.x_axis.setRange(first - 0.5, last + 0.5)
         top = max((p.total_tokens for _n, p in points), default=0)
         self.y_axis.setRange(0, _nice_ceiling(top))
         self.y_axis.applyNiceNumbers()
