@@ -38,6 +38,8 @@ from . import diagnostic as dg
 from .config import Block, PromptConfig, Variable, same_value
 from .evaluate import TOTAL_ITERATIONS, Evaluation, RenderContext, evaluate, to_text
 from .renderer import DIALECT as RENDERER_DIALECT
+from .renderer import TOTAL_ITERATIONS as RENDERER_ITERATIONS
+from .renderer import TOTAL_STEPS as RENDERER_STEPS
 from .renderer import WHILE_LIMIT, render_detailed
 from .template import parse
 
@@ -359,11 +361,16 @@ _RENDERER_RUNTIME = frozenset({dg.LOOP_LIMIT, dg.OUTPUT_LIMIT, dg.VALUE_TYPE, dg
 def _render_renderer_block(block: Block, values: _Values, budget: RenderContext, prompt_text: str | None
                            ) -> tuple[str, Evaluation]:
     """A block in the ``chatluna-renderer`` dialect: ChatLuna's renderer's text, its variables
-    read, and where each piece came from; the render's characters count against ``budget``."""
+    read, and where each piece came from; the render's characters, loop iterations and steps
+    count against ``budget`` (all blocks of one render share it)."""
     variables = _RendererVariables(values.known(block.zone), values.resolver(prompt_text, budget.text_of))
     room = max(0, budget.output_limit - budget.output)
-    out = render_detailed(block.content, variables, {}, loop_limit=WHILE_LIMIT, output_limit=room)
+    out = render_detailed(block.content, variables, {}, loop_limit=WHILE_LIMIT, output_limit=room,
+                          iteration_budget=RENDERER_ITERATIONS - budget.renderer_iterations,
+                          step_budget=RENDERER_STEPS - budget.renderer_steps)
     budget.output += len(out.text)
+    budget.renderer_iterations += out.iterations
+    budget.renderer_steps += out.steps
     used = [name for name in out.variables if name in variables]
     read: dict[str, Any] = {}
     for name in used:
@@ -373,6 +380,11 @@ def _render_renderer_block(block: Block, values: _Values, budget: RenderContext,
             read[name] = UNDEFINED
     diagnostics = [d for d in out.diagnostics
                    if d.code in _RENDERER_RUNTIME or (out.failed and d.severity == dg.ERROR)]
+    # A budget running out is reported once per render, by the block it happened in.
+    stops = [d for d in diagnostics if d.code in (dg.LOOP_LIMIT, dg.OUTPUT_LIMIT) and d.severity == dg.ERROR]
+    if stops and budget.reported:
+        diagnostics = [d for d in diagnostics if d not in stops]
+    budget.reported = budget.reported or bool(stops)
     return out.text, Evaluation(out.text, out.spans, read, diagnostics, used)
 
 

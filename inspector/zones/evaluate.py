@@ -225,7 +225,8 @@ class RenderContext:
     silently) and ``String(value)`` of each list value, computed once per render however many
     tags, conditions and call arguments read it."""
 
-    __slots__ = ("iteration_limit", "output_limit", "iterations", "output", "reported", "_strings")
+    __slots__ = ("iteration_limit", "output_limit", "iterations", "output", "reported", "_strings",
+                 "renderer_iterations", "renderer_steps")
 
     def __init__(self, iteration_limit: int = TOTAL_ITERATIONS, output_limit: int = DEFAULT_OUTPUT_LIMIT) -> None:
         self.iteration_limit = iteration_limit
@@ -233,6 +234,10 @@ class RenderContext:
         self.iterations = 0
         self.output = 0
         self.reported = False
+        # What the chatluna-renderer dialect's templates of this render used of its own budgets
+        # (inspector.zones.renderer: TOTAL_ITERATIONS loop iterations, TOTAL_STEPS steps).
+        self.renderer_iterations = 0
+        self.renderer_steps = 0
         self._strings: dict[int, tuple[Any, str]] = {}
 
     def flat(self, value: Any) -> Any:

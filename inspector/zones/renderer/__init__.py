@@ -30,6 +30,7 @@ from .check import Reference, references
 from .evaluate import (
     MAX_DEPTH,
     TOTAL_ITERATIONS,
+    TOTAL_STEPS,
     UNKNOWN_FUNCTION,
     WHILE_LIMIT,
     FunctionProvider,
@@ -44,6 +45,7 @@ __all__ = [
     "DIALECT",
     "MAX_DEPTH",
     "TOTAL_ITERATIONS",
+    "TOTAL_STEPS",
     "UNKNOWN_FUNCTION",
     "WHILE_LIMIT",
     "FunctionProvider",
@@ -81,15 +83,21 @@ class DetailedOutput:
     diagnostics: tuple[Diagnostic, ...]
     failed: bool
     spans: list[tuple[int, int, int, int, bool]]
+    iterations: int = 0  # of the budgets: loop iterations and steps this render used
+    steps: int = 0
 
 
 def render_detailed(source: str, variables: Mapping[str, Any], functions: Mapping[str, FunctionProvider] = {}, *,
                     loop_limit: int = WHILE_LIMIT, output_limit: int | None = None,
-                    spans: bool = True) -> DetailedOutput:
+                    spans: bool = True, iteration_budget: int = TOTAL_ITERATIONS,
+                    step_budget: int = TOTAL_STEPS) -> DetailedOutput:
+    """:func:`render_template` with more detail; ``iteration_budget``/``step_budget`` let several
+    templates of one render share the bounds (pass what is left; the result says what was used)."""
     try:
         template = parse(source)
         rendered: Rendered = render_tree(template, variables, functions, loop_limit=loop_limit,
-                                         output_limit=output_limit, spans=spans)
+                                         output_limit=output_limit, spans=spans,
+                                         iteration_budget=iteration_budget, step_budget=step_budget)
     except Exception as exc:  # a bug of ours: shown as one error, never a traceback
         return DetailedOutput("", (), (dg.failure(exc, "render"),), True, [])
     found = template.problems or rendered.findings
@@ -99,7 +107,7 @@ def render_detailed(source: str, variables: Mapping[str, Any], functions: Mappin
         diagnostics.append(dg.make(f.code, f.severity, f.message, positions, f.start, f.end, variable=f.variable))
     diagnostics.sort(key=lambda d: (d.start, d.end, d.code))
     return DetailedOutput(rendered.text, tuple(rendered.variables), tuple(diagnostics), rendered.failed,
-                          rendered.spans)
+                          rendered.spans, rendered.iterations, rendered.steps)
 
 
 def render_template(source: str, variables: Mapping[str, Any], functions: Mapping[str, FunctionProvider] = {}, *,

@@ -115,6 +115,8 @@ class Rendered:
     failed: bool  # ChatLuna's render throws: text is ""
     # (source start, source end, text start, text end, verbatim) per piece written, in order.
     spans: list[tuple[int, int, int, int, bool]] = field(default_factory=list)
+    iterations: int = 0  # loop iterations run
+    steps: int = 0  # nodes rendered and expression nodes evaluated
 
 
 class _Fatal(Exception):
@@ -197,6 +199,8 @@ class _Renderer:
         self.loops: list[tuple[str, Any]] = []
         self.iterations = 0
         self.steps = 0
+        self.iteration_budget = TOTAL_ITERATIONS
+        self.step_budget = TOTAL_STEPS
         self.in_header = False
 
     # --- findings and output ---
@@ -234,14 +238,14 @@ class _Renderer:
 
     def iterate(self, start: int, end: int) -> None:
         self.iterations += 1
-        if self.iterations > TOTAL_ITERATIONS:
+        if self.iterations > self.iteration_budget:
             self.note(dg.LOOP_LIMIT, dg.ERROR, f"the render ran more than {TOTAL_ITERATIONS} loop iterations in all; "
                       "it stops here (ChatLuna would go on)", start, end)
             raise _Stop
 
     def step(self, cost: int, start: int, end: int) -> None:
         self.steps += cost
-        if self.steps > TOTAL_STEPS:
+        if self.steps > self.step_budget:
             self.note(dg.LOOP_LIMIT, dg.ERROR, f"the render took more than {TOTAL_STEPS} steps in all; it stops "
                       "here (ChatLuna would go on)", start, end)
             raise _Stop
@@ -442,12 +446,17 @@ class _Renderer:
 
 
 def render_tree(template: Template, variables: Mapping, functions: Mapping[str, FunctionProvider], *,
-                loop_limit: int = WHILE_LIMIT, output_limit: int | None = None, spans: bool = False) -> Rendered:
-    """Render a parsed template. Never raises for anything in the template or the values."""
+                loop_limit: int = WHILE_LIMIT, output_limit: int | None = None, spans: bool = False,
+                iteration_budget: int = TOTAL_ITERATIONS, step_budget: int = TOTAL_STEPS) -> Rendered:
+    """Render a parsed template. Never raises for anything in the template or the values.
+    ``iteration_budget``/``step_budget``: what is left of the render's budgets when several
+    templates share one (``Rendered.iterations``/``steps`` say what this one used)."""
     limit = DEFAULT_OUTPUT_LIMIT if output_limit is None else max(0, output_limit)
     if template.fatal is not None:
         return Rendered("", [], [], True, [])
     r = _Renderer(template, variables, functions, max(0, loop_limit), limit, spans)
+    r.iteration_budget = max(0, iteration_budget)
+    r.step_budget = max(0, step_budget)
     failed = False
     try:
         r.render(template.nodes, 0)
@@ -459,5 +468,5 @@ def render_tree(template: Template, variables: Mapping, functions: Mapping[str, 
         r.note(dg.PARSE_ERROR, dg.ERROR, "the template is nested too deeply to render", 0, 0)
         failed = True
     if failed:
-        return Rendered("", [], list(r.findings.values()), True, [])
-    return Rendered("".join(r.out), list(r.read), list(r.findings.values()), False, r.spans)
+        return Rendered("", [], list(r.findings.values()), True, [], r.iterations, r.steps)
+    return Rendered("".join(r.out), list(r.read), list(r.findings.values()), False, r.spans, r.iterations, r.steps)

@@ -119,3 +119,13 @@ def test_render_json_block_text_is_the_renderers_text(tmp_path, capfdbinary):
     data = json.loads(out.decode("utf-8"))
     assert code == 0
     assert [b["text"] for b in data["blocks"]] == ["\n群\n\nend", "[hi]"]
+
+
+def test_the_blocks_of_one_render_share_the_bounds_and_it_is_reported_once():
+    endless = "{while true}{while true}{/while}{/while}"
+    result = render(config([block("a", endless), block("b", endless, order=1), block("c", "after", order=2)]))
+    stops = [w for w in result.warnings if w.code == dg.LOOP_LIMIT and w.severity == dg.ERROR]
+    assert [w.block_id for w in stops] == ["a"]
+    assert result.block("c").text == "after"  # no loop: the iteration budget does not matter to it
+    full = render(config([block("s", "{repeat 9}x{/repeat}")]))
+    assert full.system == "x" * 9 and full.warnings == []
