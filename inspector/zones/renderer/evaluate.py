@@ -216,7 +216,7 @@ class _Renderer:
         room = self.output_limit - self.length
         if len(text) > room:
             text = text[:max(room, 0)]
-            self.emit(text, start, end, verbatim)
+            self.emit(text, start, start + len(text) if verbatim else end, verbatim)
             self.note(dg.OUTPUT_LIMIT, dg.ERROR, f"the render would write more than {self.output_limit} characters; "
                       "it stops here", start, end)
             raise _Stop

@@ -190,3 +190,10 @@ def test_many_steps_within_the_iteration_budget_stop_too():
     out = render_template(huge, {})
     assert 0 < len(out.text) < 1000 * 5
     assert any("steps" in d.message for d in out.diagnostics)
+
+
+def test_a_text_cut_by_the_output_budget_keeps_its_spans_exact():
+    out = render_detailed("abcdef{x}", {"x": "y"}, output_limit=3)
+    assert out.text == "abc" and out.spans == [(0, 3, 0, 3, True)]
+    out = render_detailed("{x}abc", {"x": "yy"}, output_limit=3)
+    assert out.text == "yya" and out.spans == [(0, 3, 0, 2, False), (3, 4, 2, 3, True)]
