@@ -24,6 +24,7 @@ from typing import Any
 
 from inspector.jsjson import (
     UNDEFINED,
+    js_code_units,
     js_number,
     js_slice,
     js_to_string,
@@ -347,6 +348,26 @@ _ARRAY_METHODS: dict[str, Callable[[Any], Any]] = {
     "splice": lambda _this: [],
     "toSpliced": list,
 }
+
+
+def _sorted(this: list | tuple) -> list:
+    """``Array.prototype.sort()``: by ``String(item)`` in UTF-16 order, ``undefined`` last."""
+    present = [item for item in this if item is not UNDEFINED]
+    present.sort(key=lambda item: js_code_units(to_string(item)))
+    return present + [UNDEFINED] * (len(this) - len(present))
+
+
+# The methods that change the array in JavaScript give the same result here but leave the value
+# as it was (ChatLuna's later reads of the variable would see the change).
+_ARRAY_METHODS.update({
+    "sort": _sorted,
+    "toSorted": _sorted,
+    "reverse": lambda this: list(reversed(this)),
+    "pop": lambda this: this[-1] if this else UNDEFINED,
+    "shift": lambda this: this[0] if this else UNDEFINED,
+    "fill": lambda this: [UNDEFINED] * len(this),
+    "copyWithin": list,
+})
 for _name in ("every", "some", "filter", "map", "forEach", "find", "findIndex", "findLast", "findLastIndex",
               "reduce", "reduceRight", "flatMap"):
     _ARRAY_METHODS[_name] = _throws(_name)

@@ -197,3 +197,11 @@ def test_a_text_cut_by_the_output_budget_keeps_its_spans_exact():
     assert out.text == "abc" and out.spans == [(0, 3, 0, 3, True)]
     out = render_detailed("{x}abc", {"x": "yy"}, output_limit=3)
     assert out.text == "yya" and out.spans == [(0, 3, 0, 2, False), (3, 4, 2, 3, True)]
+
+
+def test_array_methods_that_mutate_in_javascript_give_their_result_without_changing_the_value():
+    values = {"a": [3, 1, 10, None, 2]}
+    out = render_template("{a.sort}|{a.reverse}|{a.pop}|{a.shift}|{a.fill}|{a}", values)
+    # sort() orders by String(item) (so 10 before 2; null is "null"); fill() with no value is undefined
+    assert out.text == "1,10,2,3,|2,,10,1,3|2|3|,,,,|3,1,10,,2"
+    assert values == {"a": [3, 1, 10, None, 2]}
