@@ -108,8 +108,8 @@ def slots_of(preset: Preset, data: Any) -> list[PresetSlot]:
 def _is_loaded_prompt(raw: Any) -> bool:
     from .model import ROLES
 
-    return (isinstance(raw, dict) and raw.get("role") in ROLES and raw.get("content") is not None
-            and isinstance(raw.get("content"), (str, list)))
+    role = raw.get("role") if isinstance(raw, dict) else None
+    return isinstance(role, str) and role in ROLES and isinstance(raw.get("content"), (str, list))
 
 
 class _Dumper(yaml.SafeDumper):

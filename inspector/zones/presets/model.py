@@ -313,7 +313,7 @@ def _prompts(c: _Checker, data: dict) -> list[Prompt]:
             continue
         c.unknown_keys(raw, path, ("role", "type", "content"), "a prompt")
         role = raw.get("role")
-        if role not in ROLES:
+        if not isinstance(role, str) or role not in ROLES:
             c.problem(path, "role", f"{path}.role must be one of system, user, assistant, found {_kind(role)}"
                       + (" (ChatLuna refuses the whole preset: \"Unknown role\")" if role is not None else ""))
             continue

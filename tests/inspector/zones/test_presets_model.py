@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import copy
+
 import pytest
 from hypothesis import given, settings, strategies as st
 
 from inspector.zones.presets import (
     PresetError, PresetOptions, is_preset_data, loads_preset, preset_from_data, render_preset,
 )
+from inspector.zones.presets.editing import slots_of
 
 
 def codes(preset) -> list[tuple[str, str, str | None]]:
@@ -135,7 +138,9 @@ _PRESETS = st.dictionaries(st.sampled_from(["keywords", "prompts", "format_user_
 @given(_PRESETS, st.text(max_size=10))
 @settings(max_examples=300, deadline=None)
 def test_any_data_loads_as_diagnostics_and_renders(data, user_input) -> None:
-    preset = preset_from_data(data, "p.yml")
+    preset = preset_from_data(copy.deepcopy(data), "p.yml")
     result = render_preset(preset, PresetOptions(input=user_input))
+    slots = slots_of(preset, data)  # the editor's view of the same file lines up with what loaded
+    assert [s.content for s in slots if s.kind == "prompt"] == [p.content for p in preset.prompts]
     assert result.messages[-1].source == "input"
     assert all(d.message for d in result.diagnostics)
