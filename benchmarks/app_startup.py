@@ -6,10 +6,12 @@ Each run launches ``python -m prompt_inspector`` (no argument: the built-in demo
 database) in a new process on the offscreen platform, with its own settings and cache folders
 (the demo is written there, and any missing compiled bytecode, by a first run that is not
 counted). The time to a usable window runs from just before the process is started until the
-window has listed the demo's sessions and its event loop answers again (a zero-timer fires). The app is then left idle for ``--idle`` seconds,
-and its resident memory (VmRSS) and that of every process it started (the cache analysis's
-worker, when there is one) is read from /proc (Linux). Medians of ``--repeat`` runs are printed,
-with the targets of the issue (1 s, 150 MB).
+window has listed the demo's sessions and its event loop answers again (a zero-timer fires); the
+app's CPU time until then is printed too (on a shared machine the wall time also counts waiting
+for a core). The app is then left idle for ``--idle`` seconds, and its resident memory (VmRSS)
+and that of every process it started (the cache analysis's worker, when there is one) is read
+from /proc (Linux). Medians of ``--repeat`` runs are printed, with the targets of the issue (1 s,
+150 MB).
 
 ``--importtime`` prints instead the 25 slowest imports of one launch (``python -X importtime``).
 """
@@ -75,7 +77,8 @@ DRIVER = textwrap.dedent('''
         from PySide6.QtWidgets import QApplication
 
         def usable():
-            print("usable", time.time(), ok, flush=True)
+            cpu = os.times()
+            print("usable", time.time(), ok, cpu.user + cpu.system, flush=True)
             QTimer.singleShot(int(idle_s * 1000), measure)
 
         def measure():
@@ -93,23 +96,26 @@ DRIVER = textwrap.dedent('''
 ''')
 
 
-def launch(env: dict[str, str], idle_s: float, db: str) -> tuple[float, float, float, int]:
-    """One launch: (seconds to a usable window, app MB, children MB, number of children)."""
+def launch(env: dict[str, str], idle_s: float, db: str) -> tuple[float, float, float, int, float]:
+    """One launch: (seconds to a usable window, app MB, children MB, number of children, the app's
+    CPU seconds until then)."""
     started = time.time()
     result = subprocess.run([sys.executable, "-c", DRIVER, str(idle_s), db], env=env, cwd=ROOT,
                             capture_output=True, text=True, timeout=120)
     usable = rss = None
+    cpu_s = 0.0
     for line in result.stdout.splitlines():
         parts = line.split()
         if parts and parts[0] == "usable":
             if parts[2] != "True":
                 raise RuntimeError("the database did not open:\n" + result.stderr)
             usable = float(parts[1]) - started
+            cpu_s = float(parts[3])
         elif parts and parts[0] == "rss":
             rss = (int(parts[1]) / 1024, int(parts[2]) / 1024, int(parts[3]))
     if usable is None or rss is None:
         raise RuntimeError(f"the app did not report (exit {result.returncode}):\n{result.stderr}")
-    return (usable, *rss)
+    return (usable, *rss, cpu_s)
 
 
 def main() -> int:
@@ -136,6 +142,8 @@ def main() -> int:
     print(f"launch → usable window: median {usable * 1000:.0f} ms (min {min(r[0] for r in runs) * 1000:.0f}, "
           f"max {max(r[0] for r in runs) * 1000:.0f}); target < {TARGET_USABLE_S * 1000:.0f} ms: "
           f"{'met' if usable < TARGET_USABLE_S else 'NOT met'}")
+    print(f"  the app's CPU time until then (all its threads): median "
+          f"{statistics.median(r[4] for r in runs) * 1000:.0f} ms (on a shared machine the wall time also counts waiting)")
     print(f"idle memory after {args.idle:g} s: median {total_mb:.0f} MB (app {app_mb:.0f} MB, "
           f"{max(r[3] for r in runs)} child process(es) {children_mb:.0f} MB); target < {TARGET_RSS_MB:.0f} MB: "
           f"{'met' if total_mb < TARGET_RSS_MB else 'NOT met'}")
