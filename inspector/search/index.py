@@ -29,7 +29,6 @@ the server nothing more: one tiny query instead of hundreds.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import sqlite3
 import threading
@@ -39,6 +38,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from inspector.cache_folder import beside_database, file_state, store_identity
 from inspector.search.needles import search_needles
 from inspector.store import Store
 
@@ -47,7 +47,6 @@ __all__ = ["FORMAT", "INDEX_FROM_ROWS", "MIN_NEEDLE", "SearchIndex", "SearchOutc
 
 FORMAT = "1"
 MIN_NEEDLE = 3  # the trigram tokenizer cannot match fewer characters
-_HEAD_BYTES = 16384  # the first four pages of a default SQLite file: header, schema, roots
 _COMMIT_BYTES = 8 << 20  # bounds the FTS5 pending-terms memory while building
 # Below this many trace rows the scan answers in well under a second and an index is not worth
 # its disk space.
@@ -62,37 +61,6 @@ class SearchOutcome:
     matches: set[str]
     via: str
     note: str | None = None
-
-
-def _store_identity(store: Store) -> tuple[str, dict[str, Any]]:
-    """(key, description) of the database behind ``store``."""
-    if store.path is not None:
-        real = Path(os.path.realpath(store.path))
-        st = real.stat()
-        ident = f"sqlite\0{real}\0{st.st_dev}\0{st.st_ino}"
-        return hashlib.sha256(ident.encode()).hexdigest()[:32], {"kind": "sqlite", "path": str(real)}
-    # The URL without its password names server, port, database, user and any search_path option.
-    ident = f"url\0{store.location}"
-    return hashlib.sha256(ident.encode()).hexdigest()[:32], {"kind": "url", "location": store.location}
-
-
-def _file_state(path: Path) -> str:
-    """Changes whenever the database file or its write-ahead log does."""
-    parts = []
-    for candidate in (path, Path(str(path) + "-wal")):
-        try:
-            st = candidate.stat()
-        except OSError:
-            parts.append("-")
-            continue
-        digest = hashlib.sha256()
-        try:
-            with candidate.open("rb") as handle:
-                digest.update(handle.read(_HEAD_BYTES))
-        except OSError:
-            pass
-        parts.append(f"{st.st_size}:{st.st_mtime_ns}:{digest.hexdigest()[:16]}")
-    return "|".join(parts)
 
 
 def _indexed_text(raw: Any) -> str | None:
@@ -126,7 +94,7 @@ class SearchIndex:
     def __init__(self, store: Store, cache_dir: str | os.PathLike[str]) -> None:
         self.store = store
         self.directory = Path(cache_dir) / "search"
-        self.key, self.description = _store_identity(store)
+        self.key, self.description = store_identity(store)
         self.path = self.directory / f"{self.key}.sqlite"
         self._lock = threading.Lock()
         self._build_lock = threading.Lock()
@@ -142,11 +110,8 @@ class SearchIndex:
     def _refuse_reason(self) -> str | None:
         if self.store.request_key_column() is None:
             return "this store numbers no trace rows in write order (no seq column), so it is searched by scanning"
-        if self.store.path is not None:
-            db_dir = Path(os.path.realpath(self.store.path)).parent
-            here = Path(os.path.realpath(self.directory))
-            if here == db_dir:
-                return "the cache directory is beside the database, where the index may not be written"
+        if beside_database(self.store, self.directory):
+            return "the cache directory is beside the database, where the index may not be written"
         return None
 
     @property
@@ -155,7 +120,7 @@ class SearchIndex:
 
     def _state(self) -> str:
         if self.store.path is not None:
-            return _file_state(Path(os.path.realpath(self.store.path)))
+            return file_state(os.path.realpath(self.store.path))
         return "server"
 
     def _open(self, path: Path) -> sqlite3.Connection:
