@@ -321,7 +321,7 @@ class _Reader:
 
     def table(self, value: Any, where: str) -> dict:
         if not isinstance(value, dict):
-            raise self.fail(where, f"expected a table/object, found {_kind(value)}")
+            raise self.fail(where, f"expected a table/object, found {value_kind(value)}")
         return value
 
     def keys(self, data: dict, where: str, allowed: set[str]) -> None:
@@ -336,7 +336,7 @@ class _Reader:
             return default
         value = data[key]
         if not isinstance(value, str):
-            raise self.fail(where, f"{key!r} must be a string, found {_kind(value)}")
+            raise self.fail(where, f"{key!r} must be a string, found {value_kind(value)}")
         if choices is not None and value not in choices:
             raise self.fail(where, f"{key!r} must be one of {', '.join(choices)}, found {value!r}")
         return value
@@ -346,7 +346,7 @@ class _Reader:
         if value is None:
             return default
         if not isinstance(value, bool):
-            raise self.fail(where, f"{key!r} must be true or false, found {_kind(value)}")
+            raise self.fail(where, f"{key!r} must be true or false, found {value_kind(value)}")
         return value
 
     def number(self, data: dict, key: str, where: str, default: Any) -> Any:
@@ -354,11 +354,13 @@ class _Reader:
         if value is None:
             return default
         if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value:
-            raise self.fail(where, f"{key!r} must be a number, found {_kind(value)}")
+            raise self.fail(where, f"{key!r} must be a number, found {value_kind(value)}")
         return value
 
 
-def _kind(value: Any) -> str:
+def value_kind(value: Any, mapping: str = "a table") -> str:
+    """A value as an error message names what was found ("the number 3", "a list"); a mapping
+    is ``mapping`` (a config's "table", a preset's "mapping")."""
     if value is None:
         return "null"
     if isinstance(value, bool):
@@ -370,8 +372,9 @@ def _kind(value: Any) -> str:
     if isinstance(value, list):
         return "a list"
     if isinstance(value, dict):
-        return "a table"
+        return mapping
     return type(value).__name__
+
 
 
 class _TooDeep(Exception):
@@ -409,11 +412,11 @@ def from_data(data: Any, origin: str = "<config>", path: Path | None = None) -> 
     r.keys(data, "top level", _TOP_KEYS)
     blocks_raw = data.get("blocks", [])
     if not isinstance(blocks_raw, list):
-        raise r.fail("blocks", f"expected a list, found {_kind(blocks_raw)}")
+        raise r.fail("blocks", f"expected a list, found {value_kind(blocks_raw)}")
     blocks = [_block(r, raw, i) for i, raw in enumerate(blocks_raw)]
     vars_raw = data.get("variables", [])
     if not isinstance(vars_raw, list):
-        raise r.fail("variables", f"expected a list, found {_kind(vars_raw)}")
+        raise r.fail("variables", f"expected a list, found {value_kind(vars_raw)}")
     variables = [_variable(r, raw, i) for i, raw in enumerate(vars_raw)]
     names: set[str] = set()
     for i, v in enumerate(variables):
@@ -455,14 +458,14 @@ def _variable(r: _Reader, raw: Any, i: int) -> Variable:
     zones: tuple[str, ...] | None = None
     if zones_raw is not None:
         if not isinstance(zones_raw, list) or not all(isinstance(z, str) for z in zones_raw):
-            raise r.fail(where, f"'zones' must be a list of zone names, found {_kind(zones_raw)}")
+            raise r.fail(where, f"'zones' must be a list of zone names, found {value_kind(zones_raw)}")
         for z in zones_raw:
             if z not in ZONES:
                 raise r.fail(where, f"'zones' lists {z!r}; zones are {', '.join(ZONES)}")
         zones = tuple(zones_raw)
     args_raw = raw.get("args") or []
     if not isinstance(args_raw, list):
-        raise r.fail(where, f"'args' must be a list, found {_kind(args_raw)}")
+        raise r.fail(where, f"'args' must be a list, found {value_kind(args_raw)}")
     args = []
     for j, a in enumerate(args_raw):
         if isinstance(a, str):
@@ -473,7 +476,7 @@ def _variable(r: _Reader, raw: Any, i: int) -> Variable:
             args.append(ArgSpec(r.string(a, "name", aw), r.boolean(a, "optional", aw, False),
                                 r.string(a, "description", aw, "")))
         else:
-            raise r.fail(f"{where}.args[{j}]", f"an argument is a name or {{name, optional}}, found {_kind(a)}")
+            raise r.fail(f"{where}.args[{j}]", f"an argument is a name or {{name, optional}}, found {value_kind(a)}")
     env = r.string(raw, "env", where, None)
     return Variable(name, r.string(raw, "description", where, ""), r.boolean(raw, "mutable", where, False),
                     zones, tuple(args), raw.get("example", _UNSET), raw.get("values", _UNSET), env)
@@ -495,7 +498,7 @@ def _environment(r: _Reader, raw: Any) -> Environment:
     base = r.table(raw.get("base") or {}, "environment.base")
     turns = raw.get("turns") or []
     if not isinstance(turns, list):
-        raise r.fail("environment.turns", f"expected a list of tables, found {_kind(turns)}")
+        raise r.fail("environment.turns", f"expected a list of tables, found {value_kind(turns)}")
     for i, t in enumerate(turns):
         r.table(t, f"environment.turns[{i}]")
     contributors = []
@@ -532,11 +535,11 @@ def _settings(r: _Reader, raw: Any) -> Settings:
         elif isinstance(default, int):
             n = r.number(raw, key, "settings", default)
             if not isinstance(n, int) or n < 0:
-                raise r.fail("settings", f"{key!r} must be a whole number >= 0, found {_kind(n)}")
+                raise r.fail("settings", f"{key!r} must be a whole number >= 0, found {value_kind(n)}")
             most = _SETTING_MAXIMA.get(attr)
             if most is not None and n > most:
                 raise r.fail("settings", f"{key!r} may be at most {most:,} ({most // (1 << 20)} Mi), found "
-                             f"{_kind(n)}")
+                             f"{value_kind(n)}")
             values[attr] = n
         else:
             values[attr] = r.string(raw, key, "settings", default, choices=_SETTING_CHOICES.get(attr))

@@ -18,7 +18,7 @@ from typing import Any
 
 import yaml
 
-from inspector.zones.config import MAX_CONFIG_BYTES, MAX_NESTING, ConfigError, too_deep
+from inspector.zones.config import MAX_CONFIG_BYTES, MAX_NESTING, ConfigError, too_deep, value_kind
 from inspector.zones.diagnostic import ERROR, WARNING, Diagnostic, field_diagnostic
 
 from . import yaml_core
@@ -156,19 +156,7 @@ def loads_preset(text: str, origin: str = "<preset>") -> Preset:
 
 
 def _kind(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return f"the boolean {str(value).lower()}"
-    if isinstance(value, (int, float)):
-        return f"the number {value}"
-    if isinstance(value, str):
-        return f"the string {value!r}" if len(value) < 40 else "a string"
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, dict):
-        return "a mapping"
-    return type(value).__name__
+    return value_kind(value, "a mapping")
 
 
 def _plain(value: Any) -> Any:
