@@ -46,24 +46,9 @@ def _load_preset(path: str, error_type):
 
 
 def _read_text(path: str, error_type) -> str:
-    from .config import MAX_CONFIG_BYTES, refuse_special_file
+    from .config import read_text_file
 
-    refuse_special_file(path, error_type)
-    try:
-        size = Path(path).stat().st_size
-        if size > MAX_CONFIG_BYTES:
-            raise error_type(f"{path}: the file is {size} bytes; at most {MAX_CONFIG_BYTES} bytes are read")
-        raw = Path(path).read_bytes()
-    except FileNotFoundError:
-        raise error_type(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise error_type(f"{path}: is a directory") from None
-    except OSError as exc:
-        raise error_type(f"{path}: cannot read: {exc.strerror}") from None
-    try:
-        return raw.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise error_type(f"{path}: not UTF-8 text (byte {exc.start})") from None
+    return read_text_file(path, error_type)
 
 
 def _load(path: str, error_type):

@@ -632,25 +632,32 @@ def too_deep(value: Any, limit: int = MAX_NESTING) -> bool:
     return False
 
 
-def load_config(path: str | Path) -> PromptConfig:
+def read_text_file(path: str | Path, error_type: type[Exception] = ConfigError, what: str = "file") -> str:
+    """A config-like input's text (UTF-8, a BOM dropped), at most :data:`MAX_CONFIG_BYTES`; every
+    failure is one ``error_type`` naming the file (``what`` names the kind of file in messages)."""
     path = Path(path)
-    fmt = format_of(path)
-    refuse_special_file(path)
+    refuse_special_file(path, error_type)
     try:
         size = path.stat().st_size
         if size > MAX_CONFIG_BYTES:
-            raise ConfigError(f"{path}: the file is {size} bytes; a config may be at most {MAX_CONFIG_BYTES} bytes")
+            raise error_type(f"{path}: the file is {size} bytes; a {what} may be at most {MAX_CONFIG_BYTES} bytes")
         raw = path.read_bytes()
     except FileNotFoundError:
-        raise ConfigError(f"{path}: no such file") from None
+        raise error_type(f"{path}: no such file") from None
     except IsADirectoryError:
-        raise ConfigError(f"{path}: is a directory, not a config file") from None
+        raise error_type(f"{path}: is a directory, not a {what}") from None
     except OSError as exc:
-        raise ConfigError(f"{path}: cannot read: {exc.strerror}") from None
+        raise error_type(f"{path}: cannot read: {exc.strerror}") from None
     try:
-        text = raw.decode("utf-8-sig")
+        return raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise ConfigError(f"{path}: not UTF-8 text (byte {exc.start})") from None
+        raise error_type(f"{path}: not UTF-8 text (byte {exc.start})") from None
+
+
+def load_config(path: str | Path) -> PromptConfig:
+    path = Path(path)
+    fmt = format_of(path)
+    text = read_text_file(path, ConfigError, "config")
     return loads_config(text, fmt, str(path), path)
 
 

@@ -38,25 +38,9 @@ __all__ = [
 
 def read_preset_file(path: str | Path) -> str:
     """A preset file's text (UTF-8, a BOM dropped); :class:`PresetError` naming the file."""
-    from inspector.zones.config import MAX_CONFIG_BYTES, refuse_special_file
+    from inspector.zones.config import read_text_file
 
-    path = Path(path)
-    refuse_special_file(path, PresetError)
-    try:
-        size = path.stat().st_size
-        if size > MAX_CONFIG_BYTES:
-            raise PresetError(f"{path}: the file is {size} bytes; a preset may be at most {MAX_CONFIG_BYTES} bytes")
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        raise PresetError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise PresetError(f"{path}: is a directory, not a preset file") from None
-    except OSError as exc:
-        raise PresetError(f"{path}: cannot read: {exc.strerror}") from None
-    try:
-        return raw.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise PresetError(f"{path}: not UTF-8 text (byte {exc.start})") from None
+    return read_text_file(path, PresetError, "preset")
 
 
 def load_preset(path: str | Path) -> Preset:
