@@ -14,21 +14,15 @@ from dataclasses import dataclass
 
 from .js_values import OBJECT_PROTOTYPE_NAMES
 from .parser import (
-    Binary,
-    Call,
-    Conditional,
     Expr,
     ExprTag,
     ForBlock,
-    Identifier,
     IfBlock,
-    Index,
-    Member,
     RepeatBlock,
     Template,
     Text,
-    Unary,
     WhileBlock,
+    expression_names,
 )
 
 __all__ = ["Reference", "references"]
@@ -53,31 +47,8 @@ class Reference:
 
 def _names(expr: Expr) -> Iterator[tuple[str, str, int, int]]:
     """(name, kind, start, end) of each name in ``expr``, in source order."""
-    stack: list[Expr] = [expr]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, Identifier):
-            yield node.name, VARIABLE, node.start, node.end
-        elif isinstance(node, Member):
-            stack.append(node.object)
-        elif isinstance(node, Index):
-            stack.append(node.index)
-            stack.append(node.object)
-        elif isinstance(node, Call):
-            stack.extend(reversed(node.arguments))
-            if isinstance(node.callee, str):
-                yield node.callee, FUNCTION, node.start, node.start + len(node.callee)
-            else:
-                stack.append(node.callee)
-        elif isinstance(node, Binary):
-            stack.append(node.right)
-            stack.append(node.left)
-        elif isinstance(node, Unary):
-            stack.append(node.argument)
-        elif isinstance(node, Conditional):
-            stack.append(node.alternate)
-            stack.append(node.consequent)
-            stack.append(node.test)
+    for name, called, start, end in expression_names(expr):
+        yield name, FUNCTION if called else VARIABLE, start, end
 
 
 def references(template: Template) -> list[Reference]:

@@ -67,6 +67,7 @@ from .parser import (
     Text,
     Unary,
     WhileBlock,
+    expression_names,
 )
 
 __all__ = [
@@ -133,31 +134,7 @@ _CHAIN = (Binary, Member, Index)
 def names_read(expr: Expr) -> Iterator[str]:
     """The names an expression reads, in the renderer's order (``collectVariables``): every
     identifier and called function name; not property names."""
-    stack: list[Expr] = [expr]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, Identifier):
-            yield node.name
-        elif isinstance(node, Member):
-            stack.append(node.object)
-        elif isinstance(node, Index):
-            stack.append(node.index)
-            stack.append(node.object)
-        elif isinstance(node, Call):
-            stack.extend(reversed(node.arguments))
-            if isinstance(node.callee, str):
-                yield node.callee
-            else:
-                stack.append(node.callee)
-        elif isinstance(node, Binary):
-            stack.append(node.right)
-            stack.append(node.left)
-        elif isinstance(node, Unary):
-            stack.append(node.argument)
-        elif isinstance(node, Conditional):
-            stack.append(node.alternate)
-            stack.append(node.consequent)
-            stack.append(node.test)
+    return (name for name, _called, _start, _end in expression_names(expr))
 
 
 class _Scope(Mapping):

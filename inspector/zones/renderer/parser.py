@@ -535,3 +535,34 @@ def walk(nodes: list) -> Iterator[Any]:
             stack.append(iter([child for body in bodies for child in body]))
         elif isinstance(node, (ForBlock, WhileBlock, RepeatBlock)):
             stack.append(iter(node.body))
+
+
+def expression_names(expr: Expr) -> Iterator[tuple[str, bool, int, int]]:
+    """``(name, called, start, end)`` of each name an expression reads, in source order, which
+    is the renderer's order (``collectVariables``): every identifier and called function name
+    (``called`` true), never a property name. Iterative: any nesting the parser allowed."""
+    stack: list[Expr] = [expr]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, Identifier):
+            yield node.name, False, node.start, node.end
+        elif isinstance(node, Member):
+            stack.append(node.object)
+        elif isinstance(node, Index):
+            stack.append(node.index)
+            stack.append(node.object)
+        elif isinstance(node, Call):
+            stack.extend(reversed(node.arguments))
+            if isinstance(node.callee, str):
+                yield node.callee, True, node.start, node.start + len(node.callee)
+            else:
+                stack.append(node.callee)
+        elif isinstance(node, Binary):
+            stack.append(node.right)
+            stack.append(node.left)
+        elif isinstance(node, Unary):
+            stack.append(node.argument)
+        elif isinstance(node, Conditional):
+            stack.append(node.alternate)
+            stack.append(node.consequent)
+            stack.append(node.test)
