@@ -9,10 +9,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from PySide6.QtCore import QEvent, Qt
-from PySide6.QtGui import QKeyEvent
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QApplication
+from test_zones_editor import type_at_end, type_text
 
 from inspector.jsjson import utf16_len
 from inspector.zones import diagnostic as dg
@@ -38,21 +36,6 @@ def fox(qtbot: Any, tmp_path: Path) -> Iterator[ZonesEditorWindow]:
     window.refresh()
     yield window
     window.doc.undo_stack.setClean()
-
-
-def type_text(widget: Any, text: str) -> None:
-    """Key presses carrying ``text``, one character each (QTest.keyClicks only knows ASCII)."""
-    for ch in text:
-        for kind in (QEvent.Type.KeyPress, QEvent.Type.KeyRelease):
-            QApplication.sendEvent(widget, QKeyEvent(kind, Qt.Key.Key_unknown if ord(ch) > 127 else ord(ch.upper()),
-                                                     Qt.KeyboardModifier.NoModifier, ch))
-
-
-def type_at_end(qtbot: Any, window: ZonesEditorWindow, text: str) -> None:
-    window.editor.setFocus()
-    window.editor.moveCursor(window.editor.textCursor().MoveOperation.End)
-    with qtbot.waitSignal(window.refreshed, timeout=2000):
-        type_text(window.editor, text)
 
 
 def test_a_preset_opens_as_its_templates(fox: ZonesEditorWindow) -> None:
