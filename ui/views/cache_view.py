@@ -12,9 +12,9 @@
 
 The analysis runs on the task manager's pool and reaches the GUI thread in batches while it runs,
 so the table fills turn by turn; picking another session cancels the run. A session analysed
-before, in this process or an earlier one, is shown at once from what was kept of it in the
-user's cache folder (:mod:`inspector.cache.kept`; no analysis runs when the store holds the same
-rows); when rows were appended since, the kept table is shown and the session analysed again in
+before, in this process or an earlier one, is shown whole from what was kept of it in the
+user's cache folder (:mod:`inspector.cache.kept`), read on the pool like an analysis (no analysis
+runs when the store holds the same rows); when rows were appended since, the kept table is shown and the session analysed again in
 the background, its new pairs merged. Finished analyses are also held per session for the open
 store, so switching back is instant; token counts are shared with
 the request view through the core's caches (the analysis's interned parts and
@@ -308,14 +308,17 @@ class CacheView(QWidget):
         self._started = time.perf_counter()
         self.elapsed = None
         analyser = SessionCacheAnalyser(store, session_id)
-        kept = self._read_kept(session_id, analyser)
-        if kept is not None:
-            self._show_kept(session_id, kept)
-            return
         relay = self._relay
         keep = self._kept_folder()
+        self._kept_problem = None
 
-        def work(job: Job) -> CacheAnalysis | None:
+        def work(job: Job) -> CacheAnalysis | Kept | None:
+            if keep is not None:
+                # A kept analysis, also when the store has grown since: file reads, a checksum and
+                # two small queries, off the GUI thread like the analysis it stands in for.
+                kept = keep.load(session_id, analyser.rules, grown=True)
+                if kept is not None:
+                    return kept
             mark = keep.mark(session_id) if keep is not None else None  # before anything is read
             turns = [(t.number, t.turn_id) for t in store.turns(session_id)]
             relay.turns.emit(job, turns)
@@ -362,16 +365,6 @@ class CacheView(QWidget):
 
     def _kept_ignored(self, message: str) -> None:
         self._kept_problem = message
-
-    def _read_kept(self, session_id: str, analyser: SessionCacheAnalyser) -> Kept | None:
-        """The kept analysis of ``session_id``, also when the store has grown since (read here,
-        on the GUI thread: a few file reads and two small queries, under 0.2 s for a 6,000-request
-        session)."""
-        keep = self._kept_folder()
-        if keep is None:
-            return None
-        self._kept_problem = None
-        return keep.load(session_id, analyser.rules, grown=True)
 
     def _show_kept(self, session_id: str, kept: Kept) -> None:
         """Show a kept analysis whole; when the store has grown since, analyse the session again
@@ -429,10 +422,13 @@ class CacheView(QWidget):
             self._chart_timer.start()
         self.pairsAdded.emit(len(pairs))
 
-    def _done(self, session_id: str, analysis: CacheAnalysis | None, analyser: SessionCacheAnalyser) -> None:
+    def _done(self, session_id: str, analysis: CacheAnalysis | Kept | None, analyser: SessionCacheAnalyser) -> None:
         if session_id != self.session_id or analysis is None:
             return
         self.job = None
+        if isinstance(analysis, Kept):
+            self._show_kept(session_id, analysis)
+            return
         self._analyser = analyser
         elapsed = time.perf_counter() - self._started
         self._results[session_id] = (analysis, list(self.model.turns), elapsed, analyser.shared_with_worker)

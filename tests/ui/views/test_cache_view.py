@@ -415,11 +415,13 @@ def test_a_session_analysed_before_is_shown_whole_at_once(qtbot: Any, window: Ma
     again = _new_window(qtbot, demo_db)  # as the app started anew would
     try:
         view = again.cache_view
-        finished: list[str] = []
-        view.finished.connect(finished.append)
-        view.open_session(DEEPSEEK)
-        # Shown in full by open_session itself: no analysis ran or runs.
-        assert finished == [DEEPSEEK] and view.job is None and view.from_kept
+        batches: list[int] = []
+        view.pairsAdded.connect(batches.append)
+        with qtbot.waitSignal(view.finished, timeout=30000):
+            view.open_session(DEEPSEEK)
+        # Read back off the GUI thread and shown in one piece: no analysis ran or runs.
+        assert view.job is None and view.from_kept and view._analyser is None
+        assert batches == [len(expected[DEEPSEEK].pairs)]
         assert [p.to_json() for p in view.model.pairs] == [p.to_json() for p in expected[DEEPSEEK].pairs]
         assert [f.to_json() for f in view.analysis.findings] == [f.to_json() for f in expected[DEEPSEEK].findings]
         assert view.model.turns == window.cache_view.model.turns
@@ -471,8 +473,9 @@ def test_rows_appended_since_are_analysed_after_the_kept_table_is_shown(
         second.shutdown()
     third = _new_window(qtbot, db)  # the whole analysis made then was kept
     try:
-        third.cache_view.open_session(DEEPSEEK)
-        assert third.cache_view.job is None
+        with qtbot.waitSignal(third.cache_view.finished, timeout=30000):
+            third.cache_view.open_session(DEEPSEEK)
+        assert third.cache_view.job is None and third.cache_view.from_kept
         assert [p.to_json() for p in third.cache_view.model.pairs] == [p.to_json() for p in want.pairs]
     finally:
         third.shutdown()
