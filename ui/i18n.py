@@ -12,21 +12,18 @@ from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QTranslator
 
-ENV_LANG = "PROMPT_INSPECTOR_LANG"
+from inspector.messages import ENV_LANG, SUPPORTED, language_of
+
 TRANSLATIONS_DIR = Path(__file__).resolve().parent.parent / "resources" / "translations"
-SUPPORTED = ("en", "zh_CN")
+__all__ = ["ENV_LANG", "SUPPORTED", "TRANSLATIONS_DIR", "choose_language", "install_translators"]
 
 
 def choose_language(env: str | None = None, locale: QLocale | None = None) -> str:
     """``en`` or ``zh_CN``: the environment override if valid, else from the system locale."""
-    value = (env if env is not None else os.environ.get(ENV_LANG, "")).strip().replace("-", "_")
-    if value:
-        for lang in SUPPORTED:
-            if value.lower() == lang.lower():
-                return lang
-        if value.lower().startswith("zh"):
-            return "zh_CN"
-        return "en"
+    # The override is read as the command line reads it (inspector.messages.language_of).
+    chosen = language_of(env if env is not None else os.environ.get(ENV_LANG, ""))
+    if chosen is not None:
+        return chosen
     loc = locale if locale is not None else QLocale.system()
     return "zh_CN" if loc.language() == QLocale.Language.Chinese else "en"
 

@@ -4,7 +4,7 @@
     prompt-inspector assemble ORDER SCENARIO --slot REF [--turn N] [--json] [--simulate] …
 
 Named in ``inspector.cli.registry``, which hands each command's parser to its ``configure_…``
-function here; a failure raises the CLI's error type, which prints one line and exits with status 1 (a rejected edit prints the spec's message).
+function here; a failure raises the CLI's error type, which prints one line and exits with status 1 (a rejected edit prints the spec's message, in English unless the locale is Chinese: :mod:`.errors`).
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from inspector.inputs import InputFileError, refuse_special_file
+from inspector.messages import localized
 from inspector.output import dump_json, write_text
 
 
@@ -74,9 +75,9 @@ def _read_order(path: str, error_type: type[Exception]):
     except InputFileError as exc:
         raise error_type(str(exc)) from None
     except OSError as exc:
-        raise error_type(f"cannot read {path}: {exc.strerror}") from None
+        raise error_type(localized("cannot read {path}: {reason}", path=path, reason=exc.strerror)) from None
     except UnicodeDecodeError:
-        raise error_type(f"{path} is not UTF-8 text") from None
+        raise error_type(localized("{path} is not UTF-8 text", path=path)) from None
     try:
         return read_order_source(text)[0]
     except NoDocumentError as exc:
@@ -102,6 +103,7 @@ def _cmd_order(args: argparse.Namespace, error_type: type[Exception]) -> int:
     from inspector.jsjson import js_parse
 
     from .edits import apply_edit
+    from .errors import edit_error_text
     from .order import OrderEditError, normalise, serialise, to_json_object
 
     document = _read_order(args.file, error_type)
@@ -116,11 +118,11 @@ def _cmd_order(args: argparse.Namespace, error_type: type[Exception]) -> int:
         try:
             request = js_parse(op)
         except ValueError as exc:
-            raise error_type(f"--apply {op!r} is not JSON: {exc}") from None
+            raise error_type(localized("--apply {op} is not JSON: {error}", op=repr(op), error=exc)) from None
         try:
             result = apply_edit(document, request)
         except OrderEditError as exc:
-            raise error_type(exc.message) from None
+            raise error_type(edit_error_text(exc)) from None
         document = result.document
         changes.extend(result.changes)
     if args.normalise:

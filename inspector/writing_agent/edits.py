@@ -72,6 +72,7 @@ __all__ = [
     "ERROR_ANCHOR_ARGS",
     "ERROR_PROJECTION_ARGS",
     "ERROR_NO_ORDER",
+    "ERROR_SLOT_NOT_FOUND",
     "ERROR_DROP_OUTSIDE",
     "ERROR_INSERT_WITHOUT_REF",
     "ERROR_EMPTY_REF",
@@ -86,6 +87,7 @@ ERROR_MOVE_ARGS = "move 需要 slotRef、index、delta(±1)"
 ERROR_ANCHOR_ARGS = "set_anchor 需要 slotRef、index、anchor(pre_history|post_history)"
 ERROR_PROJECTION_ARGS = "set_projection 需要 slotRef、index、projection"
 ERROR_NO_ORDER = "尚无上下文投影排序可编辑；请先完成游玩拓扑/细化终稿，或提交完整 replace"
+ERROR_SLOT_NOT_FOUND = "未找到槽 {ref}"  # a str.format template (OrderEditError.template)
 
 # The editor's own edits have no message in the original; these are its (``str.format`` templates,
 # which a view may translate through ``OrderEditError.template``).
@@ -110,8 +112,8 @@ class EditResult:
     changes: list[Change]
 
 
-def _slot_not_found(ref: str) -> str:
-    return f"未找到槽 {ref}"
+def _slot_not_found(ref: str) -> OrderEditError:
+    return OrderEditError(ERROR_SLOT_NOT_FOUND.format(ref=ref), template=ERROR_SLOT_NOT_FOUND, values={"ref": ref})
 
 
 def _edit_slot(document: ContextOrder, ref: str) -> Slot | None:
@@ -137,7 +139,7 @@ def _target(document: ContextOrder, slot_ref: Any, index: Any) -> tuple[ContextO
     working = copy.deepcopy(document)
     slot = _edit_slot(working, slot_ref)
     if slot is None:
-        raise OrderEditError(_slot_not_found(js_trim(slot_ref)))
+        raise _slot_not_found(js_trim(slot_ref))
     # A fractional index inside the range is rejected too: the original would index past its
     # array (a TypeError or a silent no-op), which is no result worth reproducing.
     whole = isinstance(index, int) or index.is_integer()
@@ -294,7 +296,7 @@ def add_insert(document: ContextOrder, slot_ref: str, index: int, ref: str, proj
     working = normalise(document).document
     slot = find_slot(working, slot_ref)
     if slot is None:
-        raise OrderEditError(_slot_not_found(js_trim(slot_ref)))
+        raise _slot_not_found(js_trim(slot_ref))
     index = max(0, min(index, len(slot.inserts)))
     slot.inserts.insert(index, Insert(ref=ref, projection=projection, note=note, label=label))
     return _finish(working)

@@ -52,6 +52,53 @@
     </message>
   </context>
   <context>
+    <name>ItemActions</name>
+    <message>
+      <source>&amp;Copy</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <source>Copied %n row(s)</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <source>Copied</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <source>Copied the id</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <source>Copied %n id(s)</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <source>Copied as JSON</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <source>Compare with the &amp;Shown Request</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <source>Compare this request (left) with the request the request view shows (right)</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <source>Copy &amp;Id</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <source>Copy &amp;Ids</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <source>Copy as &amp;JSON</source>
+      <translation type="unfinished" />
+    </message>
+  </context>
+  <context>
     <name>AnatomyModel</name>
     <message>
       <source>position</source>
@@ -1750,16 +1797,44 @@
   <context>
     <name>RequestView</name>
     <message>
-      <source>No response was recorded for this request.</source>
-      <translation>此请求没有记录响应。</translation>
-    </message>
-    <message>
       <source>Compare with…</source>
       <translation>与…比较</translation>
     </message>
     <message>
       <source>Filter by runtime, model or id</source>
       <translation>按运行时、模型或 ID 筛选</translation>
+    </message>
+    <message>
+      <source>Turn</source>
+      <translation>回合</translation>
+    </message>
+    <message>
+      <source>Runtime</source>
+      <translation>运行时</translation>
+    </message>
+    <message>
+      <source>Step</source>
+      <translation>步骤</translation>
+    </message>
+    <message>
+      <source>Attempt</source>
+      <translation>尝试</translation>
+    </message>
+    <message>
+      <source>Model</source>
+      <translation>模型</translation>
+    </message>
+    <message>
+      <source>Input tokens</source>
+      <translation>输入 token</translation>
+    </message>
+    <message>
+      <source>Request id</source>
+      <translation>请求 ID</translation>
+    </message>
+    <message>
+      <source>No response was recorded for this request.</source>
+      <translation>此请求没有记录响应。</translation>
     </message>
     <message>
       <source>Copy</source>
@@ -1872,34 +1947,6 @@
     <message>
       <source>Comparing…</source>
       <translation>正在比较…</translation>
-    </message>
-    <message>
-      <source>Turn</source>
-      <translation>回合</translation>
-    </message>
-    <message>
-      <source>Runtime</source>
-      <translation>运行时</translation>
-    </message>
-    <message>
-      <source>Step</source>
-      <translation>步骤</translation>
-    </message>
-    <message>
-      <source>Attempt</source>
-      <translation>尝试</translation>
-    </message>
-    <message>
-      <source>Model</source>
-      <translation>模型</translation>
-    </message>
-    <message>
-      <source>Input tokens</source>
-      <translation>输入 token</translation>
-    </message>
-    <message>
-      <source>Request id</source>
-      <translation>请求 ID</translation>
     </message>
     <message>
       <source>No database is open.</source>
@@ -4035,6 +4082,69 @@
     <message>
       <source>{path} could not be written: {error}</source>
       <translation>无法写入 {path}：{error}</translation>
+    </message>
+  </context>
+  <context>
+    <name>CommandLine</name>
+    <message>
+      <source>cannot read {path}: {reason}</source>
+      <translation>无法读取 {path}：{reason}</translation>
+    </message>
+    <message>
+      <source>{path} is not UTF-8 text</source>
+      <translation>{path} 不是 UTF-8 文本</translation>
+    </message>
+    <message>
+      <source>--apply {op} is not JSON: {error}</source>
+      <translation>--apply {op} 不是 JSON：{error}</translation>
+    </message>
+    <message>
+      <source>action must be move | set_anchor | set_projection | replace</source>
+      <translation>action 须为 move | set_anchor | set_projection | replace</translation>
+    </message>
+    <message>
+      <source>insert index out of range</source>
+      <translation>插入项下标越界</translation>
+    </message>
+    <message>
+      <source>context_order cannot be parsed</source>
+      <translation>context_order 无法解析</translation>
+    </message>
+    <message>
+      <source>move needs slotRef, index, delta(±1)</source>
+      <translation>move 需要 slotRef、index、delta(±1)</translation>
+    </message>
+    <message>
+      <source>set_anchor needs slotRef, index, anchor(pre_history|post_history)</source>
+      <translation>set_anchor 需要 slotRef、index、anchor(pre_history|post_history)</translation>
+    </message>
+    <message>
+      <source>set_projection needs slotRef, index, projection</source>
+      <translation>set_projection 需要 slotRef、index、projection</translation>
+    </message>
+    <message>
+      <source>no context projection order to edit yet; finish the play topology / final refinement first, or submit a complete replace</source>
+      <translation>尚无上下文投影排序可编辑；请先完成游玩拓扑/细化终稿，或提交完整 replace</translation>
+    </message>
+    <message>
+      <source>slot {ref} not found</source>
+      <translation>未找到槽 {ref}</translation>
+    </message>
+    <message>
+      <source>设计.worker集 cannot be parsed as JSON</source>
+      <translation>设计.worker集 无法解析为 JSON</translation>
+    </message>
+    <message>
+      <source>drop position {dest} is outside 0..{count}</source>
+      <translation>放置位置 {dest} 超出 0..{count}</translation>
+    </message>
+    <message>
+      <source>an insert needs a ref (a blackboard tag, worker.persona or 对话.历史)</source>
+      <translation>插入项需要 ref（黑板标签、worker.persona 或 对话.历史）</translation>
+    </message>
+    <message>
+      <source>a ref cannot be empty; remove the insert instead</source>
+      <translation>ref 不能为空；如不需要，请删除该插入项</translation>
     </message>
   </context>
 </TS>

@@ -1,8 +1,10 @@
 """Keep ``prompt_inspector_zh_CN.ts`` in step with the UI and compile it.
 
 ``python -m resources.translations.update_ts`` finds every string the ``ui`` package passes to
-``QCoreApplication.translate`` (directly or through a module's one-line ``_tr``-style helper),
-adds missing ones to the .ts as unfinished, keeps the translations already written, marks strings
+``QCoreApplication.translate`` (directly or through a module's one-line ``_tr``-style helper) and
+every command-line message of the ``inspector`` package (the literal first argument of
+``inspector.messages.localized`` or ``marked``, context ``CommandLine``, read back by the core from
+this same .ts), adds missing ones to the .ts as unfinished, keeps the translations already written, marks strings
 no longer used as obsolete, and runs ``pyside6-lrelease``. The translations themselves are
 edited by hand (or in Qt Linguist) in the .ts file.
 
@@ -21,6 +23,10 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 UI_DIR = HERE.parent.parent / "ui"
+CORE_DIR = HERE.parent.parent / "inspector"
+# inspector.messages: the functions whose literal first argument is a command-line message.
+CORE_MESSAGE_FUNCTIONS = ("localized", "marked")
+CORE_CONTEXT = "CommandLine"
 TS_FILE = HERE / "prompt_inspector_zh_CN.ts"
 QM_FILE = HERE / "prompt_inspector_zh_CN.qm"
 
@@ -64,6 +70,29 @@ def extract(ui_dir: Path = UI_DIR) -> list[tuple[str, str]]:
                     if pair not in seen:
                         seen.append(pair)
     return seen
+
+
+def extract_core(core_dir: Path = CORE_DIR) -> list[tuple[str, str]]:
+    """The command line's messages: (``CommandLine``, template) pairs in file order, without duplicates."""
+    seen: list[tuple[str, str]] = []
+    for path in sorted(core_dir.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+            if not isinstance(node, ast.Call) or not node.args:
+                continue
+            func = node.func
+            name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
+            first = node.args[0]
+            if name in CORE_MESSAGE_FUNCTIONS and isinstance(first, ast.Constant) and isinstance(first.value, str):
+                pair = (CORE_CONTEXT, first.value)
+                if pair not in seen:
+                    seen.append(pair)
+    return seen
+
+
+def all_strings() -> list[tuple[str, str]]:
+    """Every string the catalog translates: the app's, then the command line's."""
+    app = extract()
+    return app + [pair for pair in extract_core() if pair not in app]
 
 
 def read_ts(path: Path = TS_FILE) -> dict[tuple[str, str], str]:
@@ -130,7 +159,7 @@ def compile_qm(ts: Path = TS_FILE, qm: Path = QM_FILE) -> None:
 
 
 def main() -> int:
-    pairs = extract()
+    pairs = all_strings()
     translations = read_ts()
     write_ts(pairs, translations)
     compile_qm()

@@ -52,20 +52,41 @@ def test_order_apply_several_and_changes_reported(capfdbinary):
     assert json.loads(out)["slots"][0]["inserts"][1]["projection"] == "full"
 
 
-@pytest.mark.parametrize("op,message", [
-    ('{"action":"move","slotRef":"narrator","index":2,"delta":2}', "move 需要 slotRef、index、delta(±1)"),
+@pytest.mark.parametrize("op,message,english", [
+    ('{"action":"move","slotRef":"narrator","index":2,"delta":2}', "move 需要 slotRef、index、delta(±1)",
+     "move needs slotRef, index, delta(±1)"),
     # An edit names the slot by its ref: the play-slot alias is not resolved, as in the original.
-    ('{"action":"set_projection","slotRef":"gm","index":1,"projection":"full"}', "未找到槽 gm"),
-    ('{"action":"replace"}', "context_order 无法解析"),
-    ('{"action":"move","slotRef":"narrator","index":20,"delta":1}', "插入项下标越界"),
-    ('{"action":"set_projection","slotRef":"nobody","index":0,"projection":"full"}', "未找到槽 nobody"),
-    ('{"action":"rename"}', "action 须为 move | set_anchor | set_projection | replace"),
-    ('{"action":"replace","context_order":"nothing"}', "context_order 无法解析"),
+    ('{"action":"set_projection","slotRef":"gm","index":1,"projection":"full"}', "未找到槽 gm", "slot gm not found"),
+    ('{"action":"replace"}', "context_order 无法解析", "context_order cannot be parsed"),
+    ('{"action":"move","slotRef":"narrator","index":20,"delta":1}', "插入项下标越界", "insert index out of range"),
+    ('{"action":"set_projection","slotRef":"nobody","index":0,"projection":"full"}', "未找到槽 nobody",
+     "slot nobody not found"),
+    ('{"action":"rename"}', "action 须为 move | set_anchor | set_projection | replace",
+     "action must be move | set_anchor | set_projection | replace"),
+    ('{"action":"replace","context_order":"nothing"}', "context_order 无法解析", "context_order cannot be parsed"),
 ])
-def test_rejected_edit_exits_2_with_the_spec_message(capfdbinary, op, message):
+def test_rejected_edit_exits_2_with_the_spec_message(capfdbinary, monkeypatch, op, message, english):
+    # A Chinese session prints the original's message verbatim; any other prints it in English.
+    monkeypatch.setenv("PROMPT_INSPECTOR_LANG", "zh_CN")
     code, out, err = run(capfdbinary, "order", ORDER, "--apply", op)
     assert code == 2 and out == ""
     assert err == f"prompt-inspector: {message}\n"
+    monkeypatch.setenv("PROMPT_INSPECTOR_LANG", "en")
+    code, out, err = run(capfdbinary, "order", ORDER, "--apply", op)
+    assert code == 2 and out == ""
+    assert err == f"prompt-inspector: {english}\n"
+
+
+def test_rejected_edit_follows_the_locale_without_the_override(capfdbinary, monkeypatch):
+    monkeypatch.delenv("PROMPT_INSPECTOR_LANG", raising=False)
+    monkeypatch.delenv("LC_ALL", raising=False)
+    monkeypatch.delenv("LC_MESSAGES", raising=False)
+    monkeypatch.setenv("LANG", "zh_CN.UTF-8")
+    assert run(capfdbinary, "order", ORDER, "--apply", '{"action":"rename"}')[2].endswith("action 须为 move | "
+                                                                                       "set_anchor | set_projection | replace\n")
+    monkeypatch.setenv("LANG", "C.UTF-8")
+    assert run(capfdbinary, "order", ORDER, "--apply", '{"action":"rename"}')[2] == (
+        "prompt-inspector: action must be move | set_anchor | set_projection | replace\n")
 
 
 def test_order_reads_a_worker_set_as_the_editor_does(tmp_path, capfdbinary):
@@ -77,7 +98,8 @@ def test_order_reads_a_worker_set_as_the_editor_does(tmp_path, capfdbinary):
     assert out == serialise(read_context_order(ORDER.read_text(encoding="utf-8"))) + "\n"
 
 
-def test_order_bad_inputs(tmp_path, capfdbinary):
+def test_order_bad_inputs(tmp_path, capfdbinary, monkeypatch):
+    monkeypatch.setenv("PROMPT_INSPECTOR_LANG", "en")
     code, _, err = run(capfdbinary, "order", tmp_path / "missing.json")
     assert code == 2 and "cannot read" in err
     (tmp_path / "x.txt").write_text("just prose", encoding="utf-8")

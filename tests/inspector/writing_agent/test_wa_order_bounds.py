@@ -149,7 +149,8 @@ def test_in_range_integer_indexes_still_edit() -> None:
 
 
 @pytest.mark.parametrize("digits", [308, 309, 310, 311, 400])
-def test_the_cli_answers_a_309_digit_index_with_one_line(capfdbinary, digits) -> None:
+def test_the_cli_answers_a_309_digit_index_with_one_line(capfdbinary, monkeypatch, digits) -> None:
+    monkeypatch.setenv("PROMPT_INSPECTOR_LANG", "zh_CN")  # the spec's messages, verbatim
     op = '{"action":"move","slotRef":"narrator","index":%s,"delta":-1}' % ("9" * digits)
     code = main(["order", str(ORDER), "--apply", op])
     out, err = capfdbinary.readouterr()

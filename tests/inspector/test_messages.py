@@ -1,0 +1,94 @@
+"""The command line's messages in the locale's language (inspector.messages), from the one catalog."""
+
+from __future__ import annotations
+
+import pytest
+
+from inspector import messages
+from inspector.messages import catalog, language, language_of, localized, translate
+from inspector.writing_agent import edits
+from inspector.writing_agent.errors import ENGLISH_SOURCES, edit_error_text
+from inspector.writing_agent.order import ERROR_WORKER_SET_NOT_JSON, OrderEditError
+from resources.translations.update_ts import extract_core
+
+
+@pytest.mark.parametrize("value,lang", [
+    ("zh_CN", "zh_CN"), ("zh-cn", "zh_CN"), ("zh_CN.UTF-8", "zh_CN"), ("zh", "zh_CN"), ("zh_TW.UTF-8", "zh_CN"),
+    ("en_US.UTF-8", "en"), ("C", "en"), ("C.UTF-8", "en"), ("POSIX", "en"), ("de_DE@euro", "en"), ("  ", None),
+    ("", None),
+])
+def test_language_of_a_setting(value, lang):
+    assert language_of(value) == lang
+
+
+def test_language_precedence():
+    assert language({}) == "en"
+    assert language({"LANG": "zh_CN.UTF-8"}) == "zh_CN"
+    assert language({"LANG": "zh_CN.UTF-8", "LC_MESSAGES": "en_GB.UTF-8"}) == "en"
+    assert language({"LANG": "en_US.UTF-8", "LC_ALL": "zh_CN.UTF-8"}) == "zh_CN"
+    assert language({"LC_ALL": "zh_CN.UTF-8", "PROMPT_INSPECTOR_LANG": "en"}) == "en"
+    assert language({"LANG": "C", "PROMPT_INSPECTOR_LANG": "zh_CN"}) == "zh_CN"
+    # An empty variable is unset, as POSIX reads it.
+    assert language({"LC_ALL": "", "LANG": "zh_CN.UTF-8"}) == "zh_CN"
+
+
+def test_localized_fills_values_after_translating():
+    assert localized("slot {ref} not found", lang="en", ref="gm") == "slot gm not found"
+    assert localized("slot {ref} not found", lang="zh_CN", ref="gm") == "未找到槽 gm"
+    # A value holding braces is not read as a template.
+    assert localized("slot {ref} not found", lang="zh_CN", ref="{x}") == "未找到槽 {x}"
+    # A text the catalog does not know stays English.
+    assert translate("no such message in the catalog", lang="zh_CN") == "no such message in the catalog"
+
+
+def test_localized_follows_the_environment(monkeypatch):
+    monkeypatch.setenv("PROMPT_INSPECTOR_LANG", "zh_CN")
+    assert localized("insert index out of range") == "插入项下标越界"
+    monkeypatch.setenv("PROMPT_INSPECTOR_LANG", "en")
+    assert localized("insert index out of range") == "insert index out of range"
+
+
+def test_a_bad_translation_falls_back_to_english(monkeypatch):
+    broken = dict(catalog("zh_CN"))
+    broken[(messages.CONTEXT, "slot {ref} not found")] = "未找到槽 {slot}"
+    monkeypatch.setattr(messages, "catalog", lambda lang: broken if lang == "zh_CN" else {})
+    assert localized("slot {ref} not found", lang="zh_CN", ref="gm") == "slot gm not found"
+
+
+def test_every_command_line_message_is_in_the_catalog_and_translated():
+    pairs = extract_core()
+    assert pairs, "the extractor finds the command line's messages"
+    zh = catalog("zh_CN")
+    missing = [text for ctx, text in pairs if not zh.get((ctx, text))]
+    assert missing == []
+
+
+def _spec_errors() -> list[OrderEditError]:
+    plain = [edits.ERROR_BAD_ACTION, edits.ERROR_INDEX_OUT_OF_RANGE, edits.ERROR_REPLACE_UNPARSEABLE,
+             edits.ERROR_MOVE_ARGS, edits.ERROR_ANCHOR_ARGS, edits.ERROR_PROJECTION_ARGS, edits.ERROR_NO_ORDER,
+             ERROR_WORKER_SET_NOT_JSON]
+    out = [OrderEditError(text) for text in plain]
+    out.append(OrderEditError(edits.ERROR_SLOT_NOT_FOUND.format(ref="narrator"), template=edits.ERROR_SLOT_NOT_FOUND,
+                              values={"ref": "narrator"}))
+    return out
+
+
+def test_a_chinese_session_reads_the_original_edit_messages_verbatim():
+    for error in _spec_errors():
+        assert edit_error_text(error, "zh_CN") == error.message
+
+
+def test_an_english_session_reads_no_chinese_in_the_edit_messages():
+    for error in _spec_errors():
+        text = edit_error_text(error, "en")
+        # The tag 设计.worker集 is a name, not prose: it stays as Covel spells it.
+        assert not any("\u4e00" <= ch <= "\u9fff" for ch in text.replace("设计.worker集", "")), text
+
+
+def test_every_edit_error_has_an_english_source():
+    templates = {getattr(edits, name) for name in edits.__all__ if name.startswith("ERROR_")}
+    assert templates | {ERROR_WORKER_SET_NOT_JSON} == set(ENGLISH_SOURCES)
+    english = OrderEditError(edits.ERROR_DROP_OUTSIDE.format(dest=9, count=3), template=edits.ERROR_DROP_OUTSIDE,
+                             values={"dest": 9, "count": 3})
+    assert edit_error_text(english, "en") == "drop position 9 is outside 0..3"
+    assert edit_error_text(english, "zh_CN") == "放置位置 9 超出 0..3"
