@@ -15,6 +15,10 @@ is ``contested``, with the ``alternatives`` and ``why`` the value was chosen. Pr
 time: ``prices`` lists periods (``from`` / ``until``, both days included) with the input price and
 read multiplier in force then, and a request is priced by the period holding its own date. Both are
 optional, so an override file written before them still loads as it did.
+
+Model limits: ``[[model_limits]]`` rows give each model's context window and output ceiling with
+their source (parsed by :mod:`inspector.cache.model_limits`); the user's rows are tried first, and
+:meth:`RuleSet.limits_for` answers None for a model no row matches.
 """
 
 from __future__ import annotations
@@ -33,6 +37,7 @@ from typing import Any
 from resources import resource_path
 
 from inspector.cache.cache_keys import CacheKey, merge_cache_keys, parse_cache_keys, top_level_fields
+from inspector.cache.model_limits import ModelLimits, match_limits, parse_model_limits
 from inspector.inputs import InputFileError, refuse_special_file
 from inspector.tokens import ENCODING_HASHES
 
@@ -83,7 +88,8 @@ _FAMILY_ONLY = frozenset({"providers", "protocols", "description"})
 _MODEL_KEYS = {"match": "patterns", **{k: v for k, v in _FAMILY_KEYS.items() if k not in _FAMILY_ONLY}}
 # ``cache_keys``: the request options that key each cache level, read and checked by
 # :mod:`inspector.cache.cache_keys`.
-_TOP_KEYS = {"schema", "default_family", "families", "cache_keys"}
+# ``model_limits``: each model's context window and output ceiling (inspector.cache.model_limits).
+_TOP_KEYS = {"schema", "default_family", "families", "cache_keys", "model_limits"}
 
 _EXPECTED = {
     "str": "a string",
@@ -212,10 +218,11 @@ def _check_document(doc: Any, errors: list[str]) -> None:
         errors.append(f"schema: this version reads schema {SCHEMA_VERSION}, the file says {doc['schema']!r}")
     if "default_family" in doc and not isinstance(doc["default_family"], str):
         errors.append(f"default_family: expected a string, got {doc['default_family']!r}")
-    try:
-        parse_cache_keys(doc.get("cache_keys"))
-    except ValueError as exc:
-        errors.append(str(exc))
+    for parse, key in ((parse_cache_keys, "cache_keys"), (parse_model_limits, "model_limits")):
+        try:
+            parse(doc.get(key))
+        except ValueError as exc:
+            errors.append(str(exc))
     families = doc.get("families", {})
     if not isinstance(families, dict):
         errors.append("families: expected a table of families")
@@ -243,6 +250,9 @@ def _merge(base: dict, user: dict) -> dict:
             merged[key] = user[key]
     # cache_keys are merged per wire protocol once parsed (inspector.cache.cache_keys.merge_cache_keys).
     merged.pop("cache_keys", None)
+    # model_limits: the user's rows first, so the first matching pattern is theirs.
+    if "model_limits" in user:
+        merged["model_limits"] = list(user["model_limits"]) + list(base.get("model_limits", []))
     families = {name: dict(fam) for name, fam in base.get("families", {}).items()}
     for name, fam in user.get("families", {}).items():
         target = families.setdefault(name, {})
@@ -397,8 +407,15 @@ class RuleSet:
     paths: tuple[Path, ...]
     # wire protocol -> the options that key a cache level on it (inspector.cache.cache_keys)
     cache_keys: dict[str, tuple[CacheKey, ...]] = field(default_factory=dict)
+    # each model's context window and output ceiling, the user's rows first
+    model_limits: tuple[ModelLimits, ...] = ()
     _memo: dict[tuple[str, str, str], CacheRules] = field(default_factory=dict, repr=False)
     _dated: dict[tuple[str, str, str, int], CacheRules] = field(default_factory=dict, repr=False)
+
+    def limits_for(self, model: str | None) -> tuple[ModelLimits, str] | None:
+        """The context window and output ceiling of ``model`` with the pattern that chose them;
+        None when the table does not know the model (no guess)."""
+        return match_limits(self.model_limits, normalise_model(model))
 
     def family_for(self, provider: str | None, protocol: str | None) -> str:
         wanted = (provider or "").strip().lower()
@@ -555,7 +572,8 @@ def load_rules(user_path: str | os.PathLike[str] | None = None, *, env: Mapping[
         errors.append(f"default_family: {default!r} is not one of the families ({', '.join(families)})")
     if errors:
         raise _fail(last, errors)
-    return RuleSet(default_family=default, families=families, paths=tuple(paths), cache_keys=keys)
+    return RuleSet(default_family=default, families=families, paths=tuple(paths), cache_keys=keys,
+                   model_limits=parse_model_limits(doc.get("model_limits")))
 
 
 _default: RuleSet | None = None
