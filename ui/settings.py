@@ -10,6 +10,7 @@ import os
 from pathlib import Path
 
 from PySide6.QtCore import QByteArray, QSettings
+from PySide6.QtWidgets import QSplitter
 
 from inspector.store.urls import looks_like_url, public_url
 
@@ -70,3 +71,58 @@ class Settings:
 
     def set_geometry(self, key: str, value: QByteArray) -> None:
         self._s.setValue(f"window/{key}", value)
+
+    def dock_size(self, key: str) -> int | None:
+        value = self._s.value(f"docks/{key}", 0, type=int)
+        return value if isinstance(value, int) and value > 0 else None
+
+    def set_dock_size(self, key: str, size: int) -> None:
+        self._s.setValue(f"docks/{key}", int(size))
+
+    def splitter_sizes(self, key: str) -> list[int] | None:
+        value = self._s.value(f"splitters/{key}", None, type=list)
+        try:
+            sizes = [int(v) for v in value or []]
+        except (TypeError, ValueError):
+            return None
+        return sizes if sizes and all(s >= 0 for s in sizes) and any(sizes) else None
+
+    def set_splitter_sizes(self, key: str, sizes: list[int]) -> None:
+        self._s.setValue(f"splitters/{key}", [int(s) for s in sizes])
+
+
+# ---------------------------------------------------------------------------------- layout memory
+
+_layout_memory: bool | None = None
+
+
+def set_layout_memory(enabled: bool | None) -> None:
+    """Turn remembering and restoring the user's splitter sizes on or off (``None``: the
+    default, on except under the offscreen platform, where screenshots and tests must start from
+    the built-in proportions whatever a user saved)."""
+    global _layout_memory
+    _layout_memory = enabled
+
+
+def layout_memory() -> bool:
+    if _layout_memory is not None:
+        return _layout_memory
+    from PySide6.QtGui import QGuiApplication
+
+    return QGuiApplication.platformName() != "offscreen"
+
+
+def remember_splitter(splitter: QSplitter, key: str) -> bool:
+    """Restore the sizes the user last gave ``splitter`` (saved under ``key``) and save them
+    again whenever the user drags a handle. Returns True when saved sizes were restored (the
+    caller then skips its own initial proportions). Sizes saved for another number of panes are
+    ignored."""
+    if not layout_memory():
+        return False
+    settings = Settings()
+    sizes = settings.splitter_sizes(key)
+    restored = sizes is not None and len(sizes) == splitter.count()
+    if restored:
+        splitter.setSizes(sizes)
+    splitter.splitterMoved.connect(lambda _pos, _index: settings.set_splitter_sizes(key, splitter.sizes()))
+    return restored

@@ -15,10 +15,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QCoreApplication, Qt, QTimer
-from PySide6.QtGui import QKeySequence
-from PySide6.QtWidgets import QDockWidget, QMenu
+from PySide6.QtGui import QKeySequence, QResizeEvent
+from PySide6.QtWidgets import QDockWidget, QFrame, QMenu, QScrollArea
 
 from ui.models import navigator_nodes as nav
+from ui.settings import Settings, layout_memory
 
 if TYPE_CHECKING:
     from ui.views.cache_view import CacheView
@@ -38,6 +39,13 @@ def _view_menu(window: Any) -> QMenu | None:
     return None
 
 
+# The dock's share of the window's height the first time it opens (until the user sizes it),
+# and the least it keeps for itself and leaves to the centre page.
+DOCK_SHARE = 0.5
+DOCK_MINIMUM_HEIGHT = 140
+_HEIGHT_KEY = "cacheDock/height"
+
+
 def _navigator_session(window: Any) -> str | None:
     path = window.navigator.current_path()
     return path[0][1] if path and path[0][0] == nav.SESSION else None
@@ -50,6 +58,39 @@ class CacheDock(QDockWidget):
         super().__init__(_tr("Cache Analysis"), window)
         self._window = window
         self._view: CacheView | None = None
+        self._sized = False
+        # The view sits in a scroll area: its own minimum (table, chart, pair view) scrolls
+        # inside the dock instead of pushing the main window taller.
+        self._scroll = QScrollArea(self)
+        self._scroll.setObjectName("cacheDockScroll")
+        self._scroll.setWidgetResizable(True)
+        self._scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self._scroll.setMinimumHeight(DOCK_MINIMUM_HEIGHT)
+        self.setWidget(self._scroll)
+
+    def wanted_height(self) -> int:
+        """The height to open at: the user's last one, else a share of the window, never so
+        tall that the centre page is squeezed below its minimum."""
+        window = self._window
+        saved = Settings().dock_size(_HEIGHT_KEY) if layout_memory() else None
+        room = window.height() - window.menuBar().height() - window.statusBar().height()
+        centre = window.centre.minimumHeight() + 12
+        wanted = saved if saved is not None else int(room * DOCK_SHARE)
+        return max(DOCK_MINIMUM_HEIGHT, min(wanted, room - centre))
+
+    def open_sized(self) -> None:
+        """Give the dock its height the first time it is shown (after the dock layout has
+        settled: resizing while it is being shown is overridden)."""
+        if self._sized:
+            return
+        self._sized = True
+        QTimer.singleShot(0, lambda: self._window.resizeDocks([self], [self.wanted_height()],
+                                                              Qt.Orientation.Vertical))
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt override
+        super().resizeEvent(event)
+        if self._sized and self.isVisible() and not self.isFloating() and layout_memory():
+            Settings().set_dock_size(_HEIGHT_KEY, event.size().height())
 
     def view(self) -> CacheView:
         if self._view is None:
@@ -58,7 +99,7 @@ class CacheDock(QDockWidget):
             window = self._window
             view = CacheView(window.tasks, lambda: window.store, window.navigator.select_request)
             self._view = view
-            self.setWidget(view)
+            self._scroll.setWidget(view)
             window.storeOpened.connect(view.set_store)
             follow = getattr(window, "follow", None)
             if follow is not None:
@@ -94,12 +135,9 @@ def install_cache_view(window: Any) -> CacheDock:
         if not visible:
             return
         view = dock.view()
+        dock.open_sized()
         if view.session_id is not None or window.store is None:
             return
-        # Give the dock a useful share of the window the first time it opens (after the dock
-        # layout has settled; resizing while it is being shown is overridden).
-        QTimer.singleShot(0, lambda: window.resizeDocks([dock], [int(window.height() * 0.64)],
-                                                        Qt.Orientation.Vertical))
         view.request_session(_navigator_session(window))
 
     dock.visibilityChanged.connect(shown)

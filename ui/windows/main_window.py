@@ -49,6 +49,10 @@ from ui.settings import Settings
 from ui.workers import Job, TaskManager
 
 APP_NAME = "Prompt Inspector"
+# The smallest the centre page may be made (pixels), whatever its content asks for.
+CENTRE_MINIMUM = (360, 220)
+# The navigator's share of the window's width before the user drags the splitter.
+NAVIGATOR_SHARE = 0.42
 
 
 def _tr(text: str) -> str:
@@ -334,6 +338,10 @@ class MainWindow(QMainWindow):
         self.navigator = Navigator(self.tasks, self)
         self.overview = OverviewPanel(self)
         self.centre = QStackedWidget(self)
+        # A page's own minimum (the stepper, the request view) must never push the window
+        # taller or wider: the stack keeps a fixed, small minimum and its pages scroll or shrink
+        # inside it (issue 19: opening the cache dock grew a 1280×720 window to 1280×1109).
+        self.centre.setMinimumSize(CENTRE_MINIMUM[0], CENTRE_MINIMUM[1])
         self.centre.addWidget(self.overview)
         self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
         self.splitter.setChildrenCollapsible(False)
@@ -790,13 +798,13 @@ class MainWindow(QMainWindow):
         super().showEvent(event)
         if not self._sized:
             # Sizes set before the first layout are rescaled to the final window width; the tree
-            # needs about half the window for its five columns.
+            # needs about two fifths of the window for its five columns.
             self._sized = True
             QTimer.singleShot(0, self._initial_split)
 
     def _initial_split(self) -> None:
         width = self.splitter.width()
-        share = int(width * 0.5)
+        share = int(width * NAVIGATOR_SHARE)
         self.splitter.setSizes([share, width - share])
 
     # ------------------------------------------------------------------ shutdown
