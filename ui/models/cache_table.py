@@ -17,8 +17,10 @@ from PySide6.QtGui import QBrush, QColor
 from inspector.cache.results import CachePair
 from inspector.cache.session_totals import shared_share
 from inspector.numbering import shown
+from inspector.output import dump_json
 
 from ..views.cache_texts import COLD_COLOURS, confidence_mark, pair_tooltip, runtime_name, share_colour
+from .item_roles import ID_ROLE, JSON_ROLE, REQUEST_ROLE
 
 
 def _tr(text: str) -> str:
@@ -219,6 +221,10 @@ class CacheTableModel(QAbstractTableModel):
             return pair_tooltip(pair)
         if role == PAIR_ROLE:
             return pair
+        if role == ID_ROLE or role == REQUEST_ROLE:
+            return pair.event_id
+        if role == JSON_ROLE:  # the pair as `cache --json` prints it
+            return dump_json(pair.to_json())
         if role == SHARE_ROLE:
             return shared_share(pair)
         return None

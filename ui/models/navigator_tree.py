@@ -16,6 +16,7 @@ from PySide6.QtGui import QIcon
 from inspector import views
 from inspector.collector import freeze_heap
 from inspector.rows import RuntimeRow, SessionRow, TurnRow
+from inspector.output import dump_json
 from inspector.store import StoreConnectionError
 
 from ..workers import Job, TaskManager
@@ -47,8 +48,11 @@ from .navigator_nodes import (
     RowRole,
     break_cycles,
 )
+from .item_roles import ID_ROLE, JSON_ROLE, REQUEST_ROLE
 
 __all__ = ["NavigatorModel"]
+
+_ROW_KINDS = frozenset((SESSION, TURN, RUNTIME, REQUEST))
 
 
 class NavigatorModel(QAbstractItemModel):
@@ -597,4 +601,9 @@ _ROLE_HANDLERS: dict[int, Any] = {
     KindRole: lambda m, n, c, col: n.kind,
     KeyRole: lambda m, n, c, col: n.key,
     RowRole: lambda m, n, c, col: n.data,
+    # The row actions (ui.item_actions): the row's full id, its JSON (the typed row's, as the
+    # sessions/turns/requests commands print it) and, for a request, the request.
+    ID_ROLE: lambda m, n, c, col: n.key if n.kind in _ROW_KINDS else None,
+    JSON_ROLE: lambda m, n, c, col: dump_json(n.data) if n.kind in _ROW_KINDS else None,
+    REQUEST_ROLE: lambda m, n, c, col: n.key if n.kind == REQUEST else None,
 }

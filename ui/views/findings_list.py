@@ -15,8 +15,10 @@ from PySide6.QtWidgets import (
 )
 
 from inspector.cache.results import Finding
+from inspector.output import dump_json
 
 from ui.views.part_names import part_label
+from ..models.item_roles import JSON_ROLE
 from .cache_texts import runtime_name
 
 
@@ -78,6 +80,7 @@ class FindingsList(QWidget):
             item = QTreeWidgetItem([finding_title(f.kind), runtime_name(f.runtime_id), part_label(f.part),
                                     f"{f.count}/{f.out_of}"])
             item.setData(0, Qt.ItemDataRole.UserRole, i)
+            item.setData(0, JSON_ROLE, dump_json(f.to_json()))  # as `cache --findings --json` prints it
             item.setToolTip(0, f.message)
             item.setToolTip(2, f.part)
             item.setTextAlignment(3, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
