@@ -11,10 +11,11 @@ them (:mod:`inspector.cache.worker_process`) and sends its items back as it make
 analyser merges both streams into what an analysis alone gives. This module is the channel only:
 the frames, the process and the jobs, with no knowledge of what the analysis sends through them.
 
-The worker is started once, for a session of :data:`WORKER_MIN_REQUESTS` requests or more (the app
-once its window lists one, the ``cache`` command when it must analyse one)
-and loads the default tokenizer before it says it is ready; an analysis uses it only when it is
-ready and idle, and runs alone otherwise. If the worker dies or fails, the analysis finishes alone
+The worker is started when a session of :data:`WORKER_MIN_REQUESTS` requests or more is to be
+analysed (:func:`worker_for_session`: the app's cache view, the ``cache`` command), never for a
+smaller one, and loads the default tokenizer before it says it is ready; an analysis uses it only
+when it is ready and idle, and runs alone otherwise. A worker left idle for :data:`IDLE_STOP_S`
+seconds ends (its process holds about 130 MB); the next big session's analysis starts another. If the worker dies or fails, the analysis finishes alone
 from the last pair it delivered, so a user never sees fewer, repeated or different pairs. The
 worker opens the store by itself, read only, like the app; it ends when the app's end of its
 pipe closes, however the app ended.
@@ -29,15 +30,23 @@ import queue
 import subprocess
 import sys
 import threading
+import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import IO, Any
 
-__all__ = ["WORKER_MIN_REQUESTS", "AnalysisWorker", "WorkerGone", "claim_worker", "start_worker", "stop_worker",
-           "worker_enabled", "worker_state"]
+__all__ = ["IDLE_STOP_S", "WORKER_MIN_REQUESTS", "WORKER_START_WAIT_S", "AnalysisWorker", "WorkerGone",
+           "claim_worker", "start_worker", "stop_worker", "worker_enabled", "worker_for_session", "worker_state"]
 
 # A session this big (model requests) is analysed by two processes: the worker's start, about a
 # second, is worth it only then (the cache command waits for it, the app starts it for such a store).
 WORKER_MIN_REQUESTS = 1000
+# A worker that has run no job for this long (seconds) ends; the next analysis that needs it starts
+# another (about a second).
+IDLE_STOP_S = 60.0
+# How long the analysis of a big session waits for a worker that is loading (its start is about a
+# second; a loaded machine can take much longer).
+WORKER_START_WAIT_S = 15.0
 
 # How long closing a job waits for the worker to acknowledge a cancel before it is replaced, and
 # how long an analysis waits for a job that is ending to free the worker.
@@ -156,7 +165,10 @@ class _Job:
 class AnalysisWorker:
     """The worker process, and a thread that reads what it sends."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, idle_stop_s: float | None = None,
+                 on_idle: Callable[[AnalysisWorker], None] | None = None) -> None:
+        """``idle_stop_s``: once loaded, the worker ends after that many seconds without a job
+        (None: never), calling ``on_idle`` with itself first (from its idle watch thread)."""
         package_root = str(Path(__file__).resolve().parent.parent)
         env = dict(os.environ)
         # The worker runs this very code, also from a checkout that is not the installed one.
@@ -170,8 +182,40 @@ class AnalysisWorker:
         self.busy = False
         self.broken = False
         self.failure: str | None = None
+        # Idle since (monotonic seconds; None while loading or busy); retired: stopped for idling,
+        # never claimed again.
+        self._idle_since: float | None = None
+        self.retired = False
+        self._closing = False
         self._reader = threading.Thread(target=self._read, name="cache-worker-results", daemon=True)
         self._reader.start()
+        if idle_stop_s is not None:
+            threading.Thread(target=self._watch_idle, args=(idle_stop_s, on_idle), name="cache-worker-idle",
+                             daemon=True).start()
+
+    def _became_idle(self) -> None:
+        with self._free:
+            self._idle_since = time.monotonic()
+            self._free.notify_all()
+
+    def _watch_idle(self, idle_stop_s: float, on_idle: Callable[[AnalysisWorker], None] | None) -> None:
+        """End the worker once it has been loaded and idle for ``idle_stop_s`` seconds."""
+        with self._free:
+            while True:
+                if self._closing or self.broken:
+                    return
+                since = None if self.busy else self._idle_since
+                if since is None:
+                    self._free.wait(idle_stop_s)
+                    continue
+                left = since + idle_stop_s - time.monotonic()
+                if left <= 0:
+                    self.retired = True  # no claim takes it from here on
+                    break
+                self._free.wait(left)
+        if on_idle is not None:
+            on_idle(self)
+        self.close()
 
     def _read(self) -> None:
         # A job's messages are queued as the bytes that came: this thread holds the interpreter
@@ -191,6 +235,7 @@ class AnalysisWorker:
                 self.inbox.put(message)
             elif message[0] == "ready":
                 self._ready.set()
+                self._became_idle()
             elif message[0] == "failed":
                 self.broken, self.failure = True, message[1]
                 self._ready.set()
@@ -207,7 +252,7 @@ class AnalysisWorker:
 
     @property
     def ready(self) -> bool:
-        return self._ready.is_set() and not self.broken
+        return self._ready.is_set() and not self.broken and not self.retired
 
     def wait_ready(self, timeout: float) -> bool:
         """Block until the worker has loaded (or ``timeout`` seconds passed)."""
@@ -221,12 +266,14 @@ class AnalysisWorker:
             if not self._free.wait_for(lambda: not self.busy, wait) or not self.ready:
                 return False
             self.busy = True
+            self._idle_since = None
             return True
 
     def release(self) -> None:
         with self._free:
             self.busy = False
-            self._free.notify()
+            self._idle_since = time.monotonic()
+            self._free.notify_all()
 
     @property
     def commands(self) -> IO[bytes]:
@@ -274,6 +321,9 @@ class AnalysisWorker:
             self._reader.join(5)
 
     def close(self) -> None:
+        with self._free:
+            self._closing = True
+            self._free.notify_all()
         self.send(("stop",))
         try:
             self._process.stdin.close()  # type: ignore[union-attr]
@@ -300,17 +350,44 @@ def worker_enabled() -> bool:
     return (os.cpu_count() or 1) >= 2
 
 
-def start_worker() -> AnalysisWorker:
-    """Start the worker process (or the one that replaces a failed one). It loads in the
-    background; analyses use it once it is ready."""
+def _retired(worker: AnalysisWorker) -> None:
+    """An idle worker is ending: the next start starts another."""
     global _worker
     with _worker_lock:
-        if _worker is not None and (_worker.broken or not _worker.alive) and not _worker.busy:
+        if _worker is worker:
+            _worker = None
+
+
+def start_worker(*, idle_stop_s: float | None = IDLE_STOP_S) -> AnalysisWorker:
+    """Start the worker process (or the one that replaces a failed or retired one). It loads in
+    the background; analyses use it once it is ready; it ends after ``idle_stop_s`` seconds
+    without a job (None: when the program ends)."""
+    global _worker
+    with _worker_lock:
+        if _worker is not None and (_worker.broken or _worker.retired or not _worker.alive) and not _worker.busy:
             _worker.close()
             _worker = None
         if _worker is None:
-            _worker = AnalysisWorker()
+            _worker = AnalysisWorker(idle_stop_s=idle_stop_s, on_idle=_retired)
         return _worker
+
+
+def worker_for_session(requests: Any, *, wait_s: float = WORKER_START_WAIT_S,
+                       idle_stop_s: float | None = IDLE_STOP_S) -> AnalysisWorker | None:
+    """Before analysing a session of ``requests`` model requests: for a big one (at least
+    :data:`WORKER_MIN_REQUESTS`), the worker, started if it is not running (or stopped for idling),
+    waited for up to ``wait_s`` seconds while it loads. None for a smaller session or when the
+    worker is turned off. Call it off the GUI thread: it may wait."""
+    try:
+        count = int(requests or 0)
+    except (TypeError, ValueError):  # a damaged store's count kept as text
+        return None
+    if count < WORKER_MIN_REQUESTS or not worker_enabled():
+        return None
+    worker = start_worker(idle_stop_s=idle_stop_s)
+    if wait_s > 0:
+        worker.wait_ready(wait_s)
+    return worker
 
 
 def stop_worker() -> None:
@@ -328,6 +405,8 @@ def claim_worker(wait: float = _CLAIM_WAIT_S) -> AnalysisWorker | None:
     with _worker_lock:
         worker = _worker
     if worker is None:
+        return None
+    if worker.retired:
         return None
     if (worker.broken or not worker.alive) and not worker.busy:
         start_worker()

@@ -55,6 +55,7 @@ from inspector import views
 from inspector.cache.analysis import SessionCacheAnalyser
 from inspector.cache.kept import Kept, KeptAnalyses
 from inspector.cache.results import CacheAnalysis, CachePair, Finding
+from inspector.cache.worker import worker_for_session
 from inspector.cache.session_totals import SessionTotals, session_cost_classes, session_totals
 from ui.theme import is_dark
 
@@ -121,6 +122,7 @@ class CacheView(QWidget):
         self.from_kept = False
         self._kept_problem: str | None = None
         self._results: dict[str, tuple[CacheAnalysis, list[tuple[int, str]], float, bool]] = {}
+        self._requests: dict[str, Any] = {}  # model requests per session (the session rows' llmCalls)
         self._refresh_wanted = False
         # The shown session's analyser, kept after its run so a follow update analyses only what
         # was written since (SessionCacheAnalyser.resume), and the executions changed meanwhile.
@@ -244,6 +246,7 @@ class CacheView(QWidget):
                 return
             self._sessions_job = None
             self.session_box.clear()
+            self._requests = {row["sessionId"]: row.get("llmCalls") for row in rows}
             for row in rows:
                 label = row["sessionId"] + (f" · {row['world']}" if row.get("world") else "")
                 self.session_box.addItem(label, row["sessionId"])
@@ -311,6 +314,7 @@ class CacheView(QWidget):
         relay = self._relay
         keep = self._kept_folder()
         self._kept_problem = None
+        requests = self._requests.get(session_id)
 
         def work(job: Job) -> CacheAnalysis | Kept | None:
             if keep is not None:
@@ -320,6 +324,9 @@ class CacheView(QWidget):
                 if kept is not None:
                     return kept
             mark = keep.mark(session_id) if keep is not None else None  # before anything is read
+            # A big session is shared with the worker process, started for it (or again, after
+            # it ended for idling); a small one never starts it.
+            worker_for_session(requests)
             turns = [(t.number, t.turn_id) for t in store.turns(session_id)]
             relay.turns.emit(job, turns)
             pairs: list[CachePair] = []
@@ -448,6 +455,10 @@ class CacheView(QWidget):
                     self.session_box.addItem(sid, sid)
         for sid in touched:
             self._results.pop(sid, None)
+            try:  # a session that grew past the worker's threshold is shared from then on
+                self._requests[sid] = int(self._requests.get(sid) or 0) + update.changes.sessions[sid].requests
+            except (TypeError, ValueError):
+                pass
         if self.session_id in touched:
             self._follow_turns.extend(update.changes.sessions[self.session_id].turns)
             self.refresh_session()
@@ -467,6 +478,7 @@ class CacheView(QWidget):
         analyser, self._analyser = self._analyser, None
         turns, self._follow_turns = self._follow_turns, []
         keep = self._kept_folder()
+        requests = self._requests.get(session_id)
 
         def work(job: Job) -> CacheAnalysis | None:
             nonlocal analyser
@@ -478,6 +490,7 @@ class CacheView(QWidget):
                     mark = keep.mark(session_id)
                     columns = [(t.number, t.turn_id) for t in store.turns(session_id)]
                 analyser = SessionCacheAnalyser(store, session_id)
+                worker_for_session(requests)
                 gen = analyser.pairs()
             else:
                 gen = analyser.resume(turns)

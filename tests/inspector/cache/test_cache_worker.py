@@ -25,7 +25,7 @@ RUNTIMES = ("guide/main", "narrator/main", "affinity/main", "world/tracker")
 
 @pytest.fixture(scope="module")
 def worker():
-    started = cache_worker.start_worker()
+    started = cache_worker.start_worker(idle_stop_s=None)  # not stopped for idling between tests
     assert started.wait_ready(120), started.failure
     yield started
     cache_worker.stop_worker()
@@ -35,7 +35,7 @@ def worker():
 def fresh_worker():
     """A worker of its own for one test (the module's may have been replaced or stopped)."""
     cache_worker.stop_worker()
-    started = cache_worker.start_worker()
+    started = cache_worker.start_worker(idle_stop_s=None)  # not stopped for idling between tests
     assert started.wait_ready(120), started.failure
     yield started
     cache_worker.stop_worker()
@@ -164,7 +164,7 @@ def test_the_analysis_finishes_alone_when_the_worker_dies(worker, tmp_path):
     assert sorted(set(warned)) == sorted(warned)  # nothing said twice
     # The failed worker is replaced; analyses use the new one once it has loaded.
     assert cache_worker.claim_worker() is None
-    replacement = cache_worker.start_worker()
+    replacement = cache_worker.start_worker(idle_stop_s=None)
     assert replacement is not worker and replacement.wait_ready(120)
     shared, alone_json, analyser = both(path)
     assert analyser.shared_with_worker and shared == alone_json

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from PySide6.QtCore import Qt
 
+from inspector import views
 from inspector.anatomy.divergence import context_point
 from inspector.cache.analysis import analyse_session
 from inspector.jsjson import utf16_len, utf16_to_index
@@ -329,7 +330,7 @@ def test_an_analysis_shared_with_the_worker_fills_the_same_table(qtbot: Any, win
                                                                  expected: dict[str, Any]) -> None:
     from inspector.cache import worker as cache_worker
 
-    started = cache_worker.start_worker()
+    started = cache_worker.start_worker(idle_stop_s=None)  # not stopped for idling between tests
     try:
         assert started.wait_ready(120), started.failure
         view = window.cache_view
@@ -504,3 +505,22 @@ def test_nothing_is_kept_when_the_view_keeps_nothing(qtbot: Any, window: MainWin
     view.keep_results = False
     analyse(qtbot, view, CLAUDE)
     assert not kept_folder.exists() or not list(kept_folder.rglob("*.kept"))
+
+
+def test_analysing_a_session_asks_for_the_worker_with_its_request_count(qtbot: Any, window: MainWindow,
+                                                                        demo_db: Path,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The worker starts for the analysis of a big session (inspector.cache.worker.worker_for_session
+    decides from the count), not when the store opens."""
+    from inspector.cache import worker as cache_worker
+    from ui.views import cache_view as cache_view_module
+
+    asked: list[Any] = []
+    monkeypatch.setattr(cache_view_module, "worker_for_session", lambda requests: asked.append(requests))
+    with open_store(demo_db) as store:
+        counts = {row["sessionId"]: row["llmCalls"] for row in views.session_rows(store)}
+    view = window.cache_view
+    view.keep_results = False
+    analyse(qtbot, view, CLAUDE)
+    assert asked == [counts[CLAUDE]]
+    assert cache_worker.worker_for_session(counts[CLAUDE]) is None  # the demo's sessions are small
