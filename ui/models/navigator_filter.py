@@ -35,6 +35,9 @@ class NavigatorFilter(QSortFilterProxyModel):
         self._model: str | None = None
         self._matches: set[str] | None = None
         self._accepted: set[Node] = set()
+        # The requests the prompt search found that pass the other criteria, in the tree's order
+        # (what the hit count counts and F3 steps through); empty without a search.
+        self.hits: list[Node] = []
         self._root: Node | None = None  # the model root ``_accepted`` was computed for
         self._source: NavigatorModel | None = None
 
@@ -60,6 +63,7 @@ class NavigatorFilter(QSortFilterProxyModel):
         """No criteria, and no mappings: for when the filter is not shown."""
         self._runtime = self._model = self._matches = None
         self._accepted = set()
+        self.hits = []
         self._root = None
         self.invalidate()
 
@@ -74,25 +78,29 @@ class NavigatorFilter(QSortFilterProxyModel):
         return True
 
     def _compute_accepted(self) -> None:
-        """The nodes to show: matching requests and every ancestor of one."""
+        """The nodes to show: matching requests and every ancestor of one; and the search's hits
+        in the tree's order (the pass walks the tree depth first, top to bottom)."""
         accepted: set[Node] = set()
+        hits: list[Node] = []
         root = self._source.root if self._source is not None else None
         self._root = root
         if root is not None and self.active:
-            stack = list(root.children)
+            stack = root.children[::-1]
             matches = self._request_matches
             add = accepted.add
             while stack:
                 node = stack.pop()
                 if node.kind == REQUEST:
                     if node not in accepted and matches(node.record):
+                        hits.append(node)
                         up: Node | None = node
                         while up is not None and up is not root and up not in accepted:
                             add(up)
                             up = up.parent
                 else:
-                    stack.extend(node.children)
+                    stack.extend(node.children[::-1])
         self._accepted = accepted
+        self.hits = hits if self._matches is not None else []
 
     def _source_rows_inserted(self, *_args: Any) -> None:
         if self.active:

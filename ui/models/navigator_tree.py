@@ -305,7 +305,6 @@ class NavigatorModel(QAbstractItemModel):
         if self._connection_lost:
             self._connection_lost = False
             self.connectionChanged.emit("")
-        self._set_loading(self._loading - 1)
         new: list[Node] = []
         if node.kind == SESSION:
             if not self._load_all and len(rows) > self.PAGE_SIZE:
@@ -333,6 +332,9 @@ class NavigatorModel(QAbstractItemModel):
         self.loaded.emit(node)
         if self._load_all and node.kind == SESSION:
             self._fetch_session_runtimes(node)
+        # Counted down once the rows are in (and the next level asked for): a load count of 0
+        # means the tree holds all it was asked to load.
+        self._set_loading(self._loading - 1)
 
     @staticmethod
     def _attach_runtimes(turn: Node, groups: list[RuntimeRow]) -> None:

@@ -21,11 +21,13 @@ from PySide6.QtCore import (
     QTimer,
     Signal,
 )
+from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
     QHBoxLayout,
     QHeaderView,
+    QLabel,
     QLineEdit,
     QTreeView,
     QVBoxLayout,
@@ -73,7 +75,12 @@ class Navigator(QWidget):
     ``currentUpdated(str, object)`` like ``itemSelected`` when following changed the selected
     row's data (the selection itself did not change); ``revealFinished(bool)`` after
     :meth:`reveal` (true when the whole path was found);
-    ``busyChanged(int)`` with loads and searches in flight; ``failed(str)`` with a reason to show.
+    ``busyChanged(int)`` with loads and searches in flight; ``failed(str)`` with a reason to show;
+    ``searchApplied(int)`` with the number of requests the prompt search found once the tree shows
+    them (-1 when the search was cleared); ``searchHighlight(str)`` after a request is selected,
+    with the search text when it is one of the hits ("" otherwise), for the request view to mark.
+    F3 / Shift+F3 (:attr:`next_hit_action`, :attr:`previous_hit_action`) select the next and the
+    previous hit.
     """
 
     requestSelected = Signal(str)
@@ -82,6 +89,8 @@ class Navigator(QWidget):
     revealFinished = Signal(bool)
     busyChanged = Signal(int)
     failed = Signal(str)
+    searchApplied = Signal(int)
+    searchHighlight = Signal(str)
 
     def __init__(self, tasks: TaskManager, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -109,6 +118,22 @@ class Navigator(QWidget):
         self.model_box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.model_box.setMinimumContentsLength(8)
         self._fill_facets({"runtimes": [], "models": []})
+        self.hits_label = QLabel(self)
+        self.hits_label.setObjectName("searchHits")
+        self.hits_label.setToolTip(_tr("Requests whose prompt contains the search text (F3: next, Shift+F3: previous)"))
+        self.hits_label.hide()
+        self.next_hit_action = QAction(_tr("Find &Next"), self)
+        self.next_hit_action.setShortcut(QKeySequence(Qt.Key.Key_F3))
+        self.next_hit_action.setStatusTip(_tr("Select the next request the search found"))
+        self.next_hit_action.triggered.connect(self.next_hit)
+        self.previous_hit_action = QAction(_tr("Find &Previous"), self)
+        self.previous_hit_action.setShortcut(QKeySequence(Qt.Modifier.SHIFT | Qt.Key.Key_F3))
+        self.previous_hit_action.setStatusTip(_tr("Select the previous request the search found"))
+        self.previous_hit_action.triggered.connect(self.previous_hit)
+        for action in (self.next_hit_action, self.previous_hit_action):
+            action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
+            action.setEnabled(False)
+            self.addAction(action)
 
         self.tree = QTreeView(self)
         self.tree.setObjectName("navigatorTree")
@@ -136,6 +161,7 @@ class Navigator(QWidget):
         bar.setContentsMargins(0, 0, 0, 0)
         bar.setSpacing(4)
         bar.addWidget(self.search, 3)
+        bar.addWidget(self.hits_label)
         bar.addWidget(self.runtime_box, 2)
         bar.addWidget(self.model_box, 2)
         layout = QVBoxLayout(self)
@@ -169,6 +195,10 @@ class Navigator(QWidget):
         self._filter_pending = False
         self.model.loadingChanged.connect(lambda _n: self._emit_busy())
         self.model.loadingChanged.connect(lambda n: self._finish_pending_filter() if n == 0 else None)
+        # A filter applied to a tree still loading (a level loading after another) counts again
+        # once the last level is in; searchApplied waits for that.
+        self.model.loadingChanged.connect(lambda n: self._search_shown() if n == 0 and self.search.text() else None)
+        self._announced = False  # searchApplied was emitted for the search shown
         self.filter.rowsInserted.connect(self._rows_inserted)
         self._page_timer = QTimer(self)
         self._page_timer.setSingleShot(True)
@@ -386,8 +416,10 @@ class Navigator(QWidget):
             or self.model_box.currentData() is not None
 
     def _search_text_changed(self, _text: str) -> None:
+        self._announced = False
         self._cancel_search()
         self._search_timer.start()
+        self._show_hits()
 
     def _cancel_search(self) -> None:
         self._search_timer.stop()
@@ -461,6 +493,7 @@ class Navigator(QWidget):
         self._set_criteria(runtime=runtime, model=model, matches=matches)
         if self.filter.active:
             self._schedule_expand()
+        self._search_shown()
 
     def _finish_pending_filter(self) -> None:
         if self._filter_pending and self.model.loading == 0:
@@ -472,6 +505,7 @@ class Navigator(QWidget):
                                         model=self.model_box.currentData(),
                                         matches=self._matches if self.search.text() else None)
                 self._schedule_expand()
+                self._search_shown()
 
     def _rows_inserted(self, *_args: Any) -> None:
         if self.filter.active:
@@ -540,6 +574,108 @@ class Navigator(QWidget):
                 budget -= 1
                 yield True
 
+    # ------------------------------------------------------------------ search hits
+
+    @property
+    def hits(self) -> list[Node]:
+        """The requests the prompt search found (and the other filters keep), in the tree's order."""
+        return self.filter.hits if self.proxy is self.filter and self._search_done() else []
+
+    def _search_done(self) -> bool:
+        return bool(self.search.text()) and self._matches is not None and not self._searching \
+            and not self._search_timer.isActive() and not self._filter_pending
+
+    def _is_hit(self, node: Node) -> bool:
+        return self._search_done() and self._matches is not None and node.key in self._matches
+
+    def _search_shown(self) -> None:
+        """A filter was applied: show the hit count, and say so when it was a search's."""
+        self._show_hits()
+        if self._search_done():
+            if not self._announced and self.model.loading == 0 and self.model.fully_loaded():
+                self._announced = True
+                self.searchApplied.emit(len(self.hits))
+        elif not self.search.text():
+            self.searchApplied.emit(-1)
+            self.searchHighlight.emit("")
+
+    def _current_hit(self) -> int | None:
+        """The current row's place among the hits, or None when it is none of them."""
+        index = self.tree.currentIndex()
+        if not index.isValid():
+            return None
+        node = self.model.node(self.proxy.mapToSource(index))
+        if node.kind != REQUEST or not self._is_hit(node):
+            return None
+        hits = self.hits
+        try:
+            return hits.index(node)
+        except ValueError:
+            return None
+
+    def _show_hits(self) -> None:
+        label = self.hits_label
+        text = self.search.text()
+        if not text:
+            label.hide()
+            enabled = False
+        else:
+            if not self._search_done():
+                label.setText(_tr("Searching…"))
+                enabled = False
+            else:
+                count = len(self.hits)
+                at = self._current_hit()
+                if count == 0:
+                    label.setText(_tr("No match"))
+                elif at is not None:
+                    label.setText(_tr("{at} of {count}").format(at=format_number(at + 1), count=format_number(count)))
+                elif count == 1:
+                    label.setText(_tr("1 request"))
+                else:
+                    label.setText(_tr("{count} requests").format(count=format_number(count)))
+                enabled = count > 0
+            label.show()
+        self.next_hit_action.setEnabled(enabled)
+        self.previous_hit_action.setEnabled(enabled)
+
+    def next_hit(self) -> None:
+        """Select the next request the search found (after the current row; wrapping round)."""
+        self._step_hit(1)
+
+    def previous_hit(self) -> None:
+        """Select the previous request the search found (before the current row; wrapping round)."""
+        self._step_hit(-1)
+
+    def _step_hit(self, step: int) -> None:
+        hits = self.hits
+        if not hits:
+            return
+        at = self._current_hit()
+        if at is not None:
+            target = hits[(at + step) % len(hits)]
+        else:
+            target = self._hit_beside_current(hits, step)
+        index = self.proxy.mapFromSource(self.model.index_of(target))
+        if not index.isValid():
+            return
+        parent = index.parent()
+        while parent.isValid():
+            self.tree.expand(parent)
+            parent = parent.parent()
+        self.tree.setCurrentIndex(index)
+        self.tree.scrollTo(index, QAbstractItemView.ScrollHint.EnsureVisible)
+
+    def _hit_beside_current(self, hits: list[Node], step: int) -> Node:
+        """From a row that is no hit: the first hit below it (F3) or above it (Shift+F3)."""
+        index = self.tree.currentIndex()
+        if not index.isValid():
+            return hits[0] if step > 0 else hits[-1]
+        place = _tree_place(self.model.node(self.proxy.mapToSource(index)))
+        if step > 0:
+            return next((hit for hit in hits if _tree_place(hit) > place), hits[0])
+        return next((hit for hit in reversed(hits) if _tree_place(hit) < place), hits[-1])
+
     # ------------------------------------------------------------------ selection
 
     def _current_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
@@ -550,6 +686,8 @@ class Navigator(QWidget):
         self.itemSelected.emit(node.kind, node.data)
         if node.kind == REQUEST:
             self.requestSelected.emit(node.key)
+            self.searchHighlight.emit(self.search.text() if self._is_hit(node) else "")
+        self._show_hits()
 
     def _on_loaded(self, _node: Node) -> None:
         if self._reveal_target is not None:
@@ -579,3 +717,14 @@ class Navigator(QWidget):
 
     def _emit_busy(self) -> None:
         self.busyChanged.emit(self.busy)
+
+
+def _tree_place(node: Node) -> tuple[int, ...]:
+    """A node's rows from the root down: tree order is the order of these tuples."""
+    rows: list[int] = []
+    up: Node | None = node
+    while up is not None and up.parent is not None:
+        rows.append(up.row)
+        up = up.parent
+    rows.reverse()
+    return tuple(rows)

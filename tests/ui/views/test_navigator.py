@@ -515,3 +515,79 @@ def test_the_rows_under_a_session_are_its_executions(qtbot: Any, navigator: Navi
     names = [model.index(r, nav.COL_NAME, index).data() for r in range(len(turns))]
     assert names == [f"Execution {t['number']}" for t in turns]
     assert len(turns) == session.record.executions
+
+
+def _search(qtbot: Any, navigator: Navigator, text: str) -> int:
+    with qtbot.waitSignal(navigator.searchApplied, timeout=10000) as applied:
+        navigator.search.setText(text)
+    return applied.args[0]
+
+
+def _common_prompt_text(store: Store) -> str:
+    """A few words of the first request's first message: many requests share them."""
+    payload = store.event(views.request_rows(store)[0]["eventId"]).payload
+    text = next(m["content"] for m in payload["messages"] if isinstance(m.get("content"), str) and m["content"])
+    return text[:10]
+
+
+def test_search_shows_the_hit_count_and_f3_steps_through_the_hits_in_tree_order(
+        qtbot: Any, navigator: Navigator, store: Store) -> None:
+    needle = _common_prompt_text(store)
+    expected = views.search_requests(store, needle)
+    assert len(expected) > 2
+    count = _search(qtbot, navigator, needle)
+    assert count == len(expected)
+    in_tree_order = [node.key for node in navigator.hits]
+    assert in_tree_order == [e for e in visible_requests(navigator.proxy) if e in expected]
+    assert navigator.hits_label.isVisibleTo(navigator)
+    assert navigator.hits_label.text() == f"{format_number(count)} requests"
+
+    highlights: list[str] = []
+    navigator.searchHighlight.connect(highlights.append)
+    navigator.tree.setFocus()
+    with qtbot.waitSignal(navigator.requestSelected) as selected:
+        qtbot.keyClick(navigator.tree, Qt.Key.Key_F3)
+    assert selected.args == [in_tree_order[0]]
+    assert highlights == [needle]  # the request view marks the text in the hit
+    assert navigator.hits_label.text() == f"1 of {format_number(count)}"
+    navigator.next_hit_action.trigger()
+    assert navigator.current_path()[-1] == (nav.REQUEST, in_tree_order[1])
+    assert navigator.hits_label.text() == f"2 of {format_number(count)}"
+    qtbot.keyClick(navigator.tree, Qt.Key.Key_F3, Qt.KeyboardModifier.ShiftModifier)
+    assert navigator.current_path()[-1] == (nav.REQUEST, in_tree_order[0])
+    navigator.previous_hit()  # wraps round to the last
+    assert navigator.current_path()[-1] == (nav.REQUEST, in_tree_order[-1])
+    navigator.next_hit()
+    assert navigator.current_path()[-1] == (nav.REQUEST, in_tree_order[0])
+
+    # From a row that is no hit (its session), F3 goes to the first hit below it.
+    navigator.tree.setCurrentIndex(navigator.proxy.index(0, 0))
+    navigator.next_hit()
+    assert navigator.current_path()[-1] == (nav.REQUEST, in_tree_order[0])
+
+    with qtbot.waitSignal(navigator.searchApplied, timeout=10000) as cleared:
+        navigator.search.clear()
+    assert cleared.args == [-1]
+    assert highlights[-1] == ""
+    assert not navigator.hits_label.isVisibleTo(navigator)
+    assert not navigator.next_hit_action.isEnabled()
+
+
+def test_a_search_without_a_hit_says_so_and_f3_does_nothing(qtbot: Any, navigator: Navigator) -> None:
+    assert _search(qtbot, navigator, "no prompt contains this ⟂ string") == 0
+    assert navigator.hits_label.text() == "No match"
+    assert not navigator.next_hit_action.isEnabled()
+    navigator.next_hit()
+    assert navigator.current_path() == []
+
+
+def test_the_hit_count_counts_only_hits_the_other_filters_keep(qtbot: Any, navigator: Navigator,
+                                                               store: Store) -> None:
+    needle = _common_prompt_text(store)
+    rows = views.request_rows(store)
+    runtime = rows[0]["runtimeId"]
+    expected = {r["eventId"] for r in rows if r["runtimeId"] == runtime} & views.search_requests(store, needle)
+    qtbot.waitUntil(lambda: navigator.runtime_box.findData(runtime) >= 0, timeout=10000)
+    navigator.runtime_box.setCurrentIndex(navigator.runtime_box.findData(runtime))
+    assert _search(qtbot, navigator, needle) == len(expected)
+    assert {node.key for node in navigator.hits} == expected
