@@ -1,5 +1,6 @@
 """Each command imports what it uses: a command that lists rows of a SQLite store loads no
-PostgreSQL driver, no numerical library, no tokenizer and no other engine; ``--help`` does not even
+PostgreSQL driver, no SQLAlchemy (a SQLite file is read with ``sqlite3`` alone), no numerical
+library, no tokenizer and no other engine; ``--help`` does not even
 load the database layer. Structural, not timed: each command runs in a fresh interpreter, which
 then lists the modules it loaded (speed is measured by ``benchmarks/cli_startup.py``)."""
 
@@ -29,7 +30,7 @@ loaded |= {".".join(name.split(".")[:2]) for name in sys.modules if name.startsw
 sys.stderr.write("\\n" + json.dumps(sorted(loaded)) + "\\n")
 """
 
-SERVER_DRIVER = {"psycopg", "psycopg_binary", "psycopg2"}
+SERVER_DRIVER = {"psycopg", "psycopg_binary", "psycopg2", "sqlalchemy"}
 NUMERICAL = {"numpy", "tiktoken", "tiktoken_ext"}
 OTHER_ENGINES = {"inspector.zones", "inspector.prefix", "inspector.cache", "inspector.writing_agent",
                  "inspector.anatomy", "inspector.wire", "yaml", "PySide6"}
@@ -53,7 +54,7 @@ def demo(demo_sqlite: Path) -> tuple[str, str, str]:
 def test_help_loads_no_database_layer_and_no_engine() -> None:
     loaded = _loaded(["--help"])
     assert "inspector.cli" in loaded
-    assert not loaded & (SERVER_DRIVER | NUMERICAL | OTHER_ENGINES | {"sqlalchemy", "inspector.store"})
+    assert not loaded & (SERVER_DRIVER | NUMERICAL | OTHER_ENGINES | {"inspector.store"})
 
 
 @pytest.mark.parametrize("command", ["sessions", "turns", "requests"])
@@ -72,3 +73,11 @@ def test_show_loads_the_tokenizer_only_for_exact_counts(demo) -> None:
     assert not estimates & (SERVER_DRIVER | {"tiktoken", "tiktoken_ext"})
     exact = _loaded(["show", db, event])
     assert "tiktoken" in exact and not exact & SERVER_DRIVER
+
+
+@pytest.mark.parametrize("command", ["prefix", "cache"])
+def test_reports_on_a_sqlite_store_load_no_server_layer(demo, command: str) -> None:
+    db, session, _event = demo
+    loaded = _loaded({"prefix": ["prefix", db, "--json"], "cache": ["cache", db, session]}[command])
+    assert "inspector.store" in loaded
+    assert not loaded & SERVER_DRIVER

@@ -15,9 +15,10 @@ each missing column becomes:
   also ``turn_id``; ``sessions`` its ``id``): not read at all; without ``id``, ``turn_id`` or
   ``created_at``: NULL.
 
-A filled column is a select-list entry of a subquery named like the table, so every query built
-with SQLAlchemy Core reads it as if the table had it; :meth:`_Tables.has` still says it is not
-there. Each decision is one schema note.
+A filled column is a select-list entry of a subquery named like the table, so every query that
+reads ``FROM`` the table's source (:meth:`inspector.store.schema.Tables.source`) reads it as if
+the table had it; :meth:`~inspector.store.schema.Tables.has` still says it is not there. Each
+decision is one schema note.
 
 :func:`fetch_all` runs a query whose text columns may hold bytes that are not UTF-8 (which makes
 sqlite3 abandon the whole query): it is read again decoding them as Covel does, with one note.
@@ -25,17 +26,13 @@ sqlite3 abandon the whole query): it is read again decoding them as Covel does, 
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-import sqlalchemy as sa
-from sqlalchemy import exc as sa_exc
-from sqlalchemy.engine import Connection
-
 from .errors import NotACovelStoreError
 from ..jsjson import node_text
+from .sql import Binds, Connection, SqliteConnection, quote, text_literal
 from .values import ValueNotes, stored_forms
 
 __all__ = ["UNKNOWN_SESSION", "UNKNOWN_TURN", "adapt_sql", "adapt_tables", "fetch_all", "matches", "matches_any", "typed_chunks"]
@@ -67,7 +64,7 @@ _SIDE_TABLES = {
 
 
 def adapt_tables(tables: Any, dialect: str, location: str) -> tuple[list[str], set[str]]:
-    """Adapt the reflected ``tables`` (``reader._Tables``) to missing columns, as the module
+    """Adapt the reflected ``tables`` (:class:`inspector.store.schema.Tables`) to missing columns, as the module
     says. Returns the notes and the side tables left out; raises :class:`NotACovelStoreError`
     when ``trace_events`` cannot be read at all."""
     notes: list[str] = []
@@ -93,7 +90,6 @@ def adapt_tables(tables: Any, dialect: str, location: str) -> tuple[list[str], s
         if lacking:
             dropped.add(table)
             del tables.columns[table]
-            del tables.objects[table]
             notes.append(f"{table} has no {' or '.join(lacking)} column: the table is not read")
             continue
         side = {name: None for name in filled if name not in tables.columns[table]}
@@ -106,23 +102,20 @@ def adapt_tables(tables: Any, dialect: str, location: str) -> tuple[list[str], s
 def _fill(tables: Any, table: str, values: dict[str, str | None], dialect: str) -> None:
     if not values:
         return
-    base = sa.table(table, *(sa.column(c) for c in tables.columns[table]))
-    cols: list[Any] = list(base.c)
+    cols = [quote(c) for c in tables.ordered[table]]
     if dialect == "sqlite":
-        cols.append(sa.literal_column("rowid"))
-    cols.extend(sa.null().label(name) if value is None else sa.literal(value, sa.Text).label(name)
-                for name, value in values.items())
-    tables.objects[table] = sa.select(*cols).select_from(base).subquery(table)
+        cols.append("rowid")
+    cols.extend(f"{'NULL' if value is None else text_literal(value)} AS {quote(name)}" for name, value in values.items())
+    tables.subqueries[table] = f"SELECT {', '.join(cols)} FROM {quote(table)}"
+    tables.filled[table] = set(values)
 
 
-def adapt_sql(sql: str, tables: Any, dialect: Any, table: str = "trace_events") -> str:
+def adapt_sql(sql: str, tables: Any, table: str = "trace_events") -> str:
     """Hand-written ``sql`` reading ``FROM table`` made to read the filled subquery instead,
     when :func:`adapt_tables` filled columns of that table (unchanged otherwise)."""
-    source = tables.objects[table]
-    if not isinstance(source, sa.Subquery):
+    if table not in tables.filled:
         return sql
-    inner = source.element.compile(dialect=dialect, compile_kwargs={"literal_binds": True})
-    return sql.replace(f"FROM {table}", f"FROM ({inner}) AS {table}")
+    return sql.replace(f"FROM {table}", f"FROM {tables.source(table)}")
 
 
 def typed_chunks(values: list[Any], size: int) -> Iterator[list[Any]]:
@@ -136,49 +129,51 @@ def typed_chunks(values: list[Any], size: int) -> Iterator[list[Any]]:
             yield same[start:start + size]
 
 
-def _in(column: Any, forms: list[Any]) -> Any:
-    if not any(isinstance(f, bytes) for f in forms):
-        return column.in_(forms)
-    return column.in_([sa.literal(f, sa.LargeBinary) if isinstance(f, bytes) else sa.literal(f) for f in forms])
+def _in(column: str, forms: list[Any], binds: Binds) -> str:
+    return f"{column} IN ({', '.join(binds.add(f) for f in forms)})"
 
 
-def matches(column: Any, value: Any) -> Any:
+def matches(column: str, value: Any, binds: Binds) -> str:
     """``column = value``, where a text that stands for a BLOB (``x'…'``) also finds the BLOB
     and :data:`UNKNOWN_TURN` also finds NULL (the turn those rows are shown under)."""
     if isinstance(value, str):
         forms = stored_forms(value)
         if value == UNKNOWN_TURN:
-            return sa.or_(column.is_(None), column == value)
+            return f"{column} IS NULL OR {column} = {binds.add(value)}"
         if len(forms) > 1:
-            return _in(column, forms)
-    return column == value
+            return _in(column, forms, binds)
+    return f"{column} = {binds.add(value)}"
 
 
-def matches_any(column: Any, values: Iterable[Any]) -> Any:
+def matches_any(column: str, values: Iterable[Any], binds: Binds) -> str:
     """``column IN values`` with :func:`matches`'s rules."""
     forms: list[Any] = []
     for value in values:
         forms.extend(stored_forms(value) if isinstance(value, str) else [value])
+    if not forms:
+        return "1 = 0"
     if UNKNOWN_TURN in forms:
-        return sa.or_(column.is_(None), _in(column, forms))
-    return _in(column, forms)
+        return f"{column} IS NULL OR {_in(column, forms, binds)}"
+    return _in(column, forms, binds)
 
 
-def _is_decode_error(exc: sa_exc.OperationalError) -> bool:
-    return isinstance(exc.orig, sqlite3.OperationalError) and "could not decode" in str(exc.orig).lower()
+def _is_decode_error(exc: BaseException) -> bool:
+    return "could not decode" in str(exc).lower()
 
 
-def fetch_all(conn: Connection, stmt: Any, values: ValueNotes, table: str,
-              params: dict[str, Any] | None = None) -> list[Any]:
-    """All rows of ``stmt``; text that is not UTF-8 is read as Covel reads it (U+FFFD for each bad
-    sequence, one note per table) instead of failing the query."""
+def fetch_all(conn: Connection, sql: str, values: ValueNotes, table: str,
+              params: dict[str, Any] | None = None, *, as_dicts: bool = False) -> list[Any]:
+    """All rows of ``sql`` (as dicts by column name with ``as_dicts``); text that is not UTF-8 is
+    read as Covel reads it (U+FFFD for each bad sequence, one note per table) instead of failing
+    the query."""
+    read = conn.dicts if as_dicts else conn.all
     try:
-        return conn.execute(stmt, params).all()
-    except sa_exc.OperationalError as exc:
-        if not _is_decode_error(exc):
+        return read(sql, params)
+    except conn.OperationalError as exc:
+        if not (isinstance(conn, SqliteConnection) and _is_decode_error(exc)):
             raise
-    with node_text_factory(conn.connection.driver_connection):
-        rows = conn.execute(stmt, params).all()
+    with node_text_factory(conn.raw):
+        rows = read(sql, params)
     values.note((table, "utf-8"), f"{table} holds text that is not valid UTF-8: each bad byte sequence "
                                   "is shown as U+FFFD, as Covel reads it")
     return rows

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import sqlalchemy as sa
-from sqlalchemy import exc as sa_exc
-
 from ..covel.events import LLM_CALLING
 from . import postgres as pg
 from .schema import Reader
@@ -52,13 +49,14 @@ def llm_call_facets(store: Reader) -> dict[str, list[str]] | None:
     sql = query.format(runtime=field.format(key="runtimeId"), model=field.format(key="model"))
     runtimes: set[str] = set()
     models: set[str] = set()
-    try:
-        with store.connect() as conn:
-            for runtime, model in conn.execute(sa.text(sql)):
-                if isinstance(runtime, str):
-                    runtimes.add(runtime)
-                if isinstance(model, str):
-                    models.add(model)
-    except sa_exc.OperationalError:
-        return None  # a SQLite without JSON functions, or text it cannot decode
+    with store.connect() as conn:
+        try:
+            rows = conn.all(sql)
+        except conn.OperationalError:
+            return None  # a SQLite without JSON functions, or text it cannot decode
+    for runtime, model in rows:
+        if isinstance(runtime, str):
+            runtimes.add(runtime)
+        if isinstance(model, str):
+            models.add(model)
     return {"runtimes": sorted(runtimes), "models": sorted(models)}

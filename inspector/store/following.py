@@ -10,14 +10,12 @@ from __future__ import annotations
 
 from typing import Any
 
-import sqlalchemy as sa
-from sqlalchemy.engine import Connection
-
 from ..json_guards import str_or_none
 from .iso_time import iso_minus
 from .ordering import canonical_key
 from .records import parse_json_object
 from .schema import Reader, Schema
+from .sql import Binds, Connection, in_list, select
 
 __all__ = ["FOLLOW_OVERLAP_SECONDS", "follow_read", "follow_start"]
 
@@ -31,21 +29,23 @@ def follow_start(store: Reader) -> dict[str, Any]:
     """A cursor at the current end of the store, for :func:`follow_read`."""
     schema = store.schema
     t = schema.tables
-    te = t["trace_events"]
     with store.connect() as conn:
         if schema.dialect_name == "sqlite":
             return {"rowids": {table: _max_rowid(schema, conn, table) for table in _FOLLOWED}}
-        sessions = {sid for (sid,) in conn.execute(sa.select(te.c.session_id).distinct())}
+        sessions = {sid for (sid,) in conn.all(select([schema.trace("session_id")], t.source("trace_events"),
+                                                      distinct=True))}
         marks = {}
         for table in _FOLLOWED:
             if not t.has(table):
                 continue
-            newest = conn.execute(sa.select(sa.func.max(t.read(table, "created_at")))).scalar()
+            created = t.value(table, "created_at")
+            newest = conn.scalar(select([f"max({created})"], t.source(table)))
             seen: set[str] = set()
             if newest is not None:
-                since = iso_minus(newest, FOLLOW_OVERLAP_SECONDS)
-                tb = t[table]
-                seen = {rid for (rid,) in conn.execute(sa.select(tb.c.id).where(t.read(table, "created_at") >= since))}
+                binds = Binds()
+                since = binds.add(iso_minus(newest, FOLLOW_OVERLAP_SECONDS))
+                seen = {rid for (rid,) in conn.all(select([t.col(table, "id")], t.source(table),
+                                                          where=[f"{created} >= {since}"]), binds.values)}
             marks[table] = (newest, seen)
     return {"sessions": sessions, "marks": marks}
 
@@ -63,43 +63,40 @@ def follow_read(store: Reader, cursor: dict[str, Any]) -> tuple[dict[str, Any], 
     """
     schema = store.schema
     t = schema.tables
-    te = t["trace_events"]
     runtime_expr = schema.runtime_id_expr()
-    extra = runtime_expr.label("runtime_id") if runtime_expr is not None else schema.payload_expr()
-    event_cols = [te.c.id, te.c.session_id, te.c.type, te.c.turn_id, t.read("trace_events", "created_at"),
-                  schema.seq(), extra]
+    extra = f"{runtime_expr} AS runtime_id" if runtime_expr is not None else schema.payload_expr()
+    event_cols = [schema.trace("id"), schema.trace("session_id"), schema.trace("type"), schema.trace("turn_id"),
+                  t.value("trace_events", "created_at"), schema.seq(), extra]
     results_on = t.has("turn_results")
     with store.connect() as conn:
         if schema.dialect_name == "postgresql":
             # One snapshot for the read and the "existed before" probe.
-            conn = conn.execution_options(isolation_level="REPEATABLE READ")
+            conn.repeatable_read()  # type: ignore[attr-defined]
         new_cursor: dict[str, Any]
         if schema.dialect_name == "sqlite":
             old = cursor["rowids"]
             top = {table: _max_rowid(schema, conn, table) for table in _FOLLOWED}
-            rowid = sa.literal_column("rowid")
-            bounds: dict[str, Any] = {}
-            for table in _FOLLOWED:
-                if t.has(table):
-                    bounds[table] = sa.and_(rowid > old[table], rowid <= top[table])
-            event_rows = list(conn.execute(sa.select(*event_cols).where(bounds["trace_events"])))
+            # The bounds are the cursor's integers, written into the text.
+            bounds = {table: f"rowid > {int(old[table])} AND rowid <= {int(top[table])}"
+                      for table in _FOLLOWED if t.has(table)}
+            event_rows = conn.all(select(event_cols, t.source("trace_events"), where=[bounds["trace_events"]]))
             result_rows = []
             if results_on:
-                result_rows = list(conn.execute(_results_select(schema).where(bounds["turn_results"])
-                                                .order_by(rowid)))
-            limits = {table: rowid <= top[table] for table in bounds}
+                result_rows = conn.all(select(_results_columns(schema), t.source("turn_results"),
+                                              where=[bounds["turn_results"]], order_by=["rowid"]))
+            limits = {table: f"rowid <= {int(top[table])}" for table in bounds}
             new_cursor = {"rowids": top}
         else:
             sessions = set(cursor["sessions"])
             if t.has("sessions"):
-                sessions |= {sid for (sid,) in conn.execute(sa.select(t["sessions"].c.id))}
+                sessions |= {sid for (sid,) in conn.all(select([t.col("sessions", "id")], t.source("sessions")))}
             marks = dict(cursor["marks"])
             event_rows, marks["trace_events"] = _rows_since(
-                schema, conn, "trace_events", sa.select(*event_cols), sessions, cursor["marks"].get("trace_events"))
+                schema, conn, "trace_events", event_cols, sessions, cursor["marks"].get("trace_events"))
             result_rows = []
             if results_on:
                 result_rows, marks["turn_results"] = _rows_since(
-                    schema, conn, "turn_results", _results_select(schema), sessions,
+                    schema, conn, "turn_results", _results_columns(schema), sessions,
                     cursor["marks"].get("turn_results"))
             limits = {}
             new_cursor = {"sessions": sessions, "marks": marks}
@@ -114,34 +111,34 @@ def follow_read(store: Reader, cursor: dict[str, Any]) -> tuple[dict[str, Any], 
     return {"events": events, "results": results, "existing": existing}, new_cursor
 
 
-def _results_select(schema: Schema) -> sa.Select[Any]:
+def _results_columns(schema: Schema) -> list[str]:
     t = schema.tables
-    tr = t["turn_results"]
-    status = tr.c.commit_status if t.has("turn_results", "commit_status") else sa.null().label("commit_status")
-    return sa.select(tr.c.id, tr.c.session_id, tr.c.turn_id, status, t.read("turn_results", "created_at"))
+    status = t.col("turn_results", "commit_status") if t.has("turn_results", "commit_status") else "NULL"
+    return [t.col("turn_results", "id"), t.col("turn_results", "session_id"), t.col("turn_results", "turn_id"),
+            status, t.value("turn_results", "created_at")]
 
 
 def _max_rowid(schema: Schema, conn: Connection, table: str) -> int:
     if not schema.tables.has(table):
         return 0
-    return int(conn.execute(sa.select(sa.func.max(sa.literal_column("rowid")))
-                            .select_from(schema.tables[table])).scalar() or 0)
+    return int(conn.scalar(f"SELECT max(rowid) FROM {schema.tables.source(table)}") or 0)
 
 
-def _rows_since(schema: Schema, conn: Connection, table: str, stmt: sa.Select[Any], sessions: set[str],
+def _rows_since(schema: Schema, conn: Connection, table: str, columns: list[str], sessions: set[str],
                 mark: tuple[str | None, set[str]] | None) -> tuple[list[Any], tuple[str | None, set[str]]]:
     newest, seen = mark if mark is not None else (None, set())
-    tb = schema.tables[table]
-    created = schema.tables.read(table, "created_at")
+    t = schema.tables
+    created = t.value(table, "created_at")
     since = iso_minus(newest, FOLLOW_OVERLAP_SECONDS) if newest is not None else None
     rows: list[Any] = []
     ids = sorted(sessions)
     for start in range(0, max(len(ids), 1), 500):
         # (session_id, created_at, seq) is indexed; created_at alone is not.
-        query = stmt.where(tb.c.session_id.in_(ids[start:start + 500]))
+        binds = Binds()
+        where = [in_list(t.col(table, "session_id"), ids[start:start + 500], binds)]
         if since is not None:
-            query = query.where(created >= since)
-        rows.extend(conn.execute(query))
+            where.append(f"{created} >= {binds.add(since)}")
+        rows.extend(conn.all(select(columns, t.source(table), where=where), binds.values))
     fresh = [r for r in rows if r[0] not in seen]
     top = max([newest or ""] + [r[4] or "" for r in rows]) or None
     horizon = iso_minus(top, FOLLOW_OVERLAP_SECONDS) if top is not None else None
@@ -150,7 +147,7 @@ def _rows_since(schema: Schema, conn: Connection, table: str, stmt: sa.Select[An
 
 
 def _turns_existing_before(schema: Schema, conn: Connection, events: list[tuple[Any, ...]], result_rows: list[Any],
-                           limits: dict[str, Any]) -> set[tuple[str, str]]:
+                           limits: dict[str, str]) -> set[tuple[str, str]]:
     """The (session, turn) pairs among the new rows that had rows before them."""
     new_ids: dict[str, set[str]] = {"trace_events": {e[0] for e in events},
                                     "turn_results": {r[0] for r in result_rows}}
@@ -160,18 +157,20 @@ def _turns_existing_before(schema: Schema, conn: Connection, events: list[tuple[
     for r in result_rows:
         touched.setdefault(r[1], set()).add(r[2])
     existing: set[tuple[str, str]] = set()
+    t = schema.tables
     for table in _FOLLOWED:
-        if not schema.tables.has(table):
+        if not t.has(table):
             continue
-        tb = schema.tables[table]
         for sid, turn_ids in touched.items():
             wanted = sorted(turn_ids)
             for start in range(0, len(wanted), 500):
-                query = sa.select(tb.c.turn_id, tb.c.id).where(
-                    tb.c.session_id == sid, tb.c.turn_id.in_(wanted[start:start + 500]))
+                binds = Binds()
+                where = [f"{t.col(table, 'session_id')} = {binds.add(sid)}",
+                         in_list(t.col(table, "turn_id"), wanted[start:start + 500], binds)]
                 if table in limits:
-                    query = query.where(limits[table])
-                for tid, rid in conn.execute(query):
+                    where.append(limits[table])
+                query = select([t.col(table, "turn_id"), t.col(table, "id")], t.source(table), where=where)
+                for tid, rid in conn.all(query, binds.values):
                     if rid not in new_ids[table]:
                         existing.add((sid, tid))
     return existing

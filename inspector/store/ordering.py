@@ -12,28 +12,26 @@ what ``@covel/store`` does. A file without ``seq`` is ordered by ``created_at`` 
 
 from __future__ import annotations
 
-from typing import Any, Protocol
-
-import sqlalchemy as sa
+from typing import Protocol
 
 __all__ = ["canonical_key", "order_key", "order_keys"]
 
 
 class _Tables(Protocol):
     def has(self, table: str, column: str | None = None) -> bool: ...
-    def __getitem__(self, table: str) -> sa.TableClause: ...
-    def sort_key(self, table: str, column: str) -> sa.ColumnElement[Any]: ...
+    def col(self, table: str, column: str) -> str: ...
+    def sort_key(self, table: str, column: str) -> str: ...
 
 
 def order_keys(tables: _Tables, dialect: str, table: str, *, middle: str | None = "seq",
-               as_script: bool = False) -> list[sa.ColumnElement[Any]]:
+               as_script: bool = False) -> list[str]:
     """ORDER BY keys for ``table``: ``created_at``, ``middle`` (``seq``) when the table has it,
     then the tiebreak: ``id``, or with ``as_script`` what Covel's script gets (rowid on SQLite)."""
     keys = [tables.sort_key(table, "created_at")]
     if middle is not None and tables.has(table, middle):
-        keys.append(tables[table].c[middle])
+        keys.append(tables.col(table, middle))
     if as_script and dialect == "sqlite":
-        keys.append(sa.literal_column("rowid"))
+        keys.append("rowid")
     else:
         keys.append(tables.sort_key(table, "id"))
     return keys

@@ -11,21 +11,23 @@ from __future__ import annotations
 
 import sqlite3
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
-
-import sqlalchemy as sa
 
 from ..covel.events import LLM_CALLING
 from .columns import node_text_factory
 from .errors import StoreError
 from .schema import Reader
+from .sql import Binds, SqliteConnection, in_list, select
 from .trace_events import write_order_key
 
 __all__ = ["MAPPED_READ_BYTES", "iter_llm_calling_rows", "iter_llm_calling_since", "llm_calling_rows_by_id"]
 
 RequestRow = tuple[str, str, bytes | str | None, str]
+
+# Event ids per IN list when rows are fetched by id through the plain path.
+_ID_CHUNK = 500
 
 # Bulk payload reads that ask for it (the cache analysis's) memory-map the database file: SQLite
 # then copies a payload's pages from the mapping instead of reading each 4 kB page with a system
@@ -54,10 +56,13 @@ def _request_row(connection: sqlite3.Connection, row: tuple) -> tuple[Any, ...]:
         return row[1], row[2], blob.read(), row[4]
 
 
-def _calling_rows(store: Reader) -> sa.Select[Any]:
+def _calling_rows(store: Reader, binds: Binds, session_id: str | None = None) -> tuple[list[str], list[str]]:
+    """The select list and the conditions of the ``llm.calling`` rows (of one session)."""
     schema = store.schema
-    te = schema.tables["trace_events"]
-    return sa.select(te.c.session_id, te.c.turn_id, schema.payload_expr(), te.c.id).where(te.c.type == LLM_CALLING)
+    where = [f"{schema.trace('type')} = {binds.add(LLM_CALLING)}"]
+    if session_id is not None:
+        where.append(f"{schema.trace('session_id')} = {binds.add(session_id)}")
+    return [schema.trace("session_id"), schema.trace("turn_id"), schema.payload_expr(), schema.trace("id")], where
 
 
 def iter_llm_calling_rows(store: Reader, session_id: str | None = None, batch: int = 256, *,
@@ -68,14 +73,16 @@ def iter_llm_calling_rows(store: Reader, session_id: str | None = None, batch: i
     any still open. ``mapped``: read a SQLite file memory-mapped while the stream lasts.
     ``fast=False`` takes the plain path on SQLite too (for the test that both agree)."""
     store.check_open()
-    stmt = _calling_rows(store)
-    if session_id is not None:
-        stmt = stmt.where(store.schema.tables["trace_events"].c.session_id == session_id)
-    stmt = stmt.order_by(*store.schema.order("trace_events", as_script=True))
+    binds = Binds()
+    columns, where = _calling_rows(store, binds, session_id)
+    order = store.schema.order("trace_events", as_script=True)
+    source = store.schema.tables.source("trace_events")
     if fast and store.schema.dialect_name == "sqlite":
-        stream = _stream_by_rowid(store, stmt, max(1, int(batch)), mapped)
+        ids = select(["rowid"], source, where=where, order_by=order)
+        stream = _stream_by_rowid(store, ids, binds.values, max(1, int(batch)), mapped)
     else:
-        stream = _stream(store, stmt, max(1, int(batch)))
+        sql = select(columns, source, where=where, order_by=order)
+        stream = _stream(store, sql, binds.values, max(1, int(batch)))
     return store.track(stream)
 
 
@@ -90,10 +97,14 @@ def llm_calling_rows_by_id(store: Reader, event_ids: list[str], *, mapped: bool 
     if fast and store.schema.dialect_name == "sqlite":
         found = _rows_by_id_sqlite(store, event_ids, mapped)
     else:
-        te = store.schema.tables["trace_events"]
-        stmt = _calling_rows(store).where(te.c.id.in_(event_ids))
+        found = {}
         with store.connect() as conn:
-            found = {row[3]: (row[0], row[1], row[2], row[3]) for row in conn.execute(stmt)}
+            for start in range(0, len(event_ids), _ID_CHUNK):
+                binds = Binds()
+                columns, where = _calling_rows(store, binds)
+                where.append(in_list(store.schema.trace("id"), event_ids[start:start + _ID_CHUNK], binds))
+                sql = select(columns, store.schema.tables.source("trace_events"), where=where)
+                found.update((row[3], (row[0], row[1], row[2], row[3])) for row in conn.all(sql, binds.values))
     return [found[i] for i in event_ids if i in found]  # type: ignore[misc]
 
 
@@ -106,22 +117,19 @@ def iter_llm_calling_since(store: Reader, session_id: str, after: int | None,
     key_name = write_order_key(store)
     if key_name is None:
         raise StoreError(f"{store.location}: trace rows have no write-order key", location=store.location)
-    te = store.schema.tables["trace_events"]
-    key = sa.literal_column("rowid") if key_name == "rowid" else te.c.seq
-    stmt = sa.select(key, te.c.id, store.schema.payload_expr()).where(te.c.session_id == session_id,
-                                                                     te.c.type == LLM_CALLING)
+    schema = store.schema
+    key = "rowid" if key_name == "rowid" else schema.trace("seq")
+    binds = Binds()
+    where = [f"{schema.trace('session_id')} = {binds.add(session_id)}",
+             f"{schema.trace('type')} = {binds.add(LLM_CALLING)}"]
     if after is not None:
-        stmt = stmt.where(key > after)
-    return store.track(_stream(store, stmt, max(1, int(batch))))
+        where.append(f"{key} > {binds.add(after)}")
+    sql = select([key, schema.trace("id"), schema.payload_expr()], schema.tables.source("trace_events"), where=where)
+    return store.track(_stream(store, sql, binds.values, max(1, int(batch))))
 
 
-def _bind_args(stmt: sa.Select[Any], dialect: Any) -> tuple[str, tuple[Any, ...]]:
-    compiled = stmt.compile(dialect=dialect)
-    params = compiled.construct_params()
-    return str(compiled), tuple(params[name] for name in (compiled.positiontup or ()))
-
-
-def _stream_by_rowid(store: Reader, stmt: sa.Select[Any], batch: int, mapped: bool) -> Iterator[tuple[Any, ...]]:
+def _stream_by_rowid(store: Reader, ids_sql: str, params: dict[str, Any], batch: int,
+                     mapped: bool) -> Iterator[tuple[Any, ...]]:
     """The fast path: sort the row ids alone, then fetch the rows by rowid, payloads through
     blob handles.
 
@@ -129,10 +137,9 @@ def _stream_by_rowid(store: Reader, stmt: sa.Select[Any], batch: int, mapped: bo
     of megabytes it spills them to temporary files. One read transaction keeps both steps on the
     same snapshot while a writer carries on.
     """
-    sql, args = _bind_args(stmt.with_only_columns(sa.literal_column("rowid")), store.schema.dialect)
     fetch_sql = store.schema.sql(_ROW_FETCH_SQL)
     with _sqlite_snapshot(store, mapped) as (raw, cursor):
-        rowids = [r[0] for r in cursor.execute(sql, args)]
+        rowids = [r[0] for r in cursor.execute(ids_sql, params)]
         for start in range(0, len(rowids), batch):
             chunk = rowids[start : start + batch]
             cursor.execute(fetch_sql + "rowid IN (" + ",".join("?" * len(chunk)) + ")", chunk)
@@ -152,29 +159,14 @@ def _rows_by_id_sqlite(store: Reader, event_ids: list[str], mapped: bool) -> dic
         return {row[4]: _request_row(raw, row) for row in cursor.fetchall()}
 
 
-def _stream(store: Reader, stmt: sa.Select[Any], batch: int) -> Iterator[tuple[Any, ...]]:
+def _stream(store: Reader, sql: str, params: dict[str, Any], batch: int) -> Iterator[tuple[Any, ...]]:
     """The plain path: the query's rows, ``batch`` per fetch."""
     with store.connect() as conn:
-        if conn.dialect.name == "sqlite":
-            # The sqlite3 cursor streams; bypassing SQLAlchemy's Rows keeps the driver's own tuples.
-            sql, args = _bind_args(stmt, conn.dialect)
-            cursor = (raw := conn.connection.driver_connection).cursor()  # type: ignore[union-attr]
-            try:
-                with node_text_factory(raw):
-                    cursor.execute(sql, args)
-                    fetch: Callable[[int], list[tuple[Any, ...]]] = cursor.fetchmany
-                    while rows := fetch(batch):
-                        yield from rows
-            finally:
-                cursor.close()
+        if isinstance(conn, SqliteConnection):
+            with node_text_factory(conn.raw):  # bad UTF-8 -> U+FFFD, as in Node
+                yield from conn.stream(sql, params, batch)
         else:
-            result = conn.execution_options(stream_results=True, yield_per=batch).execute(stmt)
-            try:
-                for partition in result.partitions():
-                    for row in partition:
-                        yield tuple(row)
-            finally:
-                result.close()
+            yield from conn.stream(sql, params, batch)
 
 
 @contextmanager
@@ -183,7 +175,8 @@ def _sqlite_snapshot(store: Reader, mapped: bool = False) -> Iterator[tuple[sqli
     it sees the same snapshot while a writer carries on. With ``mapped``, the database file is
     memory-mapped for the transaction where that is safe (:data:`MAPPED_READ_BYTES`)."""
     with store.connect() as conn:
-        raw = conn.connection.driver_connection  # type: ignore[union-attr]
+        assert isinstance(conn, SqliteConnection)
+        raw = conn.raw
         began = not raw.in_transaction
         mapped = mapped and began and MAPPED_READ_BYTES > 0
         if mapped:

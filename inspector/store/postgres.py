@@ -1,5 +1,5 @@
 """What reading a Covel store in PostgreSQL (``STORE_BACKEND=pg``, covel-db.md §5) needs beyond
-SQLAlchemy: the driver choice, a read-only session, catalogue reflection with column types, and
+SQLAlchemy's engine (:mod:`inspector.store.server`): the driver choice, a read-only session, catalogue reflection with column types, and
 plain messages for the ways a connection fails.
 
 The store is the team's shared, live database, so nothing here may change it: every transaction
@@ -10,9 +10,7 @@ query. No DDL, no temporary objects, no session settings that could outlive the 
 from __future__ import annotations
 
 import re
-from typing import Any
-
-from sqlalchemy.engine import URL
+from typing import TYPE_CHECKING, Any
 
 from .errors import (
     StoreAuthenticationError,
@@ -24,6 +22,9 @@ from .errors import (
     StoreOpenError,
 )
 from .urls import scrub_text, secret_values
+
+if TYPE_CHECKING:
+    from sqlalchemy.engine import URL
 
 __all__ = [
     "CONNECT_TIMEOUT",
@@ -121,17 +122,17 @@ ORDER BY c.relname, a.attnum
 def catalogue_columns(conn: Any) -> tuple[str | None, dict[str, list[tuple[str, str]]]]:
     """``(schema, {table: [(column, type), …]})`` for the connection's current schema. ``schema``
     is None when no schema on the ``search_path`` exists."""
-    schema = conn.exec_driver_sql("SELECT pg_catalog.current_schema()").scalar()
+    schema = conn.scalar("SELECT pg_catalog.current_schema()")
     if schema is None:
         return None, {}
     tables: dict[str, list[tuple[str, str]]] = {}
-    for table, column, sql_type in conn.exec_driver_sql(CATALOGUE_SQL):
+    for table, column, sql_type in conn.all(CATALOGUE_SQL):
         tables.setdefault(table, []).append((column, sql_type))
     return schema, tables
 
 
 def search_path(conn: Any) -> str:
-    return str(conn.exec_driver_sql("SHOW search_path").scalar())
+    return str(conn.scalar("SHOW search_path"))
 
 
 def is_json_type(sql_type: str) -> bool:

@@ -1,7 +1,8 @@
 """What a driver error raised while a store is being read means, for both backends.
 
-:meth:`inspector.store.Store.connect` hands every error of the driver here (SQLAlchemy's
-``DBAPIError`` wrapping it, or a ``sqlite3`` / ``psycopg`` error raised by a raw cursor), so no
+:meth:`inspector.store.Store.connect` hands every error of the driver here (a ``sqlite3``
+error, or SQLAlchemy's ``DBAPIError`` wrapping a ``psycopg`` one, or a ``psycopg`` error raised by a
+raw cursor), so no
 read of either backend lets a driver exception through: the caller gets a
 :class:`~inspector.store.errors.StoreError` with a plain message naming the file or the URL
 (secrets hidden). Two failures are recognised here; the others keep the messages of the opening
@@ -20,12 +21,13 @@ import sqlite3
 import sys
 from collections.abc import Callable
 from pathlib import Path
-
-from sqlalchemy import exc as sa_exc
-from sqlalchemy.engine import URL
+from typing import TYPE_CHECKING
 
 from . import postgres as pg
 from .errors import NotADatabaseError, StoreDamagedError, StoreError, StoreLockedError, StoreOpenError
+
+if TYPE_CHECKING:
+    from sqlalchemy.engine import URL
 
 __all__ = ["damaged_file_error", "is_driver_error", "read_failure", "translate_error"]
 
@@ -35,9 +37,18 @@ _DAMAGED_NAMES = ("SQLITE_CORRUPT",)
 _DAMAGED_MESSAGES = ("database disk image is malformed", "malformed database schema")
 
 
+def _wrapped_driver_error(exc: BaseException) -> BaseException | None:
+    """The driver's error inside a SQLAlchemy ``DBAPIError``, else None. SQLAlchemy is loaded
+    only for a server store: if it is not loaded, no error is its."""
+    sa_exc = sys.modules.get("sqlalchemy.exc")
+    if sa_exc is not None and isinstance(exc, sa_exc.DBAPIError):
+        return exc.orig  # type: ignore[no-any-return]
+    return None
+
+
 def is_driver_error(exc: BaseException) -> bool:
-    """True for an error of a database driver itself (not wrapped by SQLAlchemy)."""
-    if isinstance(exc, (sa_exc.DBAPIError, sqlite3.Error)):
+    """True for an error of a database driver, raised by it or wrapped by SQLAlchemy."""
+    if isinstance(exc, sqlite3.Error) or _wrapped_driver_error(exc) is not None:
         return True
     # psycopg is imported only by a PostgreSQL connection: if it is not loaded, no error is its.
     psycopg = sys.modules.get("psycopg")
@@ -86,7 +97,7 @@ def read_failure(exc: BaseException, location: str, busy_timeout: float, url: UR
     """The StoreError for driver error ``exc``. ``reading``: the connection had been made (the
     error came from a query, not from connecting); ``fallback(orig, location, busy_timeout, url)``
     names every failure not recognised here."""
-    orig = exc.orig if isinstance(exc, sa_exc.DBAPIError) else exc
+    orig = _wrapped_driver_error(exc) or exc
     invalidated = bool(getattr(exc, "connection_invalidated", False))
     found = damaged_file_error(orig, location, path)
     if found is None and reading and url is not None and pg.is_postgres(url):

@@ -13,14 +13,11 @@ from collections.abc import Iterator
 from contextlib import AbstractContextManager
 from typing import Any, Protocol
 
-import sqlalchemy as sa
-from sqlalchemy import exc as sa_exc
-from sqlalchemy.engine import Connection, Dialect
-
 from . import postgres as pg
 from .columns import adapt_sql, adapt_tables
 from .errors import NotACovelStoreError
 from .ordering import order_keys
+from .sql import Connection, quote
 from .values import ValueNotes
 
 __all__ = ["TABLES", "Reader", "Schema", "Tables", "adaptation_notes", "has_json_functions", "reflect"]
@@ -29,68 +26,91 @@ __all__ = ["TABLES", "Reader", "Schema", "Tables", "adaptation_notes", "has_json
 TABLES = ("sessions", "worlds", "trace_events", "turn_results", "turn_messages", "session_summaries",
           "tool_calls", "suspensions")
 
+# Covel's timestamps as JavaScript's toISOString() writes them, in PostgreSQL's to_char().
+_ISO_FORMAT = """'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'"""
+
 
 class Tables:
-    """Lightweight table objects holding only the columns the database really has.
+    """The columns the database really has, per table, and the SQL that reads them.
 
-    ``types`` (PostgreSQL only) maps each column to its SQL type, so that :meth:`read` can hand
-    every column to the rest of the core the way a ``covel.db`` holds it: JSON as text and
-    timestamps as ISO strings.
+    :meth:`source` is what a query names after FROM: the table itself, or a subquery named like
+    it that also gives the columns the file lacks (``subqueries``, made by
+    :func:`inspector.store.columns.adapt_tables`); ``filled`` names those columns. ``types`` (PostgreSQL only) maps each column to its SQL type,
+    so that :meth:`read` can hand every column to the rest of the core the way a ``covel.db``
+    holds it: JSON as text and timestamps as ISO strings.
     """
 
     def __init__(self, columns: dict[str, list[str]], types: dict[str, dict[str, str]] | None = None) -> None:
         self.columns = {name: set(cols) for name, cols in columns.items()}
+        self.ordered = {name: list(cols) for name, cols in columns.items()}
         self.types = types or {}
-        self.objects = {name: sa.table(name, *(sa.column(c) for c in cols)) for name, cols in columns.items()}
+        self.subqueries: dict[str, str] = {}
+        self.filled: dict[str, set[str]] = {}
 
     def has(self, table: str, column: str | None = None) -> bool:
         if table not in self.columns:
             return False
         return column is None or column in self.columns[table]
 
-    def __getitem__(self, table: str) -> sa.TableClause:
-        return self.objects[table]
+    def readable(self, table: str, column: str) -> bool:
+        """Whether a query may name the column: the file has it, or it is filled."""
+        return column in self.columns[table] or column in self.filled.get(table, ())
+
+    def source(self, table: str, alias: str | None = None) -> str:
+        """The FROM item of ``table`` (named ``alias`` when given)."""
+        if table in self.subqueries:
+            return f"({self.subqueries[table]}) AS {quote(alias or table)}"
+        return quote(table) if alias is None else f"{quote(table)} AS {quote(alias)}"
+
+    def col(self, table: str, column: str) -> str:
+        """The column as stored, qualified by its table."""
+        return f"{quote(table)}.{quote(column)}"
 
     def type_of(self, table: str, column: str) -> str | None:
         return self.types.get(table, {}).get(column)
 
-    def read(self, table: str, column: str) -> sa.ColumnElement[Any]:
-        """The column as a select-list entry, converted to what SQLite would give (same label)."""
-        col = self.objects[table].c[column]
+    def value(self, table: str, column: str) -> str:
+        """The column converted to what SQLite would give (see the class docstring)."""
+        col = self.col(table, column)
         sql_type = self.type_of(table, column)
         if sql_type is None:
             return col
         if pg.is_json_type(sql_type):
             # jsonb arrives decoded from the driver, and a decoded JSON string would look like
             # text to the JSON readers; its text form keeps one code path for both backends.
-            return sa.cast(col, sa.Text).label(column)
+            return f"CAST({col} AS TEXT)"
         if pg.is_timestamp_type(sql_type):
             # Covel stores ISO text (covel-db.md §5); a store migrated to timestamp columns is read
             # back in the same toISOString() shape, so ordering and parsing stay as on SQLite.
-            utc = sa.func.timezone("UTC", col) if "with time zone" in sql_type else col
-            return sa.func.to_char(utc, 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"').label(column)
+            utc = f"timezone('UTC', {col})" if "with time zone" in sql_type else col
+            return f"to_char({utc}, {_ISO_FORMAT})"
         return col
 
-    def sort_key(self, table: str, column: str) -> sa.ColumnElement[Any]:
+    def read(self, table: str, column: str) -> str:
+        """:meth:`value` as a select-list entry named like the column."""
+        return f"{self.value(table, column)} AS {quote(column)}"
+
+    def sort_key(self, table: str, column: str) -> str:
         """An ORDER BY key that compares text byte-wise, as Covel's ``@covel/store`` does."""
-        col = self.objects[table].c[column]
+        col = self.col(table, column)
         sql_type = self.type_of(table, column)
         if sql_type is not None and pg.is_text_type(sql_type):
             # PostgreSQL's default collation is locale-aware; "C" compares bytes.
-            return col.collate("C")
+            return f'{col} COLLATE "C"'
         return col
 
 
 def reflect(conn: Connection, location: str) -> Tables:
     """The Covel tables of the database behind ``conn``; :class:`NotACovelStoreError` when it
     has no ``trace_events``."""
-    if conn.dialect.name == "postgresql":
+    if conn.dialect == "postgresql":
         return _reflect_postgres(conn, location)
-    inspector = sa.inspect(conn)
-    names = set(inspector.get_table_names())
+    names = {name for (name,) in conn.all("SELECT name FROM sqlite_master WHERE type = 'table'")}
     if "trace_events" not in names:
         raise NotACovelStoreError(f"{location} has no trace_events table: not a Covel store?", location=location)
-    return Tables({name: [col["name"] for col in inspector.get_columns(name)] for name in TABLES if name in names})
+    # table_xinfo lists generated columns too; hidden (virtual-table) columns are not read.
+    return Tables({name: [row[1] for row in conn.all(f"PRAGMA table_xinfo({quote(name)})") if row[6] in (0, 2, 3)]
+                   for name in TABLES if name in names})
 
 
 def _reflect_postgres(conn: Connection, location: str) -> Tables:
@@ -114,80 +134,80 @@ def _reflect_postgres(conn: Connection, location: str) -> Tables:
 
 def has_json_functions(conn: Connection) -> bool:
     """Whether SQLite's JSON functions are there (PostgreSQL's are used through its own path)."""
-    if conn.dialect.name != "sqlite":
+    if conn.dialect != "sqlite":
         return False
     try:
-        conn.exec_driver_sql("SELECT json_valid('{}')").scalar()
-    except sa_exc.OperationalError:
+        conn.scalar("SELECT json_valid('{}')")
+    except conn.OperationalError:
         return False
     return True
 
 
 class Schema:
-    """The reflected tables of one store with its dialect: the expressions every reader builds
-    its queries from. ``values`` converts values of the wrong type and notes them once."""
+    """The reflected tables of one store with its dialect: the SQL every reader builds its
+    queries from. ``values`` converts values of the wrong type and notes them once."""
 
-    def __init__(self, tables: Tables, dialect: Dialect, has_json1: bool, values: ValueNotes) -> None:
+    def __init__(self, tables: Tables, dialect_name: str, has_json1: bool, values: ValueNotes) -> None:
         self.tables = tables
-        self.dialect = dialect
-        self.dialect_name = dialect.name
+        self.dialect_name = dialect_name
         self.has_json1 = has_json1
         self.values = values
         self.has_seq = tables.has("trace_events", "seq")
 
-    def order(self, table: str, *, middle: str | None = "seq", as_script: bool = False) -> list[sa.ColumnElement[Any]]:
+    def order(self, table: str, *, middle: str | None = "seq", as_script: bool = False) -> list[str]:
         """The canonical ORDER BY keys of ``table`` (:func:`inspector.store.ordering.order_keys`)."""
         return order_keys(self.tables, self.dialect_name, table, middle=middle, as_script=as_script)
 
     def sql(self, sql: str) -> str:
         """Hand-written SQL over ``trace_events`` made to read its filled columns (:func:`adapt_sql`)."""
-        return adapt_sql(sql, self.tables, self.dialect)
+        return adapt_sql(sql, self.tables)
 
-    def seq(self) -> sa.ColumnElement[Any]:
-        """``trace_events.seq``, or NULL named ``seq`` in a file without it."""
-        return self.tables["trace_events"].c.seq if self.has_seq else sa.null().label("seq")
+    def trace(self, column: str) -> str:
+        """A ``trace_events`` column as stored."""
+        return self.tables.col("trace_events", column)
 
-    def payload_expr(self) -> sa.ColumnElement[Any]:
-        payload = self.tables["trace_events"].c.payload
+    def seq(self) -> str:
+        """``trace_events.seq``, or NULL in a file without it."""
+        return self.trace("seq") if self.has_seq else "NULL"
+
+    def payload_expr(self) -> str:
+        """The payload as the readers take it, named ``payload``."""
+        payload = self.trace("payload")
         if self.dialect_name == "sqlite":
             # As BLOB: orjson parses bytes directly, and a row with invalid UTF-8 becomes a
             # payload_error instead of a decode exception that would abort the whole query.
-            return sa.cast(payload, sa.LargeBinary).label("payload")
+            return f"CAST({payload} AS BLOB) AS payload"
         # jsonb would come back decoded by the driver; the raw text keeps one code path.
-        return sa.cast(payload, sa.Text).label("payload")
+        return f"CAST({payload} AS TEXT) AS payload"
 
-    def event_columns(self) -> list[sa.ColumnElement[Any]]:
+    def event_columns(self) -> list[str]:
         """The select list a :class:`TraceEvent` is built from (``records.trace_event``)."""
-        tc = self.tables["trace_events"]
-        return [tc.c.id, tc.c.session_id, tc.c.type, tc.c.trace_id, tc.c.turn_id,
-                self.tables.read("trace_events", "created_at"), self.seq(), self.payload_expr()]
+        t = self.tables
+        return [t.read("trace_events", name) for name in ("id", "session_id", "type", "trace_id", "turn_id",
+                                                           "created_at")] + \
+            [f"{self.seq()} AS seq", self.payload_expr()]
 
-    def runtime_id_expr(self) -> sa.ColumnElement[Any] | None:
+    def runtime_id_expr(self) -> str | None:
         """A payload's ``runtimeId`` (else ``data.runtimeId``) read by the database, or None where
         it cannot read the payloads as JSON (the caller parses them)."""
-        payload = self.tables["trace_events"].c.payload
+        payload = self.trace("payload")
         if self.dialect_name == "sqlite" and self.has_json1:
-            top = sa.func.json_extract(payload, "$.runtimeId")
-            nested = sa.func.json_extract(payload, "$.data.runtimeId")
+            top = f"json_extract({payload}, '$.runtimeId')"
+            nested = f"json_extract({payload}, '$.data.runtimeId')"
             # json_extract raises on malformed JSON, which would fail the whole listing.
-            return sa.case((sa.func.json_valid(payload) == 1, sa.func.coalesce(top, nested)), else_=sa.null())
+            return f"CASE WHEN json_valid({payload}) = 1 THEN coalesce({top}, {nested}) ELSE NULL END"
         if self.dialect_name == "postgresql":
-            from sqlalchemy.dialects.postgresql import JSONB
-
             sql_type = self.tables.type_of("trace_events", "payload")
             if sql_type == "jsonb":
-                doc = sa.type_coerce(payload, JSONB)
+                doc = payload
             elif sql_type == "json":
-                doc = sa.cast(payload, JSONB)
+                doc = f"CAST({payload} AS JSONB)"
             else:
                 # A text column may hold rows that are not JSON; casting them would fail the
                 # whole listing, so those payloads are parsed in Python instead.
                 return None
-            return sa.case(
-                (sa.func.jsonb_typeof(doc) == "object",
-                 sa.func.coalesce(doc["runtimeId"].astext, doc["data"]["runtimeId"].astext)),
-                else_=sa.null(),
-            )
+            return (f"CASE WHEN jsonb_typeof({doc}) = 'object' THEN coalesce(({doc} ->> 'runtimeId'), "
+                    f"(({doc} -> 'data') ->> 'runtimeId')) ELSE NULL END")
         return None
 
 

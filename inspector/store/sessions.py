@@ -10,14 +10,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-import sqlalchemy as sa
-from sqlalchemy.engine import Connection
-
 from ..covel.events import LLM_CALLING
 from .columns import fetch_all
 from .conversion import session_info
 from .records import SessionInfo
 from .schema import Reader, Schema
+from .sql import Connection, quote, select
 
 __all__ = ["EVENT_COUNT_LIMIT", "approximate_trace_rows", "request_sessions", "session_event_counts",
            "session_records", "sessions"]
@@ -60,7 +58,7 @@ def sessions(store: Reader, *, event_counts: bool | None = None) -> list[Session
     if event_counts is None:
         event_counts = approximate_trace_rows(store) <= EVENT_COUNT_LIMIT
     with store.connect() as conn:
-        trace_sessions = [sid for (sid,) in fetch_all(conn, sa.text(schema.sql(DISTINCT_SESSIONS_SQL)),
+        trace_sessions = [sid for (sid,) in fetch_all(conn, schema.sql(DISTINCT_SESSIONS_SQL),
                                                       values, "trace_events") if sid is not None]
         rows: list[dict[str, Any]] = []
         if t.has("sessions"):
@@ -68,8 +66,8 @@ def sessions(store: Reader, *, event_counts: bool | None = None) -> list[Session
         known = {row["id"] for row in rows}
         result_sessions: list[str] = []
         if t.has("turn_results"):
-            result_sessions = [sid for (sid,) in fetch_all(conn, sa.text(
-                DISTINCT_SESSIONS_SQL.replace("trace_events", "turn_results")), values, "turn_results")
+            result_sessions = [sid for (sid,) in fetch_all(
+                conn, DISTINCT_SESSIONS_SQL.replace("trace_events", "turn_results"), values, "turn_results")
                 if sid is not None]
         every = list(dict.fromkeys([*known, *trace_sessions, *result_sessions]))
         present = set(trace_sessions)
@@ -92,11 +90,10 @@ def approximate_trace_rows(store: Reader) -> int:
     dialect = store.schema.dialect_name
     with store.connect() as conn:
         if dialect == "postgresql":
-            value = conn.execute(sa.text(
-                "SELECT reltuples FROM pg_catalog.pg_class WHERE oid = to_regclass('trace_events')")).scalar()
+            value = conn.scalar("SELECT reltuples FROM pg_catalog.pg_class WHERE oid = to_regclass('trace_events')")
             return max(0, int(value or 0))
         if dialect == "sqlite":
-            return int(conn.exec_driver_sql("SELECT max(rowid) FROM trace_events").scalar() or 0)
+            return int(conn.scalar("SELECT max(rowid) FROM trace_events") or 0)
         return 0
 
 
@@ -110,7 +107,7 @@ def session_event_counts(store: Reader, session_ids: Iterable[str]) -> dict[str,
 def request_sessions(store: Reader) -> list[str]:
     """Session ids that have trace rows (one index seek each)."""
     with store.connect() as conn:
-        return [sid for (sid,) in conn.execute(sa.text(DISTINCT_SESSIONS_SQL)) if sid is not None]
+        return [sid for (sid,) in conn.all(DISTINCT_SESSIONS_SQL) if sid is not None]
 
 
 def session_records(store: Reader, session_ids: Iterable[str] | None = None) -> dict[str, dict[str, Any]]:
@@ -125,7 +122,7 @@ def session_records(store: Reader, session_ids: Iterable[str] | None = None) -> 
 
 
 def _count(schema: Schema, conn: Connection, sql: str, session_id: str) -> int:
-    return int(conn.execute(sa.text(schema.sql(sql)), {"sid": session_id}).scalar() or 0)
+    return int(conn.scalar(schema.sql(sql), {"sid": session_id}) or 0)
 
 
 def _execution_count(schema: Schema, conn: Connection, session_id: str, in_trace: bool) -> int:
@@ -144,13 +141,11 @@ def _execution_count(schema: Schema, conn: Connection, session_id: str, in_trace
 def session_rows(schema: Schema, conn: Connection) -> list[dict[str, Any]]:
     """The ``sessions`` rows as stored (the columns the file has), with ``world_name`` joined."""
     t = schema.tables
-    se = t["sessions"]
     wanted = ["id", "world_id", "locale", "phase", "status", "completed_player_turns", "turn_count",
               "created_at", "updated_at"]
-    cols: list[sa.ColumnElement[Any]] = [t.read("sessions", name) for name in wanted if t.has("sessions", name)]
-    frm: sa.FromClause = se
+    cols = [t.read("sessions", name) for name in wanted if t.has("sessions", name)]
+    source = t.source("sessions")
     if t.has("worlds", "name") and t.has("worlds", "id") and t.has("sessions", "world_id"):
-        wo = t["worlds"]
-        frm = se.outerjoin(wo, wo.c.id == se.c.world_id)
-        cols.append(wo.c.name.label("world_name"))
-    return [dict(row._mapping) for row in fetch_all(conn, sa.select(*cols).select_from(frm), schema.values, "sessions")]
+        source += f" LEFT OUTER JOIN {t.source('worlds')} ON {t.col('worlds', 'id')} = {t.col('sessions', 'world_id')}"
+        cols.append(f"{t.col('worlds', 'name')} AS {quote('world_name')}")
+    return fetch_all(conn, select(cols, source), schema.values, "sessions", as_dicts=True)

@@ -6,8 +6,6 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-import sqlalchemy as sa
-
 from . import conversion
 from .columns import fetch_all, matches, matches_any
 from .records import (
@@ -18,6 +16,7 @@ from .records import (
     TurnResult,
 )
 from .schema import Reader
+from .sql import Binds, quote, select
 
 __all__ = ["session_of_turn", "session_summaries", "suspensions", "tool_calls", "turn_messages", "turn_results"]
 
@@ -34,18 +33,19 @@ def session_table_rows(store: Reader, table: str, names: list[str], session_id: 
     t = schema.tables
     if not t.has(table):
         return []
-    tb = t[table]
-    stmt = sa.select(*[t.read(table, name) for name in names if name in tb.c])  # filled ones too
-    stmt = stmt.where(matches(tb.c.session_id, session_id))
+    binds = Binds()
+    where = [matches(t.col(table, "session_id"), session_id, binds)]
     if turn_id is not None:
-        stmt = stmt.where(matches_any(tb.c.turn_id, turn_id) if isinstance(turn_id, list)
-                          else matches(tb.c.turn_id, turn_id))
+        where.append(matches_any(t.col(table, "turn_id"), turn_id, binds) if isinstance(turn_id, list)
+                     else matches(t.col(table, "turn_id"), turn_id, binds))
     if keys is None:
         keys = [t.sort_key(table, "created_at")] if t.has(table, "created_at") else []
         keys.append(t.sort_key(table, "id"))
-    stmt = stmt.order_by(*keys)
+    sql = select([t.read(table, name) for name in names if t.readable(table, name)],  # filled ones too
+                 t.source(table), where=where, order_by=keys)
     with store.connect() as conn:
-        return [schema.values.row(table, dict(row._mapping)) for row in fetch_all(conn, stmt, schema.values, table)]
+        return [schema.values.row(table, row)
+                for row in fetch_all(conn, sql, schema.values, table, binds.values, as_dicts=True)]
 
 
 def turn_messages(store: Reader, session_id: str, turn_id: str | None = None) -> list[TurnMessage]:
@@ -55,7 +55,7 @@ def turn_messages(store: Reader, session_id: str, turn_id: str | None = None) ->
         return []
     keys = [t.sort_key("turn_messages", "created_at")] if t.has("turn_messages", "created_at") else []
     if t.has("turn_messages", "order"):
-        keys.append(t["turn_messages"].c["order"])
+        keys.append(t.col("turn_messages", "order"))
     keys.append(t.sort_key("turn_messages", "id"))
     rows = session_table_rows(
         store, "turn_messages", ["id", "session_id", "turn_id", "source_type", "source_plugin_id", "source_runtime_id",
@@ -74,22 +74,20 @@ def session_of_turn(store: Reader, turn_id: str) -> str | None:
     """The session an execution id belongs to (from ``turn_results``, else ``trace_events``), or
     None when no row names it."""
     t = store.schema.tables
+    binds = Binds(turn=turn_id)
     with store.connect() as conn:
         if t.has("turn_results"):
-            tr = t["turn_results"]
-            found = conn.execute(sa.select(tr.c.session_id).where(tr.c.turn_id == turn_id).limit(1)).scalar()
+            found = conn.scalar(select([t.col("turn_results", "session_id")], t.source("turn_results"),
+                                       where=[f"{t.col('turn_results', 'turn_id')} = :turn"], limit=1), binds.values)
             if found is not None:
                 return found
-        te = t["trace_events"]
         # trace_events is indexed on (session_id, turn_id) only: probing each session keeps
         # the lookup on that index instead of scanning every payload page of the table.
-        sessions = sa.select(te.c.session_id).distinct().subquery()
-        inner = te.alias("probe")
-        stmt = (sa.select(sessions.c.session_id)
-                .where(sa.exists().where(inner.c.session_id == sessions.c.session_id,
-                                         inner.c.turn_id == turn_id))
-                .limit(1))
-        return conn.execute(stmt).scalar()
+        sessions = select([f"{t.col('trace_events', 'session_id')} AS sid"], t.source("trace_events"), distinct=True)
+        sql = (f"SELECT sessions.sid FROM ({sessions}) AS sessions WHERE EXISTS (SELECT 1 FROM "
+               f"{t.source('trace_events', 'probe')} "
+               f"WHERE probe.{quote('session_id')} = sessions.sid AND probe.{quote('turn_id')} = :turn) LIMIT 1")
+        return conn.scalar(sql, binds.values)
 
 
 def turn_results(store: Reader, session_id: str, turn_ids: Iterable[str] | None = None) -> list[TurnResult]:

@@ -38,23 +38,21 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 from urllib.parse import parse_qsl, quote, unquote
-
-import sqlalchemy as sa
-from sqlalchemy import event
-from sqlalchemy import exc as sa_exc
-from sqlalchemy.engine import URL, Engine
-from sqlalchemy.pool import QueuePool
 
 from ..cache_folder import default_cache_dir
 from ..files import SQLITE_HEADER, SQLITE_HEADER_BYTES, read_file_header
 from ..inputs import InputFileError, open_regular_file
 from .errors import EmptyDatabaseError, NotADatabaseError, StoreNotFoundError, StoreOpenError
 from .read_errors import translate_error
+from .sqlite_pool import SqlitePool
+
+if TYPE_CHECKING:
+    from sqlalchemy.engine import URL
 
 __all__ = ["DEFAULT_BUSY_TIMEOUT", "Opened", "SqliteRequest", "check_sqlite_file", "copy_root",
-           "open_sqlite", "read_only_connection", "sqlite_engine", "sqlite_request", "sqlite_uri"]
+           "open_sqlite", "read_only_connection", "sqlite_pool", "sqlite_request", "sqlite_uri"]
 
 # Seconds a read waits for a writer's lock before it gives up (SQLite's busy timeout; the
 # PostgreSQL session's lock timeout is the same).
@@ -240,9 +238,10 @@ class FileState:
 
 @dataclass(slots=True)
 class Opened:
-    """An open SQLite engine and how it was opened (see the module docstring for ``mode``)."""
+    """An open SQLite store's connections and how it was opened (see the module docstring for
+    ``mode``)."""
 
-    engine: Engine
+    pool: SqlitePool
     mode: str
     uri: str
     notes: list[str] = field(default_factory=list)
@@ -258,8 +257,8 @@ class Opened:
         return self.watched is not None and self.path is not None and FileState.of(self.path) != self.watched
 
     def release(self) -> None:
-        """Dispose of the engine and delete the private copy, if any."""
-        self.engine.dispose()
+        """Close the connections and delete the private copy, if any."""
+        self.pool.dispose()
         if self.copy_dir is not None:
             shutil.rmtree(self.copy_dir, ignore_errors=True)
             self.copy_dir = None
@@ -277,31 +276,10 @@ def _sqlite_connect(uri: str, timeout: float) -> sqlite3.Connection:
     return sqlite3.connect(uri, uri=True, timeout=timeout, check_same_thread=False)
 
 
-def sqlite_engine(uri: str, busy_timeout: float) -> Engine:
-    """The one SQLite engine factory: a pooled engine on ``uri`` whose every connection is
-    ``query_only`` with ``busy_timeout``, probed (raises ``sqlalchemy.exc.DBAPIError`` after
-    disposing of it)."""
-    engine = sa.create_engine("sqlite://", creator=lambda: _sqlite_connect(uri, busy_timeout),
-                              poolclass=QueuePool, pool_size=4, max_overflow=4)
-
-    @event.listens_for(engine, "connect")
-    def _on_connect(dbapi_connection: Any, _record: Any) -> None:
-        cursor = dbapi_connection.cursor()
-        try:
-            cursor.execute("PRAGMA query_only=ON")  # belt and braces on top of mode=ro / immutable=1
-            cursor.execute(f"PRAGMA busy_timeout={int(busy_timeout * 1000)}")
-        finally:
-            cursor.close()
-
-    try:
-        # Reading sqlite_master forces SQLite to open the file, the -wal/-shm and take a read
-        # lock; opening alone is lazy and would defer every error to the first real query.
-        with engine.connect() as conn:
-            conn.exec_driver_sql("SELECT count(*) FROM sqlite_master").scalar()
-    except BaseException:
-        engine.dispose()
-        raise
-    return engine
+def sqlite_pool(uri: str, busy_timeout: float) -> SqlitePool:
+    """The one SQLite connection factory: a pool on ``uri`` whose every connection is
+    ``query_only`` with ``busy_timeout``, probed (raises ``sqlite3.Error``)."""
+    return SqlitePool(lambda: _sqlite_connect(uri, busy_timeout), busy_timeout)
 
 
 def open_sqlite(request: SqliteRequest, cache_dir: Path | None = None) -> Opened:
@@ -348,20 +326,20 @@ def read_only_connection(path: str | os.PathLike[str], *,
     private copy deleted, on exit. Raises :class:`StoreError` subclasses."""
     opened = open_sqlite(SqliteRequest(Path(os.fspath(path)), busy_timeout))
     try:
-        raw = opened.engine.raw_connection()
+        raw = opened.pool.raw_connection()
         try:
-            yield raw.driver_connection  # type: ignore[misc]
+            yield raw
         finally:
             raw.close()
     finally:
         opened.release()
 
 
-def _engine(uri: str, timeout: float, location: str) -> Engine:
+def _pool(uri: str, timeout: float, location: str) -> SqlitePool:
     try:
-        return sqlite_engine(uri, timeout)
-    except sa_exc.DBAPIError as exc:
-        raise translate_error(exc.orig, location, timeout) from exc
+        return sqlite_pool(uri, timeout)
+    except sqlite3.Error as exc:
+        raise translate_error(exc, location, timeout) from exc
 
 
 def _journal_pending(path: Path, state: FileState) -> bool:
@@ -388,7 +366,7 @@ def _open_as_asked(path: Path, location: str, state: FileState, timeout: float, 
         return _open_copy(path, location, "-wal", state, timeout, root,
                           "immutable=1 was asked, but it would not read the changes in the -wal", watch=False)
     uri = sqlite_uri(path, "immutable")
-    return Opened(_engine(uri, timeout, location), "immutable", uri, [
+    return Opened(_pool(uri, timeout, location), "immutable", uri, [
         "opened with immutable=1 as the URL asks: SQLite reads the file without locks and does not "
         "see any later write"], path=path)
 
@@ -399,16 +377,16 @@ def _open_by_state(path: Path, location: str, header: bytes, state: FileState, t
     if wal_mode and (state.wal is None or state.idle_wal):
         # The common case (Covel not running): no note, the mode says it (Store.read_only_mode).
         uri = sqlite_uri(path, "immutable")
-        return Opened(_engine(uri, timeout, location), "immutable", uri, [], watched=state, path=path)
+        return Opened(_pool(uri, timeout, location), "immutable", uri, [], watched=state, path=path)
     if wal_mode and state.shm is None:
         return _open_copy(path, location, "-wal", state, timeout, root,
                           "the -wal holds changes but there is no -shm (Covel stopped without closing the "
                           "store?), and reading it in place would create one")
     uri = sqlite_uri(path, "ro")
     try:
-        return Opened(sqlite_engine(uri, timeout), "ro", uri, path=path)
-    except sa_exc.DBAPIError as exc:
-        orig = exc.orig
+        return Opened(sqlite_pool(uri, timeout), "ro", uri, path=path)
+    except sqlite3.Error as exc:
+        orig = exc
         name = getattr(orig, "sqlite_errorname", "") or ""
         if name == _HOT_JOURNAL_NAME and state.journal is not None:
             return _open_copy(path, location, "-journal", state, timeout, root, UNFINISHED_WRITE)
@@ -421,7 +399,7 @@ def _open_by_state(path: Path, location: str, header: bytes, state: FileState, t
             return _open_copy(path, location, "-wal", state, timeout, root,
                               f"read-only mode failed ({orig})", watch=False)
         uri = sqlite_uri(path, "immutable")
-        return Opened(_engine(uri, timeout, location), "immutable", uri, [
+        return Opened(_pool(uri, timeout, location), "immutable", uri, [
             f"opened with immutable=1 because read-only mode failed ({orig}): later writes are not visible"],
             watched=state, path=path)
 
@@ -452,7 +430,7 @@ def _open_copy(path: Path, location: str, sidecar: str, state: FileState, timeou
         target = copy_dir / path.name
         _settle(target, location)
         uri = sqlite_uri(target, "immutable")
-        engine = _engine(uri, timeout, location)
+        pool = _pool(uri, timeout, location)
     except BaseException:
         shutil.rmtree(copy_dir, ignore_errors=True)
         raise
@@ -464,7 +442,7 @@ def _open_copy(path: Path, location: str, sidecar: str, state: FileState, timeou
         later = "later writes are read once Covel has the file open again" if watch else \
             "later writes are not visible until it is opened again"
         note = f"read through a private copy of the file and its -wal in {copy_dir}: {why}; {later}"
-    return Opened(engine, "copy", uri, [note], copy_dir=copy_dir, watched=state if watch else None, path=path)
+    return Opened(pool, "copy", uri, [note], copy_dir=copy_dir, watched=state if watch else None, path=path)
 
 
 def _make_copy(path: Path, location: str, sidecar: str, state: FileState, root: Path) -> Path:

@@ -1,8 +1,10 @@
 """The read-only Covel store object: its connections, its lifecycle, and the reads it offers.
 
 Each read lives in the module named for what it reads (sessions, turns, trace events, payload
-rows, the side tables, following); :class:`Store` owns the engine and the schema they build their
-queries from, and hands them itself (:class:`inspector.store.schema.Reader`).
+rows, the side tables, following); :class:`Store` owns the connections (a pool of ``sqlite3``
+connections, :mod:`inspector.store.sqlite_pool`, or a server's engine, :mod:`inspector.store.server`)
+and the schema they build their queries from, and hands them itself
+(:class:`inspector.store.schema.Reader`).
 """
 
 from __future__ import annotations
@@ -13,13 +15,9 @@ import weakref
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 
-import sqlalchemy as sa
-from sqlalchemy import exc as sa_exc
-from sqlalchemy.engine import URL, Connection, Engine
-
-from . import calls, facets, following, payload_rows, side_tables, trace_events, turns
+from . import calls, facets, following, id_prefixes, payload_rows, side_tables, trace_events, turns
 from . import sessions as session_list
 from .errors import StoreError
 from .read_errors import is_driver_error, read_failure, translate_error
@@ -35,10 +33,29 @@ from .records import (
     TurnResult,
 )
 from .schema import Schema, adaptation_notes, has_json_functions, reflect
+from .sql import Connection
 from .sqlite_open import Opened
 from .values import ValueNotes
 
+if TYPE_CHECKING:
+    from contextlib import AbstractContextManager
+
+    from sqlalchemy.engine import URL
+
 __all__ = ["Store"]
+
+
+class Pool(Protocol):
+    """The connections of a store: :class:`inspector.store.sqlite_pool.SqlitePool` or
+    :class:`inspector.store.server.ServerPool`."""
+
+    dialect: str
+
+    def connection(self) -> AbstractContextManager[Connection]: ...
+
+    def checked_out(self) -> int: ...
+
+    def dispose(self) -> None: ...
 
 _REOPENED = "the file changed on disk since it was opened, so it was opened again"
 
@@ -69,7 +86,7 @@ class Store:
 
     def __init__(
         self,
-        engine: Engine,
+        pool: Pool,
         *,
         path: Path | None,
         url: str,
@@ -80,7 +97,7 @@ class Store:
         sa_url: URL | None = None,
         sqlite: tuple[Opened, Callable[[], Opened]] | None = None,
     ) -> None:
-        self._engine = engine
+        self._pool = pool
         # How the SQLite file was opened, and how to open it again when it changes.
         self._opened, self._reopen = sqlite if sqlite is not None else (None, None)
         self._generation = 0
@@ -100,10 +117,10 @@ class Store:
                 tables = reflect(conn, location)
                 json1 = has_json_functions(conn)
             # Odd values found while reading add their notes to schema_notes too.
-            self.schema = Schema(tables, engine.dialect, json1, ValueNotes(self.schema_notes))
-            self.schema_notes.extend(adaptation_notes(tables, engine.dialect.name, location, json1))
+            self.schema = Schema(tables, pool.dialect, json1, ValueNotes(self.schema_notes))
+            self.schema_notes.extend(adaptation_notes(tables, pool.dialect, location, json1))
         except BaseException:
-            engine.dispose()
+            pool.dispose()
             raise
         self.has_seq = self.schema.has_seq
 
@@ -121,7 +138,7 @@ class Store:
             except ValueError:
                 # Running in another thread right now; it returns its connection when it stops.
                 pass
-        self._engine.dispose()
+        self._pool.dispose()
         if self._opened is not None:
             self._opened.release()  # the private copy, if any, goes with it
 
@@ -162,9 +179,9 @@ class Store:
         self._reopen_if_stale()
         conn = None  # set once connected: an error after that happened while reading
         try:
-            with self._engine.connect() as conn:
+            with self._pool.connection() as conn:
                 yield conn
-        except Exception as exc:  # a driver's error, wrapped by SQLAlchemy or raised by a raw cursor
+        except Exception as exc:  # a driver's error, raised by it or wrapped by SQLAlchemy
             if not is_driver_error(exc):
                 raise
             raise read_failure(exc, self.location, self.busy_timeout, self._sa_url, self.path,
@@ -202,13 +219,11 @@ class Store:
                 finally:
                     cursor.close()
         with self.connect() as conn:
-            if dialect == "postgresql":
-                try:
-                    return conn.exec_driver_sql("SELECT pg_current_snapshot()::text").scalar()
-                except sa_exc.ProgrammingError:  # before PostgreSQL 13
-                    conn.rollback()
-                    return conn.exec_driver_sql("SELECT txid_current_snapshot()::text").scalar()
-            return conn.execute(sa.select(sa.func.count()).select_from(self.schema.tables["trace_events"])).scalar()
+            try:
+                return conn.scalar("SELECT CAST(pg_current_snapshot() AS TEXT)")
+            except conn.ProgrammingError:  # before PostgreSQL 13
+                conn.rollback()  # type: ignore[attr-defined]
+                return conn.scalar("SELECT CAST(txid_current_snapshot() AS TEXT)")
 
     def _reopen_if_stale(self) -> None:
         """A SQLite file read as a snapshot because nothing had it open (or through a private
@@ -223,7 +238,7 @@ class Store:
             fresh = self._reopen()
             old_watch = self._watch
             self._watch = None
-            self._opened, self._engine = fresh, fresh.engine
+            self._opened, self._pool = fresh, fresh.pool
             if self.url == opened.uri:
                 self.url = fresh.uri
             self.read_only_mode = fresh.mode
@@ -241,7 +256,7 @@ class Store:
             self.check_open()
             watch = self._watch
             if watch is None:
-                watch = self._watch = _WatchConnection(self._engine.raw_connection())
+                watch = self._watch = _WatchConnection(self._pool.raw_connection())  # type: ignore[attr-defined]
                 # close() closes what is in _streams: the kept connection goes back with them.
                 self._streams.add(watch)  # type: ignore[arg-type]
         return watch
@@ -273,6 +288,10 @@ class Store:
 
     def request_sessions(self) -> list[str]:
         return session_list.request_sessions(self)
+
+    def ids_with_prefix(self, kind: str, prefix: str, limit: int = 10) -> list[str]:
+        """Ids of ``kind`` that start with ``prefix`` (:func:`inspector.store.id_prefixes.ids_with_prefix`)."""
+        return id_prefixes.ids_with_prefix(self, kind, prefix, limit)
 
     # ----------------------------------------------------------------- turns
 

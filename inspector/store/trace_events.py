@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-import sqlalchemy as sa
-
 from ..covel.events import LLM_CALLING
 from .columns import fetch_all, matches
+from .sql import Binds, in_list, select
 from .ordering import canonical_key, order_key
 from .records import TraceEvent, trace_event
 from .schema import Reader
@@ -20,33 +19,35 @@ def events(store: Reader, session_id: str, turn_id: str | None = None,
     """Trace events of a session (optionally one turn / some types) in canonical order."""
     schema = store.schema
     values = schema.values
-    te = schema.tables["trace_events"]
-    stmt = sa.select(*schema.event_columns()).where(matches(te.c.session_id, session_id))
+    binds = Binds()
+    where = [matches(schema.trace("session_id"), session_id, binds)]
     if turn_id is not None:
-        stmt = stmt.where(matches(te.c.turn_id, turn_id))
+        where.append(matches(schema.trace("turn_id"), turn_id, binds))
     if types is not None:
-        type_list = [types] if isinstance(types, str) else list(types)
-        stmt = stmt.where(te.c.type.in_(type_list))
+        where.append(in_list(schema.trace("type"), [types] if isinstance(types, str) else types, binds))
+    source = schema.tables.source("trace_events")
     if turn_id is None:
-        stmt = stmt.order_by(*schema.order("trace_events"))
+        sql = select(schema.event_columns(), source, where=where, order_by=schema.order("trace_events"))
         with store.connect() as conn:
-            return [trace_event(row, values) for row in fetch_all(conn, stmt, values, "trace_events")]
+            return [trace_event(row, values) for row in fetch_all(conn, sql, values, "trace_events", binds.values)]
     # With an ORDER BY, SQLite walks the session's (created_at, seq) index and reads every row
     # of the session to find one turn's; unordered it takes the (session_id, turn_id) index.
     # Sorting a turn's rows here gives the same order: comparing str code points equals
     # comparing the UTF-8 bytes, and NULL sorts first.
+    sql = select(schema.event_columns(), source, where=where)
     with store.connect() as conn:
-        found = [trace_event(row, values) for row in fetch_all(conn, stmt, values, "trace_events")]
+        found = [trace_event(row, values) for row in fetch_all(conn, sql, values, "trace_events", binds.values)]
     found.sort(key=order_key)
     return found
 
 
 def event(store: Reader, event_id: str) -> TraceEvent | None:
     schema = store.schema
-    te = schema.tables["trace_events"]
-    stmt = sa.select(*schema.event_columns()).where(matches(te.c.id, event_id)).limit(1)
+    binds = Binds()
+    sql = select(schema.event_columns(), schema.tables.source("trace_events"),
+                 where=[matches(schema.trace("id"), event_id, binds)], limit=1)
     with store.connect() as conn:
-        rows = fetch_all(conn, stmt, schema.values, "trace_events")
+        rows = fetch_all(conn, sql, schema.values, "trace_events", binds.values)
     return trace_event(rows[0], schema.values) if rows else None
 
 
@@ -56,12 +57,14 @@ def llm_calling_order(store: Reader, session_id: str) -> dict[str, tuple[str, in
     order, covel-db.md §1.3), read without the payloads."""
     schema = store.schema
     values = schema.values
-    te = schema.tables["trace_events"]
-    stmt = sa.select(te.c.id, schema.tables.read("trace_events", "created_at"), schema.seq()).where(
-        matches(te.c.session_id, session_id), te.c.type == LLM_CALLING)
+    binds = Binds()
+    sql = select([schema.trace("id"), schema.tables.value("trace_events", "created_at"), schema.seq()],
+                 schema.tables.source("trace_events"),
+                 where=[matches(schema.trace("session_id"), session_id, binds),
+                        f"{schema.trace('type')} = {binds.add(LLM_CALLING)}"])
     order: dict[str, tuple[str, int, str]] = {}
     with store.connect() as conn:
-        for event_id, created_at, seq in fetch_all(conn, stmt, values, "trace_events"):
+        for event_id, created_at, seq in fetch_all(conn, sql, values, "trace_events", binds.values):
             eid = values.text("trace_events", "id", event_id) or ""
             seqv = values.order("trace_events", "seq", seq)
             order[eid] = canonical_key(values.text("trace_events", "created_at", created_at), seqv, eid)
@@ -70,13 +73,15 @@ def llm_calling_order(store: Reader, session_id: str) -> dict[str, tuple[str, in
 
 def existing_event_ids(store: Reader, event_ids: Iterable[str]) -> set[str]:
     """Those of ``event_ids`` that are trace rows of this store now (primary-key lookups)."""
-    te = store.schema.tables["trace_events"]
+    schema = store.schema
     wanted = list(event_ids)
     found: set[str] = set()
     with store.connect() as conn:
         for start in range(0, len(wanted), 500):
-            chunk = wanted[start:start + 500]
-            found.update(eid for (eid,) in conn.execute(sa.select(te.c.id).where(te.c.id.in_(chunk))))
+            binds = Binds()
+            sql = select([schema.trace("id")], schema.tables.source("trace_events"),
+                         where=[in_list(schema.trace("id"), wanted[start:start + 500], binds)])
+            found.update(eid for (eid,) in conn.all(sql, binds.values))
     return found
 
 
@@ -97,8 +102,10 @@ def event_key(store: Reader, event_id: str) -> int | None:
     key_name = write_order_key(store)
     if key_name is None:
         return None
-    te = store.schema.tables["trace_events"]
-    col = sa.literal_column("rowid") if key_name == "rowid" else te.c.seq
+    schema = store.schema
+    binds = Binds()
+    sql = select(["rowid" if key_name == "rowid" else schema.trace("seq")], schema.tables.source("trace_events"),
+                 where=[f"{schema.trace('id')} = {binds.add(event_id)}"], limit=1)
     with store.connect() as conn:
-        value = conn.execute(sa.select(col).where(te.c.id == event_id).limit(1)).scalar()
+        value = conn.scalar(sql, binds.values)
     return int(value) if value is not None else None

@@ -10,9 +10,6 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-import sqlalchemy as sa
-from sqlalchemy.engine import Connection
-
 from ..covel.events import (
     LLM_CALLING,
     RUNTIME_LIFECYCLE_TYPES,
@@ -26,6 +23,7 @@ from .conversion import turn_info
 from .ordering import canonical_key
 from .records import TurnInfo, parse_json_object
 from .schema import Reader, Schema
+from .sql import Binds, Connection, in_list, select, text_literal
 
 __all__ = ["turn_infos"]
 
@@ -39,24 +37,23 @@ def turn_infos(store: Reader, session_id: str, only: list[str] | None) -> list[T
     then counts within them)."""
     schema = store.schema
     t, values = schema.tables, schema.values
-    te = t["trace_events"]
     results: dict[str, dict[str, Any]] = {}
     first_key: dict[str, tuple[str, int]] = {}
     chunks = [None] if only is None else [only[i:i + _CHUNK] for i in range(0, len(only), _CHUNK)]
 
     with store.connect() as conn:
         if t.has("turn_results"):
-            tr = t["turn_results"]
             wanted = ["turn_id", "created_at", "seq", "origin", "commit_status", "duration_ms",
                       "retry_scope", "parent_turn_id"]
             cols = [t.read("turn_results", name) for name in wanted if t.has("turn_results", name)]
             for chunk in chunks:
-                stmt = (sa.select(*cols).where(matches(tr.c.session_id, session_id))
-                        .order_by(*schema.order("turn_results")))
+                binds = Binds()
+                where = [matches(t.col("turn_results", "session_id"), session_id, binds)]
                 if chunk is not None:
-                    stmt = stmt.where(matches_any(tr.c.turn_id, chunk))
-                for row in fetch_all(conn, stmt, values, "turn_results"):
-                    data = values.row("turn_results", dict(row._mapping))
+                    where.append(matches_any(t.col("turn_results", "turn_id"), chunk, binds))
+                sql = select(cols, t.source("turn_results"), where=where, order_by=schema.order("turn_results"))
+                for row in fetch_all(conn, sql, values, "turn_results", binds.values, as_dicts=True):
+                    data = values.row("turn_results", row)
                     tid = data["turn_id"] = data["turn_id"] or UNKNOWN_TURN
                     key = (data.get("created_at") or "", data.get("seq") or 0)
                     if tid not in first_key or key < first_key[tid]:
@@ -75,11 +72,13 @@ def turn_infos(store: Reader, session_id: str, only: list[str] | None) -> list[T
             # Older or pruned logs may lack lifecycle rows: name runtimes from their calls.
             for start in range(0, len(unnamed), _CHUNK):
                 chunk = unnamed[start : start + _CHUNK]
-                stmt = (sa.select(te.c.turn_id, runtime_expr)
-                        .where(matches(te.c.session_id, session_id), te.c.type == LLM_CALLING,
-                               matches_any(te.c.turn_id, chunk))
-                        .order_by(*schema.order("trace_events")))
-                for turn_id, rid in fetch_all(conn, stmt, values, "trace_events"):
+                binds = Binds()
+                sql = select([schema.trace("turn_id"), runtime_expr], t.source("trace_events"),
+                             where=[matches(schema.trace("session_id"), session_id, binds),
+                                    f"{schema.trace('type')} = {binds.add(LLM_CALLING)}",
+                                    matches_any(schema.trace("turn_id"), chunk, binds)],
+                             order_by=schema.order("trace_events"))
+                for turn_id, rid in fetch_all(conn, sql, values, "trace_events", binds.values):
                     info = agg.get(values.text("trace_events", "turn_id", turn_id) or UNKNOWN_TURN)
                     if info is not None and nonempty_str_or_none(rid) is not None:
                         info["runtimes"].setdefault(rid, None)
@@ -89,7 +88,7 @@ def turn_infos(store: Reader, session_id: str, only: list[str] | None) -> list[T
 
 
 def _aggregates(schema: Schema, conn: Connection, session_id: str, chunks: list[list[str] | None],
-                runtime_expr: sa.ColumnElement[Any], first_key: dict[str, tuple[str, int]]
+                runtime_expr: str, first_key: dict[str, tuple[str, int]]
                 ) -> dict[str, dict[str, Any]]:
     """Per-execution figures of :func:`turn_infos`, aggregated by the database.
 
@@ -100,15 +99,17 @@ def _aggregates(schema: Schema, conn: Connection, session_id: str, chunks: list[
     order).
     """
     t = schema.tables
-    te = t["trace_events"]
-    created = t.read("trace_events", "created_at")
+    source = t.source("trace_events")
+    created = t.value("trace_events", "created_at")
     sql_type = t.type_of("trace_events", "created_at")
     if sql_type is not None and pg.is_text_type(sql_type):
         # min()/max() must compare as the canonical order does: byte-wise.
         created = t.sort_key("trace_events", "created_at")
-    is_llm = sa.case((te.c.type == LLM_CALLING, 1), else_=0)
-    started = sa.case((te.c.type == TURN_STARTED, created), else_=sa.null())
-    ended = sa.case((te.c.type.in_(TURN_END_TYPES), created), else_=sa.null())
+    etype = schema.trace("type")
+    # The event types are this module's constants, written into the text as literals.
+    is_llm = f"CASE WHEN {etype} = {text_literal(LLM_CALLING)} THEN 1 ELSE 0 END"
+    started = f"CASE WHEN {etype} = {text_literal(TURN_STARTED)} THEN {created} ELSE NULL END"
+    ended = f"CASE WHEN {etype} IN ({', '.join(map(text_literal, TURN_END_TYPES))}) THEN {created} ELSE NULL END"
     # Keyed by the stored turn id while the database is asked about it, by its text after.
     agg: dict[Any, dict[str, Any]] = {}
     raw_first: dict[Any, Any] = {}
@@ -117,15 +118,16 @@ def _aggregates(schema: Schema, conn: Connection, session_id: str, chunks: list[
     def text(name: str, value: Any) -> str | None:
         return v.text("trace_events", name, value)
 
+    turn = schema.trace("turn_id")
     for chunk in chunks:
-        stmt = (sa.select(te.c.turn_id, sa.func.count(), sa.func.sum(is_llm), sa.func.min(created),
-                          sa.func.max(created), sa.func.min(started), sa.func.max(ended),
-                          sa.func.min(te.c.created_at))
-                .where(matches(te.c.session_id, session_id)).group_by(te.c.turn_id))
+        binds = Binds()
+        where = [matches(schema.trace("session_id"), session_id, binds)]
         if chunk is not None:
-            stmt = stmt.where(matches_any(te.c.turn_id, chunk))
-        for turn_id, count, llm, first, last, turn_started, turn_ended, raw in fetch_all(conn, stmt, v,
-                                                                                          "trace_events"):
+            where.append(matches_any(turn, chunk, binds))
+        sql = select([turn, "count(*)", f"sum({is_llm})", f"min({created})", f"max({created})", f"min({started})",
+                      f"max({ended})", f"min({schema.trace('created_at')})"], source, where=where, group_by=[turn])
+        for turn_id, count, llm, first, last, turn_started, turn_ended, raw in fetch_all(conn, sql, v,
+                                                                                          "trace_events", binds.values):
             agg[turn_id] = {"trace_id": None, "first": text("created_at", first), "count": int(count),
                             "last": text("created_at", last), "llm": int(llm or 0),
                             "started": text("created_at", turn_started), "ended": text("created_at", turn_ended),
@@ -138,9 +140,11 @@ def _aggregates(schema: Schema, conn: Connection, session_id: str, chunks: list[
         by_time.setdefault(raw, []).append(turn_id)
     best: dict[str, tuple[int, str, str]] = {}
     for part in typed_chunks(list(by_time), _CHUNK):
-        stmt = (sa.select(te.c.turn_id, te.c.created_at, seq, te.c.id, te.c.trace_id)
-                .where(matches(te.c.session_id, session_id), te.c.created_at.in_(part)))
-        for turn_id, raw, seqv, event_id, trace_id in fetch_all(conn, stmt, v, "trace_events"):
+        binds = Binds()
+        sql = select([turn, schema.trace("created_at"), seq, schema.trace("id"), schema.trace("trace_id")], source,
+                     where=[matches(schema.trace("session_id"), session_id, binds),
+                            in_list(schema.trace("created_at"), part, binds)])
+        for turn_id, raw, seqv, event_id, trace_id in fetch_all(conn, sql, v, "trace_events", binds.values):
             if turn_id not in agg or raw_first[turn_id] != raw:
                 continue
             seqv = v.order("trace_events", "seq", seqv)
@@ -159,13 +163,15 @@ def _aggregates(schema: Schema, conn: Connection, session_id: str, chunks: list[
     # Runtime ids in order of first appearance among the lifecycle rows.
     lifecycle: list[tuple[Any, ...]] = []
     for chunk in chunks:
-        stmt = (sa.select(created, seq, te.c.id, te.c.turn_id, runtime_expr)
-                .where(matches(te.c.session_id, session_id), te.c.type.in_(RUNTIME_LIFECYCLE_TYPES)))
+        binds = Binds()
+        where = [matches(schema.trace("session_id"), session_id, binds),
+                 in_list(etype, RUNTIME_LIFECYCLE_TYPES, binds)]
         if chunk is not None:
-            stmt = stmt.where(matches_any(te.c.turn_id, chunk))
+            where.append(matches_any(turn, chunk, binds))
+        sql = select([created, seq, schema.trace("id"), turn, runtime_expr], source, where=where)
         lifecycle.extend((text("created_at", r[0]) or "", v.order("trace_events", "seq", r[1]),
                           text("id", r[2]) or "", text("turn_id", r[3]) or UNKNOWN_TURN, r[4])
-                         for r in fetch_all(conn, stmt, v, "trace_events"))
+                         for r in fetch_all(conn, sql, v, "trace_events", binds.values))
     lifecycle.sort(key=lambda r: canonical_key(r[0], r[1], r[2]))
     for _created, _seq, _event_id, turn_id, rid in lifecycle:
         info = by_text.get(turn_id)
@@ -181,25 +187,29 @@ def _aggregates_by_scan(schema: Schema, conn: Connection, session_id: str, only:
     without JSON functions, a PostgreSQL text column): every row's payload is parsed here for its
     runtime id, so the rows are walked in canonical order."""
     t = schema.tables
-    te = t["trace_events"]
-    extra = schema.payload_expr()
-    stmt = (sa.select(te.c.turn_id, te.c.type, te.c.trace_id, t.read("trace_events", "created_at"), schema.seq(),
-                      extra)
-            .where(matches(te.c.session_id, session_id)))
+    columns = [schema.trace("turn_id"), schema.trace("type"), schema.trace("trace_id"),
+               t.value("trace_events", "created_at"), schema.seq(), schema.payload_expr()]
     v, name = schema.values, "trace_events"
 
-    def rows(query: Any) -> list[tuple[Any, ...]]:  # the values converted (see .values)
+    def rows(sql: str, binds: Binds) -> list[tuple[Any, ...]]:  # the values converted (see .values)
         return [(v.text(name, "turn_id", r[0]) or UNKNOWN_TURN, r[1], v.text(name, "trace_id", r[2]),
                  v.text(name, "created_at", r[3]), v.order(name, "seq", r[4]), r[5],
-                 *(v.text(name, "id", x) or "" for x in r[6:])) for r in fetch_all(conn, query, v, name)]
+                 *(v.text(name, "id", x) or "" for x in r[6:])) for r in fetch_all(conn, sql, v, name, binds.values)]
     if only is None:
-        ordered: Iterable[Any] = rows(stmt.order_by(*schema.order("trace_events")))
+        binds = Binds()
+        sql = select(columns, t.source(name), where=[matches(schema.trace("session_id"), session_id, binds)],
+                     order_by=schema.order("trace_events"))
+        ordered: Iterable[Any] = rows(sql, binds)
     else:
         # Unordered, SQLite takes the (session_id, turn_id) index (see trace_events.events); the
         # rows are put in canonical order here.
         picked = []
         for chunk in chunks:
-            picked.extend(rows(stmt.add_columns(te.c.id).where(matches_any(te.c.turn_id, chunk))))
+            binds = Binds()
+            sql = select([*columns, schema.trace("id")], t.source(name),
+                         where=[matches(schema.trace("session_id"), session_id, binds),
+                                matches_any(schema.trace("turn_id"), chunk, binds)])
+            picked.extend(rows(sql, binds))
         picked.sort(key=lambda r: canonical_key(r[3], r[4], r[6]))
         ordered = [r[:6] for r in picked]
     agg: dict[str, dict[str, Any]] = {}

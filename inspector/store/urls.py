@@ -15,9 +15,10 @@ import os
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from sqlalchemy.engine import URL, make_url
-from sqlalchemy.exc import ArgumentError
+if TYPE_CHECKING:
+    from sqlalchemy.engine import URL
 
 # libpq connection keywords whose value is a secret: those libpq itself marks as password fields
 # (``PQconndefaults`` dispchar ``*``: password, sslpassword, oauth_client_secret) and the SCRAM keys
@@ -36,6 +37,18 @@ _PLACEHOLDER = "PIHIDDENVALUE0"
 
 class BadUrlError(ValueError):
     """The text is not a database URL; the message says what is wrong in plain words."""
+
+
+def make_url(text: str) -> URL:
+    """``text`` parsed by SQLAlchemy's URL rules (``ValueError`` when it does not parse).
+    SQLAlchemy is loaded here, when a URL is parsed: never for a file path."""
+    from sqlalchemy.engine import make_url as parse
+    from sqlalchemy.exc import ArgumentError
+
+    try:
+        return parse(text)
+    except ArgumentError as exc:
+        raise ValueError(str(exc)) from None
 
 
 # ``scheme://`` at the start (RFC 3986 scheme letters): the one rule for "is this a URL?".
@@ -115,14 +128,14 @@ class SplitUrl:
 
 
 def _parse(text: str | URL) -> URL:
-    if isinstance(text, URL):
+    if not isinstance(text, str):
         return text
     text = text.strip()
     if not looks_like_url(text):
         raise BadUrlError("a database URL looks like postgresql://user@host:5432/database")
     try:
         return make_url(text)
-    except (ArgumentError, ValueError) as exc:
+    except ValueError as exc:
         raise BadUrlError(f"not a database URL: {scrub_text(str(exc), [text])}") from None
 
 
@@ -163,7 +176,7 @@ def shown_url(text: str | URL) -> str:
     ``***``. Text that does not parse is masked with :func:`scrub_text`."""
     try:
         url = make_url(text) if isinstance(text, str) else text
-    except (ArgumentError, ValueError):
+    except ValueError:
         return scrub_text(text) if isinstance(text, str) else str(text)
     hidden = {name: _PLACEHOLDER for name in url.query if is_secret_option(name)}
     if hidden:
@@ -178,7 +191,7 @@ def secret_values(url: str | URL | None) -> list[str]:
     if url is not None:
         try:
             parsed = make_url(url) if isinstance(url, str) else url
-        except (ArgumentError, ValueError):
+        except ValueError:
             parsed = None
         if parsed is not None:
             if parsed.password:
@@ -231,7 +244,7 @@ def short_name(public: str) -> str:
     ``search_path`` option names one); the whole URL, secrets hidden, when it has no host."""
     try:
         url = make_url(public)
-    except (ArgumentError, ValueError):
+    except ValueError:
         return shown_url(public)
     if not url.host:
         return shown_url(public)

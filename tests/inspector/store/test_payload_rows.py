@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from inspector.store.sqlite_pool import IDLE_CONNECTIONS
 from inspector.store import Store, open_store, parse_json_object
 from inspector.store import sqlite_open
 
@@ -117,10 +118,10 @@ def test_abandoned_streams_release_their_connection(make_db, backend: str) -> No
     with _open(db) as store:
         stream = store.iter_llm_calling_rows(batch=2)
         next(stream)
-        pool = store._engine.pool
-        assert pool.checkedout() == 1  # type: ignore[attr-defined]
+        pool = store._pool
+        assert pool.checked_out() == 1
         stream.close()
-        assert pool.checkedout() == 0  # type: ignore[attr-defined]
+        assert pool.checked_out() == 0
         left_open = store.iter_llm_calling_rows(batch=2)
         next(left_open)
     # close() closed the stream that was still open.
@@ -203,9 +204,9 @@ def _mmap_sizes(store: Store) -> list[int]:
     """``PRAGMA mmap_size`` of every connection the store's pool holds."""
     held = []
     with contextlib.ExitStack() as stack:
-        for _ in range(store._engine.pool.size()):
+        for _ in range(IDLE_CONNECTIONS):
             conn = stack.enter_context(store.connect())
-            held.append(conn.exec_driver_sql("PRAGMA mmap_size").scalar())
+            held.append(conn.scalar("PRAGMA mmap_size"))
     return held
 
 
@@ -228,7 +229,7 @@ def test_request_rows_read_memory_mapped_when_asked_and_unmapped_after(make_db) 
             first = next(stream)
             assert _mapped(db.path) in (sys.platform != "win32", None)
             with store.connect() as conn:  # another pooled connection: not mapped
-                assert conn.exec_driver_sql("PRAGMA mmap_size").scalar() == 0
+                assert conn.scalar("PRAGMA mmap_size") == 0
             # A writer appends and checkpoints meanwhile; the stream reads on from its own snapshot.
             for n in range(6, 40):
                 writer.execute("INSERT INTO trace_events (id, session_id, type, trace_id, turn_id, payload,"

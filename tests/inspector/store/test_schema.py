@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import sqlalchemy as sa
-
 from inspector.store import Store
+from inspector.store.sql import select
 
 
 def _open(db) -> Store:
@@ -15,16 +14,16 @@ def test_postgresql_queries_read_jsonb_and_order_bytewise(make_db, build_sample,
     db = make_db()
     build_sample(db)
     with _open(db) as store:
-        dialect = store._engine.dialect
-        stmt = sa.select(*store.schema.event_columns(), store.schema.runtime_id_expr()).order_by(*store.schema.order("trace_events"))
-        sql = str(stmt.compile(dialect=dialect))
+        schema = store.schema
+        sql = select([*schema.event_columns(), schema.runtime_id_expr()], schema.tables.source("trace_events"),
+                     order_by=schema.order("trace_events"))
         turns = store.turns("s1")
     assert [t.runtime_ids for t in turns][:2] == [("setup/init",), ("narrator/main",)]
     if backend == "sqlite":
-        assert "json_extract" in sql and "CAST(trace_events.payload AS BLOB)" in sql
+        assert "json_extract" in sql and 'CAST("trace_events"."payload" AS BLOB)' in sql
     else:
         # Runtime ids are read inside the server; payloads leave it as text; ids compare as bytes.
         assert "json_extract" not in sql and "BLOB" not in sql
-        assert "CAST(trace_events.payload AS TEXT)" in sql
+        assert 'CAST("trace_events"."payload" AS TEXT)' in sql
         assert "jsonb_typeof" in sql and "->>" in sql
-        assert 'trace_events.id COLLATE "C"' in sql
+        assert '"trace_events"."id" COLLATE "C"' in sql

@@ -252,7 +252,7 @@ def test_a_connection_terminated_mid_read_is_a_plain_error(demo_postgres: str, p
         with pytest.raises(StoreConnectionLostError, match=r"^lost the connection to "):
             with store.connect() as conn:
                 assert _terminate_readers(pg_server_url) >= 1
-                conn.connection.driver_connection.execute("SELECT 1")
+                conn.raw.execute("SELECT 1")
         assert len(store.sessions()) == 4
 
 

@@ -104,8 +104,8 @@ def test_writes_are_refused(make_db, build_sample) -> None:
     build_sample(db)
     db.close()
     with open_store(db.path) as store:
-        with store._engine.connect() as conn, pytest.raises(Exception, match="readonly|read-only"):
-            conn.exec_driver_sql("DELETE FROM trace_events")
+        with store.connect() as conn, pytest.raises(Exception, match="readonly|read-only"):
+            conn.all("DELETE FROM trace_events")
 
 
 def test_reads_beside_a_wal_writer_holding_a_transaction(make_db, build_sample) -> None:
@@ -245,12 +245,12 @@ def test_sqlite_url_is_opened_like_a_path(make_db, build_sample, tmp_path: Path)
     assert not (tmp_path / "absent.db").exists()
 
 
-def test_generic_url_path_uses_create_engine(make_db, build_sample) -> None:
+def test_a_sqlite_url_with_options_is_read_only(make_db, build_sample) -> None:
     db = make_db()
     build_sample(db)
     db.close()
     before = _snapshot(db.path)
-    # A URL with query options goes straight to create_engine(url), the PostgreSQL code path.
+    # A URL with query options: parsed by SQLAlchemy's URL rules, opened by open_sqlite.
     url = f"sqlite:///file:{db.path}?mode=ro&uri=true"
     with open_store(url) as store:
         assert store.read_only_mode == "ro"
@@ -258,8 +258,8 @@ def test_generic_url_path_uses_create_engine(make_db, build_sample) -> None:
         assert store.has_seq
         assert [t.turn_id for t in store.turns("s1")] == ["t1", "t2", "c1", "t4"]
         assert len(list(store.iter_llm_calling_rows())) == 5
-        with store._engine.connect() as conn:
-            assert conn.exec_driver_sql("PRAGMA query_only").scalar() == 1
+        with store.connect() as conn:
+            assert conn.scalar("PRAGMA query_only") == 1
     assert _snapshot(db.path) == before
 
 

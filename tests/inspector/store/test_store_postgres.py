@@ -131,13 +131,13 @@ def test_every_transaction_is_read_only_and_nothing_is_created(demo_postgres: st
         store.turns(sid)
         list(store.iter_llm_calling_rows(batch=5))
         views.search_requests(store, "灯岭镇")
-        with store._engine.connect() as conn:
-            assert conn.exec_driver_sql("SHOW transaction_read_only").scalar() == "on"
+        with store.connect() as conn:
+            assert conn.scalar("SHOW transaction_read_only") == "on"
             for statement in ("CREATE TEMP TABLE scratch (a int)", "DELETE FROM trace_events",
                               "CREATE INDEX sneaky ON trace_events (type)", "SET SESSION CHARACTERISTICS AS "
                               "TRANSACTION READ WRITE; CREATE TABLE x (a int)"):
                 with pytest.raises(Exception, match="read-only transaction"):
-                    conn.exec_driver_sql(statement)
+                    conn.all(statement)
                 conn.rollback()
     assert _catalogue_snapshot(demo_postgres) == before
 
