@@ -5,7 +5,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from inspector import tokens
+from inspector.jsjson import js_round
 from inspector.tokens import (
+    SCRIPT_RANGES,
     TokenizerDataError,
     cjk_aware_estimate,
     cjk_count,
@@ -13,6 +15,7 @@ from inspector.tokens import (
     count_tokens,
     covel_estimate,
     encoding_for_model,
+    script_counts,
 )
 
 
@@ -165,3 +168,38 @@ def test_encode_many_equals_encoding_each_text(texts, encoding):
     assert len(got) == len(texts)
     for ids, text in zip(got, texts):
         assert ids.tolist() == tokens.get_encoding(encoding).encode_ordinary(text)
+
+
+# The script-aware estimate's counts, written out character by character, and the estimate as it
+# was computed with numpy before the command line stopped loading it.
+def _script_of(char: str) -> str:
+    code = ord(char)
+    for script, ranges in SCRIPT_RANGES.items():
+        if any(lo <= code <= hi for lo, hi in ranges):
+            return script
+    return "ascii" if code < 0x80 else "other_non_ascii"
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.characters(min_codepoint=0, max_codepoint=0x10FFFF, blacklist_categories=()), max_size=80)
+       | st.text(alphabet="abc 灯岭镇の가あ\u3000\uff01\u2e80\u11ff\ud800\udfff\U0001f600", max_size=80))
+def test_script_counts_are_the_counts_of_each_character(text: str) -> None:
+    expected = {"ascii": 0, "han": 0, "kana": 0, "hangul": 0, "other_non_ascii": 0}
+    for char in text:
+        expected[_script_of(char)] += 1
+    assert script_counts(text) == expected
+    if text and not text.isascii():
+        import numpy as np
+
+        cps = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
+        rates = {"han": 0.793, "kana": 0.740, "hangul": 0.604, "other_non_ascii": 0.5, "ascii": 0.25}
+
+        def among(*ranges: tuple[int, int]) -> int:
+            return int(np.count_nonzero(np.logical_or.reduce([(cps >= lo) & (cps <= hi) for lo, hi in ranges])))
+
+        han, kana, hangul = (among(*SCRIPT_RANGES[s]) for s in ("han", "kana", "hangul"))
+        ascii_count = int(np.count_nonzero(cps < 0x80))
+        other = len(cps) - han - kana - hangul - ascii_count
+        total = (han * rates["han"] + kana * rates["kana"] + hangul * rates["hangul"]
+                 + other * rates["other_non_ascii"] + ascii_count * rates["ascii"])
+        assert cjk_aware_estimate(text, "o200k_base") == js_round(total)
