@@ -48,7 +48,8 @@ def install_translators(app: QCoreApplication, lang: str | None = None) -> str:
             app.installTranslator(qtbase)
             installed.append(qtbase)
     app._pi_translators = installed  # type: ignore[attr-defined]
-    from ui.views import part_names
+    from ui.views import core_texts, part_names
 
     part_names.clear_cache()
+    core_texts.clear_cache()
     return chosen

@@ -12,6 +12,22 @@
       <translation>无法打开演示数据库</translation>
     </message>
     <message>
+      <source>Cannot show the selection</source>
+      <translation>无法显示所选内容</translation>
+    </message>
+    <message>
+      <source>--view turn needs --select with a turn or a request</source>
+      <translation>--view turn 需要用 --select 指定一个回合或请求</translation>
+    </message>
+    <message>
+      <source>--view compare needs --select with a request</source>
+      <translation>--view compare 需要用 --select 指定一个请求</translation>
+    </message>
+    <message>
+      <source>This runtime did not run in an earlier turn of the session.</source>
+      <translation>该运行时在本会话更早的回合中没有运行过。</translation>
+    </message>
+    <message>
       <source>Something went wrong</source>
       <translation>出错了</translation>
     </message>
@@ -54,48 +70,56 @@
   <context>
     <name>ItemActions</name>
     <message>
-      <source>&amp;Copy</source>
-      <translation type="unfinished" />
-    </message>
-    <message>
-      <source>Copied %n row(s)</source>
-      <translation type="unfinished" />
-    </message>
-    <message>
-      <source>Copied</source>
-      <translation type="unfinished" />
+      <source>Copied the row</source>
+      <translation>已复制该行</translation>
     </message>
     <message>
       <source>Copied the id</source>
-      <translation type="unfinished" />
+      <translation>已复制 ID</translation>
     </message>
     <message>
-      <source>Copied %n id(s)</source>
-      <translation type="unfinished" />
+      <source>&amp;Copy</source>
+      <translation>复制(&amp;C)</translation>
     </message>
     <message>
       <source>Copied as JSON</source>
-      <translation type="unfinished" />
+      <translation>已复制为 JSON</translation>
     </message>
     <message>
       <source>Compare with the &amp;Shown Request</source>
-      <translation type="unfinished" />
+      <translation>与当前显示的请求比较(&amp;S)</translation>
     </message>
     <message>
       <source>Compare this request (left) with the request the request view shows (right)</source>
-      <translation type="unfinished" />
+      <translation>将此请求（左）与请求视图中显示的请求（右）进行比较</translation>
+    </message>
+    <message>
+      <source>Copy the selected rows of a tree or table</source>
+      <translation>复制树或表格中选中的行</translation>
+    </message>
+    <message>
+      <source>Row actions of a tree or table: copy, copy id, copy as JSON, compare</source>
+      <translation>树或表格的行操作：复制、复制 ID、复制为 JSON、比较</translation>
+    </message>
+    <message>
+      <source>Copied {count} rows</source>
+      <translation>已复制 {count} 行</translation>
+    </message>
+    <message>
+      <source>Copied {count} ids</source>
+      <translation>已复制 {count} 个 ID</translation>
     </message>
     <message>
       <source>Copy &amp;Id</source>
-      <translation type="unfinished" />
+      <translation>复制 ID(&amp;I)</translation>
     </message>
     <message>
       <source>Copy &amp;Ids</source>
-      <translation type="unfinished" />
+      <translation>复制 ID(&amp;I)</translation>
     </message>
     <message>
       <source>Copy as &amp;JSON</source>
-      <translation type="unfinished" />
+      <translation>复制为 JSON(&amp;J)</translation>
     </message>
   </context>
   <context>
@@ -239,11 +263,11 @@
     </message>
     <message>
       <source>Shared prefix: {shared} of {total} tokens ({pct})</source>
-      <translation>共享前缀：{total} 个令牌中的 {shared} 个（{pct}）</translation>
+      <translation>共享前缀：{total} 个 token 中的 {shared} 个（{pct}）</translation>
     </message>
     <message>
       <source>Cached tokens: predicted {predicted}, reported {reported}</source>
-      <translation>缓存令牌：预测 {predicted}，报告 {reported}</translation>
+      <translation>缓存 token：预测 {predicted}，报告 {reported}</translation>
     </message>
     <message>
       <source>Gap since the earlier request: {gap} (cache lifetime {ttl})</source>
@@ -256,6 +280,70 @@
     <message>
       <source>First difference: {part} at character {offset}</source>
       <translation>首个差异：{part}，第 {offset} 个字符</translation>
+    </message>
+    <message>
+      <source>cold start</source>
+      <translation>冷启动</translation>
+    </message>
+    <message>
+      <source>expired</source>
+      <translation>已过期</translation>
+    </message>
+    <message>
+      <source>model changed</source>
+      <translation>模型已改变</translation>
+    </message>
+    <message>
+      <source>tools changed</source>
+      <translation>工具已改变</translation>
+    </message>
+    <message>
+      <source>system prompt changed</source>
+      <translation>系统提示词已改变</translation>
+    </message>
+    <message>
+      <source>history rewritten</source>
+      <translation>历史被改写</translation>
+    </message>
+    <message>
+      <source>turn context</source>
+      <translation>回合上下文</translation>
+    </message>
+    <message>
+      <source>below the minimum</source>
+      <translation>低于最小长度</translation>
+    </message>
+    <message>
+      <source>options changed</source>
+      <translation>选项已改变</translation>
+    </message>
+    <message>
+      <source>reported by the provider</source>
+      <translation>服务商报告</translation>
+    </message>
+    <message>
+      <source>unexplained</source>
+      <translation>原因不明</translation>
+    </message>
+    <message>
+      <source>tools</source>
+      <translation>工具</translation>
+    </message>
+    <message>
+      <source>request settings</source>
+      <translation>请求设置</translation>
+    </message>
+    <message>
+      <source>system prompt</source>
+      <translation>系统提示词</translation>
+    </message>
+    <message>
+      <source>history</source>
+      <translation>历史</translation>
+    </message>
+    <message>
+      <source>end of the request</source>
+      <translation>请求末尾</translation>
     </message>
     <message>
       <source>Confidence: certain</source>
@@ -311,7 +399,7 @@
     </message>
     <message>
       <source>Shared prefix as % of the request's tokens; double-click to open the request</source>
-      <translation>共享前缀占请求令牌的百分比；双击打开请求</translation>
+      <translation>共享前缀占请求 token 的百分比；双击打开请求</translation>
     </message>
     <message>
       <source>No database is open.</source>
@@ -355,7 +443,7 @@
     </message>
     <message>
       <source>shared {pct} of {total} tokens</source>
-      <translation>{total} 个令牌中共享 {pct}</translation>
+      <translation>{total} 个 token 中共享 {pct}</translation>
     </message>
     <message>
       <source>cached: predicted {predicted}, reported {reported}</source>
@@ -471,7 +559,7 @@
     </message>
     <message>
       <source>shared {shared} of {total} tokens ({pct}) · cached: predicted {predicted}, reported {reported} · gap {gap} (lifetime {ttl})</source>
-      <translation>共享 {total} 个令牌中的 {shared} 个（{pct}）· 缓存：预测 {predicted}，报告 {reported} · 间隔 {gap}（有效期 {ttl}）</translation>
+      <translation>共享 {total} 个 token 中的 {shared} 个（{pct}）· 缓存：预测 {predicted}，报告 {reported} · 间隔 {gap}（有效期 {ttl}）</translation>
     </message>
     <message>
       <source>First difference: &lt;b&gt;{part}&lt;/b&gt; at character {offset} — {detail}</source>
@@ -506,20 +594,24 @@
       <translation>（在此结束）</translation>
     </message>
     <message>
+      <source>Earlier {left} · this {right}</source>
+      <translation>上一个 {left} · 本请求 {right}</translation>
+    </message>
+    <message>
       <source>Aligned parts: {equal} equal, {changed} changed, {moved} moved, {added} added, {removed} removed</source>
       <translation>对齐的部分：{equal} 个相同，{changed} 个已更改，{moved} 个已移动，{added} 个新增，{removed} 个移除</translation>
     </message>
     <message>
       <source>Cell colour: share of the request's tokens in the prefix shared with the earlier request (grey: the runtime's first request)</source>
-      <translation>单元格颜色：请求中与上一个请求共享前缀的令牌占比（灰色：该运行时的首个请求）</translation>
+      <translation>单元格颜色：请求中与上一个请求共享前缀的 token 占比（灰色：该运行时的首个请求）</translation>
     </message>
     <message>
       <source>Tokens over turns</source>
-      <translation>各回合的令牌数</translation>
+      <translation>各回合的 token 数</translation>
     </message>
     <message>
       <source>Total: the request's tokens; Shared: the prefix shared with the earlier request; Predicted/Reported: cached tokens by the provider's rules / as the response recorded them</source>
-      <translation>总计：请求的令牌数；共享：与上一个请求共享的前缀；预测/报告：按服务商规则预测的缓存令牌 / 响应记录的缓存令牌</translation>
+      <translation>总计：请求的 token 数；共享：与上一个请求共享的前缀；预测/报告：按服务商规则预测的缓存 token / 响应记录的缓存 token</translation>
     </message>
     <message>
       <source>Total</source>
@@ -543,7 +635,7 @@
     </message>
     <message>
       <source>Tokens over turns · {runtime}</source>
-      <translation>各回合的令牌数 · {runtime}</translation>
+      <translation>各回合的 token 数 · {runtime}</translation>
     </message>
   </context>
   <context>
@@ -574,15 +666,15 @@
     </message>
     <message>
       <source>World, origin and status, stage, or model and provider</source>
-      <translation>世界、来源与状态、阶段，或模型与提供商</translation>
+      <translation>世界、来源与状态、阶段，或模型与服务商</translation>
     </message>
     <message>
       <source>Input tokens reported by the provider (cache reads and writes included)</source>
-      <translation>提供商报告的输入 token（含缓存读取与写入）</translation>
+      <translation>服务商报告的输入 token（含缓存读取与写入）</translation>
     </message>
     <message>
       <source>Input tokens the provider served from its prompt cache</source>
-      <translation>提供商从提示词缓存中提供的输入 token</translation>
+      <translation>服务商从提示词缓存中提供的输入 token</translation>
     </message>
     <message>
       <source>Wall-clock duration</source>
@@ -606,11 +698,11 @@
     </message>
     <message>
       <source>{n} turn</source>
-      <translation>{n} 个轮次</translation>
+      <translation>{n} 个回合</translation>
     </message>
     <message>
       <source>{n} turns</source>
-      <translation>{n} 个轮次</translation>
+      <translation>{n} 个回合</translation>
     </message>
     <message>
       <source>(no runtime id)</source>
@@ -630,7 +722,7 @@
     </message>
     <message>
       <source>Turn id {id}, started {time}</source>
-      <translation>轮次 ID {id}，开始于 {time}</translation>
+      <translation>回合 ID {id}，开始于 {time}</translation>
     </message>
     <message>
       <source>Plugin {plugin}</source>
@@ -689,6 +781,26 @@
       <translation>只显示发送给此模型的请求</translation>
     </message>
     <message>
+      <source>Requests whose prompt contains the search text (F3: next, Shift+F3: previous)</source>
+      <translation>提示词包含搜索文本的请求（F3：下一个，Shift+F3：上一个）</translation>
+    </message>
+    <message>
+      <source>Find &amp;Next</source>
+      <translation>查找下一个(&amp;N)</translation>
+    </message>
+    <message>
+      <source>Select the next request the search found</source>
+      <translation>选择搜索找到的下一个请求</translation>
+    </message>
+    <message>
+      <source>Find &amp;Previous</source>
+      <translation>查找上一个(&amp;P)</translation>
+    </message>
+    <message>
+      <source>Select the previous request the search found</source>
+      <translation>选择搜索找到的上一个请求</translation>
+    </message>
+    <message>
       <source>All runtimes</source>
       <translation>全部运行时</translation>
     </message>
@@ -697,12 +809,32 @@
       <translation>全部模型</translation>
     </message>
     <message>
+      <source>Searching…</source>
+      <translation>正在搜索…</translation>
+    </message>
+    <message>
+      <source>No match</source>
+      <translation>无匹配</translation>
+    </message>
+    <message>
       <source>No model request with id {id} in this database.</source>
       <translation>此数据库中没有 ID 为 {id} 的模型请求。</translation>
     </message>
     <message>
       <source>Searched every prompt by scanning: {why}</source>
       <translation>已逐条扫描所有提示词：{why}</translation>
+    </message>
+    <message>
+      <source>1 request</source>
+      <translation>1 个请求</translation>
+    </message>
+    <message>
+      <source>{at} of {count}</source>
+      <translation>第 {at} 个，共 {count} 个</translation>
+    </message>
+    <message>
+      <source>{count} requests</source>
+      <translation>{count} 个请求</translation>
     </message>
   </context>
   <context>
@@ -1473,6 +1605,81 @@
     </message>
   </context>
   <context>
+    <name>BudgetBar</name>
+    <message>
+      <source>the input alone is over the context window</source>
+      <translation>仅输入就超出了上下文窗口</translation>
+    </message>
+    <message>
+      <source>reported by the provider</source>
+      <translation>服务商报告</translation>
+    </message>
+    <message>
+      <source>counted here</source>
+      <translation>本程序计数</translation>
+    </message>
+    <message>
+      <source>Covel's estimate</source>
+      <translation>Covel 的估算</translation>
+    </message>
+    <message>
+      <source>the input is over the model's input limit of {n:,}</source>
+      <translation>输入超出了模型 {n:,} 的输入上限</translation>
+    </message>
+    <message>
+      <source>{field} is over the model's output limit of {n:,}</source>
+      <translation>{field} 超出了模型 {n:,} 的输出上限</translation>
+    </message>
+    <message>
+      <source>input and {field} together are over the context window</source>
+      <translation>输入与 {field} 合计超出了上下文窗口</translation>
+    </message>
+    <message>
+      <source>The rules table has no context window for this model, so no budget is shown.</source>
+      <translation>规则表中没有该模型的上下文窗口，因此不显示预算。</translation>
+    </message>
+    <message>
+      <source>(no output limit in the request)</source>
+      <translation>（请求中没有输出上限）</translation>
+    </message>
+    <message>
+      <source>This model's output does not count against its input window.</source>
+      <translation>该模型的输出不占用其输入窗口。</translation>
+    </message>
+    <message>
+      <source>Context: {input:,} input</source>
+      <translation>上下文：输入 {input:,}</translation>
+    </message>
+    <message>
+      <source>of {window:,} ({share:.1%})</source>
+      <translation>/ {window:,}（{share:.1%}）</translation>
+    </message>
+    <message>
+      <source>Input: {n:,} tokens, {how}</source>
+      <translation>输入：{n:,} 个 token，{how}</translation>
+    </message>
+    <message>
+      <source>Context window: {n:,} tokens; output limit {out:,}</source>
+      <translation>上下文窗口：{n:,} 个 token；输出上限 {out:,}</translation>
+    </message>
+    <message>
+      <source>Rule {pattern}: {source}</source>
+      <translation>规则 {pattern}：{source}</translation>
+    </message>
+    <message>
+      <source>Context window: not known for {model} (add it to the rules table's [[model_limits]])</source>
+      <translation>上下文窗口：{model} 未知（请在规则表的 [[model_limits]] 中添加）</translation>
+    </message>
+    <message>
+      <source>+ {out:,} {field}</source>
+      <translation>+ {out:,} {field}</translation>
+    </message>
+    <message>
+      <source>Input limit: {n:,} tokens</source>
+      <translation>输入上限：{n:,} 个 token</translation>
+    </message>
+  </context>
+  <context>
     <name>CompareView</name>
     <message>
       <source>equal</source>
@@ -1493,6 +1700,14 @@
     <message>
       <source>removed</source>
       <translation>移除</translation>
+    </message>
+    <message>
+      <source>Left: {left}
+Right: {right}
+Click a name to copy its id.</source>
+      <translation>左：{left}
+右：{right}
+点击名称可复制其 ID。</translation>
     </message>
     <message>
       <source>Section</source>
@@ -1569,6 +1784,327 @@
     <message>
       <source>(absent)</source>
       <translation>（不存在）</translation>
+    </message>
+  </context>
+  <context>
+    <name>ConversationView</name>
+    <message>
+      <source>system</source>
+      <translation>系统</translation>
+    </message>
+    <message>
+      <source>user</source>
+      <translation>用户</translation>
+    </message>
+    <message>
+      <source>assistant</source>
+      <translation>助手</translation>
+    </message>
+    <message>
+      <source>tool</source>
+      <translation>工具</translation>
+    </message>
+    <message>
+      <source>tokens</source>
+      <translation>token</translation>
+    </message>
+    <message>
+      <source>estimated tokens</source>
+      <translation>估算 token</translation>
+    </message>
+    <message>
+      <source>Collapse this part</source>
+      <translation>折叠此部分</translation>
+    </message>
+    <message>
+      <source>The provider caches the request up to this point</source>
+      <translation>服务商会缓存请求中到此为止的内容</translation>
+    </message>
+    <message>
+      <source>Show the whole part ({n:,} characters)</source>
+      <translation>显示整个部分（{n:,} 个字符）</translation>
+    </message>
+    <message>
+      <source>… {n:,} characters more, {hits} matches inside: open ▸ to read</source>
+      <translation>… 还有 {n:,} 个字符，其中有 {hits} 处匹配：展开 ▸ 阅读</translation>
+    </message>
+    <message>
+      <source>… {n:,} characters more: open ▸ to read</source>
+      <translation>… 还有 {n:,} 个字符：展开 ▸ 阅读</translation>
+    </message>
+  </context>
+  <context>
+    <name>CoreTexts</name>
+    <message>
+      <source>{old} → {new}: caches are per model</source>
+      <translation>{old} → {new}：缓存按模型分开</translation>
+    </message>
+    <message>
+      <source>{gap} s since this runtime's last request, over the {ttl} s TTL ({source})</source>
+      <translation>距该运行时上一个请求 {gap} 秒，超过 {ttl} 秒的 TTL（{source}）</translation>
+    </message>
+    <message>
+      <source>{fields} changed: the {levels} cache is keyed by it, so nothing from there on is read ({source})</source>
+      <translation>{fields} 已改变：{levels}缓存以它为键，因此从那里起的内容都不会被读取（{source}）</translation>
+    </message>
+    <message>
+      <source>{fields} changed: the {levels} caches are keyed by it, so nothing from there on is read ({source})</source>
+      <translation>{fields} 已改变：{levels}缓存以它为键，因此从那里起的内容都不会被读取（{source}）</translation>
+    </message>
+    <message>
+      <source>the tool definitions changed: nothing after them can be read from the cache</source>
+      <translation>工具定义已改变：其后的内容都无法从缓存读取</translation>
+    </message>
+    <message>
+      <source>the tool choice or output schema changed: nothing after them can be read from the cache</source>
+      <translation>工具选择或输出结构已改变：其后的内容都无法从缓存读取</translation>
+    </message>
+    <message>
+      <source>the system prompt gained or lost a part here (a leading system message joined it or left it): the history after it is re-sent uncached</source>
+      <translation>系统提示词在此处多了或少了一部分（有一条开头的系统消息并入或移出）：其后的历史会以未缓存方式重新发送</translation>
+    </message>
+    <message>
+      <source>the system prompt changed: the history after it is re-sent uncached</source>
+      <translation>系统提示词已改变：其后的历史会以未缓存方式重新发送</translation>
+    </message>
+    <message>
+      <source>history compacted: summaries replaced the oldest messages</source>
+      <translation>历史已压缩：摘要替换了最早的消息</translation>
+    </message>
+    <message>
+      <source>history pruned to stay within the token budget</source>
+      <translation>历史已裁剪，以保持在 token 预算之内</translation>
+    </message>
+    <message>
+      <source>a depth insertion inside the history moved</source>
+      <translation>历史中的一个深度插入移动了位置</translation>
+    </message>
+    <message>
+      <source>the history window slid: its oldest message changed</source>
+      <translation>历史窗口滑动了：最早的那条消息变了</translation>
+    </message>
+    <message>
+      <source>a history message differs from the previous request's</source>
+      <translation>有一条历史消息与上一个请求中的不同</translation>
+    </message>
+    <message>
+      <source>the prefix runs to the turn context, but the request has no cache_control breakpoint</source>
+      <translation>前缀一直延伸到回合上下文，但该请求没有 cache_control 断点</translation>
+    </message>
+    <message>
+      <source>the prefix runs to the turn context, but no breakpoint of the earlier request ends within it and the lookback: there was nothing to read</source>
+      <translation>前缀一直延伸到回合上下文，但上一个请求没有任何断点落在前缀及回溯范围之内：没有可读取的缓存</translation>
+    </message>
+    <message>
+      <source>{shared} shared tokens; {source} caches no prefix under {minimum} tokens</source>
+      <translation>共享 {shared} 个 token；{source} 不缓存短于 {minimum} 个 token 的前缀</translation>
+    </message>
+    <message>
+      <source>{predicted} tokens predicted cached but none reported; {cause}</source>
+      <translation>预测缓存 {predicted} 个 token，但报告为零；{cause}</translation>
+    </message>
+    <message>
+      <source>the prefix runs to the turn context or later</source>
+      <translation>前缀延伸到回合上下文或更远</translation>
+    </message>
+    <message>
+      <source>cache_control moved earlier: the last breakpoint's prefix is {after} tokens, {before} in the previous request, so at most {after} of the {shared} shared tokens can be read</source>
+      <translation>cache_control 前移了：最后一个断点的前缀为 {after} 个 token，上一个请求中为 {before} 个，因此共享的 {shared} 个 token 中最多只能读取 {after} 个</translation>
+    </message>
+    <message>
+      <source>the first request of this runtime in the session</source>
+      <translation>该运行时在本会话中的第一个请求</translation>
+    </message>
+    <message>
+      <source>the request compared with failed, so the prediction uses the last one that succeeded</source>
+      <translation>用于比较的请求失败了，因此预测改用最近一个成功的请求</translation>
+    </message>
+    <message>
+      <source>{rate} requests on its route (model, cache key, first {prefix} tokens) in the minute up to it, over the ~{limit} a minute one machine takes ({source}): some overflow to machines without the cache</source>
+      <translation>截至此请求的一分钟内，其路由（模型、缓存键、前 {prefix} 个 token）上有 {rate} 个请求，超过单台机器每分钟约 {limit} 个的承载量（{source}）：部分请求会溢出到没有该缓存的机器</translation>
+    </message>
+    <message>
+      <source>no visible reason (eviction, routing overflow, or a relay that drops caching)</source>
+      <translation>没有可见原因（缓存被逐出、路由溢出，或中转服务丢弃了缓存设置）</translation>
+    </message>
+    <message>
+      <source>the provider reports the miss: {reason}, {missed} input tokens missed; we found no cause of our own (our reading: {detail})</source>
+      <translation>服务商报告了未命中：{reason}，{missed} 个输入 token 未命中；我们自己没有找到原因（我们的判断：{detail}）</translation>
+    </message>
+    <message>
+      <source>the provider reports the miss: {reason}; we found no cause of our own (our reading: {detail})</source>
+      <translation>服务商报告了未命中：{reason}；我们自己没有找到原因（我们的判断：{detail}）</translation>
+    </message>
+    <message>
+      <source>the provider disagrees: it reports {reason}, {missed} input tokens missed</source>
+      <translation>服务商的判断不同：它报告 {reason}，{missed} 个输入 token 未命中</translation>
+    </message>
+    <message>
+      <source>the provider disagrees: it reports {reason}</source>
+      <translation>服务商的判断不同：它报告 {reason}</translation>
+    </message>
+    <message>
+      <source>the provider agrees: {reason}, {missed} input tokens missed</source>
+      <translation>服务商的判断一致：{reason}，{missed} 个输入 token 未命中</translation>
+    </message>
+    <message>
+      <source>the provider agrees: {reason}</source>
+      <translation>服务商的判断一致：{reason}</translation>
+    </message>
+    <message>
+      <source>uncertain: {why}</source>
+      <translation>不确定：{why}</translation>
+    </message>
+    <message>
+      <source>uncertain, so not called unexplained: {why}; {predicted} tokens predicted cached, but a true count on the other side of the threshold would cache none (our reading: {detail})</source>
+      <translation>不确定，因此不判为原因不明：{why}；预测缓存 {predicted} 个 token，但若真实计数落在阈值另一侧则不会缓存任何内容（我们的判断：{detail}）</translation>
+    </message>
+    <message>
+      <source>{count} tokens lie within the ±{error} error band of the proxy tokenizer ({tokenizer}) of the {minimum}-token minimum</source>
+      <translation>{count} 个 token 落在代理分词器（{tokenizer}）±{error} 的误差范围内，接近 {minimum} 个 token 的最小长度</translation>
+    </message>
+    <message>
+      <source>{count} tokens lie within the ±{error} error band of the proxy tokenizer ({tokenizer}) of the first {step}-token step</source>
+      <translation>{count} 个 token 落在代理分词器（{tokenizer}）±{error} 的误差范围内，接近第一个 {step} token 的步长</translation>
+    </message>
+    <message>
+      <source>the {gap} s gap lies within the {grace} s grace band after the {ttl} s TTL, where {family} entries have been seen to survive</source>
+      <translation>{gap} 秒的间隔落在 {ttl} 秒 TTL 之后 {grace} 秒的宽限范围内，曾观察到 {family} 的缓存条目在此范围内仍然存活</translation>
+    </message>
+    <message>
+      <source>The system prompt changes between turns at {part} in {count} of {turns} turns (a {{{{ player.character }}}}-style value inside it?): everything after it, the whole history included, is re-sent uncached every turn. Move turn-volatile values to the turn context.</source>
+      <translation>系统提示词在 {turns} 个回合中有 {count} 个回合于「{part}」处发生变化（其中含有 {{{{ player.character }}}} 之类的值？）：其后的全部内容，包括整个历史，每回合都会以未缓存方式重新发送。请把每回合变化的值移到回合上下文中。</translation>
+    </message>
+    <message>
+      <source>{count} requests carry more than {limit} cache_control breakpoints (up to {most}); Anthropic accepts at most that many, so the prediction honours only the first ones.</source>
+      <translation>{count} 个请求带有超过 {limit} 个 cache_control 断点（最多 {most} 个）；Anthropic 最多只接受这么多，因此预测只计入前面的断点。</translation>
+    </message>
+    <message>
+      <source>The cache_control breakpoint on the {where} is written {count} times and never read: the content before it changes every turn, so each write pays the write premium for nothing.</source>
+      <translation>「{where}」上的 cache_control 断点被写入 {count} 次却从未被读取：它之前的内容每回合都在变化，所以每次写入支付的写入溢价都白费了。</translation>
+    </message>
+    <message>
+      <source>The turn context (data blocks such as &lt;runtime-inputs&gt;) is the last message of the request; Covel keeps it before the player message because small models copy data-block syntax into tool calls when it comes last.</source>
+      <translation>回合上下文（&lt;runtime-inputs&gt; 等数据块）是请求的最后一条消息；Covel 会把它放在玩家消息之前，因为数据块排在最后时，小模型会把数据块语法抄进工具调用里。</translation>
+    </message>
+    <message>
+      <source>The oldest history message changes in {count} of {turns} turns: the history window slides every turn, so no turn can reuse the previous turn's history from the cache. Trim in larger steps (Covel prunes in 30 % steps) or summarise instead.</source>
+      <translation>在 {turns} 个回合中有 {count} 个回合最早的历史消息发生变化：历史窗口每回合都在滑动，因此没有哪个回合能从缓存中复用上一回合的历史。请以更大的步长裁剪（Covel 每次裁剪 30 %），或改用摘要。</translation>
+    </message>
+    <message>
+      <source>A depth insertion inside the history (a lorebook or extension segment at depth n) moves in {count} of {turns} turns: the history is re-sent uncached from that point every turn. Place it in the turn context or at depth 0.</source>
+      <translation>历史中的一个深度插入（位于深度 n 的世界书或扩展片段）在 {turns} 个回合中有 {count} 个回合移动了位置：每回合从该处起的历史都会以未缓存方式重新发送。请把它放到回合上下文中或深度 0 处。</translation>
+    </message>
+    <message>
+      <source>The input of {requests} priced requests cost {usd} USD: {classes}.</source>
+      <translation>{requests} 个已计价请求的输入花费 {usd} 美元：{classes}。</translation>
+    </message>
+    <message>
+      <source>uncached input {usd} USD ({tokens} tokens)</source>
+      <translation>未缓存输入 {usd} 美元（{tokens} 个 token）</translation>
+    </message>
+    <message>
+      <source>cache read {usd} USD ({tokens} tokens)</source>
+      <translation>缓存读取 {usd} 美元（{tokens} 个 token）</translation>
+    </message>
+    <message>
+      <source>5-minute write {usd} USD ({tokens} tokens)</source>
+      <translation>5 分钟写入 {usd} 美元（{tokens} 个 token）</translation>
+    </message>
+    <message>
+      <source>1-hour write {usd} USD ({tokens} tokens)</source>
+      <translation>1 小时写入 {usd} 美元（{tokens} 个 token）</translation>
+    </message>
+    <message>
+      <source>The cache_control breakpoint on the {where} closes a prefix of at most {longest} tokens, under the {minimum} the model caches, in {count} of {total} requests: nothing is cached there, and it spends one of the {slots} breakpoint slots. Drop it, or move it to the end of a longer stable prefix (the end of the system prompt).</source>
+      <translation>在 {total} 个请求中有 {count} 个，「{where}」上的 cache_control 断点所封闭的前缀最多 {longest} 个 token，低于该模型缓存所需的 {minimum} 个：那里什么也不会被缓存，却占用了 {slots} 个断点名额中的一个。请删除它，或把它移到更长的稳定前缀末尾（系统提示词末尾）。</translation>
+    </message>
+    <message>
+      <source>None of this runtime's cache_control breakpoints can cache: the longest prefix one closes is {longest} tokens, under the {minimum} the model caches, in all {total} requests, so the breakpoints it marks ({places}) cache nothing and each spends one of the {slots} slots. Drop them, or cache on a model with a lower minimum.</source>
+      <translation>该运行时的 cache_control 断点都无法缓存：在全部 {total} 个请求中，断点封闭的最长前缀为 {longest} 个 token，低于该模型缓存所需的 {minimum} 个，因此它标记的断点（{places}）什么也不缓存，且各占用 {slots} 个名额中的一个。请删除它们，或改用最小长度更低的模型来缓存。</translation>
+    </message>
+    <message>
+      <source>{count} of {total} requests wrote {tokens} tokens to the cache that the next request did not read: their write premium ({usd} USD) bought nothing. The prefix they closed changes before it is reused, or the next request comes after the TTL.</source>
+      <translation>{total} 个请求中有 {count} 个向缓存写入了 {tokens} 个 token，而下一个请求并未读取：它们的写入溢价（{usd} 美元）白费了。它们封闭的前缀在被复用前就变了，或者下一个请求在 TTL 之后才到来。</translation>
+    </message>
+    <message>
+      <source>{count} of {gaps} gaps between requests are longer than the {short} TTL but within {long}: with ttl "{option}" on the breakpoints the cached part would cost {saving} USD less ({cost} instead of {was}), the dearer writes included. Keep-alive requests every {short} would pay only for gaps up to about {keep}.</source>
+      <translation>请求之间的 {gaps} 个间隔中有 {count} 个长于 {short} 的 TTL 但在 {long} 之内：若在断点上设置 ttl "{option}"，缓存部分的费用将少 {saving} 美元（{cost} 而非 {was}），已计入更贵的写入。每 {short} 发送一次保活请求，只对不超过约 {keep} 的间隔划算。</translation>
+    </message>
+    <message>
+      <source>{count} of {gaps} gaps between requests are longer than the {short} TTL but within {long}: with ttl "{option}" on the breakpoints the cached part would cost {saving} USD less ({cost} instead of {was}), the dearer writes included.</source>
+      <translation>请求之间的 {gaps} 个间隔中有 {count} 个长于 {short} 的 TTL 但在 {long} 之内：若在断点上设置 ttl "{option}"，缓存部分的费用将少 {saving} 美元（{cost} 而非 {was}），已计入更贵的写入。</translation>
+    </message>
+    <message>
+      <source>llm.responded {id} matches no llm.calling of its runtime</source>
+      <translation>llm.responded {id} 与其运行时的任何 llm.calling 都不匹配</translation>
+    </message>
+    <message>
+      <source>turn_results.runtime_results: {error}</source>
+      <translation>turn_results.runtime_results：{error}</translation>
+    </message>
+    <message>
+      <source>context.compacted {id}: no model call follows it</source>
+      <translation>context.compacted {id}：其后没有模型调用</translation>
+    </message>
+    <message>
+      <source>the call recorded no kernel messages: nothing can be matched</source>
+      <translation>该调用没有记录内核消息：无法匹配任何内容</translation>
+    </message>
+    <message>
+      <source>{count} &lt;compacted_history&gt; envelopes match no stored summary text (rewritten by a later merge, or deleted)</source>
+      <translation>{count} 个 &lt;compacted_history&gt; 封装与任何已存储的摘要文本都不匹配（已被之后的合并改写，或已删除）</translation>
+    </message>
+    <message>
+      <source>tools</source>
+      <translation>工具</translation>
+    </message>
+    <message>
+      <source>system</source>
+      <translation>系统</translation>
+    </message>
+    <message>
+      <source>messages</source>
+      <translation>消息</translation>
+    </message>
+    <message>
+      <source> and </source>
+      <translation>和</translation>
+    </message>
+    <message>
+      <source>{n} min</source>
+      <translation>{n} 分钟</translation>
+    </message>
+    <message>
+      <source>{n} s</source>
+      <translation>{n} 秒</translation>
+    </message>
+    <message>
+      <source>, </source>
+      <translation>、</translation>
+    </message>
+    <message>
+      <source>; </source>
+      <translation>；</translation>
+    </message>
+  </context>
+  <context>
+    <name>Names</name>
+    <message>
+      <source>Turn {number}</source>
+      <translation>第 {number} 回合</translation>
+    </message>
+    <message>
+      <source>Turn {id}</source>
+      <translation>回合 {id}</translation>
+    </message>
+    <message>
+      <source>step {number}</source>
+      <translation>第 {number} 步</translation>
+    </message>
+    <message>
+      <source>attempt {number}</source>
+      <translation>第 {number} 次尝试</translation>
     </message>
   </context>
   <context>
@@ -1702,6 +2238,86 @@
       <translation>无标签文本</translation>
     </message>
     <message>
+      <source>[Compacted history: …] (legacy)</source>
+      <translation>[Compacted history: …]（旧格式）</translation>
+    </message>
+    <message>
+      <source>request settings</source>
+      <translation>请求设置</translation>
+    </message>
+    <message>
+      <source>(request ends earlier)</source>
+      <translation>（请求提前结束）</translation>
+    </message>
+    <message>
+      <source>(identical)</source>
+      <translation>（完全相同）</translation>
+    </message>
+    <message>
+      <source>(no earlier request)</source>
+      <translation>（没有更早的请求）</translation>
+    </message>
+    <message>
+      <source>depth insertion</source>
+      <translation>深度插入</translation>
+    </message>
+    <message>
+      <source>cache breakpoints</source>
+      <translation>缓存断点</translation>
+    </message>
+    <message>
+      <source>every breakpoint</source>
+      <translation>所有断点</translation>
+    </message>
+    <message>
+      <source>cache writes</source>
+      <translation>缓存写入</translation>
+    </message>
+    <message>
+      <source>cache TTL</source>
+      <translation>缓存 TTL</translation>
+    </message>
+    <message>
+      <source>input cost</source>
+      <translation>输入费用</translation>
+    </message>
+    <message>
+      <source>system</source>
+      <translation>系统</translation>
+    </message>
+    <message>
+      <source>user</source>
+      <translation>用户</translation>
+    </message>
+    <message>
+      <source>assistant</source>
+      <translation>助手</translation>
+    </message>
+    <message>
+      <source>tool</source>
+      <translation>工具</translation>
+    </message>
+    <message>
+      <source>developer</source>
+      <translation>开发者</translation>
+    </message>
+    <message>
+      <source>model</source>
+      <translation>模型</translation>
+    </message>
+    <message>
+      <source>system prompt (part {n})</source>
+      <translation>系统提示词（第 {n} 部分）</translation>
+    </message>
+    <message>
+      <source>system block {n}</source>
+      <translation>系统块 {n}</translation>
+    </message>
+    <message>
+      <source>message {n}</source>
+      <translation>消息 {n}</translation>
+    </message>
+    <message>
       <source>pre-history extension message</source>
       <translation>历史前扩展消息</translation>
     </message>
@@ -1793,9 +2409,113 @@
       <source>completed</source>
       <translation>已完成</translation>
     </message>
+    <message>
+      <source>{role} #{n}</source>
+      <translation>{role} #{n}</translation>
+    </message>
+    <message>
+      <source>{label} ({qualifier})</source>
+      <translation>{label}（{qualifier}）</translation>
+    </message>
   </context>
   <context>
     <name>RequestView</name>
+    <message>
+      <source>Copy</source>
+      <translation>复制</translation>
+    </message>
+    <message>
+      <source>Copy the anatomy or the provider body</source>
+      <translation>复制请求结构或服务商请求体</translation>
+    </message>
+    <message>
+      <source>Export</source>
+      <translation>导出</translation>
+    </message>
+    <message>
+      <source>Save the anatomy or the provider body to a file</source>
+      <translation>将请求结构或服务商请求体保存到文件</translation>
+    </message>
+    <message>
+      <source>Compare</source>
+      <translation>比较</translation>
+    </message>
+    <message>
+      <source>Compare this request with another one, part by part</source>
+      <translation>将此请求与另一个请求逐部分比较</translation>
+    </message>
+    <message>
+      <source>Request not shown</source>
+      <translation>未显示请求</translation>
+    </message>
+    <message>
+      <source>kernel messages</source>
+      <translation>内核消息</translation>
+    </message>
+    <message>
+      <source>complete body</source>
+      <translation>完整请求体</translation>
+    </message>
+    <message>
+      <source>failed</source>
+      <translation>失败</translation>
+    </message>
+    <message>
+      <source>completeness not recorded</source>
+      <translation>未记录完整性</translation>
+    </message>
+    <message>
+      <source>status {code}</source>
+      <translation>状态码 {code}</translation>
+    </message>
+    <message>
+      <source>Loading request {id}…</source>
+      <translation>正在加载请求 {id}…</translation>
+    </message>
+    <message>
+      <source>&lt;b&gt;{exact}&lt;/b&gt; tokens ({encoding}, {provenance})</source>
+      <translation>&lt;b&gt;{exact}&lt;/b&gt; 个 token（{encoding}，{provenance}）</translation>
+    </message>
+    <message>
+      <source>&lt;b&gt;{est}&lt;/b&gt; estimated tokens</source>
+      <translation>估算 &lt;b&gt;{est}&lt;/b&gt; 个 token</translation>
+    </message>
+    <message>
+      <source>turn {turn}</source>
+      <translation>回合 {turn}</translation>
+    </message>
+    <message>
+      <source>reported input {input} · cached {cached} · cache write {write} · output {output}</source>
+      <translation>上报输入 {input} · 缓存命中 {cached} · 缓存写入 {write} · 输出 {output}</translation>
+    </message>
+    <message>
+      <source>retry reason: {reason}</source>
+      <translation>重试原因：{reason}</translation>
+    </message>
+    <message>
+      <source>bodyRef → attempt {n} (body resolved from it)</source>
+      <translation>bodyRef → 第 {n} 次尝试（请求体由其还原）</translation>
+    </message>
+    <message>
+      <source>body error: {error}</source>
+      <translation>请求体错误：{error}</translation>
+    </message>
+    <message>
+      <source>{n} transport attempts</source>
+      <translation>{n} 次传输尝试</translation>
+    </message>
+    <message>
+      <source>partial body: {n} omitted fields</source>
+      <translation>不完整的请求体：省略了 {n} 个字段</translation>
+    </message>
+    <message>
+      <source>(no runtime)</source>
+      <translation>（无运行时）</translation>
+    </message>
+    <message>
+      <source>step {step} · attempt {attempt}</source>
+      <translation>步骤 {step} · 尝试 {attempt}</translation>
+    </message>
     <message>
       <source>Compare with…</source>
       <translation>与…比较</translation>
@@ -1837,30 +2557,6 @@
       <translation>此请求没有记录响应。</translation>
     </message>
     <message>
-      <source>Copy</source>
-      <translation>复制</translation>
-    </message>
-    <message>
-      <source>Copy the anatomy or the provider body</source>
-      <translation>复制请求结构或服务商请求体</translation>
-    </message>
-    <message>
-      <source>Export</source>
-      <translation>导出</translation>
-    </message>
-    <message>
-      <source>Save the anatomy or the provider body to a file</source>
-      <translation>将请求结构或服务商请求体保存到文件</translation>
-    </message>
-    <message>
-      <source>Compare</source>
-      <translation>比较</translation>
-    </message>
-    <message>
-      <source>Compare this request with another one, part by part</source>
-      <translation>将此请求与另一个请求逐部分比较</translation>
-    </message>
-    <message>
       <source>Segment stack</source>
       <translation>片段栈</translation>
     </message>
@@ -1875,6 +2571,10 @@
     <message>
       <source>Anatomy</source>
       <translation>结构</translation>
+    </message>
+    <message>
+      <source>Conversation</source>
+      <translation>对话</translation>
     </message>
     <message>
       <source>Kernel messages</source>
@@ -1925,14 +2625,6 @@
       <translation>与…比较(&amp;W)</translation>
     </message>
     <message>
-      <source>Request not shown</source>
-      <translation>未显示请求</translation>
-    </message>
-    <message>
-      <source>kernel messages</source>
-      <translation>内核消息</translation>
-    </message>
-    <message>
       <source>payload.messages and tools as Covel recorded them</source>
       <translation>Covel 记录的 payload.messages 与工具</translation>
     </message>
@@ -1973,14 +2665,6 @@
       <translation>无</translation>
     </message>
     <message>
-      <source>complete body</source>
-      <translation>完整请求体</translation>
-    </message>
-    <message>
-      <source>failed</source>
-      <translation>失败</translation>
-    </message>
-    <message>
       <source>the anatomy as Markdown</source>
       <translation>Markdown 格式的结构</translation>
     </message>
@@ -2005,28 +2689,8 @@
       <translation>无法读取上一个请求。</translation>
     </message>
     <message>
-      <source>Loading request {id}…</source>
-      <translation>正在加载请求 {id}…</translation>
-    </message>
-    <message>
       <source>Cannot read request {id}: {error}</source>
       <translation>无法读取请求 {id}：{error}</translation>
-    </message>
-    <message>
-      <source>&lt;b&gt;{exact}&lt;/b&gt; tokens ({encoding}, {provenance})</source>
-      <translation>&lt;b&gt;{exact}&lt;/b&gt; 个 token（{encoding}，{provenance}）</translation>
-    </message>
-    <message>
-      <source>&lt;b&gt;{est}&lt;/b&gt; estimated tokens</source>
-      <translation>估算 &lt;b&gt;{est}&lt;/b&gt; 个 token</translation>
-    </message>
-    <message>
-      <source>turn {turn}</source>
-      <translation>回合 {turn}</translation>
-    </message>
-    <message>
-      <source>reported input {input} · cached {cached} · cache write {write} · output {output}</source>
-      <translation>上报输入 {input} · 缓存命中 {cached} · 缓存写入 {write} · 输出 {output}</translation>
     </message>
     <message>
       <source>trace_events row {id}</source>
@@ -2039,14 +2703,6 @@
     <message>
       <source>Attempt {n}</source>
       <translation>第 {n} 次尝试</translation>
-    </message>
-    <message>
-      <source>completeness not recorded</source>
-      <translation>未记录完整性</translation>
-    </message>
-    <message>
-      <source>status {code}</source>
-      <translation>状态码 {code}</translation>
     </message>
     <message>
       <source>Cache breakpoint ({label}): the provider caches everything before it</source>
@@ -2065,22 +2721,6 @@
       <translation>{id} 不是此数据库中的模型请求。</translation>
     </message>
     <message>
-      <source>{n} transport attempts</source>
-      <translation>{n} 次传输尝试</translation>
-    </message>
-    <message>
-      <source>retry reason: {reason}</source>
-      <translation>重试原因：{reason}</translation>
-    </message>
-    <message>
-      <source>bodyRef → attempt {n} (body resolved from it)</source>
-      <translation>bodyRef → 第 {n} 次尝试（请求体由其还原）</translation>
-    </message>
-    <message>
-      <source>body error: {error}</source>
-      <translation>请求体错误：{error}</translation>
-    </message>
-    <message>
       <source>{exact} tokens</source>
       <translation>{exact} 个 token</translation>
     </message>
@@ -2093,20 +2733,8 @@
       <translation>无法显示此文本：{error}</translation>
     </message>
     <message>
-      <source>partial body: {n} omitted fields</source>
-      <translation>不完整的请求体：省略了 {n} 个字段</translation>
-    </message>
-    <message>
       <source>Cannot write {path}: {error}</source>
       <translation>无法写入 {path}：{error}</translation>
-    </message>
-    <message>
-      <source>(no runtime)</source>
-      <translation>（无运行时）</translation>
-    </message>
-    <message>
-      <source>step {step} · attempt {attempt}</source>
-      <translation>步骤 {step} · 尝试 {attempt}</translation>
     </message>
     <message>
       <source>recognised by {how}</source>
@@ -2122,6 +2750,14 @@
     <message>
       <source>Wrap long lines</source>
       <translation>长行自动换行</translation>
+    </message>
+    <message>
+      <source>Unescaped</source>
+      <translation>反转义</translation>
+    </message>
+    <message>
+      <source>Show JSON string values as text: line breaks as lines, no escapes</source>
+      <translation>把 JSON 字符串值显示为文本：换行显示为新行，不显示转义符</translation>
     </message>
     <message>
       <source>Find in text (Enter: next, Shift+Enter: previous)</source>
@@ -2154,6 +2790,10 @@
   </context>
   <context>
     <name>TurnView</name>
+    <message>
+      <source>Turn Stepper</source>
+      <translation>回合步进器</translation>
+    </message>
     <message>
       <source>No turn selected</source>
       <translation>未选择回合</translation>
@@ -2191,8 +2831,20 @@
       <translation>播放速度：按记录时间的倍数（长时间等待缩短为 1.5 秒），或每个事件固定间隔</translation>
     </message>
     <message>
+      <source>Fit</source>
+      <translation>适应</translation>
+    </message>
+    <message>
       <source>Step through the turn with ← →, or click the timeline.</source>
       <translation>用 ← → 步进查看回合，或点击时间线。</translation>
+    </message>
+    <message>
+      <source>Open in Main View</source>
+      <translation>在主视图中打开</translation>
+    </message>
+    <message>
+      <source>Show this request in the main request view, with the whole window's room (Ctrl+Return)</source>
+      <translation>在主请求视图中显示此请求，使用整个窗口的空间（Ctrl+Return）</translation>
     </message>
     <message>
       <source>Next Event</source>
@@ -2223,8 +2875,20 @@
       <translation>最后一个事件</translation>
     </message>
     <message>
-      <source>No turn shown</source>
-      <translation>未显示回合</translation>
+      <source>Zoom In on the Timeline</source>
+      <translation>放大时间线</translation>
+    </message>
+    <message>
+      <source>Zoom Out of the Timeline</source>
+      <translation>缩小时间线</translation>
+    </message>
+    <message>
+      <source>Fit the Turn in the Timeline</source>
+      <translation>使回合适应时间线</translation>
+    </message>
+    <message>
+      <source>Open Request in Main View</source>
+      <translation>在主视图中打开请求</translation>
     </message>
     <message>
       <source>turn</source>
@@ -2259,6 +2923,10 @@
       <translation>没有打开数据库。</translation>
     </message>
     <message>
+      <source>No turn shown</source>
+      <translation>未显示回合</translation>
+    </message>
+    <message>
       <source>after stages</source>
       <translation>阶段之后</translation>
     </message>
@@ -2269,10 +2937,6 @@
     <message>
       <source>History this call saw: {counts}</source>
       <translation>此调用看到的历史：{counts}</translation>
-    </message>
-    <message>
-      <source>Loading turn {id}…</source>
-      <translation>正在加载回合 {id}…</translation>
     </message>
     <message>
       <source>event {i} of {n} · {offset} · {where}</source>
@@ -2287,12 +2951,12 @@
       <translation>每个事件 {n} 毫秒</translation>
     </message>
     <message>
-      <source>Cannot show turn {id}: {reason}</source>
-      <translation>无法显示回合 {id}：{reason}</translation>
+      <source>Loading turn {id}…</source>
+      <translation>正在加载回合 {id}…</translation>
     </message>
     <message>
-      <source>retry of {id}</source>
-      <translation>重试自 {id}</translation>
+      <source>Cannot show turn {id}: {reason}</source>
+      <translation>无法显示回合 {id}：{reason}</translation>
     </message>
     <message>
       <source>{n} events · not started</source>
@@ -2307,8 +2971,8 @@
       <translation>已发送 {n} 条摘要</translation>
     </message>
     <message>
-      <source>Turn {id}</source>
-      <translation>回合 {id}</translation>
+      <source>retry of</source>
+      <translation>重试自</translation>
     </message>
     <message>
       <source>No history: {reason}</source>
@@ -2651,6 +3315,57 @@
     </message>
   </context>
   <context>
+    <name>GoToDialog</name>
+    <message>
+      <source>&amp;Go To…</source>
+      <translation>转到(&amp;G)…</translation>
+    </message>
+    <message>
+      <source>Select a request, turn or session by its id (or the start of one) or a turn number</source>
+      <translation>按 ID（或其开头部分）或回合编号选择请求、回合或会话</translation>
+    </message>
+    <message>
+      <source>Nothing in this database has an id starting “{text}”.</source>
+      <translation>此数据库中没有 ID 以“{text}”开头的内容。</translation>
+    </message>
+    <message>
+      <source>No database is open.</source>
+      <translation>没有打开数据库。</translation>
+    </message>
+    <message>
+      <source>Go To</source>
+      <translation>转到</translation>
+    </message>
+    <message>
+      <source>Request, turn or session id (or its start), or a turn number</source>
+      <translation>请求、回合或会话的 ID（或其开头部分），或回合编号</translation>
+    </message>
+    <message>
+      <source>The 8 characters a table shows are enough; #4 or 4 is the selected session's turn 4.</source>
+      <translation>表格中显示的 8 个字符就足够；#4 或 4 表示所选会话的第 4 回合。</translation>
+    </message>
+    <message>
+      <source>Go</source>
+      <translation>转到</translation>
+    </message>
+    <message>
+      <source>“{text}” is the start of several ids: {ids}. Type more of the id.</source>
+      <translation>“{text}”是多个 ID 的开头：{ids}。请多输入几个字符。</translation>
+    </message>
+    <message>
+      <source>The selected session has no turn {number}.</source>
+      <translation>所选会话没有第 {number} 回合。</translation>
+    </message>
+    <message>
+      <source>Another database was opened.</source>
+      <translation>已打开另一个数据库。</translation>
+    </message>
+    <message>
+      <source>{id} could not be shown in the navigator.</source>
+      <translation>无法在导航栏中显示 {id}。</translation>
+    </message>
+  </context>
+  <context>
     <name>MainWindow</name>
     <message>
       <source>read-only</source>
@@ -2666,7 +3381,7 @@
     </message>
     <message>
       <source>{sessions} sessions · {turns} turns · {executions} executions · {requests} requests</source>
-      <translation>{sessions} 个会话 · {turns} 个轮次 · {executions} 次执行 · {requests} 个请求</translation>
+      <translation>{sessions} 个会话 · {turns} 个回合 · {executions} 次执行 · {requests} 个请求</translation>
     </message>
     <message>
       <source>&amp;File</source>
@@ -2755,6 +3470,14 @@
     <message>
       <source>&amp;Help</source>
       <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+      <source>&amp;Keyboard Shortcuts</source>
+      <translation>键盘快捷键(&amp;K)</translation>
+    </message>
+    <message>
+      <source>List every keyboard shortcut of the window and its views</source>
+      <translation>列出窗口及其各视图的所有键盘快捷键</translation>
     </message>
     <message>
       <source>&amp;About Prompt Inspector</source>
@@ -2865,7 +3588,7 @@
     </message>
     <message>
       <source>Select a session, turn, runtime or request in the navigator to see its details.</source>
-      <translation>在导航栏中选择会话、轮次、运行时或请求以查看详情。</translation>
+      <translation>在导航栏中选择会话、回合、运行时或请求以查看详情。</translation>
     </message>
     <message>
       <source>File</source>
@@ -2881,7 +3604,7 @@
     </message>
     <message>
       <source>Turns</source>
-      <translation>轮次</translation>
+      <translation>回合</translation>
     </message>
     <message>
       <source>Executions</source>
@@ -2949,7 +3672,7 @@
     </message>
     <message>
       <source>Turn id</source>
-      <translation>轮次 ID</translation>
+      <translation>回合 ID</translation>
     </message>
     <message>
       <source>Trace id</source>
@@ -3037,7 +3760,7 @@
     </message>
     <message>
       <source>Provider</source>
-      <translation>提供商</translation>
+      <translation>服务商</translation>
     </message>
     <message>
       <source>Protocol</source>
@@ -3093,6 +3816,33 @@
     <message>
       <source>A Covel store in PostgreSQL, for example &lt;code&gt;{example}&lt;/code&gt;. Choose a schema with &lt;code&gt;?options=-csearch_path%3Dname&lt;/code&gt;. The connection only reads.</source>
       <translation>PostgreSQL 中的 Covel 存储，例如 &lt;code&gt;{example}&lt;/code&gt;。用 &lt;code&gt;?options=-csearch_path%3Dname&lt;/code&gt; 选择 schema。连接只读。</translation>
+    </message>
+  </context>
+  <context>
+    <name>ShortcutsDialog</name>
+    <message>
+      <source>Window</source>
+      <translation>窗口</translation>
+    </message>
+    <message>
+      <source>Trees and tables</source>
+      <translation>树和表格</translation>
+    </message>
+    <message>
+      <source>Keyboard Shortcuts</source>
+      <translation>键盘快捷键</translation>
+    </message>
+    <message>
+      <source>Filter by action or key…</source>
+      <translation>按操作或按键筛选…</translation>
+    </message>
+    <message>
+      <source>Action</source>
+      <translation>操作</translation>
+    </message>
+    <message>
+      <source>Shortcut</source>
+      <translation>快捷键</translation>
     </message>
   </context>
   <context>
@@ -3154,7 +3904,7 @@
     </message>
     <message>
       <source>Id</source>
-      <translation>Id</translation>
+      <translation>ID</translation>
     </message>
     <message>
       <source>Zone</source>
@@ -3221,7 +3971,7 @@
     </message>
     <message>
       <source>(no id)</source>
-      <translation>（无 id）</translation>
+      <translation>（无 ID）</translation>
     </message>
     <message>
       <source>{count} problem(s); first: {message}</source>
@@ -3505,7 +4255,7 @@
     </message>
     <message>
       <source>id</source>
-      <translation>id</translation>
+      <translation>ID</translation>
     </message>
     <message>
       <source>complete</source>

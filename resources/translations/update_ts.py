@@ -15,6 +15,7 @@ pyside6-lupdate is not used because it only recognises ``self.tr`` and literal
 from __future__ import annotations
 
 import ast
+import re
 import shutil
 import subprocess
 import sys
@@ -31,6 +32,37 @@ TS_FILE = HERE / "prompt_inspector_zh_CN.ts"
 QM_FILE = HERE / "prompt_inspector_zh_CN.qm"
 
 
+# The glossary (README.md beside this file): (English term as a regular expression, the one Chinese
+# word for it, words that must not stand for it). A translation of a source naming the term must use
+# the word (None: the check is only that the other words never appear).
+GLOSSARY: tuple[tuple[str, str, tuple[str, ...], bool], ...] = (
+    # (term, word, forbidden words, the word is required where the term appears)
+    (r"\btokens?\b", "token", ("令牌", "词元"), True),
+    (r"\bturns?\b", "回合", ("轮次",), False),
+    (r"\bproviders?\b", "服务商", ("提供商", "供应商"), False),
+    (r"\bids?\b", "ID", (), False),
+)
+_PLACEHOLDER = re.compile(r"\{[^{}]*\}")
+# "id" as a word in Chinese text (not inside a name such as runtime_id or a {placeholder}).
+_LOWER_ID = re.compile(r"(?<![A-Za-z0-9_.])(?:id|Id|ids)(?![A-Za-z0-9_])")
+
+
+def glossary_problems(translations: dict[tuple[str, str], str]) -> list[str]:
+    """Every translation that breaks the glossary, as a line for a person."""
+    problems = []
+    for (ctx, source), text in translations.items():
+        bare = _PLACEHOLDER.sub("", text)
+        for term, word, forbidden, required in GLOSSARY:
+            for bad in forbidden:
+                if bad in bare:
+                    problems.append(f"[{ctx}] {source!r}: {bad!r} where the glossary says {word!r}")
+            if required and re.search(term, source, re.IGNORECASE) and word.lower() not in bare.lower():
+                problems.append(f"[{ctx}] {source!r}: {text!r} does not say {word!r}")
+        if ctx != CORE_CONTEXT and _LOWER_ID.search(bare):
+            problems.append(f"[{ctx}] {source!r}: {text!r} writes 'id' where the glossary says 'ID'")
+    return problems
+
+
 def _is_translate(call: ast.AST) -> bool:
     return (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute)
             and call.func.attr == "translate" and len(call.args) >= 2
@@ -38,13 +70,19 @@ def _is_translate(call: ast.AST) -> bool:
 
 
 def _helpers(tree: ast.Module) -> dict[str, str]:
-    """``def _tr(text): return QCoreApplication.translate("Ctx", text)`` → {"_tr": "Ctx"}."""
+    """``def _tr(text): return QCoreApplication.translate("Ctx", text)`` → {"_tr": "Ctx"} (and a helper
+    returning ``text, QCoreApplication.translate("Ctx", text)``)."""
     found: dict[str, str] = {}
     for node in ast.walk(tree):
         if isinstance(node, ast.FunctionDef):
             for stmt in node.body:
-                if isinstance(stmt, ast.Return) and stmt.value is not None and _is_translate(stmt.value):
-                    found[node.name] = stmt.value.args[0].value  # type: ignore[attr-defined]
+                if not isinstance(stmt, ast.Return) or stmt.value is None:
+                    continue
+                # Also ``return text, QCoreApplication.translate("Ctx", text)``: a (source, translation) pair.
+                values = stmt.value.elts if isinstance(stmt.value, ast.Tuple) else [stmt.value]
+                for value in values:
+                    if _is_translate(value):
+                        found[node.name] = value.args[0].value  # type: ignore[attr-defined]
     return found
 
 
@@ -166,7 +204,10 @@ def main() -> int:
     missing = [p for p in pairs if p not in translations]
     for ctx, source in missing:
         print(f"untranslated: [{ctx}] {source}")
-    return 1 if missing else 0
+    problems = glossary_problems({pair: translations[pair] for pair in pairs if pair in translations})
+    for line in problems:
+        print(f"glossary: {line}")
+    return 1 if missing or problems else 0
 
 
 if __name__ == "__main__":

@@ -13,6 +13,7 @@ from inspector.cache.results import CachePair
 from inspector.cache.session_totals import CostClasses, shared_share
 from inspector.numbering import shown
 
+from ui.views.core_texts import core_text
 from ui.views.part_names import part_label
 
 
@@ -59,8 +60,8 @@ def pair_tooltip(pair: CachePair) -> str:
             predicted=num_text(pair.predicted_cached_tokens), reported=num_text(pair.reported_cached_tokens)),
         _tr("Gap since the earlier request: {gap} (cache lifetime {ttl})").format(
             gap=format_seconds(pair.gap_seconds), ttl=format_seconds(pair.ttl_seconds)),
-        _tr("Reason: <b>{reason}</b> — {detail}").format(reason=html.escape(pair.reason),
-                                                         detail=html.escape(pair.reason_detail)),
+        _tr("Reason: <b>{reason}</b> — {detail}").format(reason=html.escape(reason_name(pair.reason)),
+                                                         detail=html.escape(reason_detail_text(pair.reason_detail))),
         _tr("First difference: {part} at character {offset}").format(
             part=html.escape(part_label(pair.first_difference)), offset=f"{pair.offset:,}"),
     ]
@@ -69,6 +70,46 @@ def pair_tooltip(pair: CachePair) -> str:
     if route:
         lines.append(route)
     return "<br>".join(lines)
+
+
+def reason_name(reason: str) -> str:
+    """A reason of :data:`inspector.cache.results.REASONS` as a person reads it (an unknown one as
+    recorded)."""
+    return {
+        "cold-start": _tr("cold start"),
+        "expired": _tr("expired"),
+        "model-changed": _tr("model changed"),
+        "tools-changed": _tr("tools changed"),
+        "system-changed": _tr("system prompt changed"),
+        "history-rewritten": _tr("history rewritten"),
+        "turn-context": _tr("turn context"),
+        "below-minimum": _tr("below the minimum"),
+        "options-changed": _tr("options changed"),
+        "provider-reported": _tr("reported by the provider"),
+        "unexplained": _tr("unexplained"),
+    }.get(reason, reason)
+
+
+def region_name(region: str) -> str:
+    """Where a first difference lies (:data:`inspector.cache.results.REGIONS`), translated."""
+    return {
+        "tools": _tr("tools"),
+        "settings": _tr("request settings"),
+        "system": _tr("system prompt"),
+        "history": _tr("history"),
+        "turn-context": _tr("turn context"),
+        "end": _tr("end of the request"),
+    }.get(region, region)
+
+
+def reason_detail_text(detail: str) -> str:
+    """A pair's reason detail (the core's English sentence) in the UI's language."""
+    return core_text(detail)
+
+
+def finding_message_text(message: str) -> str:
+    """A finding's explanation (the core's English sentence) in the UI's language."""
+    return core_text(message)
 
 
 # Shown before an uncertain pair's share in the table: the verdict is an approximation.

@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 from functools import cache
 
+from inspector.numbering import shown
+
 
 def _tr(text: str) -> str:
     from PySide6.QtCore import QCoreApplication
@@ -56,6 +58,41 @@ def _whole_labels() -> dict[str, str]:
         "unrecognised text before the runtime body": _tr("unrecognised text before the runtime body"),
         "untagged segment": _tr("untagged segment"),
         "untagged text": _tr("untagged text"),
+        "[Compacted history: …] (legacy)": _tr("[Compacted history: …] (legacy)"),
+        # What the cache analysis names a first difference or a finding's part by.
+        "request settings": _tr("request settings"),
+        "(request ends earlier)": _tr("(request ends earlier)"),
+        "(identical)": _tr("(identical)"),
+        "(no earlier request)": _tr("(no earlier request)"),
+        "depth insertion": _tr("depth insertion"),
+        "cache breakpoints": _tr("cache breakpoints"),
+        "every breakpoint": _tr("every breakpoint"),
+        "cache writes": _tr("cache writes"),
+        "cache TTL": _tr("cache TTL"),
+        "input cost": _tr("input cost"),
+    }
+
+
+@cache
+def _roles() -> dict[str, str]:
+    """The roles a message label starts with (``user #0``)."""
+    return {
+        "system": _tr("system"),
+        "user": _tr("user"),
+        "assistant": _tr("assistant"),
+        "tool": _tr("tool"),
+        "developer": _tr("developer"),
+        "model": _tr("model"),
+    }
+
+
+@cache
+def _numbered() -> dict[str, str]:
+    """Labels the core numbers from 1 already: their templates."""
+    return {
+        "system prompt (part {n})": _tr("system prompt (part {n})"),
+        "system block {n}": _tr("system block {n}"),
+        "message {n}": _tr("message {n}"),
     }
 
 
@@ -79,12 +116,16 @@ def sentinel_chip() -> str:
     return _tr("⟦cache breakpoint⟧")
 
 
-_MESSAGE_LABEL = re.compile(r"^(\w+ #\d+) \((.+)\)$")
+# ``user #0``, ``system #3 (depth insertion or late system segment)``, ``tool #2``: the core counts
+# messages (and tools) from 0, as the request holds them; a person reads them from 1.
+_MESSAGE_LABEL = re.compile(r"^(\w+) #(\d+)(?: \((.+)\))?$")
+_NUMBERED_LABEL = re.compile(r"^(system prompt \(part |system block |message )(\d+)(\)?)$")
 _PATH_SEPARATOR = " › "
 
 
 def part_label(label: str) -> str:
-    """The shown name of one core label (or of a ``a › b`` path of them)."""
+    """The shown name of one core label (or of a ``a › b`` path of them): translated, and a
+    message's 0-based number shown from 1 (``user #0`` → "user #1")."""
     if _PATH_SEPARATOR in label:
         return _PATH_SEPARATOR.join(part_label(piece) for piece in label.split(_PATH_SEPARATOR))
     whole = _whole_labels().get(label)
@@ -92,9 +133,17 @@ def part_label(label: str) -> str:
         return whole
     m = _MESSAGE_LABEL.match(label)
     if m is not None:
-        qualifier = _qualifiers().get(m.group(2))
-        if qualifier is not None:
-            return f"{m.group(1)} ({qualifier})"
+        # A role or qualifier the table does not know is shown as recorded, the number from 1 still.
+        number = _tr("{role} #{n}").format(role=_roles().get(m.group(1), m.group(1)), n=shown(int(m.group(2))))
+        if m.group(3) is None:
+            return number
+        qualifier = _qualifiers().get(m.group(3), m.group(3))
+        return _tr("{label} ({qualifier})").format(label=number, qualifier=qualifier)
+    m = _NUMBERED_LABEL.match(label)
+    if m is not None:
+        template = _numbered().get(f"{m.group(1)}{{n}}{m.group(3)}")
+        if template is not None:
+            return template.format(n=m.group(2))
     return label
 
 
@@ -132,4 +181,6 @@ def clear_cache() -> None:
     """Forget the translated tables (after the application's translator changes)."""
     _whole_labels.cache_clear()
     _qualifiers.cache_clear()
+    _roles.cache_clear()
+    _numbered.cache_clear()
     _recorded_values.cache_clear()

@@ -22,24 +22,41 @@ def chinese(qapp: Any) -> Iterator[None]:
 
 
 def test_english_labels_are_shown_as_the_core_wrote_them(qapp: Any) -> None:
-    for label in ("system prompt", "user #3", "system #9 (depth insertion or late system segment)",
-                  "history › assistant #4", "<world-lore>", "[RUNTIME]", "character-get"):
+    for label in ("system prompt", "<world-lore>", "[RUNTIME]", "character-get", "request settings"):
         assert part_label(label) == label
     assert sentinel_chip() == SENTINEL_CHIP
+
+
+def test_messages_are_numbered_from_one(qapp: Any) -> None:
+    # The core counts a request's messages from 0; a person reads them from 1 (inspector.numbering).
+    assert part_label("user #0") == "user #1"
+    assert part_label("system #9 (depth insertion or late system segment)") == (
+        "system #10 (depth insertion or late system segment)")
+    assert part_label("history › assistant #4") == "history › assistant #5"
+    assert part_label("tools › tool #0") == "tools › tool #1"
+    assert part_label("assistant #2 (something new)") == "assistant #3 (something new)"
+    # Labels the core numbers from 1 already keep their number.
+    assert part_label("system prompt (part 2)") == "system prompt (part 2)"
+    assert part_label("system block 1") == "system block 1"
+    assert part_label("message 3") == "message 3"
 
 
 def test_chinese_labels(chinese: None) -> None:
     assert part_label("system prompt") == "系统提示词"
     assert part_label("turn context") == "回合上下文"
-    assert part_label("assistant #7 (execution story)") == "assistant #7 (本回合叙事)"
-    assert part_label("tool #10 (tool result)") == "tool #10 (工具结果)"
-    assert part_label("history › user #3") == "历史 › user #3"
+    assert part_label("assistant #7 (execution story)") == "助手 #8（本回合叙事）"
+    assert part_label("tool #10 (tool result)") == "工具 #11（工具结果）"
+    assert part_label("history › user #3") == "历史 › 用户 #4"
+    assert part_label("history › depth insertion") == "历史 › 深度插入"
+    assert part_label("system prompt (part 2)") == "系统提示词（第 2 部分）"
+    assert part_label("system block 1") == "系统块 1"
     assert sentinel_chip() == "⟦缓存断点⟧"
 
 
 def test_text_the_engine_wrote_stays_as_recorded(chinese: None) -> None:
-    for label in ("<world-lore>", "[RUNTIME]", "character-get", "user #0", "assistant #2 (something new)"):
+    for label in ("<world-lore>", "[RUNTIME]", "character-get"):
         assert part_label(label) == label
+    assert part_label("assistant #2 (something new)") == "助手 #3（something new）"
 
 
 def test_switching_back_to_english_forgets_the_chinese_table(qapp: Any) -> None:
