@@ -1,6 +1,9 @@
-"""Everything about one model request: header facts, the anatomy trees with the selected part's
-text, the kernel messages, each provider body, the response and the raw trace row; copying,
-exporting and comparing.
+"""Everything about one model request: header facts and the context budget, the anatomy trees
+with the selected part's text, the conversation, the kernel messages, each provider body, the
+response and the raw trace row; copying, exporting, comparing and a search hit's highlight.
+
+The header lives in ``request_header``, the trees in ``anatomy_sections``, the conversation
+cards in ``conversation_view`` and the "Compare with…" dialog in ``request_picker``.
 
 All computing (the anatomy with exact tokens, renderings, comparisons) happens in ``inspector``;
 this module only schedules it on the TaskManager and shows the results.
@@ -14,26 +17,28 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QEvent, QEventLoop, QItemSelectionModel, QModelIndex, Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QFont, QGuiApplication, QKeyEvent, QKeySequence
-from PySide6.QtWidgets import (
-    QAbstractItemView, QDialog, QDialogButtonBox, QFileDialog, QHBoxLayout, QHeaderView, QLabel, QLineEdit,
-    QMenu, QSizePolicy, QSplitter, QTabWidget, QToolButton, QTreeView, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget,
-)
+from PySide6.QtGui import QAction, QGuiApplication, QKeyEvent, QKeySequence
+from PySide6.QtWidgets import QDialog, QFileDialog, QMenu, QSplitter, QTabWidget, QVBoxLayout, QWidget
 
 from inspector import views
+from inspector.anatomy.conversation import Card, conversation
+from inspector.budget import ContextBudget, request_budget
 from inspector.export import (
     anatomy_json, anatomy_markdown, attempt_body_json, attempt_facts, kernel_messages_json, node_text,
     provider_body_json, raw_event_json, response_text,
 )
 from inspector.files import OutputPathError, check_output_path, write_atomic
 from inspector.highlight import PreparedText, prepare_text
-from inspector.numbering import shown as shown_number
+from inspector.readable_json import readable_json
 from inspector.views import DetailNode, RequestDetail
 
-from ui.models.anatomy_tree import COL_ESTIMATE, COL_EXACT, COL_LABEL, COL_RECOGNISED, COL_ROLE, COL_SHARE, \
-    AnatomyTreeModel, NodeRole, ShareBarDelegate, recognised_label
+from ui.models.anatomy_tree import NodeRole, recognised_label
+from ui.views.anatomy_sections import AnatomySection, fit_sections
 from ui.views.compare_view import CompareView
+from ui.views.conversation_view import ConversationView
 from ui.views.part_names import part_label
+from ui.views.request_header import RequestHeader, attempt_caption
+from ui.views.request_picker import RequestPickerDialog, num
 from ui.views.text_pane import TextPane
 from ui.workers import Job, TaskManager
 
@@ -47,98 +52,7 @@ def _tr(text: str) -> str:
     return QCoreApplication.translate("RequestView", text)
 
 
-def _num(value: Any) -> str:
-    return f"{value:,}" if isinstance(value, int) and not isinstance(value, bool) else "–"
-
-
-class _Section(QWidget):
-    """A titled anatomy tree."""
-
-    def __init__(self, title: str, parent: QWidget) -> None:
-        super().__init__(parent)
-        self.title = QLabel(title, self)
-        self.title.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-        font = QFont(self.title.font())
-        font.setBold(True)
-        self.title.setFont(font)
-        self.model = AnatomyTreeModel(self)
-        self.tree = QTreeView(self)
-        self.tree.setModel(self.model)
-        self.tree.setUniformRowHeights(True)
-        self.tree.setAlternatingRowColors(True)
-        self.tree.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.tree.setItemDelegateForColumn(COL_SHARE, ShareBarDelegate(self.tree))
-        self.tree.setIndentation(14)
-        header = self.tree.header()
-        header.setStretchLastSection(False)
-        header.setSectionResizeMode(COL_LABEL, QHeaderView.ResizeMode.Stretch)
-        for col, width in ((COL_ROLE, 64), (COL_RECOGNISED, 86), (COL_EXACT, 64), (COL_ESTIMATE, 64),
-                           (COL_SHARE, 130)):
-            header.setSectionResizeMode(col, QHeaderView.ResizeMode.Interactive)
-            self.tree.setColumnWidth(col, width)
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(0, 2, 0, 0)
-        layout.setSpacing(2)
-        layout.addWidget(self.title)
-        layout.addWidget(self.tree, 1)
-
-    def set_roots(self, roots: list[DetailNode], exact_counted: bool, summary: str) -> None:
-        self.model.set_roots(roots, exact_counted=exact_counted)
-        self.tree.expandAll()
-        self.title.setText(summary)
-
-
-class RequestPickerDialog(QDialog):
-    """Pick another request of the same session (rows from :func:`views.compare_candidates`)."""
-
-    def __init__(self, rows: list[dict[str, Any]], runtime_id: str | None, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setWindowTitle(_tr("Compare with…"))
-        self.resize(820, 480)
-        self.filter = QLineEdit(self)
-        self.filter.setPlaceholderText(_tr("Filter by runtime, model or id"))
-        self.filter.setClearButtonEnabled(True)
-        self.list = QTreeWidget(self)
-        self.list.setRootIsDecorated(False)
-        self.list.setUniformRowHeights(True)
-        self.list.setHeaderLabels([_tr("Turn"), _tr("Runtime"), _tr("Step"), _tr("Attempt"), _tr("Model"),
-                                   _tr("Input tokens"), _tr("Request id")])
-        for col, width in enumerate((50, 230, 45, 60, 150, 90)):
-            self.list.setColumnWidth(col, width)
-        preselect: QTreeWidgetItem | None = None
-        for row in rows:
-            turn = row.get("turnNumber")
-            item = QTreeWidgetItem([
-                "" if turn is None else str(turn), row.get("runtimeId") or "", str(_shown_or_unknown(row.get("step"))),
-                str(_shown_or_unknown(row.get("attempt"))), row.get("model") or "", _num(row.get("inputTokens")), row["eventId"],
-            ])
-            item.setData(0, Qt.ItemDataRole.UserRole, row["eventId"])
-            self.list.addTopLevelItem(item)
-            if row.get("runtimeId") == runtime_id:
-                preselect = item  # the latest earlier-or-later call of the same runtime
-        if preselect is not None:
-            self.list.setCurrentItem(preselect)
-            self.list.scrollToItem(preselect)
-        self.list.itemDoubleClicked.connect(lambda _i, _c: self.accept())
-        self.filter.textChanged.connect(self._filter)
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self)
-        buttons.accepted.connect(self.accept)
-        buttons.rejected.connect(self.reject)
-        layout = QVBoxLayout(self)
-        layout.addWidget(self.filter)
-        layout.addWidget(self.list, 1)
-        layout.addWidget(buttons)
-
-    def _filter(self, text: str) -> None:
-        needle = text.strip().lower()
-        for i in range(self.list.topLevelItemCount()):
-            item = self.list.topLevelItem(i)
-            hay = " ".join(item.text(c) for c in range(item.columnCount())).lower()
-            item.setHidden(bool(needle) and needle not in hay)
-
-    def selected_id(self) -> str | None:
-        item = self.list.currentItem()
-        return None if item is None or item.isHidden() else item.data(0, Qt.ItemDataRole.UserRole)
+__all__ = ["RequestPickerDialog", "RequestView", "attach_request_view"]
 
 
 class RequestView(QWidget):
@@ -147,6 +61,8 @@ class RequestView(QWidget):
 
     ``store_getter`` returns the window's current store (or None); it is read when work starts,
     and the job holds the store as its resource so replacing the store never closes it mid-read.
+
+    :meth:`highlight_search` marks a search text in every pane of the opened request.
     """
 
     loaded = Signal(str)
@@ -160,6 +76,10 @@ class RequestView(QWidget):
         self.event_id: str | None = None
         self.detail: RequestDetail | None = None
         self.comparison: Comparison | None = None
+        self.cards: list[Card] = []
+        self.budget: ContextBudget | None = None
+        self.search_text = ""
+        self._cards_shown = False
         self._job: Job | None = None
         self._running: Job | None = None  # the load executing, even if its result will be dropped
         self._queued = False  # self.event_id still has to be loaded
@@ -169,6 +89,8 @@ class RequestView(QWidget):
         self._load_timer.timeout.connect(self._start_queued)
         self._compare_job: Job | None = None
         self._pane_jobs: dict[int, Job] = {}
+        # JSON panes: what fills each (make_text, caption), to switch it to unescaped and back.
+        self._json_makers: dict[int, tuple[Callable[[], str], str]] = {}
         self._node_job: Job | None = None
         # Texts prepared in the background (display text + highlight spans), by node identity.
         self._prepared_nodes: dict[int, PreparedText] = {}
@@ -183,71 +105,30 @@ class RequestView(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 2, 0, 0)
         layout.setSpacing(3)
-        layout.addLayout(self._header_layout)
-        layout.addWidget(self.message)
+        layout.addWidget(self.header)
         layout.addWidget(self.tabs, 1)
         self._set_enabled(False)
 
     # ------------------------------------------------------------------ construction
 
     def _build_header(self) -> None:
-        self.title = QLabel(self)
-        self.title.setObjectName("requestTitle")
-        font = QFont(self.title.font())
-        font.setBold(True)
-        font.setPointSizeF(font.pointSizeF() * 1.15)
-        self.title.setFont(font)
-        self.title.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        # Long runtime ids and event ids must not force the window wider than the user made it;
-        # the title wraps between its parts instead of running under the buttons.
-        self.title.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-        self.title.setWordWrap(True)
-        self.facts = QLabel(self)
-        self.facts.setObjectName("requestFacts")
-        self.facts.setTextFormat(Qt.TextFormat.RichText)
-        self.facts.setWordWrap(True)
-        self.facts.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.message = QLabel(self)
-        self.message.setObjectName("requestMessage")
-        self.message.setWordWrap(True)
-        self.message.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.message.hide()
-
-        def tool(text: str, tip: str) -> QToolButton:
-            b = QToolButton(self)
-            b.setText(text)
-            b.setToolTip(tip)
-            b.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
-            b.setAutoRaise(True)
-            return b
-
-        self.copy_button = tool(_tr("Copy"), _tr("Copy the anatomy or the provider body"))
-        self.copy_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
-        self.export_button = tool(_tr("Export"), _tr("Save the anatomy or the provider body to a file"))
-        self.export_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
-        self.compare_button = tool(_tr("Compare"), _tr("Compare this request with another one, part by part"))
-        self.compare_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
-        buttons = QHBoxLayout()
-        buttons.setSpacing(2)
-        for b in (self.copy_button, self.export_button, self.compare_button):
-            buttons.addWidget(b)
-        text_col = QVBoxLayout()
-        text_col.setSpacing(1)
-        text_col.addWidget(self.title)
-        text_col.addWidget(self.facts)
-        self._header_layout = QHBoxLayout()
-        self._header_layout.addLayout(text_col, 1)
-        self._header_layout.addLayout(buttons)
-        self._header_layout.setAlignment(buttons, Qt.AlignmentFlag.AlignTop)
+        self.header = RequestHeader(self)
+        self.title = self.header.title
+        self.facts = self.header.facts
+        self.message = self.header.message
+        self.budget_bar = self.header.budget_bar
+        self.copy_button = self.header.copy_button
+        self.export_button = self.header.export_button
+        self.compare_button = self.header.compare_button
 
     def _build_tabs(self) -> None:
         self.tabs = QTabWidget(self)
         self.tabs.setDocumentMode(True)
 
         anatomy = QWidget(self)
-        self.stack_section = _Section(_tr("Segment stack"), anatomy)
-        self.context_section = _Section(_tr("Turn context"), anatomy)
-        self.history_section = _Section(_tr("History bags"), anatomy)
+        self.stack_section = AnatomySection(_tr("Segment stack"), anatomy)
+        self.context_section = AnatomySection(_tr("Turn context"), anatomy)
+        self.history_section = AnatomySection(_tr("History bags"), anatomy)
         self.sections = (self.stack_section, self.context_section, self.history_section)
         for section in self.sections:
             section.tree.selectionModel().currentChanged.connect(partial(self._node_selected, section))
@@ -270,7 +151,12 @@ class RequestView(QWidget):
         lay.addWidget(self.anatomy_splitter)
         self.tabs.addTab(anatomy, _tr("Anatomy"))
 
-        self.kernel_pane = TextPane(self, wrap=False)
+        self.conversation_view = ConversationView(self)
+        self.tabs.addTab(self.conversation_view, _tr("Conversation"))
+
+        # JSON wraps (a prompt is one long string), and can show its strings unescaped.
+        self.kernel_pane = TextPane(self, unescapable=True)
+        self._json_source(self.kernel_pane)
         self.tabs.addTab(self.kernel_pane, _tr("Kernel messages"))
 
         self.provider_tabs = QTabWidget(self)
@@ -280,7 +166,8 @@ class RequestView(QWidget):
 
         self.response_pane = TextPane(self)
         self.tabs.addTab(self.response_pane, _tr("Response"))
-        self.raw_pane = TextPane(self, wrap=False)
+        self.raw_pane = TextPane(self, unescapable=True)
+        self._json_source(self.raw_pane)
         self.tabs.addTab(self.raw_pane, _tr("Raw event"))
 
         self.compare_view = CompareView(self)
@@ -288,6 +175,7 @@ class RequestView(QWidget):
         # Shown once a comparison exists; an empty compare page would only be a placeholder.
         self.tabs.setTabVisible(self._compare_tab, False)
         self.tabs.currentChanged.connect(self._prepare_visible)
+        self.tabs.currentChanged.connect(self._show_cards_if_visible)
         self.provider_tabs.currentChanged.connect(self._prepare_visible)
 
     def _build_actions(self) -> None:
@@ -342,9 +230,7 @@ class RequestView(QWidget):
             self._show_error(_tr("No database is open."))
             return
         self._cancel_text_jobs()
-        self.title.setText(_tr("Loading request {id}…").format(id=event_id))
-        self.facts.clear()
-        self.message.hide()
+        self.header.show_loading(event_id)
         self._set_enabled(False)
         # The load starts on the next turn of the event loop, after the view is painted: a
         # worker running Python makes every Python call of a paint (each data() of a tree) wait
@@ -368,7 +254,7 @@ class RequestView(QWidget):
     def _start_load(self, event_id: str, store: Any) -> None:
         chip = self.text_pane.chip
 
-        def work(job: Job) -> tuple[RequestDetail, dict[int, PreparedText]] | None:
+        def work(job: Job) -> tuple[RequestDetail, dict[int, PreparedText], list[Card], ContextBudget] | None:
             # Everything slow happens here: the anatomy with exact tokens, and the text (display
             # and highlight spans) of the part the view opens on. The other tabs are prepared
             # when first shown.
@@ -385,7 +271,9 @@ class RequestView(QWidget):
             if first is not None:
                 prepared[id(first)] = prepare_text(node_text(first), "prompt", should_stop=lambda: job.cancelled,
                                                    chip=chip)
-            return detail, prepared
+            # The conversation's cards and the context budget are computed here too: both walk
+            # the whole anatomy.
+            return detail, prepared, conversation(detail), request_budget(detail)
 
         def settle(job_result: Any) -> None:
             self._load_settled()
@@ -407,15 +295,18 @@ class RequestView(QWidget):
         if self._queued:
             self._load_timer.start()
 
-    def _loaded(self, event_id: str, result: tuple[RequestDetail, dict[int, PreparedText]] | None) -> None:
+    def _loaded(self, event_id: str,
+                result: tuple[RequestDetail, dict[int, PreparedText], list[Card], ContextBudget] | None) -> None:
         if event_id != self.event_id:
             return
         self._job = None
         if result is None:
             self._show_error(_tr("{id} is not a model request in this database.").format(id=event_id))
             return
-        detail, prepared = result
+        detail, prepared, cards, budget = result
         self.detail = detail
+        self.cards = cards
+        self.budget = budget
         self._prepared_nodes = prepared
         self._fill(detail)
         self._set_enabled(True)
@@ -429,11 +320,11 @@ class RequestView(QWidget):
 
     def _show_error(self, text: str) -> None:
         self.detail = None
-        self.title.setText(_tr("Request not shown"))
-        self.facts.clear()
-        self.message.setText(text)
-        self.message.setStyleSheet("color: #c0392b;")
-        self.message.show()
+        self.cards = []
+        self.budget = None
+        self.header.show_error(text)
+        self.conversation_view.clear()
+        self._cards_shown = True
         for section in self.sections:
             section.model.clear()
         for pane in (self.text_pane, self.kernel_pane, self.response_pane, self.raw_pane):
@@ -460,34 +351,7 @@ class RequestView(QWidget):
 
     def _fill(self, d: RequestDetail) -> None:
         row = d.record
-        self.message.hide()
-        self.title.setText(" · ".join(x for x in (
-            row.runtime_id or _tr("(no runtime)"),
-            # One-based, as the navigator counts them ("Step 1" is tool-loop step 0).
-            _tr("step {step} · attempt {attempt}").format(step=_shown_or_unknown(row.step),
-                                                          attempt=_shown_or_unknown(row.attempt)),
-            row.event_id,
-        ) if x))
-        view = d.request.protocol if d.request.source == "provider" else _tr("kernel messages")
-        tokens = (_tr("<b>{exact}</b> tokens ({encoding}, {provenance})").format(
-            exact=_num(d.total_exact), encoding=d.encoding, provenance=d.encoding_provenance)
-            if d.exact_counted else _tr("<b>{est}</b> estimated tokens").format(est=_num(d.total_estimate)))
-        facts = [
-            _tr("turn {turn}").format(turn=(row.turn_id or "")[:8]),
-            f"<b>{_esc(row.model or '?')}</b> · {_esc(row.provider or '?')}",
-            _esc(view or "?"),
-            tokens,
-            _tr("reported input {input} · cached {cached} · cache write {write} · output {output}").format(
-                input=_num(row.input_tokens), cached=_num(row.cached_tokens),
-                write=_num(row.cache_write_tokens), output=_num(row.output_tokens)),
-        ]
-        if row.transport_attempts > 1:
-            facts.append(_tr("{n} transport attempts").format(n=row.transport_attempts))
-        problems = list(d.request.problems)
-        text = " &nbsp;│&nbsp; ".join(facts)
-        if problems:
-            text += "<br><span style='color:#c0392b'>" + "<br>".join(_esc(p) for p in problems) + "</span>"
-        self.facts.setText(text)
+        self.header.fill(d, self.budget)
 
         stack_roots = [r for r in (d.tools, d.segment_stack) if r is not None]
         self.stack_section.set_roots(stack_roots, d.exact_counted, self._summary(_tr("Segment stack"), stack_roots, d))
@@ -497,7 +361,7 @@ class RequestView(QWidget):
         self.history_section.set_roots(d.history_bags, d.exact_counted,
                                        self._summary(_tr("History bags"), d.history_bags, d))
         self.text_pane.set_content("", caption=_tr("Select a part to see its text"))
-        self._fit_sections()
+        fit_sections(self.anatomy_splitter, self.trees_splitter, self.sections)
         # Start on the system prompt (else the first part) so the pane never sits empty.
         if not self.select_node(lambda n: n.kind == "system-prompt"):
             first = self.stack_section.model.index(0, 0)
@@ -506,15 +370,73 @@ class RequestView(QWidget):
 
         # The other tabs hold megabytes of pretty-printed JSON for a large request: each is
         # rendered and highlighted in the background when first shown (_prepare_visible).
-        self.kernel_pane.defer(partial(kernel_messages_json, d), "json",
-                               _tr("payload.messages and tools as Covel recorded them"))
+        self._set_json(self.kernel_pane, partial(kernel_messages_json, d),
+                       _tr("payload.messages and tools as Covel recorded them"))
         self._fill_provider_tabs(d)
         no_response = _tr("No response was recorded for this request.")
         self.response_pane.defer(lambda: response_text(d) or no_response, "prompt", self._response_caption(d))
-        self.raw_pane.defer(partial(raw_event_json, d), "json", _tr("trace_events row {id}").format(id=row.event_id))
+        self._set_json(self.raw_pane, partial(raw_event_json, d), _tr("trace_events row {id}").format(id=row.event_id))
+        self._cards_shown = False
+        self.conversation_view.clear()
+        self._show_cards_if_visible()
         self._prepare_visible()
 
     # ------------------------------------------------------------------ deferred texts
+
+    def _json_source(self, pane: TextPane) -> None:
+        """Let ``pane`` switch between its JSON as recorded and with its strings unescaped."""
+        pane.unescapedToggled.connect(partial(self._unescape_toggled, pane))
+
+    def _set_json(self, pane: TextPane, make_text: Callable[[], str], caption: str) -> None:
+        """Fill ``pane`` (later, in the background) with ``make_text()``, unescaped if it is set so."""
+        self._json_makers[id(pane)] = (make_text, caption)
+        if pane.unescaped:
+            pane.defer(lambda: readable_json(make_text()), "prompt", caption)
+        else:
+            pane.defer(make_text, "json", caption)
+
+    def _unescape_toggled(self, pane: TextPane, _on: bool) -> None:
+        source = self._json_makers.get(id(pane))
+        if source is None:
+            return
+        job = self._pane_jobs.pop(id(pane), None)
+        if job is not None:
+            job.cancel()
+        self._set_json(pane, *source)
+        self._prepare_visible()
+
+    def _show_cards_if_visible(self, *_args: Any) -> None:
+        """Build the conversation's cards the first time its tab is on screen for this request."""
+        if self._cards_shown or self.detail is None or self.tabs.currentWidget() is not self.conversation_view:
+            return
+        self._cards_shown = True
+        self.conversation_view.set_cards(self.cards, self.detail.exact_counted)
+        if self.search_text:
+            self.conversation_view.highlight(self.search_text)
+
+    # ------------------------------------------------------------------ search highlight
+
+    def highlight_search(self, text: str) -> int:
+        """Mark every occurrence of ``text`` (ASCII case ignored, as the search matches) in the
+        opened request: the selected part's text, the conversation, the JSON panes, the response
+        and the raw event; a pane filled later is marked when it is filled. Scrolls the page on
+        screen to its first hit and returns the number of hits on that page (0: none there).
+        An empty ``text`` clears the marks."""
+        self.search_text = text
+        counts: dict[int, int] = {}
+        for pane in self._text_panes():
+            if pane.pending is None:
+                counts[id(pane)] = pane.highlight_all(text)
+            else:
+                pane._needle = text  # marked when its text arrives (TextPane._apply)
+        counts[id(self.conversation_view)] = self.conversation_view.highlight(text)
+        page = self.tabs.currentWidget()
+        if page is self.conversation_view:
+            return counts[id(self.conversation_view)]
+        return counts.get(id(self.current_pane()), 0)
+
+    def _text_panes(self) -> list[TextPane]:
+        return [self.text_pane, self.kernel_pane, self.response_pane, self.raw_pane, *self.provider_panes]
 
     def _cancel_text_jobs(self) -> None:
         for job in self._pane_jobs.values():
@@ -557,42 +479,18 @@ class RequestView(QWidget):
 
         self._pane_jobs[id(pane)] = self.tasks.run(work, done, failed, resource=store)
 
-    def _fit_sections(self) -> None:
-        """Give each tree the height its rows need (within what is there), so a two-row history
-        does not take as much room as a forty-row segment stack."""
-        outer = sum(self.anatomy_splitter.sizes())
-        if outer <= 0:
-            return
-        wants = []
-        for section in self.sections:
-            rows = _visible_rows(section.model, section.tree)
-            row_h = max(section.tree.sizeHintForRow(0), section.tree.fontMetrics().height() + 4)
-            wants.append(section.title.sizeHint().height() + section.tree.header().sizeHint().height()
-                         + rows * row_h + 10)
-        need = sum(wants)
-        # The text of the selected part is what the user reads; it keeps at least 38%.
-        total = min(need + 4, round(outer * 0.62))
-        self.anatomy_splitter.setSizes([total, outer - total])
-        if need <= total:
-            spare = total - need
-            sizes = [w + (spare if i == 0 else 0) for i, w in enumerate(wants)]
-        else:
-            floor = 70
-            sizes = [max(floor, round(w * total / need)) for w in wants]
-        self.trees_splitter.setSizes(sizes)
-
     def _summary(self, title: str, roots: list[DetailNode], d: RequestDetail) -> str:
         total = sum(r.exact for r in roots) if d.exact_counted else sum(r.estimate for r in roots)
         share = sum(r.share for r in roots)
         if not roots:
             return _tr("{title} — none").format(title=title)
-        return _tr("{title} — {tokens} tokens, {share}").format(title=title, tokens=_num(total),
+        return _tr("{title} — {tokens} tokens, {share}").format(title=title, tokens=num(total),
                                                                share=f"{share * 100:.1f}%")
 
     def _response_caption(self, d: RequestDetail) -> str:
         resp = d.response or {}
         return _tr("finish: {finish} · {ms} ms").format(finish=resp.get("finishReason") or "–",
-                                                        ms=_num(resp.get("durationMs")))
+                                                        ms=num(resp.get("durationMs")))
 
     def _clear_provider_tabs(self) -> None:
         while self.provider_tabs.count():
@@ -604,17 +502,18 @@ class RequestView(QWidget):
     def _fill_provider_tabs(self, d: RequestDetail) -> None:
         self._clear_provider_tabs()
         if not d.attempts:
-            pane = TextPane(self.provider_tabs, wrap=False)
+            pane = TextPane(self.provider_tabs)
             pane.set_content("", "json", _tr("No provider body was recorded; the anatomy uses the kernel messages."))
             self.provider_tabs.addTab(pane, _tr("none"))
             return
         for attempt in d.attempts:
             f = attempt_facts(attempt)
-            pane = TextPane(self.provider_tabs, wrap=False)
+            pane = TextPane(self.provider_tabs, unescapable=True)
+            self._json_source(pane)
             if attempt.body is not None:
-                pane.defer(partial(attempt_body_json, attempt), "json", self._attempt_caption(f))
+                self._set_json(pane, partial(attempt_body_json, attempt), attempt_caption(f))
             else:
-                pane.set_content("", "json", self._attempt_caption(f))
+                pane.set_content("", "json", attempt_caption(f))
             self.provider_panes.append(pane)
             title = _tr("Attempt {n}").format(n=(f["transportAttempt"] if f["transportAttempt"] is not None
                                                  else f["index"]) + 1)
@@ -623,27 +522,9 @@ class RequestView(QWidget):
             self.provider_tabs.addTab(pane, title)
         self.provider_tabs.setCurrentIndex(len(d.attempts) - 1)
 
-    def _attempt_caption(self, f: dict[str, Any]) -> str:
-        if f["completeness"] == "complete":
-            parts = [_tr("complete body")]
-        elif f["completeness"] == "partial":
-            parts = [_tr("partial body: {n} omitted fields").format(n=f["omittedFields"])]
-        else:
-            parts = [_tr("completeness not recorded")]
-        parts.append(_tr("status {code}").format(code=f["statusCode"] if f["statusCode"] is not None else "–"))
-        if f["retryReason"]:
-            parts.append(_tr("retry reason: {reason}").format(reason=f["retryReason"]))
-        if f["bodyRef"] is not None:
-            parts.append(_tr("bodyRef → attempt {n} (body resolved from it)").format(n=shown_number(f["bodyRef"])))
-        if f["bodyError"]:
-            parts.append(_tr("body error: {error}").format(error=f["bodyError"]))
-        if f["failed"]:
-            parts.append(_tr("failed"))
-        return " · ".join(parts)
-
     # ------------------------------------------------------------------ anatomy selection
 
-    def _node_selected(self, section: _Section, current: QModelIndex, _previous: QModelIndex) -> None:
+    def _node_selected(self, section: AnatomySection, current: QModelIndex, _previous: QModelIndex) -> None:
         if self._selecting or not current.isValid():
             return
         self._selecting = True
@@ -664,8 +545,8 @@ class RequestView(QWidget):
             caption = _tr("Cache breakpoint ({label}): the provider caches everything before it").format(
                 label=part_label(node.label))
         else:
-            count = _tr("{exact} tokens").format(exact=_num(node.exact)) if self.detail and self.detail.exact_counted \
-                else _tr("{est} estimated tokens").format(est=_num(node.estimate))
+            count = _tr("{exact} tokens").format(exact=num(node.exact)) if self.detail and self.detail.exact_counted \
+                else _tr("{est} estimated tokens").format(est=num(node.estimate))
             caption = " · ".join(x for x in (part_label(node.label), node.role or "", count,
                                              _tr("recognised by {how}").format(how=recognised_label(node.recognised_by))) if x)
         prepared = self._prepared_nodes.get(id(node))
@@ -807,9 +688,7 @@ class RequestView(QWidget):
                 report(_tr("Export Request"), text)
                 return
             widget = widget.parentWidget()
-        self.message.setText(text)
-        self.message.setStyleSheet("color: #c0392b;")
-        self.message.show()
+        self.header.show_message(text, error=True)
 
     def _save_path(self, title: str, default: str, filters: str) -> str | None:
         name, _f = QFileDialog.getSaveFileName(self, title, default, filters)
@@ -903,30 +782,11 @@ class RequestView(QWidget):
 
     def _compare_failed(self, text: str) -> None:
         self._compare_job = None
-        self.message.setText(text)
-        self.message.setStyleSheet("")
-        self.message.show()
+        self.header.show_message(text, error=False)
 
 
 # Texts up to this long are lexed on the GUI thread when a part is selected (a few ms).
 _SYNC_TEXT = 20_000
-
-
-def _esc(text: str) -> str:
-    return str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-
-
-def _visible_rows(model: AnatomyTreeModel, tree: QTreeView) -> int:
-    count = 0
-    stack = [QModelIndex()]
-    while stack:
-        parent = stack.pop()
-        for row in range(model.rowCount(parent)):
-            idx = model.index(row, 0, parent)
-            count += 1
-            if tree.isExpanded(idx):
-                stack.append(idx)
-    return count
 
 
 def attach_request_view(window: Any, *, screenshot: bool = False) -> RequestView:
@@ -943,9 +803,3 @@ def attach_request_view(window: Any, *, screenshot: bool = False) -> RequestView
         # Connected before the launcher connects its own handler, so this runs first.
         window.navigator.revealFinished.connect(lambda _complete: view.wait_until_loaded())
     return view
-
-
-def _shown_or_unknown(value: Any) -> Any:
-    """A recorded position as a person reads it, or "?" when the row does not say."""
-    number = shown_number(value)
-    return number if isinstance(number, int) else "?"

@@ -9,11 +9,14 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from PySide6.QtCore import QEvent, QMimeData, Qt, Signal
-from PySide6.QtGui import QColor, QFont, QFontDatabase, QKeyEvent, QKeySequence, QTextCursor, QTextDocument
+from PySide6.QtGui import (
+    QColor, QFont, QFontDatabase, QKeyEvent, QKeySequence, QTextCharFormat, QTextCursor, QTextDocument,
+)
 from PySide6.QtWidgets import (
     QCheckBox, QHBoxLayout, QLabel, QLineEdit, QPlainTextEdit, QSizePolicy, QTextEdit, QToolButton, QVBoxLayout, QWidget,
 )
 
+from inspector.anatomy.conversation import find_hits
 from inspector.jsjson import utf16_len, utf16_to_index
 from inspector.highlight import DisplayText, PreparedText, display_text, prepare_text
 
@@ -25,6 +28,24 @@ def _tr(text: str) -> str:
     from PySide6.QtCore import QCoreApplication
 
     return QCoreApplication.translate("TextPane", text)
+
+
+# At most this many search hits are marked in one pane (the count says how many were marked).
+HIGHLIGHT_LIMIT = 5_000
+
+
+def utf16_prefix(text: str, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """``spans`` (code-point offsets, in order) as the UTF-16 offsets a QTextDocument counts in,
+    measured incrementally so many hits in a long text stay linear."""
+    out: list[tuple[int, int]] = []
+    pos = base = 0
+    for start, end in spans:
+        base += utf16_len(text[pos:start])
+        length = utf16_len(text[start:end])
+        out.append((base, base + length))
+        base += length
+        pos = end
+    return out
 
 
 class _Editor(QPlainTextEdit):
@@ -61,9 +82,12 @@ class _Editor(QPlainTextEdit):
 
 class TextPane(QWidget):
     """``set_content(text, language)``; ``text()`` is the recorded text, ``shown_text()`` what is on
-    screen. ``language``: ``prompt`` or ``json``."""
+    screen. ``language``: ``prompt`` or ``json``. With ``unescapable`` the pane offers an
+    "Unescaped" toggle (``unescapedToggled``); whoever fills the pane shows the text that way."""
 
-    def __init__(self, parent: QWidget | None = None, *, wrap: bool = True) -> None:
+    unescapedToggled = Signal(bool)
+
+    def __init__(self, parent: QWidget | None = None, *, wrap: bool = True, unescapable: bool = False) -> None:
         super().__init__(parent)
         self.editor = _Editor(self)
         self.editor.setReadOnly(True)
@@ -93,8 +117,14 @@ class TextPane(QWidget):
         self.show_all_button.hide()
         top.addWidget(self.caption, 1)
         top.addWidget(self.show_all_button)
+        self.unescape_box = QCheckBox(_tr("Unescaped"), self)
+        self.unescape_box.setToolTip(_tr("Show JSON string values as text: line breaks as lines, no escapes"))
+        self.unescape_box.toggled.connect(self.unescapedToggled)
+        self.unescape_box.setVisible(unescapable)
+        top.addWidget(self.unescape_box)
         top.addWidget(self.wrap_box)
         self._prepared: PreparedText | None = None
+        self._needle = ""
         # A deferred text: (make_text, language, caption); filled when first needed.
         self._pending: tuple[Callable[[], str], str, str] | None = None
 
@@ -182,6 +212,8 @@ class TextPane(QWidget):
                                             .format(n=len(shown)))
         self.show_all_button.setVisible(prepared.truncated)
         self.editor.setExtraSelections([])
+        if self._needle:
+            self.highlight_all(self._needle)
         if self.find_bar.isVisible() and self.find_edit.text():
             self._find_from_start()
 
@@ -237,6 +269,37 @@ class TextPane(QWidget):
         super().changeEvent(e)
 
     # ------------------------------------------------------------------ find
+
+    @property
+    def unescaped(self) -> bool:
+        return self.unescape_box.isChecked()
+
+    def highlight_all(self, needle: str) -> int:
+        """Mark every occurrence of ``needle`` (ASCII case ignored, as the search does) in the shown
+        text and scroll to the first; the number of occurrences. An empty needle clears."""
+        self._needle = needle
+        shown = self.editor.toPlainText()
+        hits = find_hits(shown, needle, limit=HIGHLIGHT_LIMIT) if needle else []
+        selections = []
+        if hits:
+            fmt = QTextCharFormat()
+            fmt.setBackground(QColor("#ffd43b"))
+            fmt.setForeground(QColor("#000000"))
+            offsets = utf16_prefix(shown, hits)
+            for start, end in offsets:
+                cursor = QTextCursor(self.editor.document())
+                cursor.setPosition(start)
+                cursor.setPosition(end, QTextCursor.MoveMode.KeepAnchor)
+                sel = QTextEdit.ExtraSelection()
+                sel.cursor = cursor
+                sel.format = fmt
+                selections.append(sel)
+            first = QTextCursor(self.editor.document())
+            first.setPosition(offsets[0][0])
+            self.editor.setTextCursor(first)
+            self.editor.centerCursor()
+        self.editor.setExtraSelections(selections)
+        return len(hits)
 
     def open_find(self) -> None:
         self.materialize()

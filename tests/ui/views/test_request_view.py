@@ -163,10 +163,12 @@ def test_ctrl_f_opens_find_in_the_text_pane(qtbot: Any, view: RequestView, store
 
 
 def test_wrap_toggle(qtbot: Any, view: RequestView) -> None:
+    # JSON tabs wrap by default now: a prompt is one long string value.
     pane = view.kernel_pane
-    assert not pane.wrap_box.isChecked()
-    pane.wrap_box.setChecked(True)
+    assert pane.wrap_box.isChecked()
     assert pane.editor.lineWrapMode() == pane.editor.LineWrapMode.WidgetWidth
+    pane.wrap_box.setChecked(False)
+    assert pane.editor.lineWrapMode() == pane.editor.LineWrapMode.NoWrap
 
 
 def test_stale_result_is_dropped(qtbot: Any, view: RequestView, store: Any) -> None:

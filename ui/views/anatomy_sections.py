@@ -1,0 +1,88 @@
+"""The request view's three anatomy trees (segment stack, turn context, history bags): a titled
+tree each, and the splitter sizes that give each tree the rows it needs."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QModelIndex
+from PySide6.QtGui import QFont
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLabel, QSizePolicy, QSplitter, QTreeView, QVBoxLayout, QWidget
+
+from inspector.views import DetailNode
+
+from ui.models.anatomy_tree import COL_ESTIMATE, COL_EXACT, COL_LABEL, COL_RECOGNISED, COL_ROLE, COL_SHARE, \
+    AnatomyTreeModel, ShareBarDelegate
+
+
+class AnatomySection(QWidget):
+    """A titled anatomy tree."""
+
+    def __init__(self, title: str, parent: QWidget) -> None:
+        super().__init__(parent)
+        self.title = QLabel(title, self)
+        self.title.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        font = QFont(self.title.font())
+        font.setBold(True)
+        self.title.setFont(font)
+        self.model = AnatomyTreeModel(self)
+        self.tree = QTreeView(self)
+        self.tree.setModel(self.model)
+        self.tree.setUniformRowHeights(True)
+        self.tree.setAlternatingRowColors(True)
+        self.tree.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.tree.setItemDelegateForColumn(COL_SHARE, ShareBarDelegate(self.tree))
+        self.tree.setIndentation(14)
+        header = self.tree.header()
+        header.setStretchLastSection(False)
+        header.setSectionResizeMode(COL_LABEL, QHeaderView.ResizeMode.Stretch)
+        for col, width in ((COL_ROLE, 64), (COL_RECOGNISED, 86), (COL_EXACT, 64), (COL_ESTIMATE, 64),
+                           (COL_SHARE, 130)):
+            header.setSectionResizeMode(col, QHeaderView.ResizeMode.Interactive)
+            self.tree.setColumnWidth(col, width)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 2, 0, 0)
+        layout.setSpacing(2)
+        layout.addWidget(self.title)
+        layout.addWidget(self.tree, 1)
+
+    def set_roots(self, roots: list[DetailNode], exact_counted: bool, summary: str) -> None:
+        self.model.set_roots(roots, exact_counted=exact_counted)
+        self.tree.expandAll()
+        self.title.setText(summary)
+
+
+def visible_rows(model: AnatomyTreeModel, tree: QTreeView) -> int:
+    count = 0
+    stack = [QModelIndex()]
+    while stack:
+        parent = stack.pop()
+        for row in range(model.rowCount(parent)):
+            idx = model.index(row, 0, parent)
+            count += 1
+            if tree.isExpanded(idx):
+                stack.append(idx)
+    return count
+
+
+def fit_sections(outer_splitter: QSplitter, trees_splitter: QSplitter, sections: tuple[AnatomySection, ...]) -> None:
+    """Give each tree the height its rows need (within what is there), so a two-row history
+    does not take as much room as a forty-row segment stack."""
+    outer = sum(outer_splitter.sizes())
+    if outer <= 0:
+        return
+    wants = []
+    for section in sections:
+        rows = visible_rows(section.model, section.tree)
+        row_h = max(section.tree.sizeHintForRow(0), section.tree.fontMetrics().height() + 4)
+        wants.append(section.title.sizeHint().height() + section.tree.header().sizeHint().height()
+                     + rows * row_h + 10)
+    need = sum(wants)
+    # The text of the selected part is what the user reads; it keeps at least 38%.
+    total = min(need + 4, round(outer * 0.62))
+    outer_splitter.setSizes([total, outer - total])
+    if need <= total:
+        spare = total - need
+        sizes = [w + (spare if i == 0 else 0) for i, w in enumerate(wants)]
+    else:
+        floor = 70
+        sizes = [max(floor, round(w * total / need)) for w in wants]
+    trees_splitter.setSizes(sizes)

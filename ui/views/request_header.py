@@ -1,0 +1,166 @@
+"""The request view's header: the request's title and facts, the message line, the Copy /
+Export / Compare buttons and the context budget bar."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QFont
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QToolButton, QVBoxLayout, QWidget
+
+from inspector.budget import ContextBudget
+from inspector.numbering import shown as shown_number
+from inspector.views import RequestDetail
+
+from ui.views.budget_bar import BudgetBar
+from ui.views.request_picker import num, shown_or_unknown
+
+
+def _tr(text: str) -> str:
+    from PySide6.QtCore import QCoreApplication
+
+    return QCoreApplication.translate("RequestView", text)
+
+
+def esc(text: str) -> str:
+    return str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+class RequestHeader(QWidget):
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.title = QLabel(self)
+        self.title.setObjectName("requestTitle")
+        font = QFont(self.title.font())
+        font.setBold(True)
+        font.setPointSizeF(font.pointSizeF() * 1.15)
+        self.title.setFont(font)
+        self.title.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        # Long runtime ids and event ids must not force the window wider than the user made it;
+        # the title wraps between its parts instead of running under the buttons.
+        self.title.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.title.setWordWrap(True)
+        self.facts = QLabel(self)
+        self.facts.setObjectName("requestFacts")
+        self.facts.setTextFormat(Qt.TextFormat.RichText)
+        self.facts.setWordWrap(True)
+        self.facts.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.facts.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.budget_bar = BudgetBar(self)
+        self.budget_bar.hide()
+        self.message = QLabel(self)
+        self.message.setObjectName("requestMessage")
+        self.message.setWordWrap(True)
+        self.message.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.message.hide()
+
+        def tool(text: str, tip: str) -> QToolButton:
+            b = QToolButton(self)
+            b.setText(text)
+            b.setToolTip(tip)
+            b.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+            b.setAutoRaise(True)
+            b.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+            return b
+
+        self.copy_button = tool(_tr("Copy"), _tr("Copy the anatomy or the provider body"))
+        self.export_button = tool(_tr("Export"), _tr("Save the anatomy or the provider body to a file"))
+        self.compare_button = tool(_tr("Compare"), _tr("Compare this request with another one, part by part"))
+        buttons = QHBoxLayout()
+        buttons.setSpacing(2)
+        for b in (self.copy_button, self.export_button, self.compare_button):
+            buttons.addWidget(b)
+        text_col = QVBoxLayout()
+        text_col.setSpacing(1)
+        text_col.addWidget(self.title)
+        text_col.addWidget(self.facts)
+        text_col.addWidget(self.budget_bar)
+        top = QHBoxLayout()
+        top.setContentsMargins(0, 0, 0, 0)
+        top.addLayout(text_col, 1)
+        top.addLayout(buttons)
+        top.setAlignment(buttons, Qt.AlignmentFlag.AlignTop)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(3)
+        layout.addLayout(top)
+        layout.addWidget(self.message)
+
+    def show_loading(self, event_id: str) -> None:
+        self.title.setText(_tr("Loading request {id}…").format(id=event_id))
+        self.facts.clear()
+        self.budget_bar.clear()
+        self.budget_bar.hide()
+        self.message.hide()
+
+    def show_error(self, text: str) -> None:
+        self.title.setText(_tr("Request not shown"))
+        self.facts.clear()
+        self.budget_bar.clear()
+        self.budget_bar.hide()
+        self.message.setText(text)
+        self.message.setStyleSheet("color: #c0392b;")
+        self.message.show()
+
+    def show_message(self, text: str, *, error: bool) -> None:
+        self.message.setText(text)
+        self.message.setStyleSheet("color: #c0392b;" if error else "")
+        self.message.show()
+
+    def fill(self, d: RequestDetail, budget: ContextBudget | None) -> None:
+        row = d.record
+        self.message.hide()
+        self.title.setText(" · ".join(x for x in (
+            row.runtime_id or _tr("(no runtime)"),
+            # One-based, as the navigator counts them ("Step 1" is tool-loop step 0).
+            _tr("step {step} · attempt {attempt}").format(step=shown_or_unknown(row.step),
+                                                          attempt=shown_or_unknown(row.attempt)),
+            row.event_id,
+        ) if x))
+        view = d.request.protocol if d.request.source == "provider" else _tr("kernel messages")
+        tokens = (_tr("<b>{exact}</b> tokens ({encoding}, {provenance})").format(
+            exact=num(d.total_exact), encoding=d.encoding, provenance=d.encoding_provenance)
+            if d.exact_counted else _tr("<b>{est}</b> estimated tokens").format(est=num(d.total_estimate)))
+        facts = [
+            _tr("turn {turn}").format(turn=(row.turn_id or "")[:8]),
+            f"<b>{esc(row.model or '?')}</b> · {esc(row.provider or '?')}",
+            esc(view or "?"),
+            tokens,
+            _tr("reported input {input} · cached {cached} · cache write {write} · output {output}").format(
+                input=num(row.input_tokens), cached=num(row.cached_tokens),
+                write=num(row.cache_write_tokens), output=num(row.output_tokens)),
+        ]
+        if row.transport_attempts > 1:
+            facts.append(_tr("{n} transport attempts").format(n=row.transport_attempts))
+        problems = list(d.request.problems)
+        text = " &nbsp;│&nbsp; ".join(facts)
+        if problems:
+            text += "<br><span style='color:#c0392b'>" + "<br>".join(esc(p) for p in problems) + "</span>"
+        self.facts.setText(text)
+        if budget is not None:
+            self.budget_bar.set_budget(budget)
+            self.budget_bar.show()
+        else:
+            self.budget_bar.clear()
+            self.budget_bar.hide()
+
+
+def attempt_caption(f: dict[str, Any]) -> str:
+    """The caption of one transport attempt's provider-body pane."""
+    if f["completeness"] == "complete":
+        parts = [_tr("complete body")]
+    elif f["completeness"] == "partial":
+        parts = [_tr("partial body: {n} omitted fields").format(n=f["omittedFields"])]
+    else:
+        parts = [_tr("completeness not recorded")]
+    parts.append(_tr("status {code}").format(code=f["statusCode"] if f["statusCode"] is not None else "–"))
+    if f["retryReason"]:
+        parts.append(_tr("retry reason: {reason}").format(reason=f["retryReason"]))
+    if f["bodyRef"] is not None:
+        parts.append(_tr("bodyRef → attempt {n} (body resolved from it)").format(n=shown_number(f["bodyRef"])))
+    if f["bodyError"]:
+        parts.append(_tr("body error: {error}").format(error=f["bodyError"]))
+    if f["failed"]:
+        parts.append(_tr("failed"))
+    return " · ".join(parts)
