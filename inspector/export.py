@@ -1,19 +1,33 @@
-"""Text renderings of one request for copying and exporting: the anatomy as Markdown or JSON, the
-provider bodies, the kernel messages, the response and the raw trace row; plus the text a view
-shows for an anatomy node and an atomic file writer.
+"""Text renderings for copying and exporting: of one request, the anatomy as Markdown or JSON, the
+provider bodies, the kernel messages, the response and the raw trace row, and the text a view
+shows for an anatomy node; the app's File → Export documents (a session's cache table as CSV or
+HTML, a comparison, a turn summary), each what the ``cache``, ``compare`` and ``turn`` commands
+print; and :func:`save_export`, which writes one atomically and never over an input.
 
-Kept out of the UI so the clipboard, the Export menu and the tests produce identical bytes.
+Kept out of the UI so the clipboard, the Export menu, the command line and the tests produce
+identical bytes.
 """
 
 from __future__ import annotations
 
 import json
-from typing import Any
+import os
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from inspector.covel import markers
+from inspector.files import check_output_path, write_atomic
 from inspector.highlight import SENTINEL_CHIP
 from inspector.jsjson import js_stringify
+from inspector.output import dump_json
 from inspector.views import DetailNode, RequestDetail
+
+if TYPE_CHECKING:
+    from inspector.cache.results import CacheAnalysis
+    from inspector.cache.rules import RuleSet
+    from inspector.turn.model import Turn
+    from inspector.turn.summary import TurnSummary
 
 # Between system-prompt parts when a grouping node's text is composed from its children; Covel
 # joins parts with the same separator (covel-assembly.md §1.2).
@@ -193,3 +207,116 @@ def response_text(detail: RequestDetail) -> str:
     if meta:
         out += ["<response-facts>", _pretty(meta), "</response-facts>"]
     return "\n".join(out).rstrip("\n") + "\n"
+
+
+# -- File → Export ---------------------------------------------------------------------------------
+
+# What each export writes, in the order a save dialog offers them: (format, file suffix).
+EXPORT_FORMATS: dict[str, tuple[tuple[str, str], ...]] = {
+    "cache": (("csv", ".csv"), ("html", ".html")),
+    "comparison": (("text", ".txt"), ("json", ".json")),
+    "turn": (("markdown", ".md"), ("json", ".json")),
+}
+
+
+def _check_format(what: str, fmt: str) -> None:
+    if fmt not in dict(EXPORT_FORMATS[what]):
+        raise ValueError(f"no {fmt!r} export of a {what}: {', '.join(f for f, _ in EXPORT_FORMATS[what])}")
+
+
+def report_source(store_name: str, rules: RuleSet) -> str:
+    """The HTML cache report's source line: the store as a message names it, then the rules files
+    (as ``cache --html`` writes it)."""
+    return f"{store_name} · rules: " + ", ".join(str(p) for p in rules.paths)
+
+
+def cache_table_export(analyses: Iterable[CacheAnalysis], fmt: str, *, source: str = "") -> str:
+    """A cache analysis as ``cache --csv`` (``csv``: one row per pair) or ``cache --html`` (``html``:
+    the self-contained report) writes it."""
+    from inspector.cache import report
+
+    _check_format("cache", fmt)
+    analyses = list(analyses)
+    return report.pairs_csv(analyses) if fmt == "csv" else report.report_html(analyses, source=source)
+
+
+def comparison_export(comparison: Any, fmt: str, *, names: tuple[str, str] | None = None) -> str:
+    """A comparison (:class:`inspector.anatomy.compare.Comparison`) as ``compare`` (``text``) or
+    ``compare --json`` (``json``) prints it; the text opens with the two requests' names ("Turn 3 ·
+    narrator/main · step 1 → Turn 4 · narrator/main · step 1") when ``names`` are given."""
+    _check_format("comparison", fmt)
+    if fmt == "json":
+        return dump_json(comparison.to_json())
+    return (f"{names[0]} → {names[1]}\n" if names else "") + comparison.to_text()
+
+
+def summary_json(summary: TurnSummary) -> dict[str, Any]:
+    """What a turn did (:class:`inspector.turn.summary.TurnSummary`) as JSON."""
+    return {
+        "runtimes": summary.runtimes, "ran": summary.ran, "succeeded": summary.succeeded,
+        "failed": summary.failed, "skipped": summary.skipped, "deferred": summary.deferred,
+        "suspended": summary.suspended, "calls": summary.calls, "retries": summary.retries,
+        "inputTokens": summary.input_tokens, "cachedTokens": summary.cached_tokens,
+        "cacheWriteTokens": summary.cache_write_tokens, "outputTokens": summary.output_tokens,
+        "inputCostUsd": summary.input_cost_usd, "unpricedCalls": summary.unpriced_calls,
+        "player": summary.player, "story": summary.story,
+        "tools": [{"runtimeId": t.runtime_id, "name": t.name, "status": t.status, "input": t.input,
+                   "output": t.output, "error": t.error} for t in summary.tools],
+        "failures": [{"runtimeId": runtime, "reason": reason} for runtime, reason in summary.failures],
+    }
+
+
+def _summary_markdown(turn: Turn, summary: TurnSummary, title: str) -> list[str]:
+    s = summary
+    lines = [f"# {_md_text(title)}", "",
+             f"- session: {turn.session_id}", f"- turn: {turn.turn_id}",
+             f"- origin: {turn.origin or '?'}, status: {turn.commit_status or '?'}",
+             f"- runtimes: {s.runtimes} ({s.ran} ran, {s.succeeded} succeeded, {s.failed} failed, "
+             f"{s.skipped} skipped, {s.deferred} deferred, {s.suspended} suspended)",
+             f"- model calls: {s.calls} ({s.retries} retries)",
+             f"- tokens: input {s.input_tokens:,}, cached {s.cached_tokens:,}, cache writes "
+             f"{s.cache_write_tokens:,}, output {s.output_tokens:,}"]
+    if s.input_cost_usd is not None:
+        unpriced = f" ({s.unpriced_calls} calls without a price)" if s.unpriced_calls else ""
+        lines.append(f"- input cost: ${s.input_cost_usd:.4f}{unpriced}")
+    else:
+        lines.append("- input cost: no price for these models")
+    lines.append("")
+    for heading, text in (("Player input", s.player), ("Story", s.story)):
+        if text:
+            fence = _fence(text)
+            lines += [f"## {heading}", "", fence, text, fence, ""]
+    if s.tools:
+        lines += ["## Tool effects", "", "| runtime | tool | status |", "|---|---|---|"]
+        lines += [f"| {_md_cell(t.runtime_id or '')} | {_md_cell(t.name or '?')} | {_md_cell(t.status)} |"
+                  for t in s.tools]
+        lines.append("")
+    if s.failures:
+        lines += ["## Failures", ""] + [f"- {runtime}: {_md_cell(reason)}" for runtime, reason in s.failures] + [""]
+    return lines
+
+
+def turn_summary_export(turn: Turn, summary: TurnSummary, fmt: str, *, title: str | None = None) -> str:
+    """What a turn did: ``markdown``, its summary (the figures the stepper shows) then the outline
+    ``turn`` prints; ``json``, ``{"summary": …, "turn": …}`` with the turn as ``turn --json``
+    prints it. ``title`` names the turn ("Turn 4"; its id when not given)."""
+    from inspector.turn.outline import turn_outline
+
+    _check_format("turn", fmt)
+    if fmt == "json":
+        return dump_json({"summary": summary_json(summary), "turn": turn.to_json()})
+    outline = turn_outline(turn).rstrip("\n")
+    fence = _fence(outline)
+    lines = _summary_markdown(turn, summary, title or f"Turn {turn.turn_id}")
+    lines += ["## Outline", "", fence + "text", outline, fence]
+    return "\n".join(lines) + "\n"
+
+
+def save_export(path: str | os.PathLike[str], text: str,
+                inputs: Sequence[str | os.PathLike[str] | None] = ()) -> Path:
+    """Write ``text`` to ``path`` atomically (a reader sees the old file or the new one, never
+    half). Never over one of ``inputs`` (the open database, with the files SQLite keeps beside
+    it), another database or a folder: :class:`inspector.files.OutputPathError`; a write that
+    fails raises :class:`inspector.files.SaveError` and leaves the old file as it was."""
+    check_output_path(path, [p for p in inputs if p is not None])
+    return write_atomic(path, text)
