@@ -186,6 +186,17 @@ def content_key(text: str) -> bytes:
     return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest()
 
 
+def cached_exact(text: str, encoding: str = DEFAULT_ENCODING) -> int | None:
+    """The exact count of ``text`` if this process has it already, else None (nothing loaded)."""
+    return 0 if not text else _cache.get((encoding, content_key(text)))
+
+
+def remember_exact(text: str, encoding: str, count: int) -> None:
+    """Take ``count`` as the exact count of ``text`` (one kept from an earlier run)."""
+    if text:
+        _cache.put((encoding, content_key(text)), count)
+
+
 def count_exact(text: str, encoding: str = DEFAULT_ENCODING) -> int:
     """Exact token count under ``encoding``, cached by content hash. Special-token text counts as text."""
     if not text:

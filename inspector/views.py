@@ -282,6 +282,18 @@ class DetailNode:
         return out
 
 
+def _leaf_texts(nodes) -> list[str]:
+    """The texts :func:`_detail_tree` counts: those of the nodes that have one."""
+    texts: list[str] = []
+    stack = list(nodes)
+    while stack:
+        node = stack.pop()
+        if node.text:
+            texts.append(node.text)
+        stack.extend(node.children)
+    return texts
+
+
 def _detail_tree(node, encoding: str, exact: bool) -> DetailNode:
     from .tokens import cjk_aware_estimate, count_exact, covel_estimate
 
@@ -426,6 +438,10 @@ def request_detail(store: Store, event_id: str, *, exact: bool = True, view: str
     anatomy = label_as_shown(request, kernel)
     model = record.model or request.model
     choice = encoding_for_model(model if isinstance(model, str) else None)
+    if exact:
+        from .kept_counts import exact_counts
+
+        exact_counts(_leaf_texts(anatomy.roots), choice.encoding)  # earlier runs' counts, then the rest
     roots = [_detail_tree(n, choice.encoding, exact) for n in anatomy.roots]
     total_exact = sum(r.exact for r in roots)
     total_estimate = sum(r.estimate for r in roots)

@@ -78,6 +78,6 @@ def test_show_loads_the_tokenizer_only_for_exact_counts(demo) -> None:
 @pytest.mark.parametrize("command", ["prefix", "cache"])
 def test_reports_on_a_sqlite_store_load_no_server_layer(demo, command: str) -> None:
     db, session, _event = demo
-    loaded = _loaded({"prefix": ["prefix", db, "--json"], "cache": ["cache", db, session]}[command])
+    loaded = _loaded({"prefix": ["prefix", db, "--json"], "cache": ["cache", db, "--session", session]}[command])
     assert "inspector.store" in loaded
     assert not loaded & SERVER_DRIVER

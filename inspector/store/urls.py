@@ -42,6 +42,9 @@ class BadUrlError(ValueError):
 def make_url(text: str) -> URL:
     """``text`` parsed by SQLAlchemy's URL rules (``ValueError`` when it does not parse).
     SQLAlchemy is loaded here, when a URL is parsed: never for a file path."""
+    if not looks_like_url(text):
+        # What SQLAlchemy says of such text, without loading it for a file path.
+        raise ValueError("Could not parse SQLAlchemy URL from given URL string")
     from sqlalchemy.engine import make_url as parse
     from sqlalchemy.exc import ArgumentError
 
