@@ -279,7 +279,7 @@
     </message>
     <message>
       <source>First difference: {part} at character {offset}</source>
-      <translation>首个差异：{part}，第 {offset} 个字符</translation>
+      <translation>首个差异：{part}，字符偏移 {offset}</translation>
     </message>
     <message>
       <source>cold start</source>
@@ -563,7 +563,7 @@
     </message>
     <message>
       <source>First difference: &lt;b&gt;{part}&lt;/b&gt; at character {offset} — {detail}</source>
-      <translation>首个差异：&lt;b&gt;{part}&lt;/b&gt;，第 {offset} 个字符 — {detail}</translation>
+      <translation>首个差异：&lt;b&gt;{part}&lt;/b&gt;，字符偏移 {offset} — {detail}</translation>
     </message>
     <message>
       <source>The text around the first difference, as the analysis compared it ({before} characters before, {after} after)</source>
@@ -1771,7 +1771,7 @@ Click a name to copy its id.</source>
     </message>
     <message>
       <source>First difference: &lt;b&gt;{path}&lt;/b&gt; at character {offset}</source>
-      <translation>首个差异：&lt;b&gt;{path}&lt;/b&gt;，第 {offset} 个字符</translation>
+      <translation>首个差异：&lt;b&gt;{path}&lt;/b&gt;，字符偏移 {offset}</translation>
     </message>
     <message>
       <source>Left: {path}</source>
@@ -2408,6 +2408,14 @@ Click a name to copy its id.</source>
     <message>
       <source>completed</source>
       <translation>已完成</translation>
+    </message>
+    <message>
+      <source>exact</source>
+      <translation>精确</translation>
+    </message>
+    <message>
+      <source>proxy tokenizer</source>
+      <translation>代理分词器</translation>
     </message>
     <message>
       <source>{role} #{n}</source>

@@ -15,9 +15,19 @@ import pytest
 
 from inspector.anatomy.labelling import BAG_LABELS
 from inspector.cache.results import FINDING_KINDS, REASONS, REGIONS
-from resources.translations.update_ts import TS_FILE, all_strings, glossary_problems, read_ts
+from resources.translations.update_ts import (
+    TS_FILE,
+    all_strings,
+    glossary_problems,
+    read_ts,
+)
 from ui import i18n
-from ui.views.cache_texts import finding_message_text, reason_detail_text, reason_name, region_name
+from ui.views.cache_texts import (
+    finding_message_text,
+    reason_detail_text,
+    reason_name,
+    region_name,
+)
 from ui.views.core_texts import core_text, strict_core_text, template_sources
 from ui.views.part_names import part_label
 

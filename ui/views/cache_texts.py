@@ -12,7 +12,6 @@ from PySide6.QtGui import QColor
 from inspector.cache.results import CachePair
 from inspector.cache.session_totals import CostClasses, shared_share
 from inspector.numbering import shown
-
 from ui.views.core_texts import core_text
 from ui.views.part_names import part_label
 

@@ -86,6 +86,18 @@ def _roles() -> dict[str, str]:
     }
 
 
+def role_label(role: str | None) -> str:
+    """A message's role as shown (``user`` → "user" / "用户"); an unknown role as recorded, none as ""."""
+    if not role:
+        return ""
+    return _roles().get(role, role)
+
+
+def provenance_label(provenance: str) -> str:
+    """How a token count was made (:class:`inspector.tokens.EncodingChoice`): ``exact`` or ``proxy``."""
+    return {"exact": _tr("exact"), "proxy": _tr("proxy tokenizer")}.get(provenance, provenance)
+
+
 @cache
 def _numbered() -> dict[str, str]:
     """Labels the core numbers from 1 already: their templates."""

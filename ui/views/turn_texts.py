@@ -11,7 +11,9 @@ from typing import TYPE_CHECKING, Any
 from inspector.numbering import shown
 from inspector.turn.model import ModelCall, Runtime, ToolUse, Turn, TurnEvent
 
+from .core_texts import core_text
 from .formats import format_duration, format_number
+from .part_names import value_label
 
 if TYPE_CHECKING:
     from inspector.turn.summary import TurnSummary
@@ -52,7 +54,7 @@ def short(value: Any, limit: int = 120) -> str:
 def runtime_tooltip(r: Runtime) -> str:
     lines = [f"<b>{html.escape(r.runtime_id or _tr('(no runtime id)'))}</b>"]
     facts = [(_tr("Plugin"), r.plugin_id), (_tr("Stage"), r.stage or _tr("none (after stages)")),
-             (_tr("Status"), r.status), (_tr("Parallel group"), str(r.group) if r.group is not None else None),
+             (_tr("Status"), value_label(r.status) if r.status else None), (_tr("Parallel group"), str(r.group) if r.group is not None else None),
              (_tr("Start"), offset_text(r.start_ms) if r.start_ms is not None else None),
              (_tr("End"), offset_text(r.end_ms) if r.end_ms is not None else None),
              (_tr("Duration"), format_duration(r.duration_ms) or None),
@@ -80,7 +82,7 @@ def call_tooltip(c: ModelCall) -> str:
 
 
 def tool_tooltip(t: ToolUse) -> str:
-    facts = [(_tr("Status"), t.status), (_tr("Step"), str(shown(t.step)) if t.step is not None else None),
+    facts = [(_tr("Status"), value_label(t.status) if t.status else None), (_tr("Step"), str(shown(t.step)) if t.step is not None else None),
              (_tr("Duration"), format_duration(t.duration_ms) or None), (_tr("Approval"), t.approval_status),
              (_tr("Input"), short(t.input) if t.input is not None else None),
              (_tr("Output"), short(t.output) if t.output is not None else None),
@@ -124,7 +126,7 @@ def summary_html(turn: Turn, s: TurnSummary) -> str:
         out.append(f"<p><b>{e(_tr('Tool effects'))}</b></p><ul>")
         for t in s.tools:
             result = t.error if t.error is not None else t.output
-            out.append(f"<li><b>{e(t.name or '?')}</b> ({e(t.runtime_id or '?')}, {e(t.status)}): "
+            out.append(f"<li><b>{e(t.name or '?')}</b> ({e(t.runtime_id or '?')}, {e(value_label(t.status))}): "
                        f"{e(short(t.input, 160))} → {e(short(result, 120))}</li>")
         out.append("</ul>")
     if s.player:
@@ -135,7 +137,7 @@ def summary_html(turn: Turn, s: TurnSummary) -> str:
     else:
         out.append(f"<p><b>{e(_tr('Story'))}</b>: {e(_tr('this turn wrote no story'))}</p>")
     for note in turn.notes:
-        out.append(f"<p><i>{e(note)}</i></p>")
+        out.append(f"<p><i>{e(core_text(note))}</i></p>")
     return "".join(out)
 
 
@@ -182,7 +184,7 @@ def response_text(call: ModelCall, ev: TurnEvent) -> str:
 
 
 def tool_text(tool: ToolUse, ev: TurnEvent) -> str:
-    lines = [f"{tool.name or '?'} · {tool.status}"]
+    lines = [f"{tool.name or '?'} · {value_label(tool.status)}"]
     if tool.duration_ms is not None:
         lines[0] += f" · {format_duration(tool.duration_ms)}"
     if tool.approval_status:

@@ -75,3 +75,16 @@ def test_recorded_enumerations(qapp: Any) -> None:
         assert value_label("narrative") == "narrative"  # a stage name is Covel's own
     finally:
         i18n.install_translators(qapp, "en")
+
+
+def test_roles_and_token_provenance(qapp: Any) -> None:
+    from ui.views.part_names import provenance_label, role_label
+
+    assert (role_label("user"), role_label(None), role_label("critic")) == ("user", "", "critic")
+    assert provenance_label("proxy") == "proxy tokenizer"
+    i18n.install_translators(qapp, "zh_CN")
+    try:
+        assert (role_label("user"), role_label("assistant"), role_label("critic")) == ("用户", "助手", "critic")
+        assert (provenance_label("exact"), provenance_label("proxy")) == ("精确", "代理分词器")
+    finally:
+        i18n.install_translators(qapp, "en")
