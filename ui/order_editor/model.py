@@ -224,6 +224,9 @@ class InsertsModel(QAbstractTableModel):
                 return QApplication.style().standardIcon(QStyle.StandardPixmap.SP_MessageBoxWarning)
             return None
         if role == Qt.ItemDataRole.ToolTipRole:
+            if col in (COL_LABEL, COL_NOTE) and self._row_display(row)[col]:
+                # A label or note wider than its column is elided: the whole text on hover.
+                return self._row_display(row)[col]
             if col == COL_REF and not self.ref_known(insert.ref):
                 return _tr("No blackboard tag matches {ref}: this row sends nothing").format(ref=insert.ref)
             if is_history:

@@ -269,6 +269,10 @@ class PreviewPanel(QWidget):
         # A label whose size follows its text re-lays out (and repaints) the whole window on every
         # turn of the slider; this one keeps its size and shows the full text on hover.
         self.facts.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+        # Two lines, so a narrow preview wraps the facts instead of cutting them.
+        self.facts.setWordWrap(True)
+        self.facts.setFixedHeight(self.facts.fontMetrics().lineSpacing() * 2 + 2)
+        self.facts.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
 
         self.slider = QSlider(Qt.Orientation.Horizontal, self)
         self.slider.setObjectName("turnSlider")
@@ -310,13 +314,22 @@ class PreviewPanel(QWidget):
         self.warnings.setObjectName("previewWarnings")
         self.warnings.setRootIsDecorated(False)
         self.warnings.setHeaderHidden(True)
-        for tree, widths in ((self.messages, (34, 72, 118, 92, 56)), (self.bags, (190, 60)),
-                             (self.segments, (28, 120, 72, 92, 56, 46))):
+        # Each column as wide as its header and its usual content (the preview is the narrowest
+        # of the editor's three panes at 1280 px: the tokens must not be pushed out of sight).
+        bags = list(bag_labels().values())
+        for tree, samples in ((self.messages, (["99"], ["assistant"], ["chatHistory#9"], bags, ["9,999"])),
+                              (self.bags, (["before history · 99"], ["99,999"])),
+                              (self.segments, (["99"], ["worker.persona"], ["summary"], bags, ["9,999"],
+                                               ["100%"]))):
             header = tree.header()
             header.setStretchLastSection(True)
             header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-            for column, width in enumerate(widths):
-                tree.setColumnWidth(column, width)
+            header.setMinimumSectionSize(20)
+            text, head = tree.fontMetrics(), header.fontMetrics()
+            for column, texts in enumerate(samples):
+                title = tree.headerItem().text(column)
+                tree.setColumnWidth(column, max([head.horizontalAdvance(title) + 14]
+                                                + [text.horizontalAdvance(t) + 10 for t in texts]))
         self.tabs = QTabWidget(self)
         self.tabs.setObjectName("previewTabs")
         self.tabs.addTab(self.messages, _tr("Messages"))

@@ -46,7 +46,8 @@ from ..snapshot import save_widget_image
 from .commands import Focus, error_text
 from .document import OrderDocument, OrderFileError, read_order_file
 from .model import (
-    COL_LABEL, COL_NOTE, COL_PROJECTION, COL_REF, InsertsModel, ProjectionDelegate, bag_labels, projection_label,
+    COL_BAG, COL_LABEL, COL_NOTE, COL_ORDER, COL_PROJECTION, COL_REF, COL_TOKENS, InsertsModel, ProjectionDelegate,
+    bag_labels, projection_label,
 )
 from .preview import PreviewPanel, SimulationRunner
 
@@ -237,13 +238,26 @@ class OrderEditorWindow(QMainWindow):
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         header.setStretchLastSection(False)
+        # The note takes what is left; every other column is as wide as its header and its widest
+        # usual content, so none is cut at 1280 px (a longer label or note is elided, whole on hover).
         header.setSectionResizeMode(COL_NOTE, QHeaderView.ResizeMode.Stretch)
+        header.setMinimumSectionSize(24)
         metrics = self.table.fontMetrics()
-        bag_width = max(metrics.horizontalAdvance(text) for text in bag_labels().values()) + 14
-        projection_width = max(metrics.horizontalAdvance(projection_label(p)) for p in PROJECTIONS) + 40
-        for column, width in ((0, 28), (COL_REF, 128), (COL_PROJECTION, projection_width), (COL_LABEL, 84),
-                              (5, bag_width), (6, 54)):
+        head = header.fontMetrics()
+
+        def fitted(column: int, *samples: str) -> int:
+            title = str(self.model.headerData(column, Qt.Orientation.Horizontal, Qt.ItemDataRole.DisplayRole))
+            return max([head.horizontalAdvance(title) + 18] + [metrics.horizontalAdvance(t) + 14 for t in samples])
+
+        # The projection column holds a combo box (its arrow needs room beyond the text).
+        projection = max(metrics.horizontalAdvance(projection_label(p)) for p in PROJECTIONS) + 40
+        for column, width in ((COL_ORDER, fitted(COL_ORDER, "99")), (COL_REF, max(120, fitted(COL_REF))),
+                              (COL_PROJECTION, max(projection, fitted(COL_PROJECTION))),
+                              (COL_LABEL, max(64, fitted(COL_LABEL))),
+                              (COL_BAG, fitted(COL_BAG, *bag_labels().values())),
+                              (COL_TOKENS, fitted(COL_TOKENS, "99,999"))):
             self.table.setColumnWidth(column, width)
+        header.resizeSection(COL_NOTE, max(fitted(COL_NOTE), 60))
         add_row = QHBoxLayout()
         add_row.setContentsMargins(0, 0, 0, 0)
         self.add_ref = QComboBox(centre)
@@ -279,9 +293,10 @@ class OrderEditorWindow(QMainWindow):
         self.splitter.addWidget(centre)
         self.splitter.addWidget(self.preview)
         self.splitter.setStretchFactor(0, 0)
-        self.splitter.setStretchFactor(1, 1)
-        self.splitter.setStretchFactor(2, 1)
-        self.splitter.setSizes([320, 590, 690])
+        self.splitter.setStretchFactor(1, 3)
+        self.splitter.setStretchFactor(2, 2)
+        # The table's seven columns need more width than the preview's list does.
+        self.splitter.setSizes([320, 780, 520])
         self.setCentralWidget(self.splitter)
         self.statusBar()
 
