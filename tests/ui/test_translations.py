@@ -194,3 +194,42 @@ def test_the_demo_analysis_reads_in_chinese(chinese: None, demo_store: Path) -> 
         assert not re.search(r"#0\b", shown)
     for finding in findings:
         assert _cjk(part_label(finding.part)), finding.part
+
+
+# The core modules whose sentences a view shows (reason details, findings, routing and confidence
+# notes, a turn's notes): every piece of prose they write must lie in a template of core_texts or
+# be a label part_names translates, so a new or reworded sentence fails here, not in a screenshot.
+_CORE_PROSE = ("inspector/cache/reasons.py", "inspector/cache/verdicts.py", "inspector/cache/routing.py",
+               "inspector/cache/findings.py", "inspector/cache/pairs.py", "inspector/turn/builder.py")
+
+
+def _prose_pieces(path: Path) -> Iterator[tuple[int, str]]:
+    import ast
+
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    docstrings = {id(node.body[0].value) for node in ast.walk(tree)
+                  if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
+                  and node.body and isinstance(node.body[0], ast.Expr)
+                  and isinstance(node.body[0].value, ast.Constant)}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.JoinedStr):
+            for value in node.values:
+                if isinstance(value, ast.Constant):
+                    yield node.lineno, value.value
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings:
+            yield node.lineno, node.value
+
+
+def test_every_sentence_the_core_writes_has_a_template(chinese: None) -> None:
+    root = Path(__file__).resolve().parents[2]
+    templates = [source.replace("{{", "{").replace("}}", "}") for source in template_sources()]
+    missing = []
+    for name in _CORE_PROSE:
+        for line, piece in _prose_pieces(root / name):
+            text = piece.strip(" ;")
+            if len(text.split()) < 3 or any(text in template for template in templates):
+                continue
+            if _cjk(part_label(text)):
+                continue  # a label: part_names translates it
+            missing.append(f"{name}:{line}: {piece!r}")
+    assert missing == []
