@@ -12,7 +12,7 @@ from __future__ import annotations
 import time
 from html import escape
 
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import QCoreApplication, QEvent, Qt, QTimer
 from PySide6.QtGui import QColor, QFontDatabase, QPalette, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import (
     QFrame, QHBoxLayout, QLabel, QPlainTextEdit, QScrollArea, QSizePolicy, QTextEdit, QToolButton, QVBoxLayout,
@@ -40,6 +40,19 @@ BOX_HEIGHT = 360
 # Cards built per event-loop turn: stop a batch after this many milliseconds.
 BATCH_MS = 12.0
 HIT_COLOUR = QColor("#ffd43b")
+CHIP_COLOUR = QColor("#d9480f")
+# At most this many cards are added per event-loop turn (each is laid out before the next batch).
+BATCH_CARDS = 3
+
+
+_FIXED = None
+
+
+def _fixed_font():
+    global _FIXED
+    if _FIXED is None:
+        _FIXED = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
+    return _FIXED
 
 
 def _role_label(role: str | None) -> str:
@@ -52,6 +65,33 @@ def _role_colour(role: str | None, dark: bool) -> str:
     light = {"system": "#6b7280", "user": "#2f6fd1", "assistant": "#2b7a2b", "tool": "#9a5b00", None: "#7a2fb5"}
     night = {"system": "#9aa0a8", "user": "#7fb0ff", "assistant": "#8fd48f", "tool": "#ffcf70", None: "#d7a6ff"}
     return (night if dark else light).get(role, "#6b7280")
+
+
+class _WrapLabel(QLabel):
+    """A word-wrapped label that remembers its height for a width: QLabel lays its text out anew
+    on every call, and a layout asks several times per pass for every card."""
+
+    def __init__(self, parent: QWidget) -> None:
+        super().__init__(parent)
+        self._heights: dict[int, int] = {}
+
+    def setText(self, text: str) -> None:  # noqa: N802 - Qt override
+        self._heights.clear()
+        super().setText(text)
+
+    def setTextFormat(self, fmt: Qt.TextFormat) -> None:  # noqa: N802 - Qt override
+        self._heights.clear()
+        super().setTextFormat(fmt)
+
+    def changeEvent(self, e) -> None:  # noqa: N802 - Qt override
+        self._heights.clear()
+        super().changeEvent(e)
+
+    def heightForWidth(self, width: int) -> int:  # noqa: N802 - Qt override
+        found = self._heights.get(width)
+        if found is None:
+            found = self._heights[width] = super().heightForWidth(width)
+        return found
 
 
 class _Part(QWidget):
@@ -86,10 +126,17 @@ class _Part(QWidget):
             self.head = QLabel(head_text, self)
             self.head.setObjectName("partHead")
             self.head.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-            self.head.setStyleSheet("color: palette(placeholder-text); font-weight: bold;")
+            # Palette and font, not a style sheet: a style sheet per label makes every layout and
+            # paint of the cards several times slower.
+            pal = self.head.palette()
+            pal.setColor(QPalette.ColorRole.WindowText, pal.color(QPalette.ColorRole.PlaceholderText))
+            self.head.setPalette(pal)
+            bold = self.head.font()
+            bold.setBold(True)
+            self.head.setFont(bold)
             head.addWidget(self.head, 1)
             layout.addLayout(head)
-        self.label = QLabel(self)
+        self.label = _WrapLabel(self)
         self.label.setObjectName("partText")
         self.label.setWordWrap(True)
         self.label.setTextFormat(Qt.TextFormat.PlainText)
@@ -97,7 +144,7 @@ class _Part(QWidget):
                                            | Qt.TextInteractionFlag.TextSelectableByKeyboard)
         # A long unbroken run (a URL, minified JSON) must not widen the card past the view.
         self.label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-        self.label.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        self.label.setFont(_fixed_font())
         layout.addWidget(self.label)
         self.box: QPlainTextEdit | None = None
         self._show()
@@ -128,7 +175,7 @@ class _Part(QWidget):
             if self.box is None:
                 self.box = QPlainTextEdit(self)
                 self.box.setReadOnly(True)
-                self.box.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+                self.box.setFont(_fixed_font())
                 self.box.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
                 self.box.setFixedHeight(BOX_HEIGHT)
                 self.box.setPlainText(self.display)
@@ -214,7 +261,7 @@ class CardWidget(QFrame):
         chips = "" if not count else (
             f" <span style='background:#d9480f; color:#ffffff'>&nbsp;{escape(sentinel_chip())}"
             + (f" ×{count}" if count > 1 else "") + "&nbsp;</span>")
-        head = QLabel(self)
+        head = _WrapLabel(self)
         head.setObjectName("cardHead")
         head.setTextFormat(Qt.TextFormat.RichText)
         head.setWordWrap(True)
@@ -238,7 +285,15 @@ class CardWidget(QFrame):
                 chip = QLabel(self)
                 chip.setObjectName("breakpointChip")
                 chip.setText(f"⟦{part_label(segment.breakpoint)}⟧")
-                chip.setStyleSheet("background: #d9480f; color: #ffffff; font-weight: bold; padding: 1px 4px;")
+                pal = chip.palette()
+                pal.setColor(QPalette.ColorRole.Window, CHIP_COLOUR)
+                pal.setColor(QPalette.ColorRole.WindowText, QColor("#ffffff"))
+                chip.setPalette(pal)
+                chip.setAutoFillBackground(True)
+                chip.setContentsMargins(4, 1, 4, 1)
+                font = chip.font()
+                font.setBold(True)
+                chip.setFont(font)
                 chip.setSizePolicy(QSizePolicy.Policy.Maximum, QSizePolicy.Policy.Fixed)
                 chip.setToolTip(_tr("The provider caches the request up to this point"))
                 layout.addWidget(chip, 0, Qt.AlignmentFlag.AlignLeft)
@@ -276,22 +331,42 @@ class ConversationView(QScrollArea):
         self._timer.setSingleShot(True)
         self._timer.setInterval(0)
         self._timer.timeout.connect(self._build_some)
+        self._graveyard: list[QWidget] = []
+        self._reaper = QTimer(self)
+        self._reaper.setSingleShot(True)
+        self._reaper.setInterval(0)
+        self._reaper.timeout.connect(self._reap)
 
     def clear(self) -> None:
+        """Drop the cards. They are deleted a few per event-loop turn: deleting the hundreds of
+        widgets of a long conversation at once would block the GUI thread."""
         self._timer.stop()
         self._pending = []
         self._all = []
-        for widget in self.cards:
-            widget.hide()
-            widget.deleteLater()
+        if self.cards:
+            for widget in self.cards:
+                self._layout.removeWidget(widget)
+                widget.hide()
+            self._graveyard.extend(self.cards)
+            self._reaper.start()
         self.cards = []
+
+    def _reap(self) -> None:
+        start = time.perf_counter()
+        while self._graveyard and (time.perf_counter() - start) * 1000 < BATCH_MS:
+            self._graveyard.pop().deleteLater()
+            QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+        if self._graveyard:
+            self._reaper.start()
 
     def set_cards(self, cards: list[Card], exact_counted: bool) -> None:
         self.clear()
         self._exact = exact_counted
         self._all = list(cards)
         self._pending = list(cards)
-        self._build_some()
+        # The first cards too come on the next turn of the event loop: the tab is drawn first.
+        if self._pending:
+            self._timer.start()
 
     @property
     def building(self) -> bool:
@@ -308,7 +383,7 @@ class ConversationView(QScrollArea):
                     widget.set_needle(self._needle)
                 self._layout.insertWidget(self._layout.count() - 1, widget)
                 self.cards.append(widget)
-                if (time.perf_counter() - start) * 1000 > BATCH_MS:
+                if (time.perf_counter() - start) * 1000 > BATCH_MS or len(self.cards) % BATCH_CARDS == 0:
                     break
         finally:
             self._content.setUpdatesEnabled(True)

@@ -70,10 +70,18 @@ def test_cards_are_built_a_few_at_a_time(qtbot: Any) -> None:
     cards = [Card(i, "user", f"history › user #{i}", "history-message", "position", 10, 10, 0.001,
                   (Segment(None, None, text, 10, 10, False, ""),)) for i in range(400)]
     conv.set_cards(cards, True)
-    assert 0 < len(conv.cards) < len(cards) and conv.building
+    # Nothing is built before the event loop turns (the tab is drawn first), then a few at a time.
+    assert conv.cards == [] and conv.building
+    qtbot.waitUntil(lambda: len(conv.cards) > 0, timeout=5000)
+    assert len(conv.cards) < len(cards)
     qtbot.waitUntil(lambda: not conv.building, timeout=20000)
     assert len(conv.cards) == len(cards)
     assert conv.highlight("LINE TWO") == 400 * 20
+    # Replacing the cards deletes the old ones a few at a time too.
+    conv.set_cards(cards[:2], True)
+    assert conv._graveyard
+    qtbot.waitUntil(lambda: not conv._graveyard and not conv.building, timeout=20000)
+    assert len(conv.cards) == 2
 
 
 def test_json_tabs_wrap_and_unescape(qtbot: Any, view: RequestView, store: Any) -> None:
