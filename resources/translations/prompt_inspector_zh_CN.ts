@@ -33,6 +33,89 @@
     </message>
   </context>
   <context>
+    <name>ExportMenu</name>
+    <message>
+      <source>CSV (*.csv)</source>
+      <translation>CSV (*.csv)</translation>
+    </message>
+    <message>
+      <source>HTML report (*.html)</source>
+      <translation>HTML 报告 (*.html)</translation>
+    </message>
+    <message>
+      <source>Text (*.txt)</source>
+      <translation>文本 (*.txt)</translation>
+    </message>
+    <message>
+      <source>JSON (*.json)</source>
+      <translation>JSON (*.json)</translation>
+    </message>
+    <message>
+      <source>Markdown (*.md)</source>
+      <translation>Markdown (*.md)</translation>
+    </message>
+    <message>
+      <source>&amp;Export</source>
+      <translation>导出(&amp;E)</translation>
+    </message>
+    <message>
+      <source>Cache Table as &amp;CSV…</source>
+      <translation>缓存表为 CSV(&amp;C)…</translation>
+    </message>
+    <message>
+      <source>Save the session's cache analysis, one row per request, as `cache --csv` writes it</source>
+      <translation>保存会话的缓存分析，每个请求一行，与 `cache --csv` 的输出相同</translation>
+    </message>
+    <message>
+      <source>Cache Table as &amp;HTML…</source>
+      <translation>缓存表为 HTML(&amp;H)…</translation>
+    </message>
+    <message>
+      <source>Save the session's cache analysis as a self-contained HTML report, as `cache --html` writes it</source>
+      <translation>将会话的缓存分析保存为独立的 HTML 报告，与 `cache --html` 的输出相同</translation>
+    </message>
+    <message>
+      <source>C&amp;omparison…</source>
+      <translation>比较结果(&amp;O)…</translation>
+    </message>
+    <message>
+      <source>Save the comparison the request view shows, as `compare` prints it (text or JSON)</source>
+      <translation>保存请求视图显示的比较结果，与 `compare` 的输出相同（文本或 JSON）</translation>
+    </message>
+    <message>
+      <source>&amp;Turn Summary…</source>
+      <translation>回合摘要(&amp;T)…</translation>
+    </message>
+    <message>
+      <source>Save what the turn in the stepper did, with its outline (Markdown or JSON)</source>
+      <translation>保存步进器中该回合所做的事及其大纲（Markdown 或 JSON）</translation>
+    </message>
+    <message>
+      <source>Export Cache Table</source>
+      <translation>导出缓存表</translation>
+    </message>
+    <message>
+      <source>Export Comparison</source>
+      <translation>导出比较结果</translation>
+    </message>
+    <message>
+      <source>Export Turn Summary</source>
+      <translation>导出回合摘要</translation>
+    </message>
+    <message>
+      <source>All files (*)</source>
+      <translation>所有文件 (*)</translation>
+    </message>
+    <message>
+      <source>Saved {path}</source>
+      <translation>已保存 {path}</translation>
+    </message>
+    <message>
+      <source>Cannot write {path}: {error}</source>
+      <translation>无法写入 {path}：{error}</translation>
+    </message>
+  </context>
+  <context>
     <name>Follow</name>
     <message>
       <source>&amp;Follow Live Changes</source>
