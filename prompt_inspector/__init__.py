@@ -19,9 +19,19 @@ from inspector.error_boundary import EXIT_BAD_INPUT, debug_requested, without_de
 def main(argv: Sequence[str] | None = None) -> int:
     raw = list(sys.argv[1:] if argv is None else argv)
     if wants_command_line(without_debug_flag(raw)):
-        return command_line(raw)
+        return command_line(raw, app_options=_app_options())
     debug = debug_requested(raw)
     return guarded(lambda: start_app(without_debug_flag(raw), debug=debug), debug=debug)
+
+
+def _app_options():
+    """The app's options for the top-level ``--help`` (:func:`ui.app.help_options`); None when the
+    app is not installed (its help then lists the commands alone)."""
+    try:
+        from ui.app import help_options
+    except ImportError:
+        return None
+    return help_options
 
 
 def start_app(argv: list[str], *, debug: bool = False) -> int:

@@ -30,18 +30,26 @@ __all__ = ["CliError", "build_parser", "guarded", "main"]
 PROGRAM = "prompt-inspector"
 
 
-def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+def build_parser(only: str | None = None,
+                 app_options: Callable[[argparse.ArgumentParser], None] | None = None) -> argparse.ArgumentParser:
     """The command line's parser. Every command of the table is offered (``--help`` lists them
     from the table alone); the arguments of a command are added by its module, so only the
     command named ``only`` (when given) is configured and only its module imported: a command
-    starts without importing every engine."""
+    starts without importing every engine. ``app_options`` adds the desktop app's options to
+    the help (the program's entry point passes them; the core knows nothing of the app)."""
+    from inspector import __version__
+
     parser = argparse.ArgumentParser(
         prog=PROGRAM,
         description="Inspect what an LLM role-play engine sent to its models. "
         f"With no subcommand, `{PROGRAM}` starts the desktop app.",
     )
+    parser.add_argument("--version", action="version", version=f"{PROGRAM} {__version__}",
+                        help="print the program's version and exit")
     parser.add_argument(DEBUG_FLAG, action="store_true",
                         help="with any command: print the traceback of an unexpected error as well as its message")
+    if app_options is not None:
+        app_options(parser)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for command in COMMANDS:
         command_parser = sub.add_parser(command.name, help=command.summary)
@@ -50,14 +58,17 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Run one subcommand; returns the exit status (``inspector.error_boundary``)."""
+def main(argv: Sequence[str] | None = None,
+         app_options: Callable[[argparse.ArgumentParser], None] | None = None) -> int:
+    """Run one subcommand; returns the exit status (``inspector.error_boundary``). ``app_options``:
+    see :func:`build_parser` (used for ``--help`` only)."""
     raw = list(sys.argv[1:] if argv is None else argv)
-    return guarded(lambda: _run(without_debug_flag(raw)), debug=debug_requested(raw))
+    return guarded(lambda: _run(without_debug_flag(raw), app_options), debug=debug_requested(raw))
 
 
-def _run(argv: list[str]) -> int:
-    args = build_parser(named_command(argv) or "").parse_args(argv)
+def _run(argv: list[str], app_options: Callable[[argparse.ArgumentParser], None] | None = None) -> int:
+    wants_help = list(argv[:1]) in (["-h"], ["--help"])
+    args = build_parser(named_command(argv) or "", app_options if wants_help else None).parse_args(argv)
     if args.command is None:
         raise CliError(f"no command given: `{PROGRAM} --help` lists them; `{PROGRAM}` without one "
                        "starts the desktop app")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from inspector.cli.common import CliError, open_store_or_fail, shown, warn, warn_notes
+from inspector.cli.common import CliError, open_store_or_fail, resolve_or_fail, shown, text_table, warn, warn_notes
 from inspector.error_boundary import EXIT_FAILED_CHECK, EXIT_NOTHING_EVALUATED, EXIT_OK
 from inspector.output import write_text as _write
 
@@ -48,7 +48,9 @@ def cmd_cache(args: argparse.Namespace) -> int:
         printed = warn_notes(store)
         sessions = store.sessions()
         if args.session is not None:
-            sessions = [s for s in sessions if s.id == args.session]
+            session_id = resolve_or_fail(store, "session", args.session, args.db)
+            args.session = session_id  # --clear and the messages name the session in full
+            sessions = [s for s in sessions if s.id == session_id]
             if not sessions:
                 raise CliError(f"no session {args.session!r} in {shown(args.db)}")
         session_ids = [s.id for s in sessions]
@@ -98,9 +100,29 @@ def cmd_cache(args: argparse.Namespace) -> int:
         _write(cache_report.findings_json(analyses) if args.findings else cache_report.pairs_json(analyses))
     elif args.csv:
         _write(cache_report.findings_csv(analyses) if args.findings else cache_report.pairs_csv(analyses))
+    elif args.findings:
+        _write(findings_table(analyses))
     else:
         _write(cache_report.report_text(analyses))
     return _gate_status(analyses, gate)
+
+
+def findings_table(analyses: list) -> str:
+    """``cache --findings`` without ``--json``/``--csv``: the layout findings as a table, a row each
+    (the columns of the CSV, the first turns by their short ids)."""
+    from inspector.ids import short_id
+
+    rows = []
+    for analysis in analyses:
+        for f in analysis.findings:
+            d = f.to_json()
+            turns = d.get("turnIds") or []
+            shown_turns = ", ".join(short_id(t) for t in turns[:3]) + (f" (+{len(turns) - 3})" if len(turns) > 3 else "")
+            rows.append([d.get("sessionId"), d.get("runtimeId"), d.get("severity"), d.get("kind"), d.get("part"),
+                         f"{d.get('count')} of {d.get('outOf')}", shown_turns, d.get("message")])
+    if not rows:
+        return "no layout findings\n"
+    return text_table(["session", "runtime", "severity", "finding", "part", "requests", "turns", "message"], rows)
 
 
 def _clear_kept(store: object, args: argparse.Namespace) -> int:
@@ -157,7 +179,7 @@ def configure_cache(p: argparse.ArgumentParser, error_type: type[Exception]) -> 
     fmt = p.add_mutually_exclusive_group()
     fmt.add_argument("--json", action="store_true", help="print the pairs as a JSON list")
     fmt.add_argument("--csv", action="store_true", help="print the pairs as CSV")
-    p.add_argument("--findings", action="store_true", help="with --json or --csv: print the layout findings instead")
+    p.add_argument("--findings", action="store_true", help="print the layout findings (as a table, or with --json or --csv) instead of the pairs")
     p.add_argument("--html", metavar="FILE", help="write a self-contained HTML report with charts")
     p.add_argument("--fail-on", metavar="REASON[,REASON...]",
                    help="exit with status 1 when a pair has one of these reasons (status 3: no pairs)")

@@ -50,3 +50,14 @@ def text_table(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
     """Columns padded to their widest cell on screen; None prints as nothing."""
     cells = [[str(h) for h in headers]] + [["" if c is None else str(c) for c in row] for row in rows]
     return "\n".join(table_lines(cells)) + "\n"
+
+
+def resolve_or_fail(store: Any, kind: str, text: str, db: str) -> str:
+    """The one id of ``kind`` (:data:`inspector.ids.KINDS`) that ``text`` is or starts; an unknown
+    id or an ambiguous prefix is the user's input to fix (:class:`CliError`, status 2)."""
+    from inspector.ids import IdError, resolve_id
+
+    try:
+        return resolve_id(store, kind, text, where=shown(db))
+    except IdError as exc:
+        raise CliError(str(exc)) from None

@@ -9,15 +9,15 @@ from __future__ import annotations
 
 import argparse
 
-from inspector.cli.common import CliError, open_store_or_fail, shown, warn_notes
+from inspector.cli.common import CliError, open_store_or_fail, resolve_or_fail, shown, warn_notes
 from inspector.error_boundary import EXIT_OK
 from inspector.output import dump_json, write_text
 
 
 def configure_compare(p: argparse.ArgumentParser, error_type: type[Exception]) -> None:
     p.add_argument("db", metavar="DB", help="covel.db path or database URL")
-    p.add_argument("event_a", metavar="EVENT_A", help="id of the earlier llm.calling event (the left side)")
-    p.add_argument("event_b", metavar="EVENT_B", help="id of the later llm.calling event (the right side)")
+    p.add_argument("event_a", metavar="EVENT_A", help="id of the earlier llm.calling event (the left side), or the start of one")
+    p.add_argument("event_b", metavar="EVENT_B", help="id of the later llm.calling event (the right side), or the start of one")
     p.add_argument("--json", action="store_true")
     p.add_argument("--no-exact", action="store_true", help="skip exact tiktoken counts (estimates only)")
     p.set_defaults(func=cmd_compare)
@@ -25,18 +25,24 @@ def configure_compare(p: argparse.ArgumentParser, error_type: type[Exception]) -
 
 def cmd_compare(args: argparse.Namespace) -> int:
     from inspector.anatomy.compare import compare_details
+    from inspector.ids import request_names
     from inspector.views import request_detail
 
     with open_store_or_fail(args.db) as store:
         try:
             details = []
-            for event_id in (args.event_a, args.event_b):
+            for text in (args.event_a, args.event_b):
+                event_id = resolve_or_fail(store, "request", text, args.db)
                 detail = request_detail(store, event_id, exact=not args.no_exact)
                 if detail is None:
                     raise CliError(f"no llm.calling event {event_id!r} in {shown(args.db)}")
                 details.append(detail)
+            names = None if args.json else request_names(store, [d.row for d in details])
         finally:
             warn_notes(store)
     comparison = compare_details(*details)
-    write_text(dump_json(comparison.to_json()) if args.json else comparison.to_text())
+    if args.json:
+        write_text(dump_json(comparison.to_json()))
+    else:
+        write_text(f"{names[0]} → {names[1]}\n{comparison.to_text()}")
     return EXIT_OK

@@ -65,10 +65,10 @@ def named_command(argv: Sequence[str]) -> str | None:
 
 
 def wants_command_line(argv: Sequence[str]) -> bool:
-    """Is this command line for a subcommand (or the command line's own help)? Otherwise it is
+    """Is this command line for a subcommand (or the command line's own help or version)? Otherwise it is
     for the desktop app: no subcommand, only a database to open and the app's options. The first
     word that is not an option decides (an app option's value, ``--screenshot out.png``, is such a
     word: it starts the app unless it is a command's name)."""
-    if list(argv[:1]) in (["-h"], ["--help"]):
+    if list(argv[:1]) in (["-h"], ["--help"], ["--version"]):
         return True
     return named_command(argv) is not None

@@ -78,7 +78,7 @@ def test_show_prints_the_anatomy_tree(demo_db, capfdbinary):
 def test_show_unknown_event_is_a_clear_error(demo_db, capfdbinary):
     code, out, err = run(capfdbinary, "show", demo_db, "no-such-event")
     assert code == 2 and out == ""
-    assert "no trace event 'no-such-event'" in err
+    assert "no request 'no-such-event'" in err
 
 
 def test_prefix_table_and_json_agree(demo_db, capfdbinary):

@@ -57,8 +57,10 @@ def test_text_shows_the_aligned_parts_numbered_from_one(demo_store: Path, depth_
     code, out, err = run(capfdbinary, "compare", demo_store, depth_pair.previous_event_id, depth_pair.event_id)
     assert code == 0, err
     lines = out.splitlines()
-    assert lines[0] == f"left  {depth_pair.previous_event_id}"
-    assert lines[1] == f"right {depth_pair.event_id}"
+    assert lines[0] == ("Turn 2 · world-init/dimension-tracker · step 1 → "
+                        "Turn 3 · world-init/dimension-tracker · step 1")
+    assert lines[1] == f"left  {depth_pair.previous_event_id}"
+    assert lines[2] == f"right {depth_pair.event_id}"
     assert f"first difference: {depth_pair.first_difference} at character " in out
     assert f"was: {json.dumps(depth_pair.was, ensure_ascii=False)}" in out
     assert f"now: {json.dumps(depth_pair.now, ensure_ascii=False)}" in out
@@ -85,4 +87,4 @@ def test_an_unknown_event_is_a_one_line_error(demo_store: Path, depth_pair: Any,
     ids[which] = "no-such-event"
     code, out, err = run(capfdbinary, "compare", demo_store, *ids)
     assert code == 2 and out == ""
-    assert err.count("\n") == 1 and "no llm.calling event 'no-such-event'" in err
+    assert err.count("\n") == 1 and "no request 'no-such-event'" in err
