@@ -1,7 +1,10 @@
-"""Start the desktop app: ``prompt-inspector [DB] [--screenshot OUT.png] [--select EVENT_ID] [--size WxH]``.
+"""Start the desktop app: ``prompt-inspector [DB] [--select ID] [--view VIEW] [--screenshot OUT.png] [--size WxH]``.
 
-``--screenshot`` runs headless (offscreen platform): it opens the database, reveals the selected
-request, writes the window to a PNG and exits — used for documentation and to look at the UI in CI.
+``--select`` takes a request, turn or session id or the start of one, or a turn number
+(:func:`inspector.ids.find_target`, as Go to… does); ``--view`` opens one view
+(:data:`VIEWS`) on it. ``--screenshot`` runs headless (offscreen platform): it opens the
+database, reveals the selection, opens the view, writes the window to a PNG and exits — used for
+the documentation's screenshots and to look at the UI in CI.
 """
 
 from __future__ import annotations
@@ -33,14 +36,22 @@ def _size(text: str) -> tuple[int, int]:
     return width, height
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="prompt-inspector",
-        description="Browse a Covel store (covel.db). Without DB the built-in demo opens.",
-    )
-    parser.add_argument("db", nargs="?", help="covel.db to open")
-    parser.add_argument("--screenshot", metavar="OUT.png", help="render the window to a PNG and exit")
-    parser.add_argument("--select", metavar="EVENT_ID", help="select this model request (llm.calling id)")
+# The views ``--view`` opens: the cache analysis dock, the turn stepper, the comparison of the
+# selected request with the same runtime's request of the turn before, and the two editors.
+VIEWS = ("cache", "turn", "compare", "order", "blocks")
+
+
+def add_app_options(parser: argparse.ArgumentParser | Any) -> None:
+    """The app's options (all but DB), on its own parser and in the command line's ``--help``."""
+    parser.add_argument("--select", metavar="ID",
+                        help="select this request, turn or session: its id or the start of one (the tables' "
+                             "8 characters)")
+    parser.add_argument("--view", choices=VIEWS,
+                        help="open this view: cache (the analysis of the selected session), turn (the "
+                             "stepper on the selected turn), compare (the selected request against the same "
+                             "runtime's request of the turn before), order or blocks (the editors)")
+    parser.add_argument("--screenshot", metavar="OUT.png",
+                        help="render the window (with --view, that view) to a PNG offscreen and exit")
     parser.add_argument("--size", type=_size, metavar="WxH", help="window size, e.g. 1400x900")
     editors = parser.add_mutually_exclusive_group()
     editors.add_argument("--order-editor", nargs="?", const="", metavar="ORDER",
@@ -49,6 +60,26 @@ def build_parser() -> argparse.ArgumentParser:
                          help="open the prompt blocks editor alone on a TOML/YAML/JSON config or a Covel "
                               "template (the shipped sample without FILE)")
     parser.add_argument("--scenario", metavar="FILE", help="with --order-editor: the blackboard/scenario file")
+
+
+def help_options(parser: argparse.ArgumentParser) -> None:
+    """The app's options as a section of the command line's top-level ``--help``."""
+    add_app_options(parser.add_argument_group(
+        "the desktop app", "prompt-inspector [DB] [options]: with no COMMAND the app starts on DB (a covel.db or "
+                           "a database URL; the built-in demo without one)"))
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from inspector import __version__
+
+    parser = argparse.ArgumentParser(
+        prog="prompt-inspector",
+        description="Browse a Covel store (covel.db). Without DB the built-in demo opens.",
+    )
+    parser.add_argument("db", nargs="?", help="covel.db to open")
+    parser.add_argument("--version", action="version", version=f"prompt-inspector {__version__}",
+                        help="print the program's version and exit")
+    add_app_options(parser)
     parser.add_argument(DEBUG_FLAG, action="store_true",
                         help="print the traceback of an unexpected error as well as its message")
     return parser
@@ -105,27 +136,6 @@ def open_demo(window: Any) -> None:
         window.openFinished.emit(False)
 
     window.tasks.run(lambda _job: ensure_demo(target), window.open_database, failed)
-
-
-def start_worker_for_big_sessions(window: Any) -> None:
-    """Start the cache analysis's worker process (:mod:`inspector.cache.worker`) once the window
-    lists a session big enough to profit from it, as the ``cache`` command does: when a store
-    opens with one, or when following makes one that big. It loads in the background (about a
-    second, and the memory of a second process); a small store never starts it."""
-    from inspector.cache.worker import WORKER_MIN_REQUESTS, start_worker, worker_enabled
-
-    if not worker_enabled():
-        return
-
-    def check(_changed: Any = None) -> None:
-        sessions = window.navigator.model.root.children
-        if any((node.record.llm_calls or 0) >= WORKER_MIN_REQUESTS for node in sessions if node.record):
-            start_worker()
-            window.storeOpened.disconnect(check)
-            window.follow.updated.disconnect(check)
-
-    window.storeOpened.connect(check)
-    window.follow.updated.connect(check)
 
 
 def _run_editor(args: argparse.Namespace, app: Any, loop: Any, *, debug: bool = False) -> int:
@@ -213,18 +223,27 @@ def run_app(argv: Sequence[str], *, debug: bool = False) -> int:
         app.setApplicationDisplayName("Prompt Inspector")
     install_translators(app)
     apply_theme(app)
+    from .item_actions import install_item_actions
+
+    install_item_actions(app)  # Ctrl+C and the row actions on every tree and table
     # Hosted in a running application (tests), a local loop stands in for exec() so the host's
     # application state (quit flags, quit-on-last-window) is left alone.
     loop = None if owns_app else QEventLoop()
     exit_loop = app.exit if loop is None else loop.exit
+    if args.view == "order" and args.order_editor is None and args.blocks_editor is None:
+        args.order_editor = ""  # --view order: the context-order editor alone, on its sample
+    if args.view == "blocks" and args.order_editor is None and args.blocks_editor is None:
+        args.blocks_editor = ""
     if args.order_editor is not None or args.blocks_editor is not None:
         return _run_editor(args, app, loop, debug=debug)
+    from .app_views import open_selection
+    from ui.windows.goto_dialog import install_go_to
+
     window = MainWindow(remember_layout=not args.screenshot)
     attach_request_view(window, screenshot=bool(args.screenshot))
     install_turn_view(window)
     install_cache_view(window)
-    if owns_app and not args.screenshot:
-        start_worker_for_big_sessions(window)
+    install_go_to(window)
     if args.size:
         window.resize(*args.size)
     elif owns_app and window.settings.geometry("geometry") is None:
@@ -252,18 +271,19 @@ def run_app(argv: Sequence[str], *, debug: bool = False) -> int:
             # Let the overview relayout and pending paints land before grabbing.
             QTimer.singleShot(150, finish)
 
+        def shown(ok: bool, problem: str) -> None:
+            if not ok:
+                sys.stderr.write(f"prompt-inspector: {problem}\n")
+                status["code"] = 1
+            settle()
+
         def opened(ok: bool) -> None:
             if not ok:
                 status["code"] = 1
                 window.close()
                 exit_loop(1)
                 return
-            if args.select:
-                window.navigator.revealFinished.connect(
-                    lambda complete: (status.__setitem__("code", 0 if complete else 1), settle()))
-                window.navigator.select_request(args.select)
-            else:
-                settle()
+            open_selection(window, args.select, args.view, shown)
 
         def timeout() -> None:
             sys.stderr.write("prompt-inspector: timed out waiting for the database to load\n")
@@ -275,6 +295,15 @@ def run_app(argv: Sequence[str], *, debug: bool = False) -> int:
         watchdog.setSingleShot(True)
         watchdog.timeout.connect(timeout)
         watchdog.start(SCREENSHOT_TIMEOUT_MS)
+    elif args.select or args.view:
+
+        def first_open(ok: bool) -> None:
+            window.openFinished.disconnect(first_open)  # a store opened later keeps its own selection
+            if ok:
+                open_selection(window, args.select, args.view, lambda done, problem: done or window.report_error(
+                    _tr("Cannot show the selection"), problem))
+
+        window.openFinished.connect(first_open)
 
     window.show()
     if args.db:

@@ -241,31 +241,6 @@ def _variance(image: QImage) -> float:
     return sum((v - mean) ** 2 for v in values) / len(values)
 
 
-def test_the_cache_worker_starts_only_once_a_session_is_big_enough(
-        qtbot: Any, window: MainWindow, covel_db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import inspector.cache.worker as cache_worker
-
-    started: list[bool] = []
-    monkeypatch.setattr(cache_worker, "worker_enabled", lambda: True)
-    monkeypatch.setattr(cache_worker, "start_worker", lambda: started.append(True))
-    with open_store(covel_db) as store:
-        biggest = max(row["llmCalls"] for row in views.session_rows(store))
-    monkeypatch.setattr(cache_worker, "WORKER_MIN_REQUESTS", biggest + 1)
-    app_module.start_worker_for_big_sessions(window)
-    open_and_wait(qtbot, window, covel_db)
-    assert started == []
-    monkeypatch.setattr(cache_worker, "WORKER_MIN_REQUESTS", biggest)
-    other = MainWindow()
-    qtbot.addWidget(other)
-    try:
-        app_module.start_worker_for_big_sessions(other)
-        open_and_wait(qtbot, other, covel_db)
-        open_and_wait(qtbot, other, covel_db)
-    finally:
-        other.shutdown()
-    assert started == [True]  # once: the window stops checking when it has started it
-
-
 def test_the_overview_of_a_followed_store_changes_only_its_figures(qtbot: Any, window: MainWindow,
                                                                    covel_db: Path) -> None:
     open_and_wait(qtbot, window, covel_db)

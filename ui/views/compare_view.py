@@ -24,10 +24,13 @@ from PySide6.QtWidgets import (
 
 from ui.theme import is_dark
 
+from ui.views.names import copy_id_link, id_link, request_title_of_row
 from ui.views.part_names import part_label
 from ui.views.text_pane import TextPane
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
     # The comparison engine (and the cache modules it uses) loads with the first comparison.
     from inspector.anatomy.compare import Comparison, Row
 
@@ -73,7 +76,9 @@ class CompareView(QWidget):
         self.summary = QLabel(self)
         self.summary.setWordWrap(True)
         self.summary.setTextFormat(Qt.TextFormat.RichText)
-        self.summary.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.summary.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse
+                                             | Qt.TextInteractionFlag.LinksAccessibleByMouse)
+        self.summary.linkActivated.connect(copy_id_link)
         self.table = QTreeWidget(self)
         self.table.setRootIsDecorated(False)
         self.table.setUniformRowHeights(True)
@@ -102,8 +107,10 @@ class CompareView(QWidget):
         layout.addWidget(self.summary)
         layout.addWidget(split, 1)
 
-    def set_comparison(self, comparison: Comparison) -> None:
-        """Show ``comparison`` with its first difference marked and selected."""
+    def set_comparison(self, comparison: Comparison, numbers: Mapping[str, int] | None = None) -> None:
+        """Show ``comparison`` with its first difference marked and selected. ``numbers`` (turn id →
+        number, ``inspector.ids.turn_numbers``) names the two requests "Turn 4 · …"; without it a
+        turn is named by its short id."""
         self.comparison = comparison
         self.table.clear()
         dark = is_dark(self.palette())
@@ -139,10 +146,9 @@ class CompareView(QWidget):
                 item.setForeground(5, QBrush(MARK_COLOUR))
             self.table.addTopLevelItem(item)
         counts = comparison.counts()
-        left_id = comparison.left.row["eventId"]
-        right_id = comparison.right.row["eventId"]
         lines = [
-            _tr("<b>Left</b> {left} · <b>Right</b> {right}").format(left=left_id, right=right_id),
+            _tr("<b>Left</b> {left} · <b>Right</b> {right}").format(
+                left=pair_side_html(comparison.left.row, numbers), right=pair_side_html(comparison.right.row, numbers)),
             _tr("{equal} equal, {changed} changed, {moved} moved, {added} added, {removed} removed parts").format(
                 **counts),
         ]
@@ -153,6 +159,7 @@ class CompareView(QWidget):
             lines.append(_tr("First difference: <b>{path}</b> at character {offset}").format(
                 path=_html(first.path), offset=f"{first.offset:,}"))
         self.summary.setText("<br>".join(lines))
+        self.summary.setToolTip(ids_tooltip(comparison.left.row, comparison.right.row))
         if self.table.topLevelItemCount():
             self.table.setCurrentItem(self.table.topLevelItem(first.row_index if first is not None else 0))
         self.show_first_difference()
@@ -192,6 +199,17 @@ class CompareView(QWidget):
         if row.first_diff_offset is not None:
             self.left_pane.mark(row.first_diff_offset, MARK_COLOUR)
             self.right_pane.mark(row.first_diff_offset, MARK_COLOUR)
+
+
+def pair_side_html(row: dict, numbers: Mapping[str, int] | None) -> str:
+    """One side of a comparison named "Turn 4 · narrator/main · step 1", a click copying its id."""
+    return id_link(request_title_of_row(row, numbers), row.get("eventId"))
+
+
+def ids_tooltip(left: dict, right: dict) -> str:
+    """The full ids of the two sides (a click on a name copies it)."""
+    return _tr("Left: {left}\nRight: {right}\nClick a name to copy its id.").format(
+        left=left.get("eventId") or "?", right=right.get("eventId") or "?")
 
 
 def _html(text: str) -> str:

@@ -31,9 +31,21 @@ from inspector.cache.session_totals import shared_share
 from inspector.prefix.report import CONTEXT_AFTER, CONTEXT_BEFORE
 from ui.views.part_names import part_label
 
+from inspector.ids import TurnNumbers
+
 from ..workers import Job, TaskManager
-from .cache_texts import format_seconds, kind_text, num_text, route_text, runtime_name, verdict_lines
-from .compare_view import MARK_COLOUR, CompareView
+from .cache_texts import (
+    format_seconds,
+    kind_text,
+    num_text,
+    reason_detail_text,
+    reason_name,
+    route_text,
+    runtime_name,
+    verdict_lines,
+)
+from .compare_view import MARK_COLOUR, CompareView, ids_tooltip, pair_side_html
+from .names import copy_id_link
 
 
 def _tr(text: str) -> str:
@@ -55,11 +67,15 @@ class PairView(QWidget):
         self.pair: CachePair | None = None
         self.comparison: Comparison | None = None
         self._job: Job | None = None
+        # Turn id → number of the sessions compared so far ("Turn 4 · narrator/main · step 1").
+        self._numbers = TurnNumbers()
 
         self.header = QLabel(self)
         self.header.setTextFormat(Qt.TextFormat.RichText)
         self.header.setWordWrap(True)
-        self.header.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.header.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse
+                                            | Qt.TextInteractionFlag.LinksAccessibleByMouse)
+        self.header.linkActivated.connect(copy_id_link)
         self.header.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.context = QLabel(self)
         self.context.setObjectName("divergenceContext")
@@ -104,6 +120,7 @@ class PairView(QWidget):
             self._job = None
         self.pair = self.comparison = None
         self.header.setText(_tr("Select a cell of the table to compare its request with the earlier one."))
+        self.header.setToolTip("")
         self.context.hide()
         self.compare.table.clear()
         self.compare.left_pane.set_content("")
@@ -124,29 +141,33 @@ class PairView(QWidget):
         if pair.previous_event_id is None or store is None:
             return
 
-        def work(job: Job) -> Comparison | None:
+        numbers = self._numbers
+
+        def work(job: Job) -> tuple[Comparison, dict[str, int]] | None:
             before = views.request_detail(store, pair.previous_event_id)
             if job.cancelled or before is None:
                 return None
             after = views.request_detail(store, pair.event_id)
             if job.cancelled or after is None:
                 return None
-            return compare_details(before, after)
+            return compare_details(before, after), numbers.of_session(store, pair.session_id)
 
         self._job = self.tasks.run(work, lambda result: self._compared(pair, result),
                                    lambda exc: self._failed(pair, exc), resource=store, pause_gc=True)
 
-    def _compared(self, pair: CachePair, comparison: Comparison | None) -> None:
+    def _compared(self, pair: CachePair, result: tuple[Comparison, dict[str, int]] | None) -> None:
         if pair is not self.pair:
             return
         self._job = None
+        comparison, numbers = result if result is not None else (None, None)
         if comparison is None:
             self.header.setText(self._header_html(pair, None) + "<br>"
                                 + _tr("One of the two requests is no longer in the database."))
             return
         self.comparison = comparison
-        self.compare.set_comparison(comparison)
-        self.header.setText(self._header_html(pair, comparison))
+        self.compare.set_comparison(comparison, numbers)
+        self.header.setText(self._header_html(pair, comparison, numbers))
+        self.header.setToolTip(ids_tooltip(comparison.left.row, comparison.right.row))
         self.goto_button.setEnabled(comparison.first_difference is not None)
         self.loaded.emit(pair.event_id)
 
@@ -184,10 +205,11 @@ class PairView(QWidget):
         self.context.setText("<br>".join(lines))
         self.context.show()
 
-    def _header_html(self, pair: CachePair, comparison: Comparison | None) -> str:
+    def _header_html(self, pair: CachePair, comparison: Comparison | None,
+                     numbers: dict[str, int] | None = None) -> str:
         title = _tr("<b>{runtime}</b> · {kind} · {reason}").format(
             runtime=html.escape(runtime_name(pair.runtime_id)), kind=kind_text(pair),
-            reason=html.escape(pair.reason))
+            reason=html.escape(reason_name(pair.reason)))
         facts = _tr("shared {shared} of {total} tokens ({pct}) · cached: predicted {predicted}, reported "
                     "{reported} · gap {gap} (lifetime {ttl})").format(
             shared=num_text(pair.shared_tokens), total=num_text(pair.total_tokens),
@@ -196,12 +218,14 @@ class PairView(QWidget):
             ttl=format_seconds(pair.ttl_seconds))
         where = _tr("First difference: <b>{part}</b> at character {offset} — {detail}").format(
             part=html.escape(part_label(pair.first_difference)), offset=f"{pair.offset:,}",
-            detail=html.escape(pair.reason_detail))
+            detail=html.escape(reason_detail_text(pair.reason_detail)))
         lines = [title, facts, where, *verdict_lines(pair, say_certain=True)]
         route = route_text(pair)
         if route:
             lines.append(f"<b>{route}</b>" if pair.routing_over_limit else route)
         if comparison is not None:
+            lines.append(_tr("Earlier {left} · this {right}").format(
+                left=pair_side_html(comparison.left.row, numbers), right=pair_side_html(comparison.right.row, numbers)))
             lines.append(_tr("Aligned parts: {equal} equal, {changed} changed, {moved} moved, {added} added, "
                              "{removed} removed").format(**comparison.counts()))
         elif pair.previous_event_id is not None:

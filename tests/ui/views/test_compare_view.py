@@ -9,6 +9,7 @@ from PySide6.QtGui import QColor
 
 from inspector import views
 from inspector.anatomy.compare import EQUAL, compare_details
+from ui.views.part_names import part_label
 from ui.views.compare_view import MARK_COLOUR, CompareView
 from ui.views.request_view import RequestView
 
@@ -115,7 +116,8 @@ def test_a_moved_part_is_one_row_naming_both_sides(qtbot: Any, store: Any) -> No
     item = cv.table.topLevelItem(moved)
     row = cmp.rows[moved]
     assert item.text(2) == "moved"
-    assert item.text(1) == f"{row.left_label} → {row.right_label}"
+    # Both sides' names as the window shows part labels (messages numbered from 1).
+    assert item.text(1) == f"{part_label(row.left_label)} → {part_label(row.right_label)}"
     assert item.background(0).style() != Qt.BrushStyle.NoBrush
     assert "moved" in cv.summary.text()
     # The first difference is marked on both sides, each in the row holding it.
