@@ -420,15 +420,14 @@ class RequestView(QWidget):
         """Mark every occurrence of ``text`` (ASCII case ignored, as the search matches) in the
         opened request: the selected part's text, the conversation, the JSON panes, the response
         and the raw event; a pane filled later is marked when it is filled. Scrolls the page on
-        screen to its first hit and returns the number of hits on that page (0: none there).
+        screen to its first hit and returns the number of hits on that page (0: none there); the
+        other pages are marked when they are shown.
         An empty ``text`` clears the marks."""
         self.search_text = text
         counts: dict[int, int] = {}
         for pane in self._text_panes():
-            if pane.pending is None:
-                counts[id(pane)] = pane.highlight_all(text)
-            else:
-                pane._needle = text  # marked when its text arrives (TextPane._apply)
+            # Marked now when on screen, else when shown or filled.
+            counts[id(pane)] = pane.set_needle(text)
         counts[id(self.conversation_view)] = self.conversation_view.highlight(text)
         page = self.tabs.currentWidget()
         if page is self.conversation_view:

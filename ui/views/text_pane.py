@@ -125,6 +125,7 @@ class TextPane(QWidget):
         top.addWidget(self.wrap_box)
         self._prepared: PreparedText | None = None
         self._needle = ""
+        self._marked = ""  # the needle the shown text is marked for
         # A deferred text: (make_text, language, caption); filled when first needed.
         self._pending: tuple[Callable[[], str], str, str] | None = None
 
@@ -212,7 +213,8 @@ class TextPane(QWidget):
                                             .format(n=len(shown)))
         self.show_all_button.setVisible(prepared.truncated)
         self.editor.setExtraSelections([])
-        if self._needle:
+        self._marked = ""
+        if self._needle and self.isVisible():
             self.highlight_all(self._needle)
         if self.find_bar.isVisible() and self.find_edit.text():
             self._find_from_start()
@@ -274,10 +276,24 @@ class TextPane(QWidget):
     def unescaped(self) -> bool:
         return self.unescape_box.isChecked()
 
+    def set_needle(self, needle: str) -> int:
+        """Mark ``needle`` now if the pane is on screen (the count of hits), else when it is next
+        shown or filled (0 now): marking every pane of a large request at once would stall."""
+        self._needle = needle
+        if self.isVisible() and self._pending is None:
+            return self.highlight_all(needle)
+        return 0
+
+    def showEvent(self, e) -> None:  # noqa: N802 - Qt override
+        super().showEvent(e)
+        if self._marked != self._needle and self._pending is None:
+            self.highlight_all(self._needle)
+
     def highlight_all(self, needle: str) -> int:
         """Mark every occurrence of ``needle`` (ASCII case ignored, as the search does) in the shown
         text and scroll to the first; the number of occurrences. An empty needle clears."""
         self._needle = needle
+        self._marked = needle
         shown = self.editor.toPlainText()
         hits = find_hits(shown, needle, limit=HIGHLIGHT_LIMIT) if needle else []
         selections = []

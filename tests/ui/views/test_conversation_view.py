@@ -119,6 +119,9 @@ def test_highlight_search_marks_hits_in_the_open_request(qtbot: Any, view: Reque
     qtbot.waitUntil(lambda: view.raw_pane.pending is None, timeout=10000)
     assert view.raw_pane.editor.extraSelections()
     assert view.highlight_search("") == 0
+    assert not view.raw_pane.editor.extraSelections()
+    # A pane off screen is cleared (or marked) when it is shown again.
+    view.tabs.setCurrentIndex(0)
     assert not view.text_pane.editor.extraSelections()
     assert not any("background:" in p.label.text() and p.label.textFormat() == Qt.TextFormat.RichText
                    for w in conv.cards for p in w.parts)
