@@ -96,11 +96,13 @@ class UnknownIdError(IdError):
 
 class AmbiguousIdError(IdError):
     """More than one id of that kind starts with the text given; ``matches`` lists them (at most
-    :data:`MATCHES_SHOWN`) and ``more`` says whether there were others."""
+    :data:`MATCHES_SHOWN`) and ``more`` says whether there were others; ``labels``, when given, is
+    how the message names them (with their kinds)."""
 
-    def __init__(self, kind: str, text: str, matches: Sequence[str], more: bool, where: str | None = None) -> None:
+    def __init__(self, kind: str, text: str, matches: Sequence[str], more: bool, where: str | None = None,
+                 labels: Sequence[str] | None = None) -> None:
         place = f" in {where}" if where else ""
-        listed = ", ".join(matches) + (", …" if more else "")
+        listed = ", ".join(labels if labels is not None else matches) + (", …" if more else "")
         super().__init__(kind, text, f"{kind} id {text!r} is ambiguous{place}: {listed} all start with "
                                      "it; give more of the id")
         self.matches = tuple(matches)
@@ -248,8 +250,10 @@ def find_target(store: _Store, text: str, session_id: str | None = None, *, wher
     if not found:
         raise UnknownIdError("request, turn or session", text, where)
     if len(found) > 1:
-        listed = [f"{_KIND_WORDS[k]} {i}" for k, i in found[:MATCHES_SHOWN]]
-        raise AmbiguousIdError("request, turn or session", text, listed, more or len(found) > MATCHES_SHOWN, where)
+        shown_ = found[:MATCHES_SHOWN]
+        raise AmbiguousIdError("request, turn or session", text, [i for _k, i in shown_],
+                               more or len(found) > MATCHES_SHOWN, where,
+                               labels=[f"{_KIND_WORDS[k]} {i}" for k, i in shown_])
     kind, found_id = found[0]
     return Target(kind, found_id)
 

@@ -73,9 +73,22 @@ def _path(window: Any) -> dict[str, str]:
 
 
 def _open_cache(window: Any, done: Done) -> None:
-    """The cache dock, analysing the selected session (the first one without a selection)."""
+    """The cache dock, analysing the selected session (the first one without a selection); a
+    selected request's pair is then selected too, and shown aligned in the pair view."""
     cache = window.cache_view
-    cache.finished.connect(lambda _session: done(True, ""))
+    event_id = _path(window).get("request")
+
+    def finished(_session: str) -> None:
+        analysis = cache.analysis
+        pair = next((p for p in analysis.pairs if p.event_id == event_id), None) if analysis and event_id else None
+        if pair is None or pair.previous_event_id is None:
+            done(True, "")
+            return
+        cache.pair_view.loaded.connect(lambda _shown: done(True, ""))
+        if not cache.select_pair(pair):
+            done(True, "")
+
+    cache.finished.connect(finished)
     cache.failed.connect(lambda reason: done(False, reason))
     if window.cache_dock.isVisible():
         cache.request_session(_path(window).get("session"))

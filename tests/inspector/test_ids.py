@@ -156,7 +156,8 @@ def test_go_to_finds_a_turn_number_in_the_session_or_an_id_of_any_kind():
         find_target(STORE, "9", "demo-lantern-claude")
     with pytest.raises(AmbiguousIdError) as caught:
         find_target(STORE, "cc85dc7")
-    assert caught.value.matches == ("turn cc85dc70-b067", "turn cc85dc71-0000")
+    assert caught.value.matches == ("cc85dc70-b067", "cc85dc71-0000")
+    assert "turn cc85dc70-b067, turn cc85dc71-0000 all start with it" in str(caught.value)
     with pytest.raises(UnknownIdError, match="no request, turn or session 'zz'"):
         find_target(STORE, "zz")
 

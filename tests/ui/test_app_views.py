@@ -32,6 +32,8 @@ def grabbed(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
             if state["cache"]:
                 state["cache_session"] = widget.cache_view.session_id
                 state["cache_pairs"] = len(widget.cache_view.analysis.pairs) if widget.cache_view.analysis else 0
+                pair_view = widget.cache_view.pair_view
+                state["pair"] = pair_view.pair.event_id if pair_view.comparison is not None else None
         seen.append(state)
         return real(widget, out, inputs, code)
 
@@ -79,6 +81,7 @@ def test_view_cache_shows_the_analysis_of_the_selected_session(qtbot: Any, isola
     assert _shot(covel_db, tmp_path, "--select", short_id(narrator.id), "--view", "cache") == 0
     state = grabbed[0]
     assert state["cache"] and state["cache_session"] == narrator.session_id and state["cache_pairs"] > 0
+    assert state["pair"] == narrator.id  # the selected request's pair, aligned
 
 
 def test_view_turn_opens_the_stepper(qtbot: Any, isolated_settings: Path, covel_db: Path, tmp_path: Path,

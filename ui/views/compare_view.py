@@ -131,7 +131,7 @@ class CompareView(QWidget):
                 note,
             ])
             item.setData(0, Qt.ItemDataRole.UserRole, i)
-            paths = [p for p in dict.fromkeys((row.left_path, row.right_path)) if p]
+            paths = [part_label(p) for p in dict.fromkeys((row.left_path, row.right_path)) if p]
             item.setToolTip(1, "\n".join(paths))
             for col in (3, 4):
                 item.setTextAlignment(col, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
@@ -157,7 +157,7 @@ class CompareView(QWidget):
                          else _tr("The provider reads both requests the same; only cache breakpoints differ."))
         else:
             lines.append(_tr("First difference: <b>{path}</b> at character {offset}").format(
-                path=_html(first.path), offset=f"{first.offset:,}"))
+                path=_html(part_label(first.path)), offset=f"{first.offset:,}"))
         self.summary.setText("<br>".join(lines))
         self.summary.setToolTip(ids_tooltip(comparison.left.row, comparison.right.row))
         if self.table.topLevelItemCount():
@@ -174,13 +174,13 @@ class CompareView(QWidget):
             return
         if first.left_row is not None:
             row = cmp.rows[first.left_row]
-            self.left_pane.set_content(row.left_text, caption=_tr("Left: {path}").format(path=row.left_path))
+            self.left_pane.set_content(row.left_text, caption=_tr("Left: {path}").format(path=part_label(row.left_path)))
             self.left_pane.mark(first.left_offset, MARK_COLOUR)
         else:
             self.left_pane.set_content("", caption=_tr("Left: the request ended before this point"))
         if first.right_row is not None:
             row = cmp.rows[first.right_row]
-            self.right_pane.set_content(row.right_text, caption=_tr("Right: {path}").format(path=row.right_path))
+            self.right_pane.set_content(row.right_text, caption=_tr("Right: {path}").format(path=part_label(row.right_path)))
             self.right_pane.mark(first.right_offset, MARK_COLOUR)
         else:
             self.right_pane.set_content("", caption=_tr("Right: the request ended before this point"))
@@ -194,8 +194,10 @@ class CompareView(QWidget):
             self.show_first_difference()
             return
         row = self.comparison.rows[index]
-        self.left_pane.set_content(row.left_text, caption=_tr("Left: {path}").format(path=row.left_path or _tr("(absent)")))
-        self.right_pane.set_content(row.right_text, caption=_tr("Right: {path}").format(path=row.right_path or _tr("(absent)")))
+        self.left_pane.set_content(row.left_text, caption=_tr("Left: {path}").format(
+            path=part_label(row.left_path) if row.left_path else _tr("(absent)")))
+        self.right_pane.set_content(row.right_text, caption=_tr("Right: {path}").format(
+            path=part_label(row.right_path) if row.right_path else _tr("(absent)")))
         if row.first_diff_offset is not None:
             self.left_pane.mark(row.first_diff_offset, MARK_COLOUR)
             self.right_pane.mark(row.first_diff_offset, MARK_COLOUR)

@@ -40,7 +40,7 @@ def test_compare_with_previous_turn_marks_first_difference(qtbot: Any, view: Req
     current = table.currentItem()
     assert table.indexOfTopLevelItem(current) == fd.row_index
     assert "first difference" in current.text(5)
-    assert fd.path in view.compare_view.summary.text().replace("&gt;", ">").replace("&lt;", "<")
+    assert part_label(fd.path) in view.compare_view.summary.text().replace("&gt;", ">").replace("&lt;", "<")
 
 
 def test_compare_view_highlights_differing_character(qtbot: Any, store: Any) -> None:

@@ -71,7 +71,7 @@ def test_go_to_a_turn_number_of_the_selected_session(qtbot: Any, window: MainWin
 
 @pytest.mark.parametrize(("text", "says"), [("zzzz", "Nothing in this database has an id starting “zzzz”."),
                                             ("#99", "The selected session has no turn #99."),
-                                            ("demo-lantern", "is the start of several ids: session demo-lantern-")])
+                                            ("demo-lantern", "is the start of several ids: demo-lantern-claude, demo-lantern-deepseek")])
 def test_a_text_that_names_nothing_or_several_says_so_and_stays(qtbot: Any, window: MainWindow, text: str,
                                                                   says: str) -> None:
     before = window.navigator.current_path()
