@@ -104,6 +104,7 @@ class CacheView(QWidget):
     def __init__(self, tasks: TaskManager, store: Callable[[], Any] | None = None,
                  open_request: Callable[[str], None] | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        self.setObjectName("cacheView")  # File → Export finds it without building it
         self.tasks = tasks
         self.store: Any = None
         self._store_getter = store
