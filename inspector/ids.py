@@ -25,6 +25,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from inspector.messages import localized, marked, translate
 from inspector.numbering import shown
 
 __all__ = [
@@ -61,6 +62,15 @@ MATCHES_SHOWN = 5
 """How many matches an ambiguous prefix's error lists (one more is read to know there are more)."""
 
 _KIND_WORDS = {SESSION: "session", TURN: "turn", REQUEST: "request", EVENT: "trace event"}
+ANY_KIND = "request, turn or session"
+"""The kind Go to… looks an id up among (:func:`find_target`)."""
+
+
+def _kind_word(kind: str) -> str:
+    """A kind of id in the messages' language (the English word is :attr:`IdError.kind`)."""
+    words = {"session": marked("session"), "turn": marked("turn"), "request": marked("request"),
+             "trace event": marked("trace event"), ANY_KIND: marked("request, turn or session")}
+    return translate(words[kind]) if kind in words else kind
 
 
 class _Store(Protocol):
@@ -90,8 +100,13 @@ class UnknownIdError(IdError):
     """No id of that kind starts with the text given."""
 
     def __init__(self, kind: str, text: str, where: str | None = None) -> None:
-        place = f" in {where}" if where else ""
-        super().__init__(kind, text, f"no {kind} {text!r}{place} (an id or the start of one)")
+        word = _kind_word(kind)
+        if where:
+            message = localized("no {kind} {text} in {where} (an id or the start of one)", kind=word, text=repr(text),
+                                where=where)
+        else:
+            message = localized("no {kind} {text} (an id or the start of one)", kind=word, text=repr(text))
+        super().__init__(kind, text, message)
 
 
 class AmbiguousIdError(IdError):
@@ -101,10 +116,15 @@ class AmbiguousIdError(IdError):
 
     def __init__(self, kind: str, text: str, matches: Sequence[str], more: bool, where: str | None = None,
                  labels: Sequence[str] | None = None) -> None:
-        place = f" in {where}" if where else ""
         listed = ", ".join(labels if labels is not None else matches) + (", …" if more else "")
-        super().__init__(kind, text, f"{kind} id {text!r} is ambiguous{place}: {listed} all start with "
-                                     "it; give more of the id")
+        word = _kind_word(kind)
+        if where:
+            message = localized("{kind} id {text} is ambiguous in {where}: {ids} all start with it; give more of "
+                                "the id", kind=word, text=repr(text), where=where, ids=listed)
+        else:
+            message = localized("{kind} id {text} is ambiguous: {ids} all start with it; give more of the id",
+                                kind=word, text=repr(text), ids=listed)
+        super().__init__(kind, text, message)
         self.matches = tuple(matches)
         self.more = more
 
@@ -238,7 +258,7 @@ def find_target(store: _Store, text: str, session_id: str | None = None, *, wher
         return Target(TURN, resolve_turn_number(store, session_id, number, where=where), session_id)
     text = text.strip()
     if not text:
-        raise UnknownIdError("request, turn or session", text, where)
+        raise UnknownIdError(ANY_KIND, text, where)
     found: list[tuple[str, str]] = []
     more = False
     for kind in (REQUEST, TURN, SESSION):
@@ -248,10 +268,10 @@ def find_target(store: _Store, text: str, session_id: str | None = None, *, wher
         found.extend((kind, i) for i in ids)
         more = more or extra
     if not found:
-        raise UnknownIdError("request, turn or session", text, where)
+        raise UnknownIdError(ANY_KIND, text, where)
     if len(found) > 1:
         shown_ = found[:MATCHES_SHOWN]
-        raise AmbiguousIdError("request, turn or session", text, [i for _k, i in shown_],
+        raise AmbiguousIdError(ANY_KIND, text, [i for _k, i in shown_],
                                more or len(found) > MATCHES_SHOWN, where,
                                labels=[f"{_KIND_WORDS[k]} {i}" for k, i in shown_])
     kind, found_id = found[0]

@@ -18,6 +18,7 @@ from inspector.cli.common import (
 )
 from inspector.error_boundary import EXIT_OK
 from inspector.ids import request_names, short_id, turn_name, turn_numbers
+from inspector.messages import localized
 from inspector.numbering import shown as shown_number
 from inspector.output import dump_json as _dump_json
 from inspector.output import write_text as _write
@@ -98,7 +99,8 @@ def cmd_requests(args: argparse.Namespace) -> int:
             session_id = None if args.session is None else resolve_or_fail(store, "session", args.session, args.db)
             turn_id = None if args.turn is None else resolve_or_fail(store, "turn", args.turn, args.db)
             if turn_id is not None and session_id is not None and store.session_of_turn(turn_id) != session_id:
-                raise CliError(f"turn {turn_id} is not a turn of session {session_id} in {shown(args.db)}")
+                raise CliError(localized("turn {turn} is not a turn of session {session} in {where}", turn=turn_id,
+                                         session=session_id, where=shown(args.db)))
             rows = request_rows(store, session_id=session_id, turn_id=turn_id, runtime_id=args.runtime)
             if args.json:
                 _write(_dump_json(rows))
