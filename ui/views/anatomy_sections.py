@@ -76,13 +76,13 @@ def fit_sections(outer_splitter: QSplitter, trees_splitter: QSplitter, sections:
         wants.append(section.title.sizeHint().height() + section.tree.header().sizeHint().height()
                      + rows * row_h + 10)
     need = sum(wants)
-    # The text of the selected part is what the user reads; it keeps at least 38%.
-    total = min(need + 4, round(outer * 0.62))
+    # The text of the selected part is what the user reads; it keeps at least a third.
+    total = min(need + 4, round(outer * 0.67))
     outer_splitter.setSizes([total, outer - total])
     if need <= total:
         spare = total - need
         sizes = [w + (spare if i == 0 else 0) for i, w in enumerate(wants)]
     else:
-        floor = 70
+        floor = 84
         sizes = [max(floor, round(w * total / need)) for w in wants]
     trees_splitter.setSizes(sizes)

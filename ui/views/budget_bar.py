@@ -60,7 +60,7 @@ class _Bar(QWidget):
         pal = self.palette()
         r = self.rect().adjusted(0, 2, -1, -2)
         track = QColor(pal.color(QPalette.ColorRole.Mid))
-        track.setAlpha(90)
+        track.setAlpha(160)
         painter.fillRect(r, track)
         if b is None or not b.known:
             painter.end()

@@ -285,15 +285,10 @@ class CardWidget(QFrame):
                 chip = QLabel(self)
                 chip.setObjectName("breakpointChip")
                 chip.setText(f"⟦{part_label(segment.breakpoint)}⟧")
-                pal = chip.palette()
-                pal.setColor(QPalette.ColorRole.Window, CHIP_COLOUR)
-                pal.setColor(QPalette.ColorRole.WindowText, QColor("#ffffff"))
-                chip.setPalette(pal)
-                chip.setAutoFillBackground(True)
-                chip.setContentsMargins(4, 1, 4, 1)
-                font = chip.font()
-                font.setBold(True)
-                chip.setFont(font)
+                # A style sheet here (a few chips per request) so the chip's colour shows under any
+                # application style.
+                chip.setStyleSheet(f"background: {CHIP_COLOUR.name()}; color: #ffffff; font-weight: bold; "
+                                   "padding: 1px 4px;")
                 chip.setSizePolicy(QSizePolicy.Policy.Maximum, QSizePolicy.Policy.Fixed)
                 chip.setToolTip(_tr("The provider caches the request up to this point"))
                 layout.addWidget(chip, 0, Qt.AlignmentFlag.AlignLeft)

@@ -134,6 +134,8 @@ class RequestHeader(QWidget):
         if row.transport_attempts > 1:
             facts.append(_tr("{n} transport attempts").format(n=row.transport_attempts))
         problems = list(d.request.problems)
+        # A fact wraps only at its " · " joins, never inside a number and its unit.
+        facts = [f.replace(" · ", "\0").replace(" ", "&nbsp;").replace("\0", " · ") for f in facts]
         text = " &nbsp;│&nbsp; ".join(facts)
         if problems:
             text += "<br><span style='color:#c0392b'>" + "<br>".join(esc(p) for p in problems) + "</span>"
