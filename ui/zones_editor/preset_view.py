@@ -31,14 +31,14 @@ def role_name(role: str | None) -> str:
 
 
 def slot_title(slot: PresetSlot) -> str:
+    """The slot's name as a person reads it; its number is the core's (``PresetSlot.number``)."""
     if slot.kind == PROMPT:
-        number = int(slot.block_id[8:-1]) + 1
-        return _tr("Prompt {n}").format(n=number)
+        return _tr("Prompt {n}").format(n=slot.number)
     if slot.kind == INPUT:
         return _tr("User input format")
     if slot.kind == NOTE:
         return _tr("Author's note")
-    return _tr("Lore {n}").format(n=int(slot.block_id[12:-1]))
+    return _tr("Lore {n}").format(n=slot.number)
 
 
 def slot_detail(slot: PresetSlot) -> str:
@@ -82,7 +82,13 @@ class PresetBlocksView(QTreeWidget):
                 item.setData(0, SLOT_INDEX_ROLE, i)
                 if not slot.editable:
                     item.setToolTip(2, _tr("Content parts: shown, not editable here"))
+                item.setToolTip(1, slot_detail(slot))
                 self.addTopLevelItem(item)
+        # The name (with its problem icon) and the role or keywords as wide as they are, within
+        # reason; the text's first line takes the rest.
+        for column, most in ((0, 170), (1, 150)):
+            self.resizeColumnToContents(column)
+            self.setColumnWidth(column, min(self.columnWidth(column) + 6, most))
 
     def update_slot(self, index: int, slot: PresetSlot) -> None:
         item = self.topLevelItem(index)

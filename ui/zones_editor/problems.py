@@ -9,10 +9,13 @@ theme alike; the template editor's squiggles use the same colours.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
-from PySide6.QtCore import QPointF, QRectF, Qt, Signal
+from PySide6.QtCore import QPointF, QRect, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QIcon, QPainter, QPainterPath, QPalette, QPen, QPixmap, QPolygonF
-from PySide6.QtWidgets import QAbstractItemView, QTreeWidget, QTreeWidgetItem, QWidget
+from PySide6.QtWidgets import (
+    QAbstractItemView, QHeaderView, QStyledItemDelegate, QStyleOptionViewItem, QTreeWidget, QTreeWidgetItem, QWidget,
+)
 
 from inspector.zones import Diagnostic
 from inspector.zones import diagnostic as dg
@@ -93,6 +96,25 @@ def field_name(field: str | None) -> str:
     }.get(field or "", field or "")
 
 
+class _WrappingDelegate(QStyledItemDelegate):
+    """Rows as tall as the message wrapped at its column's width (a tree view does not measure
+    wrapped text by itself)."""
+
+    def __init__(self, view: QTreeWidget, column: int) -> None:
+        super().__init__(view)
+        self._view = view
+        self._column = column
+
+    def sizeHint(self, option: QStyleOptionViewItem, index: Any) -> QSize:  # noqa: N802 - Qt override
+        size = super().sizeHint(option, index)
+        if index.column() != self._column:
+            return size
+        width = max(40, self._view.header().sectionSize(self._column) - 8)
+        text = str(index.data() or "")
+        bound = option.fontMetrics.boundingRect(QRect(0, 0, width, 100_000), int(Qt.TextFlag.TextWordWrap), text)
+        return QSize(size.width(), max(size.height(), bound.height() + 4))
+
+
 class ProblemsView(QTreeWidget):
     """``set_problems(rows)`` with ``(diagnostic, block_index)`` pairs (``block_index`` None for
     config-wide ones). ``problemActivated(diagnostic, block_index)`` on double click / Enter."""
@@ -105,18 +127,34 @@ class ProblemsView(QTreeWidget):
         super().__init__(parent)
         self.setObjectName("zonesProblems")
         self.setRootIsDecorated(False)
-        self.setUniformRowHeights(True)
+        # A message longer than its column wraps onto more lines instead of being cut.
+        self.setUniformRowHeights(False)
+        self.setWordWrap(True)
         self.setAlternatingRowColors(True)
         self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.setHeaderLabels([_tr("Severity"), _tr("Block"), _tr("Where"), _tr("Code"), _tr("Problem")])
-        self.header().setStretchLastSection(True)
-        self.setColumnWidth(0, 84)
-        self.setColumnWidth(1, 150)
-        self.setColumnWidth(2, 56)
-        self.setColumnWidth(3, 130)
-        self.setWordWrap(False)
+        # The message is what a person reads: shown right after the block and given the room
+        # left; the code and position come last (and are elided first).
+        header = self.header()
+        header.setStretchLastSection(False)
+        header.moveSection(header.visualIndex(4), 2)
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        header.setSectionResizeMode(4, QHeaderView.ResizeMode.Stretch)
+        header.setMinimumSectionSize(24)
+        # Wrapped rows are as tall as their text at the message column's width: measured again
+        # whenever a column changes width.
+        header.sectionResized.connect(lambda *_: self.scheduleDelayedItemsLayout())
+        self.setItemDelegate(_WrappingDelegate(self, 4))
+        metrics, head = self.fontMetrics(), header.fontMetrics()
+        for column, sample in ((0, severity_name("warning")), (1, "Prompt 10"), (2, "99:99"), (3, "parse-error")):
+            width = max(head.horizontalAdvance(self.headerItem().text(column)) + 16,
+                        metrics.horizontalAdvance(sample) + (34 if column == 0 else 14))
+            self.setColumnWidth(column, width)
         self.itemActivated.connect(self._activated)
         self.rows: list[tuple[Diagnostic, int | None]] = []
+        # A block's name as a person reads it, by the id diagnostics give ("prompts[0]" →
+        # "Prompt 1" for a preset); ids not in it (a zones config's own block ids) show as they are.
+        self.block_names: dict[str, str] = {}
 
     def set_problems(self, rows: Iterable[tuple[Diagnostic, int | None]]) -> None:
         current = self.current_problem()
@@ -136,10 +174,13 @@ class ProblemsView(QTreeWidget):
                                                    severity_colour(diag.severity, palette))
                 where = f"{diag.line}:{diag.column}" if diag.field == "content" and diag.end_utf16 > diag.start_utf16 \
                     else field_name(diag.field)
-                item = QTreeWidgetItem([look[0], diag.block_id or "—", where, diag.code, diag.message])
+                block = self.block_names.get(diag.block_id or "", diag.block_id or "—")
+                item = QTreeWidgetItem([look[0], block, where, diag.code, diag.message])
                 item.setIcon(0, look[1])
                 item.setForeground(0, look[2])
                 tip = diag.message + (throws if diag.throws else "")
+                if block != (diag.block_id or "—"):
+                    tip = f"{block} ({diag.block_id})\n{tip}"
                 for column in range(5):
                     item.setToolTip(column, tip)
                 item.setData(0, Qt.ItemDataRole.UserRole, (diag, index))

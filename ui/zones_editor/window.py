@@ -438,7 +438,7 @@ class ZonesEditorWindow(QMainWindow):
             self.preset_blocks.set_slots(self.doc.preset.slots)
             self.preset_preview.set_input(self.doc.preset.sample_input)
             self.tabs.setCurrentWidget(self.preset_preview)
-            self.splitter.setSizes([0, 420, 450, 560])
+            self.splitter.setSizes([0, 340, 580, 440])
             self.select_block(0 if self.doc.preset.slots else None, force=True)
         else:
             self.preview.set_input(self.doc.config.sample_input)
@@ -743,6 +743,7 @@ class ZonesEditorWindow(QMainWindow):
                 zones_log.disabled = previous
             self.result = result
             self.rows = attribute(config.blocks, combined_problems(diagnostics, result))
+            self.problems.block_names = {}  # a config's blocks are named by their own ids
             self.blocks_model.palette = self.palette()
             self.blocks_model.set_problems(worst_by_block(self.rows))
             self.preview.show_result(result, self._current_block.id if self._current_block is not None else None)
@@ -775,6 +776,7 @@ class ZonesEditorWindow(QMainWindow):
             diagnostics = [dg.failure(exc, "render")]
         slot_of = {s.block_id: i for i, s in enumerate(preset_doc.slots)}
         self.rows = [(d, slot_of.get(d.block_id or "")) for d in diagnostics]
+        self.problems.block_names = {s.block_id: slot_title(s) for s in preset_doc.slots}
         worst: dict[int, str] = {}
         for d, i in self.rows:
             if i is not None and (i not in worst or dg.severity_rank(d.severity) < dg.severity_rank(worst[i])):

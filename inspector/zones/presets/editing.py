@@ -16,6 +16,7 @@ from typing import Any
 
 import yaml
 
+from inspector.numbering import shown
 from . import yaml_core
 from .model import Preset, PresetError, parse_preset_text, preset_from_data
 
@@ -24,7 +25,10 @@ PROMPT, INPUT, NOTE, LORE = "prompt", "input", "note", "lore"
 
 @dataclass
 class PresetSlot:
-    """One template of the preset. ``content`` is what the editor edits."""
+    """One template of the preset. ``content`` is what the editor edits; ``block_id`` is its path
+    in the file (what diagnostics name), ``number`` the number a person reads in its name
+    ("Prompt 1" for ``prompts[0]``, "Lore 3" for ``world_lores[3]``, as the lore activation lists
+    it; None for the one-of-a-kind user-input format and author's note)."""
     block_id: str  # prompts[0] | format_user_prompt | authors_note | world_lores[3]
     kind: str  # prompt | input | note | lore
     content: str
@@ -32,6 +36,7 @@ class PresetSlot:
     type: str | None = None
     editable: bool = True
     keywords: tuple[str, ...] = ()
+    number: int | None = None
 
 
 @dataclass
@@ -94,14 +99,16 @@ def slots_of(preset: Preset, data: Any) -> list[PresetSlot]:
                 continue
             prompt = next(loaded)
             slots.append(PresetSlot(f"prompts[{i}]", PROMPT, prompt.content, prompt.role, prompt.type,
-                                    isinstance(raw.get("content"), str)))
+                                    isinstance(raw.get("content"), str), number=shown(i)))
     if preset.format_user_prompt is not None:
         slots.append(PresetSlot("format_user_prompt", INPUT, preset.format_user_prompt, "user"))
     if preset.authors_note is not None:
         slots.append(PresetSlot(preset.authors_note.key, NOTE, preset.authors_note.content, "user"))
     for entry in preset.lore_entries:
+        # A lore entry keeps its world_lores position: the activation list and the message
+        # headings name entries by it too.
         slots.append(PresetSlot(f"world_lores[{entry.index}]", LORE, entry.content, "user",
-                                keywords=entry.keywords))
+                                keywords=entry.keywords, number=entry.index))
     return slots
 
 

@@ -24,11 +24,21 @@ def test_the_slots_are_every_template_in_file_order() -> None:
     assert doc.slots[6].keywords == ("灯会", "花灯", "lantern")
 
 
+def test_each_slot_has_the_number_a_person_reads() -> None:
+    doc = PresetDocument.from_text(resource_path("samples", "chatluna", "tea-house-fox.yml").read_text("utf-8"))
+    # Prompts counted from 1 (inspector.numbering); lore entries by their world_lores position,
+    # the number the activation list gives them; the one-of-a-kind slots have none.
+    assert [(s.kind, s.number) for s in doc.slots] == [
+        ("prompt", 1), ("prompt", 2), ("prompt", 3), ("prompt", 4), ("input", None), ("note", None),
+        *(("lore", i) for i in range(1, 7))]
+
+
 def test_a_refused_prompt_keeps_the_file_positions() -> None:
     doc = PresetDocument.from_text("keywords: [k]\nprompts:\n  - {role: bot, content: x}\n  - {role: user, content: y}\n"
                                    "  - role: user\n    content: [{type: text, text: z}]\n")
     assert [(s.block_id, s.content, s.editable) for s in doc.slots] == [("prompts[1]", "y", True),
                                                                        ("prompts[2]", "z", False)]
+    assert [s.number for s in doc.slots] == [2, 3]
 
 
 @pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)
