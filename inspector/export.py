@@ -296,10 +296,12 @@ def _summary_markdown(turn: Turn, summary: TurnSummary, title: str) -> list[str]
     return lines
 
 
-def turn_summary_export(turn: Turn, summary: TurnSummary, fmt: str, *, title: str | None = None) -> str:
+def turn_summary_export(turn: Turn, summary: TurnSummary, fmt: str, *, number: int | None = None) -> str:
     """What a turn did: ``markdown``, its summary (the figures the stepper shows) then the outline
-    ``turn`` prints; ``json``, ``{"summary": …, "turn": …}`` with the turn as ``turn --json``
-    prints it. ``title`` names the turn ("Turn 4"; its id when not given)."""
+    ``turn`` prints, under the turn's name as ``turn`` prints it ("Turn 4" for ``number`` 4, its
+    short id without a number); ``json``, ``{"summary": …, "turn": …}`` with the turn as
+    ``turn --json`` prints it."""
+    from inspector.ids import turn_name
     from inspector.turn.outline import turn_outline
 
     _check_format("turn", fmt)
@@ -307,7 +309,7 @@ def turn_summary_export(turn: Turn, summary: TurnSummary, fmt: str, *, title: st
         return dump_json({"summary": summary_json(summary), "turn": turn.to_json()})
     outline = turn_outline(turn).rstrip("\n")
     fence = _fence(outline)
-    lines = _summary_markdown(turn, summary, title or f"Turn {turn.turn_id}")
+    lines = _summary_markdown(turn, summary, turn_name(number, turn.turn_id))
     lines += ["## Outline", "", fence + "text", outline, fence]
     return "\n".join(lines) + "\n"
 

@@ -129,8 +129,20 @@ class ExportMenu(QMenu):
             return
         left, right = comparison.left.row["eventId"], comparison.right.row["eventId"]
         fmt, path = self._ask("comparison", _tr("Export Comparison"), f"compare-{left[:8]}-{right[:8]}")
-        if path:
-            self.write(path, lambda: comparison_export(comparison, fmt), _tr("Export Comparison"))
+        if not path:
+            return
+        store = getattr(self.window_, "store", None)
+
+        def document() -> str:
+            names = None
+            if fmt == "text" and store is not None:  # both sides named as `compare` names them
+                from inspector.ids import request_names
+
+                first, second = request_names(store, [comparison.left.row, comparison.right.row])
+                names = (first, second)
+            return comparison_export(comparison, fmt, names=names)
+
+        self.write(path, document, _tr("Export Comparison"))
 
     def export_turn(self) -> None:
         view = self._turn_view()
@@ -138,15 +150,17 @@ class ExportMenu(QMenu):
         if turn is None:
             return
         summary = getattr(view, "summary", None)
-        title = _turn_title(view, turn)
-        fmt, path = self._ask("turn", _tr("Export Turn Summary"), f"turn-{_safe_name(title or turn.turn_id[:8])}")
+        fmt, path = self._ask("turn", _tr("Export Turn Summary"), f"turn-{turn.turn_id[:8]}")
         if not path:
             return
+        store = getattr(self.window_, "store", None)
 
         def document() -> str:
+            from inspector.ids import turn_numbers
             from inspector.turn.summary import summarize
 
-            return turn_summary_export(turn, summary if summary is not None else summarize(turn), fmt, title=title)
+            number = turn_numbers(store, turn.session_id).get(turn.turn_id) if store is not None else None
+            return turn_summary_export(turn, summary if summary is not None else summarize(turn), fmt, number=number)
 
         self.write(path, document, _tr("Export Turn Summary"))
 
@@ -203,14 +217,6 @@ def _rules() -> Any:
     from inspector.cache.rules import default_rules
 
     return default_rules()  # the rules the cache view analyses with
-
-
-def _turn_title(view: Any, turn: Any) -> str | None:
-    """The turn as the stepper names it ("Turn 4"), when it says."""
-    title = getattr(view, "turn_title", None)
-    if callable(title):
-        title = title()
-    return title if isinstance(title, str) and title else None
 
 
 def add_export_menu(window: Any, file_menu: QMenu) -> ExportMenu:

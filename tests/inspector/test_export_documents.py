@@ -23,6 +23,7 @@ from inspector.export import (
     turn_summary_export,
 )
 from inspector.files import OutputPathError
+from inspector.ids import request_names, turn_numbers
 from inspector.store import open_store
 from inspector.turn.builder import build_turn
 from inspector.turn.outline import turn_outline
@@ -69,8 +70,11 @@ def test_a_comparison_is_what_the_compare_command_prints(demo_store: Path,
     assert comparison_export(comparison, "json") == cli(capsys, "compare", str(demo_store), *ids, "--json")
     text = comparison_export(comparison, "text")
     assert text == comparison.to_text() and text in cli(capsys, "compare", str(demo_store), *ids)
-    named = comparison_export(comparison, "text", names=("Turn 1 · guide/main · step 1", "Turn 1 · narrator/main"))
-    assert named == "Turn 1 · guide/main · step 1 → Turn 1 · narrator/main\n" + text
+    with open_store(demo_store) as store:
+        names = request_names(store, [left.row, right.row])
+    named = comparison_export(comparison, "text", names=(names[0], names[1]))
+    assert named == f"{names[0]} → {names[1]}\n" + text
+    assert named == cli(capsys, "compare", str(demo_store), *ids)  # what the command prints
 
 
 def test_a_turn_summary_holds_the_stepper_figures_and_the_turn_command_outline(
@@ -78,6 +82,7 @@ def test_a_turn_summary_holds_the_stepper_figures_and_the_turn_command_outline(
     with open_store(demo_store) as store:
         turn_id = next(t for t in views.turn_rows(store, SESSION) if t["llmCalls"])["turnId"]
         turn = build_turn(store, SESSION, turn_id)
+        number = turn_numbers(store, SESSION)[turn_id]
     summary = summarize(turn)
     document = json.loads(turn_summary_export(turn, summary, "json"))
     assert document["turn"] == json.loads(cli(capsys, "turn", str(demo_store), turn_id, "--json"))
@@ -85,13 +90,15 @@ def test_a_turn_summary_holds_the_stepper_figures_and_the_turn_command_outline(
     assert document["summary"]["calls"] == summary.calls > 0
     assert document["summary"]["inputTokens"] == summary.input_tokens
 
-    markdown = turn_summary_export(turn, summary, "markdown", title="Turn 4")
-    assert markdown.startswith("# Turn 4\n")
+    markdown = turn_summary_export(turn, summary, "markdown", number=number)
+    printed = cli(capsys, "turn", str(demo_store), turn_id)
+    assert markdown.startswith(f"# {printed.splitlines()[0]}\n")  # named as the turn command names it
+    assert markdown.startswith(f"# Turn {number}\n")
     assert f"- model calls: {summary.calls} ({summary.retries} retries)" in markdown
     assert f"input {summary.input_tokens:,}, cached {summary.cached_tokens:,}" in markdown
     assert turn_outline(turn).rstrip("\n") in markdown
-    assert cli(capsys, "turn", str(demo_store), turn_id).endswith(turn_outline(turn))  # the command's outline
-    assert turn_summary_export(turn, summary, "markdown").startswith(f"# Turn {turn_id}\n")
+    assert printed.endswith(turn_outline(turn))  # the command's outline
+    assert turn_summary_export(turn, summary, "markdown").startswith(f"# Turn {turn_id[:8]}\n")
 
 
 def test_each_export_knows_its_formats() -> None:

@@ -15,6 +15,7 @@ from inspector import views
 from inspector.anatomy.compare import compare_details
 from inspector.cache.rules import default_rules
 from inspector.export import cache_table_export, comparison_export, report_source, turn_summary_export
+from inspector.ids import request_names, turn_numbers
 from inspector.store import open_store
 from inspector.turn.builder import build_turn
 from inspector.turn.summary import summarize
@@ -149,7 +150,11 @@ def test_the_comparison_shown_is_exported_as_compare_prints_it(qtbot: Any, windo
     answer(monkeypatch, text, chosen="JSON (*.json)")
     menu.comparison_action.trigger()
     qtbot.waitUntil(text.exists, timeout=10000)
-    assert text.read_text(encoding="utf-8") == comparison_export(compare_details(left, right), "text")
+    with open_store(demo_store) as store:
+        names = request_names(store, [left.row, right.row])
+    assert text.read_text(encoding="utf-8") == comparison_export(compare_details(left, right), "text",
+                                                                 names=(names[0], names[1]))
+    assert text.read_text(encoding="utf-8").startswith(f"{names[0]} → {names[1]}\n")
 
 
 def test_the_turn_in_the_stepper_is_exported_with_its_summary(qtbot: Any, window: MainWindow,
@@ -158,6 +163,7 @@ def test_the_turn_in_the_stepper_is_exported_with_its_summary(qtbot: Any, window
     with open_store(demo_store) as store:
         turn_id = next(t for t in views.turn_rows(store, SESSION) if t["llmCalls"])["turnId"]
         turn = build_turn(store, SESSION, turn_id)
+        number = turn_numbers(store, SESSION)[turn_id]
     stepper = window.turn_view
     stepper.set_turn(turn)
     menu.update_actions()
@@ -169,3 +175,12 @@ def test_the_turn_in_the_stepper_is_exported_with_its_summary(qtbot: Any, window
     document = json.loads(target.read_text(encoding="utf-8"))
     assert document == json.loads(turn_summary_export(turn, summarize(turn), "json"))
     assert document["turn"]["turnId"] == turn_id
+
+    markdown = tmp_path / "turn"
+    asked = answer(monkeypatch, markdown, chosen="Markdown (*.md)")
+    menu.turn_action.trigger()
+    written = tmp_path / "turn.md"
+    qtbot.waitUntil(written.exists, timeout=10000)
+    assert asked[0][0] == f"turn-{turn_id[:8]}.md"
+    assert written.read_text(encoding="utf-8") == turn_summary_export(turn, summarize(turn), "markdown", number=number)
+    assert written.read_text(encoding="utf-8").startswith(f"# Turn {number}\n")  # a number, not a UUID

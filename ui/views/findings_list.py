@@ -19,7 +19,7 @@ from inspector.output import dump_json
 
 from ui.views.part_names import part_label
 from ..models.item_roles import JSON_ROLE
-from .cache_texts import runtime_name
+from .cache_texts import finding_message_text, runtime_name
 
 
 def _tr(text: str) -> str:
@@ -81,7 +81,7 @@ class FindingsList(QWidget):
                                     f"{f.count}/{f.out_of}"])
             item.setData(0, Qt.ItemDataRole.UserRole, i)
             item.setData(0, JSON_ROLE, dump_json(f.to_json()))  # as `cache --findings --json` prints it
-            item.setToolTip(0, f.message)
+            item.setToolTip(0, finding_message_text(f.message))
             item.setToolTip(2, f.part)
             item.setTextAlignment(3, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
             if f.severity == "warning":
@@ -98,7 +98,7 @@ class FindingsList(QWidget):
         if item is None:
             return
         finding = self.findings[item.data(0, Qt.ItemDataRole.UserRole)]
-        text = finding.message
+        text = finding_message_text(finding.message)
         example = finding.example or {}
         if example.get("now") is not None:
             text += "\n" + _tr("e.g. {part}: “{was}” → “{now}”").format(
