@@ -8,6 +8,7 @@ request of a turn is "step 1 · attempt 1".
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 
@@ -22,3 +23,18 @@ def shown(index: Any) -> Any:
 def step_attempt_text(step: Any, attempt: Any) -> str:
     """``"step 1 · attempt 1"`` for the recorded step 0, attempt 0."""
     return f"step {shown(step)} · attempt {shown(attempt)}"
+
+
+# A path's separator, and the arrow between a moved part's two names (``assistant #2 → assistant #4``).
+_SEPARATORS = re.compile(r"( › | → )")
+_MESSAGE_LABEL = re.compile(r"^(\w+) #(\d+)(?= \(|$)")
+
+
+def shown_label(label: str) -> str:
+    """A part label (or an ``a › b`` path of them, or a moved part's ``a → b``) of
+    :mod:`inspector.anatomy.labelling` as a person reads it: a message's recorded 0-based number
+    counted from 1 (``history › user #0`` → ``history › user #1``, ``system #2 (depth insertion …)``
+    → ``system #3 (depth insertion …)``). The labels stay as they are in JSON and as data; the
+    app's part names count the same way."""
+    return "".join(_MESSAGE_LABEL.sub(lambda m: f"{m.group(1)} #{int(m.group(2)) + 1}", piece)
+                   for piece in _SEPARATORS.split(label))

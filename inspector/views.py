@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from inspector.covel.events import RUNTIME_LIFECYCLE_TYPES
-from inspector.numbering import step_attempt_text
+from inspector.numbering import shown_label, step_attempt_text
 from inspector.search.needles import search_needles
 from .rows import RequestRow, RuntimeRow, SessionRow, TurnRow
 from .store import LlmCall, Store
@@ -391,7 +391,7 @@ class RequestDetail:
             if node.is_breakpoint:
                 lines.append(f"{'  ' * depth}── cache breakpoint ──")
                 return
-            label = f"{'  ' * depth}{node.label}"
+            label = f"{'  ' * depth}{shown_label(node.label)}"
             if node.role and node.kind not in ("system-prompt",):
                 label += f" [{node.role}]"
             pad = max(1, width - len(label))

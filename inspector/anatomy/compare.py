@@ -34,6 +34,7 @@ from inspector.anatomy.divergence import (
 from inspector.covel import markers
 from inspector.export import node_text
 from inspector.jsjson import js_quote
+from inspector.numbering import shown_label
 from inspector.output import table_lines
 from inspector.views import DetailNode, RequestDetail
 
@@ -203,7 +204,7 @@ class Comparison:
             lines.append("The provider reads both requests the same"
                          + ("." if self.identical else " (only cache breakpoints differ)."))
         else:
-            lines.append(f"first difference: {fd.path} at character {fd.divergence.offset_chars + 1} of its part "
+            lines.append(f"first difference: {shown_label(fd.path)} at character {fd.divergence.offset_chars + 1} of its part "
                          f"({fd.offset} {OFFSET_UNIT} units in), row {fd.row_index + 1}")
             lines.append(f"  was: {_quoted(fd.was)}")
             lines.append(f"  now: {_quoted(fd.now)}")
@@ -217,7 +218,7 @@ class Comparison:
                 note = f"char {row.first_diff_offset + 1}"
             elif row.breakpoints_differ:
                 note = "cache breakpoint moved"
-            table.append((str(i + 1), row.status, row.section, row.label,
+            table.append((str(i + 1), row.status, row.section, shown_label(row.label),
                           "" if row.left is None else f"{row.left.exact:,}",
                           "" if row.right is None else f"{row.right.exact:,}", note))
         lines.extend(table_lines(table, right={0, 4, 5}))

@@ -8,6 +8,8 @@ from typing import Any
 
 import pytest
 
+from inspector.numbering import shown_label
+
 from inspector import views
 from inspector.anatomy.compare import MOVED, compare_details
 from inspector.cache.analysis import analyse_session
@@ -61,7 +63,7 @@ def test_text_shows_the_aligned_parts_numbered_from_one(demo_store: Path, depth_
                         "Turn 3 · world-init/dimension-tracker · step 1")
     assert lines[1] == f"left  {depth_pair.previous_event_id}"
     assert lines[2] == f"right {depth_pair.event_id}"
-    assert f"first difference: {depth_pair.first_difference} at character " in out
+    assert f"first difference: {shown_label(depth_pair.first_difference)} at character " in out
     assert f"was: {json.dumps(depth_pair.was, ensure_ascii=False)}" in out
     assert f"now: {json.dumps(depth_pair.now, ensure_ascii=False)}" in out
     table = lines[lines.index("") + 1:]
