@@ -36,11 +36,17 @@ class LaneGeometry:
 
 @dataclass(slots=True)
 class BarGeometry:
+    """A runtime's bar; ``room_before`` / ``room_after`` are the free pixels beside it in its row
+    (to the previous bar or the gutter, to the next bar or the right edge), where a label too
+    long for the bar is written instead."""
+
     runtime: Runtime
     lane: str
     row: int
     rect: QRectF
     timed: bool
+    room_before: float = 0.0
+    room_after: float = 0.0
 
     @property
     def runtime_id(self) -> str | None:
@@ -210,7 +216,22 @@ def lay_out(turn: Turn | None, width: float, after_stages: str) -> TimelineLayou
                 _place_marks(layout, runtime, rect, index_of)
         y += lane_rect.height()
     layout.height = int(y) + LEGEND
+    _measure_rooms(layout.bars, full)
     return layout
+
+
+def _measure_rooms(bars: list[BarGeometry], width: float) -> None:
+    """Fill each bar's free room to its left and right neighbours in the same lane row."""
+    rows: dict[tuple[str, int], list[BarGeometry]] = {}
+    for bar in bars:
+        rows.setdefault((bar.lane, bar.row), []).append(bar)
+    for row in rows.values():
+        row.sort(key=lambda b: b.rect.left())
+        for i, bar in enumerate(row):
+            left = row[i - 1].rect.right() if i > 0 else float(GUTTER)
+            right = row[i + 1].rect.left() if i + 1 < len(row) else width - RIGHT
+            bar.room_before = max(0.0, bar.rect.left() - left)
+            bar.room_after = max(0.0, right - bar.rect.right())
 
 
 def _place_marks(layout: TimelineLayout, runtime: Runtime, bar: QRectF, index_of: dict[str, int]) -> None:

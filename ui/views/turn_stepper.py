@@ -10,6 +10,7 @@ the database: it only moves a cursor over data already in memory.
 
 from __future__ import annotations
 
+import html
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -24,12 +25,10 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import (
     QComboBox,
-    QFrame,
     QHBoxLayout,
     QHeaderView,
     QLabel,
     QPlainTextEdit,
-    QScrollArea,
     QSizePolicy,
     QSplitter,
     QStackedWidget,
@@ -42,14 +41,18 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from inspector.ids import short_id, turn_numbers
 from inspector.numbering import shown
 from inspector.turn.builder import build_turn
 from inspector.turn.history import CallHistory, turn_history
 from inspector.turn.model import ToolUse, Turn, TurnEvent
 
-from ..models.turn_timeline import UNSTAGED
+from ..models.turn_timeline import GUTTER, UNSTAGED
+from ..settings import remember_splitter
 from ..workers import Job, TaskManager
 from .formats import format_duration
+from .names import copy_id_link, id_link, turn_title
+from .part_names import value_label
 from .request_view import RequestView
 from .turn_texts import (
     offset_text,
@@ -60,7 +63,7 @@ from .turn_texts import (
     summary_html,
     tool_text,
 )
-from .turn_timeline import TimelineWidget
+from .turn_timeline import TimelineScroll, TimelineWidget
 
 if TYPE_CHECKING:
     # The summary (and the cache modules it prices with) loads with the first turn, off the GUI thread.
@@ -84,12 +87,18 @@ PLAY_MIN_GAP_MS = 40
 PLAY_MAX_GAP_MS = 1500
 
 HISTORY_COLUMNS = 5
+# Minimums (pixels) that keep each pane readable without adding up to more than the window has:
+# the stepper shares a 1280×720 window's centre with the navigator and, often, the cache dock.
+SUMMARY_MINIMUM_WIDTH = 150
+PAGES_MINIMUM = (240, 140)
+HISTORY_MINIMUM_HEIGHT = 70
 
 
 class TurnView(QWidget):
     """The turn stepper. Signals: ``turnLoaded(str)`` with the turn id once a turn is shown,
     ``loadFailed(str)`` with the reason shown inline, ``stepChanged(int)`` with the current event
-    index (−1: none), ``historyLoaded(str)`` with the call whose history is listed.
+    index (−1: none), ``historyLoaded(str)`` with the call whose history is listed,
+    ``openRequest(str)`` with a request to open in the main view.
 
     :meth:`load_turn` builds a turn in the background; :meth:`set_turn` shows one already built.
     Stepping: :meth:`step_to`, :meth:`next_event`, :meth:`previous_event`, :meth:`next_stage`,
@@ -100,16 +109,21 @@ class TurnView(QWidget):
     loadFailed = Signal(str)
     stepChanged = Signal(int)
     historyLoaded = Signal(str)
+    # The llm.calling id of a request to show in the main request view ("Open in Main View").
+    openRequest = Signal(str)
 
     PAGE_NONE, PAGE_REQUEST, PAGE_TEXT = range(3)
 
     def __init__(self, tasks: TaskManager, store_getter: Callable[[], Any], parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("turnView")
+        # Names the stepper's group in Help → Keyboard Shortcuts (the title is never shown as a window's).
+        self.setWindowTitle(_tr("Turn Stepper"))
         self.tasks = tasks
         self._store = store_getter
         self.turn: Turn | None = None
         self.summary: TurnSummary | None = None
+        self.turn_numbers: dict[str, int] = {}
         self.session_id: str | None = None
         self.turn_id: str | None = None
         self.current = -1
@@ -130,11 +144,8 @@ class TurnView(QWidget):
 
         self.timeline = TimelineWidget()
         self.timeline.eventClicked.connect(self.step_to)
-        self.timeline_scroll = QScrollArea(self)
-        self.timeline_scroll.setWidgetResizable(True)
-        self.timeline_scroll.setFrameShape(QFrame.Shape.StyledPanel)
-        self.timeline_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.timeline_scroll.setWidget(self.timeline)
+        self.timeline_scroll = TimelineScroll(self.timeline, self)
+        self.timeline_scroll.zoomChanged.connect(self._zoom_changed)
 
         # Step shortcuts live on the stepper (controls + timeline + summary), not on the whole view:
         # inside the embedded request view the arrow keys move through its trees and text.
@@ -145,13 +156,17 @@ class TurnView(QWidget):
         stepper_layout.addLayout(self._controls)
         stepper_layout.addWidget(self.timeline_scroll, 1)
 
+        # The event (a request view, most of the time) gets most of the width; the summary can be
+        # dragged narrower or closed altogether.
+        self.summary_view.setMinimumWidth(SUMMARY_MINIMUM_WIDTH)
         self.lower = QSplitter(Qt.Orientation.Horizontal, self)
-        self.lower.setChildrenCollapsible(False)
         self.lower.addWidget(self.detail)
         self.lower.addWidget(self.summary_view)
-        self.lower.setStretchFactor(0, 3)
+        self.lower.setCollapsible(0, False)
+        self.lower.setStretchFactor(0, 4)
         self.lower.setStretchFactor(1, 1)
-        self.lower.setSizes([700, 300])
+        self.lower.setSizes([780, 220])
+        self._lower_remembered = remember_splitter(self.lower, "turnStepper/eventSummary")
 
         self.splitter = QSplitter(Qt.Orientation.Vertical, self)
         self.splitter.setChildrenCollapsible(False)
@@ -182,7 +197,11 @@ class TurnView(QWidget):
         font = QFont(self.title.font())
         font.setBold(True)
         self.title.setFont(font)
-        self.title.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        # The turn's name is a link that copies its full id (ui.views.names.id_link).
+        self.title.setTextFormat(Qt.TextFormat.RichText)
+        self.title.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse
+                                           | Qt.TextInteractionFlag.LinksAccessibleByMouse)
+        self.title.linkActivated.connect(copy_id_link)
         self.message = QLabel(self)
         self.message.setObjectName("turnMessage")
         self.message.setWordWrap(True)
@@ -250,6 +269,22 @@ class TurnView(QWidget):
         self._controls.addSpacing(8)
         self._controls.addWidget(self.position, 1)
 
+        def text_button(name: str, text: str) -> QToolButton:
+            b = QToolButton(self)
+            b.setObjectName(name)
+            b.setText(text)
+            b.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+            return b
+
+        self.zoom_out_button = text_button("zoomOut", "−")
+        self.zoom_in_button = text_button("zoomIn", "+")
+        self.fit_button = text_button("fitTimeline", _tr("Fit"))
+        self.zoom_label = QLabel(self)
+        self.zoom_label.setObjectName("timelineZoom")
+        for w in (self.zoom_out_button, self.zoom_label, self.zoom_in_button, self.fit_button):
+            self._controls.addWidget(w)
+        self._zoom_changed(1.0)
+
     def _build_detail(self) -> None:
         self.detail = QWidget(self)
         self.event_title = QLabel(self.detail)
@@ -257,6 +292,9 @@ class TurnView(QWidget):
         self.event_title.setWordWrap(True)
         self.event_title.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.pages = QStackedWidget(self.detail)
+        # The embedded request view asks for more height than the stepper can spare beside its
+        # timeline; it scrolls its trees instead of squeezing the timeline to one lane.
+        self.pages.setMinimumSize(*PAGES_MINIMUM)
         self.hint = QLabel(_tr("Step through the turn with ← →, or click the timeline."), self.pages)
         self.hint.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.hint.setWordWrap(True)
@@ -286,6 +324,7 @@ class TurnView(QWidget):
             header.setSectionResizeMode(col, QHeaderView.ResizeMode.Interactive)
             header.resizeSection(col, width)
         self.history_box = QWidget(self.detail)
+        self.history_box.setMinimumHeight(HISTORY_MINIMUM_HEIGHT)
         box_layout = QVBoxLayout(self.history_box)
         box_layout.setContentsMargins(0, 0, 0, 0)
         box_layout.setSpacing(2)
@@ -296,14 +335,28 @@ class TurnView(QWidget):
         self.detail_split.setChildrenCollapsible(False)
         self.detail_split.addWidget(self.pages)
         self.detail_split.addWidget(self.history_box)
-        self.detail_split.setStretchFactor(0, 3)
+        self.detail_split.setStretchFactor(0, 4)
         self.detail_split.setStretchFactor(1, 1)
+        self.detail_split.setSizes([800, 200])
+        self.open_button = QToolButton(self.detail)
+        self.open_button.setObjectName("openInMainView")
+        self.open_button.setText(_tr("Open in Main View"))
+        self.open_button.setToolTip(_tr("Show this request in the main request view, with the whole "
+                                        "window's room (Ctrl+Return)"))
+        self.open_button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.open_button.clicked.connect(self.open_current_request)
+        self.open_button.hide()
+        title_row = QHBoxLayout()
+        title_row.setContentsMargins(0, 0, 0, 0)
+        title_row.addWidget(self.event_title, 1)
+        title_row.addWidget(self.open_button)
         layout = QVBoxLayout(self.detail)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(3)
-        layout.addWidget(self.event_title)
+        layout.addLayout(title_row)
         layout.addWidget(self.detail_split, 1)
         self.history_box.hide()
+        self._detail_remembered = remember_splitter(self.detail_split, "turnStepper/eventHistory")
 
     def _build_actions(self) -> None:
         def action(name: str, text: str, keys: list[str], slot: Callable[[], None]) -> QAction:
@@ -325,6 +378,22 @@ class TurnView(QWidget):
         self.first_action = action("firstEventAction", _tr("First Event"), ["Home"], lambda: self.step_to(0))
         self.last_action = action("lastEventAction", _tr("Last Event"), ["End"],
                                   lambda: self.step_to(len(self.turn.events) - 1 if self.turn else -1))
+        scroll = self.timeline_scroll
+        self.zoom_in_action = action("zoomInAction", _tr("Zoom In on the Timeline"), ["Ctrl++", "Ctrl+="],
+                                     scroll.zoom_in)
+        self.zoom_out_action = action("zoomOutAction", _tr("Zoom Out of the Timeline"), ["Ctrl+-"], scroll.zoom_out)
+        self.fit_action = action("fitTimelineAction", _tr("Fit the Turn in the Timeline"), ["Ctrl+0"], scroll.fit)
+        # Opening the request works from anywhere in the stepper, the embedded request view too.
+        self.open_action = QAction(_tr("Open Request in Main View"), self)
+        self.open_action.setObjectName("openRequestAction")
+        self.open_action.setShortcuts([QKeySequence("Ctrl+Return"), QKeySequence("Ctrl+Enter")])
+        self.open_action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        self.open_action.triggered.connect(self.open_current_request)
+        self.addAction(self.open_action)
+        for button, act in ((self.zoom_out_button, self.zoom_out_action), (self.zoom_in_button, self.zoom_in_action),
+                            (self.fit_button, self.fit_action)):
+            button.clicked.connect(act.trigger)
+            button.setToolTip(f"{act.text()} ({act.shortcut().toString(QKeySequence.SequenceFormat.NativeText)})")
 
     # ------------------------------------------------------------------ loading
 
@@ -342,7 +411,7 @@ class TurnView(QWidget):
         if store is None:
             self._show_message(_tr("No database is open."))
             return
-        self.title.setText(_tr("Loading turn {id}…").format(id=turn_id))
+        self.title.setText(html.escape(_tr("Loading turn {id}…").format(id=short_id(turn_id))))
         if self._load_job is not None:
             # A build cannot be interrupted, and builds running side by side starve the GUI thread
             # of the GIL (holding ↓ in the navigator asked for one per turn passed): the running
@@ -361,7 +430,7 @@ class TurnView(QWidget):
                 self._start_load(wanted_store, self.session_id, self.turn_id)
             return True
 
-        def done(built: tuple[Turn, TurnSummary]) -> None:
+        def done(built: tuple[Turn, TurnSummary, dict[str, int]]) -> None:
             if settle():
                 return
             self.set_turn(*built)
@@ -374,17 +443,20 @@ class TurnView(QWidget):
             self._show_message(_tr("Cannot show turn {id}: {reason}").format(id=turn_id, reason=str(exc)))
             self.loadFailed.emit(str(exc))
 
-        def build(_job: Job) -> tuple[Turn, TurnSummary]:
+        def build(_job: Job) -> tuple[Turn, TurnSummary, dict[str, int]]:
             from inspector.turn.summary import summarize
 
             turn = build_turn(store, session_id, turn_id)
-            return turn, summarize(turn)
+            return turn, summarize(turn), turn_numbers(store, session_id)
 
         self._load_job = self.tasks.run(build, done, failed, resource=store)
 
-    def set_turn(self, turn: Turn, summary: TurnSummary | None = None) -> None:
+    def set_turn(self, turn: Turn, summary: TurnSummary | None = None,
+                 numbers: dict[str, int] | None = None) -> None:
         """Show ``turn`` (already built), positioned before its first event; ``summary`` is
-        its :func:`inspector.turn.summary.summarize` (computed here when not given)."""
+        its :func:`inspector.turn.summary.summarize` (computed here when not given), ``numbers``
+        its session's :func:`inspector.ids.turn_numbers` (turns without are named by short id)."""
+        self.turn_numbers = dict(numbers or {})
         if summary is None:
             from inspector.turn.summary import summarize
 
@@ -396,12 +468,38 @@ class TurnView(QWidget):
         self.message.hide()
         self.current = -1
         self.timeline.set_turn(turn)
+        self.timeline_scroll.fit()
         self._stage_starts = self._compute_stage_starts(turn)
         self.summary_view.setHtml(summary_html(turn, self.summary))
         self._show_turn_state()
         self._fit_timeline()
         self._show_event(None)
         self.turnLoaded.emit(turn.turn_id)
+
+    def turn_title(self) -> str | None:
+        """The shown turn's name ("Turn 4", as the header gives it); None when no turn is shown."""
+        turn = self.turn
+        return None if turn is None else turn_title(self.turn_numbers.get(turn.turn_id), turn.turn_id)
+
+    def _zoom_changed(self, zoom: float) -> None:
+        self.zoom_label.setText(f"{zoom:.2g}×" if zoom < 10 else f"{zoom:.0f}×")
+        self.zoom_out_button.setEnabled(zoom > 1.0)
+        self.zoom_in_button.setEnabled(zoom < TimelineScroll.MAX_ZOOM)
+
+    def current_request(self) -> str | None:
+        """The ``llm.calling`` id of the model call the current event belongs to, if any."""
+        ev = self.current_event()
+        turn = self.turn
+        if ev is None or turn is None or ev.target != "call" or not ev.target_id:
+            return None
+        call = turn.call(ev.target_id)
+        return call.event_id if call is not None else None
+
+    def open_current_request(self) -> None:
+        event_id = self.current_request()
+        if event_id is not None:
+            self.pause()
+            self.openRequest.emit(event_id)
 
     def _fit_timeline(self) -> None:
         """Give the timeline the height it needs (all lanes visible) up to half the view; the
@@ -440,7 +538,7 @@ class TurnView(QWidget):
     def _show_message(self, text: str) -> None:
         self.message.setText(text)
         self.message.show()
-        self.title.setText(_tr("No turn shown"))
+        self.title.setText(html.escape(_tr("No turn shown")))
 
     def _show_turn_state(self) -> None:
         turn = self.turn
@@ -449,13 +547,19 @@ class TurnView(QWidget):
                   self.next_stage_button, self.last_button):
             w.setEnabled(has)
         if turn is None:
-            self.title.setText(_tr("No turn selected"))
+            self.title.setText(html.escape(_tr("No turn selected")))
             self.position.setText("")
             return
-        facts = [turn.origin or "?", turn.commit_status or "?", format_duration(turn.duration_ms) or "?"]
+        facts = [value_label(turn.origin) if turn.origin else "?",
+                 value_label(turn.commit_status) if turn.commit_status else "?",
+                 format_duration(turn.duration_ms) or "?"]
+        name = id_link(self.turn_title() or "", turn.turn_id)
+        text = name + html.escape("  ·  " + " · ".join(facts))
         if turn.retry is not None:
-            facts.append(_tr("retry of {id}").format(id=(turn.retry.source_turn_id or "?")[:8]))
-        self.title.setText(_tr("Turn {id}").format(id=turn.turn_id) + "  ·  " + " · ".join(facts))
+            source = turn.retry.source_turn_id
+            text += html.escape(" · " + _tr("retry of")) + " " + id_link(
+                turn_title(self.turn_numbers.get(source or ""), source), source)
+        self.title.setText(text)
         self._update_position()
 
     # ------------------------------------------------------------------ stepping
@@ -531,7 +635,8 @@ class TurnView(QWidget):
     def _ensure_visible(self) -> None:
         rect = self.timeline.current_rect()
         if rect is not None:
-            self.timeline_scroll.ensureVisible(int(rect.center().x()), int(rect.center().y()), 10,
+            # The lane names cover the left of the picture when it is zoomed: keep clear of them.
+            self.timeline_scroll.ensureVisible(int(rect.center().x()), int(rect.center().y()), GUTTER + 10,
                                                int(rect.height()))
 
     def _update_position(self) -> None:
@@ -620,6 +725,7 @@ class TurnView(QWidget):
 
     def _show_event(self, ev: TurnEvent | None) -> None:
         turn = self.turn
+        self.open_button.setVisible(self.current_request() is not None)
         if ev is None or turn is None:
             self.event_title.setText("")
             self.pages.setCurrentIndex(self.PAGE_NONE)
@@ -691,6 +797,11 @@ class TurnView(QWidget):
         self._history_job = self.tasks.run(lambda _job: turn_history(store, sid, tid, event_id), done, failed,
                                            resource=store)
 
+    def _turn_label(self, turn_id: str | None) -> str:
+        """A history row's turn as its number (its short id when the session's numbers lack it)."""
+        number = self.turn_numbers.get(turn_id or "")
+        return str(number) if number is not None else short_id(turn_id)
+
     def _fill_history(self, history: CallHistory) -> None:
         self.history = history
         parts = [f"{n} {state_label(state)}" for state, n in history.state_counts().items()]
@@ -710,7 +821,7 @@ class TurnView(QWidget):
             m = row.message
             item = QTreeWidgetItem([state_label(row.state),
                                     str(row.request_index) if row.request_index is not None else "",
-                                    m.turn_id[:8], m.role or "?", short(m.content, 200)])
+                                    self._turn_label(m.turn_id), m.role or "?", short(m.content, 200)])
             item.setToolTip(4, short(m.content, 1200))
             if not row.in_request:
                 for col in range(HISTORY_COLUMNS):

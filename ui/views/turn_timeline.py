@@ -1,12 +1,17 @@
 """The turn painted as lanes of bars on a time ruler, with model-call and tool marks inside the
 bars and the current event highlighted. Geometry comes from :mod:`ui.models.turn_timeline`; this
-widget paints it and turns clicks and hovers into events and tooltips."""
+widget paints it and turns clicks and hovers into events and tooltips.
+
+:class:`TimelineScroll` holds it and zooms and pans it: Ctrl+wheel zooms about the pointer,
+Shift+wheel or a drag pans, a double-click on a bar zooms to its parallel group, and
+:meth:`TimelineScroll.fit` shows the whole turn again. The lane names stay at the left edge
+of what is on screen."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QEvent, QPointF, QRectF, QSize, Qt, Signal
+from PySide6.QtCore import QEvent, QObject, QPoint, QPointF, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import (
     QColor,
     QFont,
@@ -18,8 +23,9 @@ from PySide6.QtGui import (
     QPen,
     QPolygonF,
     QResizeEvent,
+    QWheelEvent,
 )
-from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
+from PySide6.QtWidgets import QFrame, QScrollArea, QSizePolicy, QToolTip, QWidget
 
 from inspector.numbering import shown
 from inspector.turn.model import ModelCall, ToolUse, Turn
@@ -76,6 +82,8 @@ class TimelineWidget(QWidget):
     """
 
     eventClicked = Signal(int)
+    # (start ms, end ms) of what a double-click asks to fill the width with.
+    rangeRequested = Signal(float, float)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -90,6 +98,7 @@ class TimelineWidget(QWidget):
         self._small.setPointSizeF(max(7.0, self.font().pointSizeF() * 0.85))
         self._bold = QFont(self.font())
         self._bold.setBold(True)
+        self._pressed = -1
 
     # ------------------------------------------------------------------ data
 
@@ -147,14 +156,56 @@ class TimelineWidget(QWidget):
         """Where the current event's subject is drawn: its call, tool or runtime bar."""
         return self.placement.subject_rect(self.current)
 
+    def visible_left(self) -> float:
+        """The left edge of the part on screen (the widget is wider than its scroll area when
+        zoomed): lane names and the legend are drawn from there."""
+        region = self.visibleRegion().boundingRect()
+        return float(region.left()) if not region.isEmpty() else 0.0
+
     def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802 - Qt override
         if event.button() == Qt.MouseButton.LeftButton:
-            index = self.event_at(event.position())
+            # A click picks on release: a press that turns into a drag pans instead
+            # (TimelineScroll swallows that release).
+            pos = event.position()
+            self._pressed = -1 if pos.x() < self.visible_left() + GUTTER else self.event_at(pos)
+            event.accept()
+            return
+        super().mousePressEvent(event)
+
+    def mouseReleaseEvent(self, event: QMouseEvent) -> None:  # noqa: N802 - Qt override
+        if event.button() == Qt.MouseButton.LeftButton:
+            index, self._pressed = self._pressed, -1
             if index >= 0:
                 self.eventClicked.emit(index)
             event.accept()
             return
-        super().mousePressEvent(event)
+        super().mouseReleaseEvent(event)
+
+    def mouseDoubleClickEvent(self, event: QMouseEvent) -> None:  # noqa: N802 - Qt override
+        span = self.group_span_at(event.position())
+        if span is not None:
+            self.rangeRequested.emit(*span)
+            event.accept()
+            return
+        super().mouseDoubleClickEvent(event)
+
+    def group_span_at(self, pos: QPointF) -> tuple[float, float] | None:
+        """The time span (ms) of the parallel group of the runtime under ``pos``: what a
+        double-click zooms to."""
+        bar = self.placement.bar_at(pos)
+        turn = self.turn
+        if bar is None or turn is None or not bar.timed:
+            return None
+        runtimes = [bar.runtime]
+        for group in turn.groups():
+            if any(r is bar.runtime for r in group.runtimes):
+                runtimes = list(group.runtimes)
+                break
+        starts = [r.start_ms for r in runtimes if r.start_ms is not None]
+        ends = [r.end_ms if r.end_ms is not None else r.start_ms for r in runtimes if r.start_ms is not None]
+        if not starts:
+            return None
+        return float(min(starts)), float(max(e for e in ends if e is not None))
 
     def event(self, e: QEvent) -> bool:  # noqa: N802 - Qt override
         if e.type() == QEvent.Type.ToolTip and isinstance(e, QHelpEvent):
@@ -202,14 +253,8 @@ class TimelineWidget(QWidget):
         for i, lane in enumerate(self.placement.lanes):
             if i % 2:
                 p.fillRect(lane.rect, alt)
-        self._paint_ruler(p, text, dim, grid)
+        self._paint_ruler(p, dim, grid)
         p.setRenderHint(QPainter.RenderHint.Antialiasing, True)
-        for lane in self.placement.lanes:
-            p.setPen(text if lane.key else dim)
-            p.setFont(self._bold)
-            p.drawText(QRectF(6, lane.rect.top() + LANE_PAD, GUTTER - 10, ROW),
-                       Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
-                       p.fontMetrics().elidedText(lane.label, Qt.TextElideMode.ElideRight, GUTTER - 10))
         self._paint_groups(p, dim)
         p.setFont(self._small)
         metrics = p.fontMetrics()
@@ -218,9 +263,28 @@ class TimelineWidget(QWidget):
         for mark in self.placement.marks:
             self._paint_mark(p, mark)
         self._paint_current(p, highlight)
-        self._paint_legend(p, text, dim)
+        self._paint_gutter(p, base, alt, text, dim)
+        self._paint_legend(p, base, dim)
 
-    def _paint_ruler(self, p: QPainter, text: QColor, dim: QColor, grid: QColor) -> None:
+    def _paint_gutter(self, p: QPainter, base: QColor, alt: QColor, text: QColor, dim: QColor) -> None:
+        # The lane names stay at the left of what is on screen, over whatever scrolled under them.
+        left = self.visible_left()
+        p.setRenderHint(QPainter.RenderHint.Antialiasing, False)
+        p.fillRect(QRectF(left, 0, GUTTER - 4, RULER - 1), base)
+        p.setPen(text)
+        p.setFont(self._small)
+        p.drawText(QRectF(left + 6, 2, GUTTER - 10, RULER - 6),
+                   Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, _tr("stage"))
+        p.setFont(self._bold)
+        for i, lane in enumerate(self.placement.lanes):
+            p.fillRect(QRectF(left, lane.rect.top(), GUTTER - 4, lane.rect.height()), alt if i % 2 else base)
+            p.setPen(text if lane.key else dim)
+            p.drawText(QRectF(left + 6, lane.rect.top() + LANE_PAD, GUTTER - 10, ROW),
+                       Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
+                       p.fontMetrics().elidedText(lane.label, Qt.TextElideMode.ElideRight, GUTTER - 10))
+        p.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+
+    def _paint_ruler(self, p: QPainter, dim: QColor, grid: QColor) -> None:
         step, ticks = self.placement.ticks()
         p.setFont(self._small)
         bottom = self.placement.bottom()
@@ -236,9 +300,6 @@ class TimelineWidget(QWidget):
                        label)
         p.setPen(QPen(grid, 1))
         p.drawLine(QPointF(0, RULER - 0.5), QPointF(self.width(), RULER - 0.5))
-        p.setPen(text)
-        p.drawText(QRectF(6, 2, GUTTER - 10, RULER - 6), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
-                   _tr("stage"))
 
     def _paint_groups(self, p: QPainter, dim: QColor) -> None:
         # A bracket left of each parallel group's rows: runtimes stacked at one x ran together.
@@ -278,14 +339,21 @@ class TimelineWidget(QWidget):
             label += " · " + _tr("no times recorded")
         inner = bar.rect.width() - 8
         text_rect = QRectF(bar.rect.left() + 4, bar.rect.top() + 1, inner, 13)
-        if metrics.horizontalAdvance(label) > inner:
-            # Too narrow for its name (a skipped runtime is a sliver): write it after the bar.
-            room = self.width() - RIGHT - bar.rect.right() - 6
-            if room > 40:
-                text_rect = QRectF(bar.rect.right() + 5, bar.rect.top() + 1, room, 13)
-                inner = room
+        align = Qt.AlignmentFlag.AlignLeft
+        wanted = metrics.horizontalAdvance(label)
+        if wanted > inner:
+            # Too narrow for its name (a skipped runtime is a sliver, parallel post-turn runtimes
+            # at the end of a long turn): write it beside the bar, where its row has room.
+            after, before = bar.room_after - 8, bar.room_before - 10
+            if after >= wanted or (after >= before and after > 40):
+                text_rect = QRectF(bar.rect.right() + 5, bar.rect.top() + 1, after, 13)
+                inner = after
+            elif before > 40:
+                text_rect = QRectF(bar.rect.left() - 5 - before, bar.rect.top() + 1, before, 13)
+                inner = before
+                align = Qt.AlignmentFlag.AlignRight
         p.setPen(text)
-        p.drawText(text_rect, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
+        p.drawText(text_rect, align | Qt.AlignmentFlag.AlignVCenter,
                    metrics.elidedText(label, Qt.TextElideMode.ElideRight, int(max(inner, 0))))
 
     def _paint_mark(self, p: QPainter, mark: MarkGeometry) -> None:
@@ -340,9 +408,12 @@ class TimelineWidget(QWidget):
             p.setPen(QPen(highlight, 2.5))
             p.drawRoundedRect(rect.adjusted(-2.5, -2.5, 2.5, 2.5), 3, 3)
 
-    def _paint_legend(self, p: QPainter, text: QColor, dim: QColor) -> None:
+    def _paint_legend(self, p: QPainter, base: QColor, dim: QColor) -> None:
         top = self.placement.height - LEGEND + 4
-        x = 8.0
+        left = self.visible_left()
+        shown_width = self.visibleRegion().boundingRect().width() or self.width()
+        p.fillRect(QRectF(left, top - 4, shown_width, LEGEND), base)
+        x = left + 8.0
         p.setFont(self._small)
         metrics = p.fontMetrics()
         items: list[tuple[str, QColor, str]] = [
@@ -370,5 +441,116 @@ class TimelineWidget(QWidget):
             p.setPen(dim)
             p.drawText(QPointF(x, top + 11), label)
             x += metrics.horizontalAdvance(label) + 14
-            if x > self.width() - 40:
+            if x > left + shown_width - 40:
                 break
+
+
+class TimelineScroll(QScrollArea):
+    """The timeline in a scroll area that zooms and pans it. ``zoom`` is the widget's width as a
+    multiple of the visible width (1: the whole turn fits). Signals: ``zoomChanged(float)``."""
+
+    zoomChanged = Signal(float)
+
+    MAX_ZOOM = 64.0
+    STEP = 1.25
+    DRAG_START = 4
+
+    def __init__(self, timeline: TimelineWidget, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("turnTimelineScroll")
+        self.timeline = timeline
+        self._zoom = 1.0
+        self._drag_from: QPoint | None = None
+        self._drag_scroll = 0
+        self._dragging = False
+        self.setWidgetResizable(True)
+        self.setFrameShape(QFrame.Shape.StyledPanel)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
+        self.setWidget(timeline)
+        timeline.installEventFilter(self)
+        timeline.rangeRequested.connect(self.zoom_to_range)
+        # The lane names are painted at the visible left edge: a scrolled picture must be redrawn,
+        # not shifted.
+        self.horizontalScrollBar().valueChanged.connect(lambda _v: timeline.update())
+
+    @property
+    def zoom(self) -> float:
+        return self._zoom
+
+    def set_zoom(self, zoom: float, anchor: float | None = None) -> None:
+        """Zoom to ``zoom`` keeping the moment under viewport x ``anchor`` (default: the centre)
+        where it is."""
+        zoom = max(1.0, min(self.MAX_ZOOM, zoom))
+        bar = self.horizontalScrollBar()
+        width = self.viewport().width()
+        at = width / 2 if anchor is None else anchor
+        moment = self.timeline.placement.ms_at(bar.value() + at)
+        self._zoom = zoom
+        self.timeline.setMinimumWidth(int(width * zoom) if zoom > 1.0 else 0)
+        # Lays the widget out at its new width now (and the scroll bar's range with it).
+        self.setWidgetResizable(True)
+        bar.setValue(int(self.timeline.placement.x_of(moment) - at))
+        self.timeline.update()
+        self.zoomChanged.emit(zoom)
+
+    def zoom_in(self) -> None:
+        self.set_zoom(self._zoom * self.STEP)
+
+    def zoom_out(self) -> None:
+        self.set_zoom(self._zoom / self.STEP)
+
+    def fit(self) -> None:
+        """The whole turn in the visible width."""
+        self.set_zoom(1.0)
+        self.horizontalScrollBar().setValue(0)
+
+    def zoom_to_range(self, start_ms: float, end_ms: float) -> None:
+        """Fill the visible width (beside the lane names) with ``start_ms``..``end_ms``."""
+        placement = self.timeline.placement
+        span = max(end_ms - start_ms, placement.span / self.MAX_ZOOM, 1.0)
+        margin = span * 0.08
+        width = max(1, self.viewport().width())
+        usable = max(1.0, width - GUTTER - RIGHT)
+        # x_of maps the span onto (widget width - GUTTER - RIGHT): widen the widget until the
+        # range (with a margin each side) takes the usable visible width.
+        wanted = GUTTER + RIGHT + usable * placement.span / (span + 2 * margin)
+        self.set_zoom(wanted / width)
+        placement = self.timeline.placement
+        self.horizontalScrollBar().setValue(int(placement.x_of(max(0.0, start_ms - margin)) - GUTTER))
+
+    def wheelEvent(self, event: QWheelEvent) -> None:  # noqa: N802 - Qt override
+        delta = event.angleDelta()
+        modifiers = event.modifiers()
+        if modifiers & Qt.KeyboardModifier.ControlModifier and delta.y():
+            self.set_zoom(self._zoom * self.STEP ** (delta.y() / 120), event.position().x())
+            event.accept()
+            return
+        if modifiers & Qt.KeyboardModifier.ShiftModifier and delta.y():
+            bar = self.horizontalScrollBar()
+            bar.setValue(bar.value() - delta.y())
+            event.accept()
+            return
+        super().wheelEvent(event)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt override
+        if watched is not self.timeline or not isinstance(event, QMouseEvent):
+            return super().eventFilter(watched, event)
+        kind = event.type()
+        if kind == QEvent.Type.MouseButtonPress and event.button() in (Qt.MouseButton.LeftButton,
+                                                                      Qt.MouseButton.MiddleButton):
+            self._drag_from = event.globalPosition().toPoint()
+            self._drag_scroll = self.horizontalScrollBar().value()
+            self._dragging = event.button() == Qt.MouseButton.MiddleButton
+        elif kind == QEvent.Type.MouseMove and self._drag_from is not None:
+            moved = event.globalPosition().toPoint() - self._drag_from
+            if not self._dragging and abs(moved.x()) >= self.DRAG_START:
+                self._dragging = True
+            if self._dragging:
+                self.horizontalScrollBar().setValue(self._drag_scroll - moved.x())
+                return True
+        elif kind == QEvent.Type.MouseButtonRelease and self._drag_from is not None:
+            dragged = self._dragging
+            self._drag_from, self._dragging = None, False
+            if dragged:
+                return True  # a drag, not a click
+        return super().eventFilter(watched, event)

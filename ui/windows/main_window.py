@@ -405,6 +405,9 @@ class MainWindow(QMainWindow):
         self.reload_action.triggered.connect(self.reload)
         self.reload_action.setEnabled(False)
         file_menu.addAction(self.reload_action)
+        from ui.export_menu import add_export_menu
+
+        self.export_menu = add_export_menu(self, file_menu)
         file_menu.addSeparator()
         self.quit_action = QAction(_tr("&Quit"), self)
         self.quit_action.setShortcuts(self._keys(QKeySequence.StandardKey.Quit, "Ctrl+Q"))
@@ -418,6 +421,8 @@ class MainWindow(QMainWindow):
         self.find_action.setStatusTip(_tr("Search the prompts of all requests"))
         self.find_action.triggered.connect(self.navigator.focus_filter)
         edit_menu.addAction(self.find_action)
+        edit_menu.addAction(self.navigator.next_hit_action)
+        edit_menu.addAction(self.navigator.previous_hit_action)
         self.clear_filter_action = QAction(_tr("&Clear Filters"), self)
         self.clear_filter_action.triggered.connect(self.navigator.clear_filters)
         edit_menu.addAction(self.clear_filter_action)
@@ -444,6 +449,12 @@ class MainWindow(QMainWindow):
         tools_menu.addAction(self.blocks_editor_action)
 
         help_menu = bar.addMenu(_tr("&Help"))
+        self.shortcuts_action = QAction(_tr("&Keyboard Shortcuts"), self)
+        self.shortcuts_action.setShortcuts(self._keys(QKeySequence.StandardKey.HelpContents, "F1"))
+        self.shortcuts_action.setStatusTip(_tr("List every keyboard shortcut of the window and its views"))
+        self.shortcuts_action.triggered.connect(self.show_shortcuts)
+        help_menu.addAction(self.shortcuts_action)
+        help_menu.addSeparator()
         self.about_action = QAction(_tr("&About Prompt Inspector"), self)
         self.about_action.setMenuRole(QAction.MenuRole.AboutRole)
         self.about_action.triggered.connect(self.about)
@@ -497,8 +508,15 @@ class MainWindow(QMainWindow):
             slot = getattr(self.request_view, "show_request", None)
             if callable(slot):
                 self.navigator.requestSelected.disconnect(slot)
+            highlight = getattr(self.request_view, "highlight_search", None)
+            if callable(highlight):
+                self.navigator.searchHighlight.disconnect(highlight)
         self.request_view = widget
         self.centre.addWidget(widget)
+        highlight = getattr(widget, "highlight_search", None)
+        if callable(highlight):
+            # The navigator's search text, highlighted in the request it opened (H2's API).
+            self.navigator.searchHighlight.connect(highlight)
         slot = getattr(widget, "show_request", None)
         if callable(slot):
             self.navigator.requestSelected.connect(slot)
@@ -784,6 +802,12 @@ class MainWindow(QMainWindow):
     def _reveal_finished(self, complete: bool) -> None:
         if not complete:
             self.statusBar().showMessage(_tr("The previous selection is no longer in the database"), 6000)
+
+    def show_shortcuts(self) -> QWidget:
+        """Help → Keyboard Shortcuts: every shortcut, read from the actions themselves."""
+        from ui.windows.shortcuts_dialog import show_shortcuts
+
+        return show_shortcuts(self)
 
     def about(self) -> None:
         QMessageBox.about(

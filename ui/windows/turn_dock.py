@@ -56,6 +56,9 @@ def install_turn_view(window: Any) -> None:
             view = TurnView(window.tasks, lambda: window.store, window)
             window.centre.addWidget(view)
             window.storeOpened.connect(lambda _store: view.clear())
+            # "Open in Main View": the request with the whole centre's room, selected in the
+            # navigator like any other (Ctrl+3 comes back to the stepper at the same step).
+            view.openRequest.connect(window.navigator.select_request)
             built.append(view)
         return built[0]
 
