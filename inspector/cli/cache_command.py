@@ -85,8 +85,9 @@ def cmd_cache(args: argparse.Namespace) -> int:
             analyses = analyses_of(store, session_ids, rules, keep, warn, before_analysing)
         warn_notes(store, printed)
     if args.html is not None:
-        page = cache_report.report_html(analyses, source=f"{shown(args.db)} · rules: "
-                                        + ", ".join(str(p) for p in rules.paths))
+        from inspector.export import report_source
+
+        page = cache_report.report_html(analyses, source=report_source(shown(args.db), rules))
         try:
             write_atomic(args.html, page)
         except SaveError as exc:

@@ -11,7 +11,7 @@ import argparse
 
 from inspector.cli.common import CliError, open_store_or_fail, resolve_or_fail, shown, warn_notes
 from inspector.error_boundary import EXIT_OK
-from inspector.output import dump_json, write_text
+from inspector.output import write_text
 
 
 def configure_compare(p: argparse.ArgumentParser, error_type: type[Exception]) -> None:
@@ -40,9 +40,10 @@ def cmd_compare(args: argparse.Namespace) -> int:
             names = None if args.json else request_names(store, [d.row for d in details])
         finally:
             warn_notes(store)
+    from inspector.export import comparison_export
+
+    # The File → Export of a comparison writes the same text (one writer, inspector.export).
     comparison = compare_details(*details)
-    if args.json:
-        write_text(dump_json(comparison.to_json()))
-    else:
-        write_text(f"{names[0]} → {names[1]}\n{comparison.to_text()}")
+    write_text(comparison_export(comparison, "json" if args.json else "text",
+                                 names=None if names is None else (names[0], names[1])))
     return EXIT_OK
