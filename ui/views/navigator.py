@@ -94,6 +94,9 @@ class Navigator(QWidget):
 
     def __init__(self, tasks: TaskManager, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        # Never shown as a title: it names the group of the navigator's shortcuts (F3, Shift+F3)
+        # in Help → Keyboard Shortcuts.
+        self.setWindowTitle(_tr("Navigator"))
         self._tasks = tasks
         self.model = NavigatorModel(tasks, self)
         # The filter sits between the model and the tree only while a filter is active: without
