@@ -675,9 +675,18 @@ class Navigator(QWidget):
         if not index.isValid():
             return hits[0] if step > 0 else hits[-1]
         place = _tree_place(self.model.node(self.proxy.mapToSource(index)))
+        # The hits are in tree order: a binary search reads the places of a few of them only.
+        low, high = 0, len(hits)
+        while low < high:
+            middle = (low + high) // 2
+            if _tree_place(hits[middle]) <= place:
+                low = middle + 1
+            else:
+                high = middle
+        # hits[:low] are at or above the row, hits[low:] below it.
         if step > 0:
-            return next((hit for hit in hits if _tree_place(hit) > place), hits[0])
-        return next((hit for hit in reversed(hits) if _tree_place(hit) < place), hits[-1])
+            return hits[low] if low < len(hits) else hits[0]
+        return hits[low - 1] if low > 0 else hits[-1]
 
     # ------------------------------------------------------------------ selection
 

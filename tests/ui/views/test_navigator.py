@@ -564,6 +564,16 @@ def test_search_shows_the_hit_count_and_f3_steps_through_the_hits_in_tree_order(
     navigator.tree.setCurrentIndex(navigator.proxy.index(0, 0))
     navigator.next_hit()
     assert navigator.current_path()[-1] == (nav.REQUEST, in_tree_order[0])
+    # ... and Shift+F3 to the last hit above it: none above the first session, so round to the last.
+    navigator.tree.setCurrentIndex(navigator.proxy.index(0, 0))
+    navigator.previous_hit()
+    assert navigator.current_path()[-1] == (nav.REQUEST, in_tree_order[-1])
+    assert navigator.proxy.rowCount() > 1
+    first_session = navigator.proxy.index(0, 0).data(nav.KeyRole)
+    above = [n.key for n in navigator.hits if n.path()[0] == (nav.SESSION, first_session)]
+    navigator.tree.setCurrentIndex(navigator.proxy.index(1, 0))  # from the second session: the first's last hit
+    navigator.previous_hit()
+    assert above and navigator.current_path()[-1] == (nav.REQUEST, above[-1])
 
     with qtbot.waitSignal(navigator.searchApplied, timeout=10000) as cleared:
         navigator.search.clear()
