@@ -10,7 +10,7 @@ from __future__ import annotations
 import csv
 import html
 import io
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import orjson
@@ -18,7 +18,8 @@ import orjson
 from inspector.cache.results import CacheAnalysis, CachePair, Finding
 from inspector.cache.session_totals import session_cost_classes
 from inspector.jsjson import js_stringify
-from inspector.numbering import step_attempt_text
+from inspector.ids import short_id
+from inspector.numbering import shown_label, step_attempt_text
 from inspector.output import table_lines
 
 # The CSV columns, in the order CachePair.to_json writes its keys (a test holds them equal).
@@ -132,16 +133,19 @@ def cost_class_lines(analysis: CacheAnalysis) -> list[str]:
     return lines
 
 
-def report_text(analyses: Sequence[CacheAnalysis]) -> str:
+def report_text(analyses: Sequence[CacheAnalysis], turn_numbers: Mapping[str, Mapping[str, int]] | None = None) -> str:
+    """The text report; ``turn_numbers`` (session → turn id → number, :func:`inspector.ids.turn_numbers`)
+    names each pair's turn by its number ("4") as the app does, else by its short id."""
     lines: list[str] = []
     for analysis in analyses:
         lines.append(f"Session {analysis.session_id}")
+        numbers = (turn_numbers or {}).get(analysis.session_id, {})
         rows = []
         for p in analysis.pairs:
             rows.append([
-                p.runtime_id or "?", p.turn_id[:8], _kind(p),
+                p.runtime_id or "?", str(numbers.get(p.turn_id) or short_id(p.turn_id)), _kind(p),
                 f"{p.shared_tokens}/{p.total_tokens}", str(p.predicted_cached_tokens), _num(p.reported_cached_tokens),
-                _gap(p.gap_seconds), verdict_text(p), p.first_difference,
+                _gap(p.gap_seconds), verdict_text(p), shown_label(p.first_difference),
             ])
         headers = ["runtime", "turn", "kind", "shared/total", "predicted", "reported", "gap", "reason",
                    "first difference"]

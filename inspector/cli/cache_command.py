@@ -8,6 +8,7 @@ import sys
 
 from inspector.cli.common import CliError, open_store_or_fail, resolve_or_fail, shown, text_table, warn, warn_notes
 from inspector.error_boundary import EXIT_FAILED_CHECK, EXIT_NOTHING_EVALUATED, EXIT_OK
+from inspector.ids import turn_numbers
 from inspector.output import write_text as _write
 
 _WORKER_START_WAIT_S = 15.0
@@ -83,6 +84,8 @@ def cmd_cache(args: argparse.Namespace) -> int:
             # (inspector.cache.kept); --no-cache neither reads nor writes what is kept.
             keep = None if args.no_cache else KeptAnalyses(store, warn=warn)
             analyses = analyses_of(store, session_ids, rules, keep, warn, before_analysing)
+        # The text report and the findings table name turns by number ("Turn 4"), as the app does.
+        numbers = {} if args.json or args.csv else {a.session_id: turn_numbers(store, a.session_id) for a in analyses}
         warn_notes(store, printed)
     if args.html is not None:
         from inspector.export import report_source
@@ -102,23 +105,25 @@ def cmd_cache(args: argparse.Namespace) -> int:
     elif args.csv:
         _write(cache_report.findings_csv(analyses) if args.findings else cache_report.pairs_csv(analyses))
     elif args.findings:
-        _write(findings_table(analyses))
+        _write(findings_table(analyses, numbers))
     else:
-        _write(cache_report.report_text(analyses))
+        _write(cache_report.report_text(analyses, numbers))
     return _gate_status(analyses, gate)
 
 
-def findings_table(analyses: list) -> str:
+def findings_table(analyses: list, turn_numbers: dict[str, dict[str, int]] | None = None) -> str:
     """``cache --findings`` without ``--json``/``--csv``: the layout findings as a table, a row each
-    (the columns of the CSV, the first turns by their short ids)."""
+    (the columns of the CSV; the turns by number, ``turn_numbers`` session → turn id → number, else
+    by their short ids; at most five, then how many more)."""
     from inspector.ids import short_id
 
     rows = []
     for analysis in analyses:
+        numbers = (turn_numbers or {}).get(analysis.session_id, {})
         for f in analysis.findings:
             d = f.to_json()
-            turns = d.get("turnIds") or []
-            shown_turns = ", ".join(short_id(t) for t in turns[:3]) + (f" (+{len(turns) - 3})" if len(turns) > 3 else "")
+            turns = [str(numbers.get(t) or short_id(t)) for t in d.get("turnIds") or []]
+            shown_turns = ", ".join(turns[:5]) + (f" (+{len(turns) - 5})" if len(turns) > 5 else "")
             rows.append([d.get("sessionId"), d.get("runtimeId"), d.get("severity"), d.get("kind"), d.get("part"),
                          f"{d.get('count')} of {d.get('outOf')}", shown_turns, d.get("message")])
     if not rows:

@@ -111,13 +111,23 @@ def test_a_turn_of_another_session_is_refused(demo_store, capfdbinary, claude):
     assert code == 2 and "is not a turn of session demo-lantern-deepseek" in err
 
 
+def test_the_cache_report_names_turns_by_number(demo_store, capfdbinary, claude):
+    turns, _ = claude
+    code, text, _ = run(capfdbinary, "cache", demo_store, "--session", "demo-lantern-claude", "--no-cache")
+    assert code == 0
+    rows = [line.split() for line in text.splitlines() if line.startswith("narrator/main ")][:len(turns)]
+    assert [r[1] for r in rows] == [str(t["number"]) for t in turns]
+
+
 def test_the_prefix_report_keeps_covels_behaviour_for_an_unknown_session(demo_store, capfdbinary):
     code, out, err = run(capfdbinary, "prefix", demo_store, "--session", "no-such-session")
     assert code == 0 and err == "" and "Session" not in out
     assert out.endswith("These are prefix measurements on the recorded request, not a provider's bill.\n")
 
 
-def test_findings_print_a_table_without_json(demo_store, capfdbinary):
+def test_findings_print_a_table_without_json(demo_store, capfdbinary, claude):
+    turns, _ = claude
+    number = {t["turnId"]: str(t["number"]) for t in turns}
     code, table, _ = run(capfdbinary, "cache", demo_store, "--session", "demo-lantern-cl", "--findings", "--no-cache")
     assert code == 0
     lines = table.splitlines()
@@ -128,7 +138,8 @@ def test_findings_print_a_table_without_json(demo_store, capfdbinary):
     assert code == 0 and len(lines) == 1 + len(findings) > 1
     for line, finding in zip(lines[1:], findings):
         assert line.startswith("demo-lantern-claude") and finding["kind"] in line and line.endswith(finding["message"])
-        assert all(short_id(t) in line for t in finding["turnIds"][:3])
+        listed = ", ".join(number[t] for t in finding["turnIds"][:5])
+        assert f"  {listed}" in line  # the turns by number, as the app names them
 
 
 def test_version_on_both_entry_points(capfdbinary):
