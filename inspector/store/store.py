@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from . import calls, facets, following, id_prefixes, payload_rows, side_tables, trace_events, turns
 from . import sessions as session_list
 from .errors import StoreError
+from .kept_turns import kept_turn_figures
 from .read_errors import is_driver_error, read_failure, translate_error
 from .records import (
     LlmCall,
@@ -57,6 +58,7 @@ class Pool(Protocol):
 
     def dispose(self) -> None: ...
 
+_NOT_LOOKED_UP = object()
 _REOPENED = "the file changed on disk since it was opened, so it was opened again"
 
 
@@ -112,6 +114,10 @@ class Store:
         self._closed = False
         self._lock = threading.Lock()
         self._streams: weakref.WeakSet[Iterator[Any]] = weakref.WeakSet()
+        # Whether turn listings are kept between runs (inspector.store.kept_turns); set before
+        # the first listing.
+        self.keep_turn_figures = True
+        self._kept_turns: Any = _NOT_LOOKED_UP
         try:
             with self.connect() as conn:
                 tables = reflect(conn, location)
@@ -296,8 +302,12 @@ class Store:
     # ----------------------------------------------------------------- turns
 
     def turns(self, session_id: str) -> list[TurnInfo]:
-        """Executions of a session in order of first appearance (result row or first trace row)."""
-        return turns.turn_infos(self, session_id, None)
+        """Executions of a session in order of first appearance (result row or first trace row);
+        a session listed before reads only its new rows (:mod:`inspector.store.kept_turns`)."""
+        with self._lock:
+            if self._kept_turns is _NOT_LOOKED_UP:
+                self._kept_turns = kept_turn_figures(self) if self.keep_turn_figures else None
+        return turns.turn_infos(self, session_id, None, self._kept_turns)
 
     def turns_by_id(self, session_id: str, turn_ids: Iterable[str]) -> list[TurnInfo]:
         """:meth:`turns` restricted to some executions, read through the ``turn_id`` indexes only

@@ -8,7 +8,7 @@ of first appearance in either.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..covel.events import (
     LLM_CALLING,
@@ -23,6 +23,9 @@ from .conversion import turn_info
 from .ordering import canonical_key
 from .records import TurnInfo, parse_json_object
 from .schema import Reader, Schema
+
+if TYPE_CHECKING:
+    from .kept_turns import KeptTurnFigures
 from .sql import Binds, Connection, in_list, select, text_literal
 
 __all__ = ["turn_infos"]
@@ -31,15 +34,17 @@ __all__ = ["turn_infos"]
 _CHUNK = 500
 
 
-def turn_infos(store: Reader, session_id: str, only: list[str] | None) -> list[TurnInfo]:
+def turn_infos(store: Reader, session_id: str, only: list[str] | None,
+               kept: KeptTurnFigures | None = None) -> list[TurnInfo]:
     """The executions of a session in order of first appearance (result row or first trace row);
     with ``only``, those executions alone, read through the ``turn_id`` indexes (``number``
-    then counts within them)."""
+    then counts within them). ``kept``: the trace figures of a whole session are read through it
+    (:mod:`inspector.store.kept_turns`), so a session listed before reads only its new rows."""
     schema = store.schema
     t, values = schema.tables, schema.values
     results: dict[str, dict[str, Any]] = {}
     first_key: dict[str, tuple[str, int]] = {}
-    chunks = [None] if only is None else [only[i:i + _CHUNK] for i in range(0, len(only), _CHUNK)]
+    chunks = [None] if only is None else _chunked(only)
 
     with store.connect() as conn:
         if t.has("turn_results"):
@@ -62,10 +67,18 @@ def turn_infos(store: Reader, session_id: str, only: list[str] | None) -> list[T
                     results[tid] = data
 
         runtime_expr = schema.runtime_id_expr()
-        if runtime_expr is not None:
-            agg = _aggregates(schema, conn, session_id, chunks, runtime_expr, first_key)
+        if runtime_expr is None:
+            agg = _aggregates_by_scan(schema, conn, session_id, only, chunks)
+        elif kept is not None and only is None:
+            # Only the turns that gained rows since the figures were kept are read again.
+            agg = kept.figures(conn, session_id, lambda turns: _aggregates(
+                schema, conn, session_id, _chunked(turns), runtime_expr))
         else:
-            agg = _aggregates_by_scan(schema, conn, session_id, only, chunks, first_key)
+            agg = _aggregates(schema, conn, session_id, chunks, runtime_expr)
+        for tid, info in agg.items():
+            key = tuple(info["order_key"])
+            if tid not in first_key or key < first_key[tid]:
+                first_key[tid] = key
 
         unnamed = [tid for tid, info in agg.items() if info["llm"] and not info["runtimes"]]
         if unnamed and runtime_expr is not None:
@@ -87,16 +100,22 @@ def turn_infos(store: Reader, session_id: str, only: list[str] | None) -> list[T
     return [turn_info(tid, number, results.get(tid), agg.get(tid)) for number, tid in enumerate(order, start=1)]
 
 
+def _chunked(turn_ids: list[str] | None) -> list[list[str] | None]:
+    """Turn ids in IN lists of :data:`_CHUNK`; None (every turn) as one "chunk"."""
+    if turn_ids is None:
+        return [None]
+    return [turn_ids[i:i + _CHUNK] for i in range(0, len(turn_ids), _CHUNK)]
+
+
 def _aggregates(schema: Schema, conn: Connection, session_id: str, chunks: list[list[str] | None],
-                runtime_expr: str, first_key: dict[str, tuple[str, int]]
-                ) -> dict[str, dict[str, Any]]:
+                runtime_expr: str) -> dict[str, dict[str, Any]]:
     """Per-execution figures of :func:`turn_infos`, aggregated by the database.
 
     Equal to walking the session's rows in canonical order (:func:`_aggregates_by_scan`), but only
     three narrow reads: a GROUP BY along the ``(session_id, turn_id)`` index (counts, first and
     last times), the rows at each turn's first timestamp through the ``(session_id, created_at,
     seq)`` index (its trace id and first ``seq``), and the small lifecycle rows (runtime ids in
-    order).
+    order). Each turn's ``order_key`` is where it first appears in the trace.
     """
     t = schema.tables
     source = t.source("trace_events")
@@ -157,9 +176,9 @@ def _aggregates(schema: Schema, conn: Connection, session_id: str, chunks: list[
         info["trace_id"] = trace_id
         key = (info["first"] or "", max(seqv, 0))
         turn_id = text("turn_id", turn_id) or UNKNOWN_TURN
-        by_text.setdefault(turn_id, info)
-        if turn_id not in first_key or key < first_key[turn_id]:
-            first_key[turn_id] = key
+        shown = by_text.setdefault(turn_id, info)
+        if "order_key" not in shown or key < shown["order_key"]:
+            shown["order_key"] = key
     # Runtime ids in order of first appearance among the lifecycle rows.
     lifecycle: list[tuple[Any, ...]] = []
     for chunk in chunks:
@@ -181,8 +200,7 @@ def _aggregates(schema: Schema, conn: Connection, session_id: str, chunks: list[
 
 
 def _aggregates_by_scan(schema: Schema, conn: Connection, session_id: str, only: list[str] | None,
-                        chunks: list[list[str] | None], first_key: dict[str, tuple[str, int]]
-                        ) -> dict[str, dict[str, Any]]:
+                        chunks: list[list[str] | None]) -> dict[str, dict[str, Any]]:
     """:func:`_aggregates` for a store whose payloads the database cannot read as JSON (SQLite
     without JSON functions, a PostgreSQL text column): every row's payload is parsed here for its
     runtime id, so the rows are walked in canonical order."""
@@ -219,10 +237,8 @@ def _aggregates_by_scan(schema: Schema, conn: Connection, session_id: str, only:
             info = agg[turn_id] = {
                 "trace_id": trace_id, "first": created_at, "last": created_at, "count": 0,
                 "llm": 0, "started": None, "ended": None, "runtimes": {},
+                "order_key": (created_at or "", seqv or 0),
             }
-            key = (created_at or "", seqv or 0)
-            if turn_id not in first_key or key < first_key[turn_id]:
-                first_key[turn_id] = key
         info["count"] += 1
         info["last"] = created_at
         if etype == LLM_CALLING:

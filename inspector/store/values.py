@@ -100,6 +100,11 @@ class ValueNotes:
         self._seen: set[tuple[str, ...]] = set()
         self._lock = threading.Lock()
 
+    def noted(self) -> int:
+        """How many notes have been made (a reader can tell whether a read made any)."""
+        with self._lock:
+            return len(self._notes)
+
     def note(self, key: tuple[str, ...], message: str) -> None:
         """Add ``message`` to the notes unless a note with ``key`` was added before."""
         with self._lock:
