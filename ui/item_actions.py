@@ -1,6 +1,6 @@
 """Copy and the context menu on every tree and table of the app, in one place.
 
-:func:`install_item_actions` puts one event filter on the application. For every item view
+:func:`install_item_actions` gives the application one handler. For every item view
 (``QAbstractItemView``: the navigator, the anatomy trees, the cache table, the findings, the
 stepper, both editors...) it answers
 
@@ -9,6 +9,11 @@ stepper, both editors...) it answers
 * the context menu (right click, the Menu key): Copy, Copy Id, Copy as JSON and Compare with the
   Shown Request, then the view's own actions when it shows them as its context menu
   (``Qt.ActionsContextMenu``). A view with a menu of its own (``Qt.CustomContextMenu``) keeps it.
+
+The handler watches a view from the moment it takes the keyboard focus (a click, right clicks
+included, or Tab gives it), through an event filter on the view and its viewport only: a filter
+on the whole application would run Python for every event of every widget, and each such call
+waits for the interpreter lock while a background job runs Python (a paint would stall).
 
 What a row copies beyond its cells comes from the model, through the roles of
 :mod:`ui.models.item_roles`: its id, its JSON (made by the core, the JSON the command line prints)
@@ -260,12 +265,29 @@ _CONTEXT_MENU = QEvent.Type.ContextMenu
 _MENU_POLICIES = (Qt.ContextMenuPolicy.DefaultContextMenu, Qt.ContextMenuPolicy.ActionsContextMenu)
 
 
+_WATCHED = "itemActionsWatched"
+
+
 class ItemActions(QObject):
-    """The application's event filter: Ctrl+C and the context menu of every item view."""
+    """Ctrl+C and the context menu of every item view: an event filter on each view (and its
+    viewport) that has had the keyboard focus, or that :meth:`watch` was given."""
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._menu: QMenu | None = None
+
+    def watch(self, view: QAbstractItemView) -> None:
+        """Answer Ctrl+C and the context menu on ``view`` (once, however often called)."""
+        if view.property(_WATCHED):
+            return
+        view.setProperty(_WATCHED, True)
+        view.installEventFilter(self)
+        view.viewport().installEventFilter(self)
+
+    def focus_changed(self, _old: QWidget | None, new: QWidget | None) -> None:
+        view = _item_view(new) if new is not None else None
+        if view is not None:
+            self.watch(view)
 
     def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt override
         kind = event.type()
@@ -312,5 +334,8 @@ def install_item_actions(app: QApplication | None = None) -> ItemActions:
         return found
     actions = ItemActions(app)
     actions.setObjectName("itemActions")
-    app.installEventFilter(actions)
+    app.focusChanged.connect(actions.focus_changed)
+    focused = app.focusWidget()
+    if focused is not None:
+        actions.focus_changed(None, focused)
     return actions

@@ -62,13 +62,14 @@ def navigator(qtbot: Any, store: Store) -> Iterator[Navigator]:
 
 
 def _copy(qtbot: Any, view: QAbstractItemView) -> str:
+    install_item_actions().watch(view)  # as when it takes the focus (tested below)
     view.setFocus()
     QGuiApplication.clipboard().clear()
     qtbot.keyClick(view, Qt.Key.Key_C, Qt.KeyboardModifier.ControlModifier)
     return QGuiApplication.clipboard().text()
 
 
-def test_installing_twice_installs_one_filter(qapp: Any, installed: Any) -> None:
+def test_installing_twice_installs_one_handler(qapp: Any, installed: Any) -> None:
     assert install_item_actions(qapp) is installed
     keys = [key for _text, key in item_actions.shortcuts()]
     assert keys == [QKeySequence(QKeySequence.StandardKey.Copy), QKeySequence(Qt.Key.Key_Menu)]
@@ -192,6 +193,7 @@ def _popups(monkeypatch: pytest.MonkeyPatch) -> list[tuple[QMenu, QPoint]]:
 
 
 def _context_menu(table: QTableWidget) -> None:
+    install_item_actions().watch(table)
     at = QPoint(5, 5)
     QApplication.sendEvent(table.viewport(), QContextMenuEvent(QContextMenuEvent.Reason.Mouse, at,
                                                                 table.viewport().mapToGlobal(at)))
@@ -264,3 +266,32 @@ def test_compare_with_the_shown_request(qtbot: Any) -> None:
     menu = item_menu(tree)
     assert not next(a for a in menu.actions() if a.text() == "Compare with the &Shown Request").isEnabled()
     menu.deleteLater()
+
+
+def test_a_view_is_watched_once_it_takes_the_focus(qtbot: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    shown = _popups(monkeypatch)
+    window = QWidget()
+    qtbot.addWidget(window)
+    layout = QVBoxLayout(window)
+    first, second = _table(), _table()
+    layout.addWidget(first)
+    layout.addWidget(second)
+    window.show()
+    window.activateWindow()
+    qtbot.waitActive(window)
+    second.setFocus()
+    qtbot.waitUntil(second.hasFocus)
+    assert second.property("itemActionsWatched") and not first.property("itemActionsWatched")
+    second.selectRow(1)
+    QGuiApplication.clipboard().clear()
+    qtbot.keyClick(second, Qt.Key.Key_C, Qt.KeyboardModifier.ControlModifier)
+    assert QGuiApplication.clipboard().text() == "r1c0\tr1c1\tr1c2"
+    at = QPoint(5, 5)
+    QApplication.sendEvent(second.viewport(), QContextMenuEvent(QContextMenuEvent.Reason.Mouse, at,
+                                                                 second.viewport().mapToGlobal(at)))
+    assert len(shown) == 1
+    # A view that never had the focus is left to Qt (its own copy of the current cell).
+    first.selectRow(2)
+    QGuiApplication.clipboard().clear()
+    qtbot.keyClick(first, Qt.Key.Key_C, Qt.KeyboardModifier.ControlModifier)
+    assert QGuiApplication.clipboard().text() != "r2c0\tr2c1\tr2c2"
