@@ -122,6 +122,10 @@ class ProblemsView(QTreeWidget):
     problemActivated = Signal(object, object)
 
     COLUMNS = ("severity", "block", "where", "code", "message")
+    # Narrower than this, the position and code columns are hidden (both stay in the tooltip) so
+    # the message keeps a readable width.
+    NARROW = 620
+    BLOCK_MAX_WIDTH = 150
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -150,6 +154,7 @@ class ProblemsView(QTreeWidget):
             width = max(head.horizontalAdvance(self.headerItem().text(column)) + 16,
                         metrics.horizontalAdvance(sample) + (34 if column == 0 else 14))
             self.setColumnWidth(column, width)
+        self._block_width = self.columnWidth(1)
         self.itemActivated.connect(self._activated)
         self.rows: list[tuple[Diagnostic, int | None]] = []
         # A block's name as a person reads it, by the id diagnostics give ("prompts[0]" →
@@ -181,6 +186,8 @@ class ProblemsView(QTreeWidget):
                 tip = diag.message + (throws if diag.throws else "")
                 if block != (diag.block_id or "—"):
                     tip = f"{block} ({diag.block_id})\n{tip}"
+                # The position and code are in the tooltip too: a narrow list hides their columns.
+                tip += f"\n{where} · {diag.code}"
                 for column in range(5):
                     item.setToolTip(column, tip)
                 item.setData(0, Qt.ItemDataRole.UserRole, (diag, index))
@@ -190,8 +197,18 @@ class ProblemsView(QTreeWidget):
             self.addTopLevelItems(items)
             if select is not None:
                 self.setCurrentItem(select)
+            # The block column as wide as its names (a config's ids are longer than "Prompt 1").
+            self.resizeColumnToContents(1)
+            self.setColumnWidth(1, max(self._block_width, min(self.columnWidth(1), self.BLOCK_MAX_WIDTH)))
         finally:
             self.setUpdatesEnabled(True)
+
+    def resizeEvent(self, event: Any) -> None:  # noqa: N802 - Qt override
+        super().resizeEvent(event)
+        narrow = event.size().width() < self.NARROW
+        for column in (2, 3):
+            if self.isColumnHidden(column) != narrow:
+                self.setColumnHidden(column, narrow)
 
     def current_problem(self) -> tuple[Diagnostic, int | None] | None:
         item = self.currentItem()

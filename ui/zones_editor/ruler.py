@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from PySide6.QtCore import QEvent, QPointF, QRectF, QSize, Qt, Signal
-from PySide6.QtGui import QColor, QFont, QHelpEvent, QMouseEvent, QPainter, QPaintEvent, QPalette, QPen, QPolygonF
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QHelpEvent, QMouseEvent, QPainter, QPaintEvent, QPalette, QPen, QPolygonF
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
 from inspector.jsjson import js_number
@@ -80,7 +80,7 @@ class OrderRuler(QWidget):
         super().__init__(parent)
         self.setObjectName("orderRuler")
         self.setMouseTracking(True)
-        self.setMinimumWidth(220)
+        self.setMinimumWidth(240)
         self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Expanding)
         self.config: PromptConfig | None = None
         self.selected: int | None = None
@@ -88,7 +88,7 @@ class OrderRuler(QWidget):
         self._label_rects: list[tuple[QRectF, int]] = []
 
     def sizeHint(self) -> QSize:  # noqa: N802 - Qt override
-        return QSize(230, 520)
+        return QSize(250, 520)
 
     def set_config(self, config: PromptConfig) -> None:
         self.config = config
@@ -102,8 +102,17 @@ class OrderRuler(QWidget):
 
     # ------------------------------------------------------------------ geometry
 
+    def small_font(self) -> QFont:
+        small = QFont(self.font())
+        small.setPointSizeF(max(6.5, small.pointSizeF() * 0.85))
+        return small
+
     def axis_x(self) -> float:
-        return min(84.0, self.width() * 0.36)
+        """Where the axis is: right of the widest band name (in the UI's language), so no name is
+        cut at the left edge, leaving at least half the width to the block labels."""
+        metrics = QFontMetrics(self.small_font())
+        widest = max((metrics.horizontalAdvance(band_title(name)) for name, _lo, _hi in ORDER_BANDS), default=0)
+        return min(max(84.0, widest + 26.0), self.width() * 0.5)
 
     def y_of(self, order: float) -> float:
         lo, hi = ORDER_RANGE
@@ -142,8 +151,7 @@ class OrderRuler(QWidget):
         dim = palette.color(QPalette.ColorRole.PlaceholderText)
         ax = self.axis_x()
         top, bottom = self.y_of(ORDER_RANGE[0]), self.y_of(ORDER_RANGE[1])
-        small = QFont(self.font())
-        small.setPointSizeF(max(6.5, small.pointSizeF() * 0.85))
+        small = self.small_font()
         line = self.fontMetrics().height()
 
         # The range itself, then the bands over it.
@@ -165,7 +173,8 @@ class OrderRuler(QWidget):
             p.setPen(QPen(colour, 1))
             p.drawLine(QPointF(ax - 9, centre), QPointF(rect.right() + 2, ly))
             p.setPen(dim)
-            p.drawText(rect, int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter), band_title(name))
+            title = p.fontMetrics().elidedText(band_title(name), Qt.TextElideMode.ElideLeft, int(rect.width()))
+            p.drawText(rect, int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter), title)
         # Scale marks at the range ends and at 0.
         for order in (ORDER_RANGE[0], 0, ORDER_RANGE[1]):
             y = self.y_of(order)

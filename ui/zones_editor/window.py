@@ -113,7 +113,7 @@ class ZonesEditorWindow(QMainWindow):
         self.tree.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.tree.setAlternatingRowColors(True)
         self.tree.header().setStretchLastSection(True)
-        self.tree.setColumnWidth(0, 196)
+        self.tree.setColumnWidth(0, 150)
         self.tree.setColumnWidth(1, 44)
         self.tree.setColumnWidth(2, 64)
         left = QSplitter(Qt.Orientation.Horizontal, self)

@@ -62,3 +62,26 @@ def test_a_zones_config_keeps_its_own_block_ids(qtbot: Any) -> None:
     shown = {window.problems.topLevelItem(i).text(1) for i in range(window.problems.topLevelItemCount())}
     assert shown and shown <= ids | {"—"}
     window.close()
+
+
+def test_a_narrow_problems_list_keeps_the_message_and_moves_position_and_code_to_the_tooltip(qtbot: Any) -> None:
+    from inspector.zones.diagnostic import make
+    from ui.zones_editor.problems import ProblemsView
+
+    view = ProblemsView()
+    qtbot.addWidget(view)
+    diag = make("unknown-function", "error", "unknown function 'shout'", block_id="prompts[0]")
+    view.block_names = {"prompts[0]": "Prompt 1"}
+    view.set_problems([(diag, 0)])
+    view.resize(900, 200)
+    view.show()
+    qtbot.waitExposed(view)
+    assert not view.isColumnHidden(2) and not view.isColumnHidden(3)
+    view.resize(480, 200)
+    QApplication.processEvents()
+    assert view.isColumnHidden(2) and view.isColumnHidden(3)
+    item = view.topLevelItem(0)
+    assert item.text(1) == "Prompt 1" and "unknown-function" in item.toolTip(4)
+    view.resize(900, 200)
+    QApplication.processEvents()
+    assert not view.isColumnHidden(3)
