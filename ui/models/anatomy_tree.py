@@ -14,7 +14,7 @@ from PySide6.QtWidgets import QStyle, QStyledItemDelegate, QStyleOptionViewItem
 
 from inspector.views import DetailNode
 
-from ui.views.part_names import part_label
+from ui.views.part_names import part_label, role_label
 
 
 def _tr(text: str) -> str:
@@ -156,7 +156,7 @@ class AnatomyTreeModel(QAbstractItemModel):
         shown_label = part_label(node.label)
         cells[int(Qt.ItemDataRole.DisplayRole)] = (
             shown_label,
-            node.role or "",
+            role_label(node.role),
             recognised_label(node.recognised_by),
             f"{node.exact:,}" if self.exact_counted else "–",
             f"{node.estimate:,}",

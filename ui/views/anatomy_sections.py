@@ -31,6 +31,7 @@ class AnatomySection(QWidget):
         self.tree.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.tree.setItemDelegateForColumn(COL_SHARE, ShareBarDelegate(self.tree))
         self.tree.setIndentation(14)
+        self.tree.setMinimumHeight(24)
         header = self.tree.header()
         header.setStretchLastSection(False)
         header.setSectionResizeMode(COL_LABEL, QHeaderView.ResizeMode.Stretch)
@@ -63,9 +64,11 @@ def visible_rows(model: AnatomyTreeModel, tree: QTreeView) -> int:
     return count
 
 
-def fit_sections(outer_splitter: QSplitter, trees_splitter: QSplitter, sections: tuple[AnatomySection, ...]) -> None:
+def fit_sections(outer_splitter: QSplitter, trees_splitter: QSplitter, sections: tuple[AnatomySection, ...],
+                 *, keep_outer: bool = False) -> None:
     """Give each tree the height its rows need (within what is there), so a two-row history
-    does not take as much room as a forty-row segment stack."""
+    does not take as much room as a forty-row segment stack. ``keep_outer``: the user chose the
+    split between the trees and the text; only the trees are fitted within their share."""
     outer = sum(outer_splitter.sizes())
     if outer <= 0:
         return
@@ -78,7 +81,10 @@ def fit_sections(outer_splitter: QSplitter, trees_splitter: QSplitter, sections:
     need = sum(wants)
     # The text of the selected part is what the user reads; it keeps at least a third.
     total = min(need + 4, round(outer * 0.67))
-    outer_splitter.setSizes([total, outer - total])
+    if keep_outer:
+        total = outer_splitter.sizes()[0]
+    else:
+        outer_splitter.setSizes([total, outer - total])
     if need <= total:
         spare = total - need
         sizes = [w + (spare if i == 0 else 0) for i, w in enumerate(wants)]

@@ -25,7 +25,7 @@ from inspector.jsjson import utf16_len
 from inspector.numbering import shown as shown_number
 
 from ui.theme import is_dark
-from ui.views.part_names import part_label, sentinel_chip
+from ui.views.part_names import part_label, role_label, sentinel_chip
 
 
 def _tr(text: str) -> str:
@@ -53,12 +53,6 @@ def _fixed_font():
     if _FIXED is None:
         _FIXED = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
     return _FIXED
-
-
-def _role_label(role: str | None) -> str:
-    names = {"system": _tr("system"), "user": _tr("user"), "assistant": _tr("assistant"), "tool": _tr("tool"),
-}
-    return names.get(role, role or "")
 
 
 def _role_colour(role: str | None, dark: bool) -> str:
@@ -256,7 +250,7 @@ class CardWidget(QFrame):
         dark = is_dark(self.palette())
         tokens = card.exact if exact_counted else card.estimate
         unit = _tr("tokens") if exact_counted else _tr("estimated tokens")
-        role = _role_label(card.role)
+        role = role_label(card.role)
         count = len(card.breakpoints)
         chips = "" if not count else (
             f" <span style='background:#d9480f; color:#ffffff'>&nbsp;{escape(sentinel_chip())}"

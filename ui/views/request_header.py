@@ -10,11 +10,14 @@ from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QToolButton, QVBoxLayout, QWidget
 
 from inspector.budget import ContextBudget
+from inspector.ids import short_id
 from inspector.numbering import shown as shown_number
 from inspector.views import RequestDetail
 
 from ui.views.budget_bar import BudgetBar
-from ui.views.request_picker import num, shown_or_unknown
+from ui.views.names import copy_id_link, id_link, request_title
+from ui.views.part_names import provenance_label
+from ui.views.request_picker import num
 
 
 def _tr(text: str) -> str:
@@ -41,6 +44,11 @@ class RequestHeader(QWidget):
         # the title wraps between its parts instead of running under the buttons.
         self.title.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.title.setWordWrap(True)
+        # "Turn 4 · narrator/main · step 1 · 29877d78": the short id copies the full one when clicked.
+        self.title.setTextFormat(Qt.TextFormat.RichText)
+        self.title.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse
+                                           | Qt.TextInteractionFlag.LinksAccessibleByMouse)
+        self.title.linkActivated.connect(self._copy_id)
         self.facts = QLabel(self)
         self.facts.setObjectName("requestFacts")
         self.facts.setTextFormat(Qt.TextFormat.RichText)
@@ -87,15 +95,22 @@ class RequestHeader(QWidget):
         layout.addLayout(top)
         layout.addWidget(self.message)
 
+    def _copy_id(self, link: str) -> None:
+        if copy_id_link(link):
+            window = self.window()
+            bar = getattr(window, "statusBar", None)
+            if callable(bar):
+                bar().showMessage(_tr("Copied the request id to the clipboard"), 4000)
+
     def show_loading(self, event_id: str) -> None:
-        self.title.setText(_tr("Loading request {id}…").format(id=event_id))
+        self.title.setText(esc(_tr("Loading request {id}…").format(id=short_id(event_id))))
         self.facts.clear()
         self.budget_bar.clear()
         self.budget_bar.hide()
         self.message.hide()
 
     def show_error(self, text: str) -> None:
-        self.title.setText(_tr("Request not shown"))
+        self.title.setText(esc(_tr("Request not shown")))
         self.facts.clear()
         self.budget_bar.clear()
         self.budget_bar.hide()
@@ -108,22 +123,21 @@ class RequestHeader(QWidget):
         self.message.setStyleSheet("color: #c0392b;" if error else "")
         self.message.show()
 
-    def fill(self, d: RequestDetail, budget: ContextBudget | None) -> None:
+    def fill(self, d: RequestDetail, budget: ContextBudget | None, turn_number: int | None = None) -> None:
+        """Show ``d``'s facts; ``turn_number`` names its turn ("Turn 4"; None: by short id)."""
         row = d.record
         self.message.hide()
-        self.title.setText(" · ".join(x for x in (
-            row.runtime_id or _tr("(no runtime)"),
-            # One-based, as the navigator counts them ("Step 1" is tool-loop step 0).
-            _tr("step {step} · attempt {attempt}").format(step=shown_or_unknown(row.step),
-                                                          attempt=shown_or_unknown(row.attempt)),
-            row.event_id,
-        ) if x))
+        # "Turn 4 · narrator/main · step 1" (one-based, as the navigator counts), then the short id,
+        # a link that copies the full id.
+        name = request_title(turn_number, row.turn_id, row.runtime_id or _tr("(no runtime)"), row.step, row.attempt)
+        self.title.setText(esc(name) + " · " + id_link(short_id(row.event_id), row.event_id))
+        self.title.setToolTip(row.event_id)
         view = d.request.protocol if d.request.source == "provider" else _tr("kernel messages")
         tokens = (_tr("<b>{exact}</b> tokens ({encoding}, {provenance})").format(
-            exact=num(d.total_exact), encoding=d.encoding, provenance=d.encoding_provenance)
+            exact=num(d.total_exact), encoding=d.encoding, provenance=provenance_label(d.encoding_provenance))
             if d.exact_counted else _tr("<b>{est}</b> estimated tokens").format(est=num(d.total_estimate)))
+        # The turn is named in the title already.
         facts = [
-            _tr("turn {turn}").format(turn=(row.turn_id or "")[:8]),
             f"<b>{esc(row.model or '?')}</b> · {esc(row.provider or '?')}",
             esc(view or "?"),
             tokens,

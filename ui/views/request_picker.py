@@ -9,6 +9,8 @@ from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLineEdit, QTreeWidget,
 
 from inspector.numbering import shown as shown_number
 
+from ui.views.names import turn_title
+
 
 def _tr(text: str) -> str:
     from PySide6.QtCore import QCoreApplication
@@ -42,13 +44,12 @@ class RequestPickerDialog(QDialog):
         self.list.setUniformRowHeights(True)
         self.list.setHeaderLabels([_tr("Turn"), _tr("Runtime"), _tr("Step"), _tr("Attempt"), _tr("Model"),
                                    _tr("Input tokens"), _tr("Request id")])
-        for col, width in enumerate((50, 230, 45, 60, 150, 90)):
+        for col, width in enumerate((80, 230, 45, 60, 150, 90)):
             self.list.setColumnWidth(col, width)
         preselect: QTreeWidgetItem | None = None
         for row in rows:
-            turn = row.get("turnNumber")
             item = QTreeWidgetItem([
-                "" if turn is None else str(turn), row.get("runtimeId") or "", str(shown_or_unknown(row.get("step"))),
+                turn_title(row.get("turnNumber"), row.get("turnId")), row.get("runtimeId") or "", str(shown_or_unknown(row.get("step"))),
                 str(shown_or_unknown(row.get("attempt"))), row.get("model") or "", num(row.get("inputTokens")),
                 row["eventId"],
             ])

@@ -23,6 +23,7 @@ from PySide6.QtWidgets import QDialog, QFileDialog, QMenu, QSplitter, QTabWidget
 from inspector import views
 from inspector.anatomy.conversation import Card, conversation
 from inspector.budget import ContextBudget, request_budget
+from inspector.ids import TurnNumbers
 from inspector.export import (
     anatomy_json, anatomy_markdown, attempt_body_json, attempt_facts, kernel_messages_json, node_text,
     provider_body_json, raw_event_json, response_text,
@@ -33,10 +34,11 @@ from inspector.readable_json import readable_json
 from inspector.views import DetailNode, RequestDetail
 
 from ui.models.anatomy_tree import NodeRole, recognised_label
+from ui.settings import remember_splitter
 from ui.views.anatomy_sections import AnatomySection, fit_sections
 from ui.views.compare_view import CompareView
 from ui.views.conversation_view import ConversationView
-from ui.views.part_names import part_label
+from ui.views.part_names import part_label, role_label
 from ui.views.request_header import RequestHeader, attempt_caption
 from ui.views.request_picker import RequestPickerDialog, num
 from ui.views.text_pane import TextPane
@@ -78,6 +80,9 @@ class RequestView(QWidget):
         self.comparison: Comparison | None = None
         self.cards: list[Card] = []
         self.budget: ContextBudget | None = None
+        self.turn_number: int | None = None
+        # Turn numbers per session ("Turn 4"), read once per session in the background.
+        self._numbers = TurnNumbers()
         self.search_text = ""
         self._cards_shown = False
         self._job: Job | None = None
@@ -99,6 +104,8 @@ class RequestView(QWidget):
         self.pick_request: Callable[[list[dict[str, Any]], str | None], str | None] = self._pick_request
         self.save_path: Callable[[str, str, str], str | None] = self._save_path
 
+        # Names this view's group in Help → Keyboard Shortcuts (never shown as a title).
+        self.setWindowTitle(_tr("Request View"))
         self._build_header()
         self._build_tabs()
         self._build_actions()
@@ -134,18 +141,26 @@ class RequestView(QWidget):
             section.tree.selectionModel().currentChanged.connect(partial(self._node_selected, section))
         self.trees_splitter = trees = QSplitter(Qt.Orientation.Vertical, anatomy)
         trees.setChildrenCollapsible(False)
+        # The view's minimum height must stay small (the window's docks share 720 px): the trees
+        # ask for little and scroll; given room, fit_sections gives each the rows it needs.
+        trees.setMinimumHeight(TREES_MIN_HEIGHT)
         for section in self.sections:
             trees.addWidget(section)
         trees.setStretchFactor(0, 5)
         trees.setStretchFactor(1, 2)
         trees.setStretchFactor(2, 3)
         self.text_pane = TextPane(anatomy)
+        self.text_pane.editor.setMinimumHeight(TEXT_MIN_HEIGHT)
         self.anatomy_splitter = QSplitter(Qt.Orientation.Vertical, anatomy)
         self.anatomy_splitter.setChildrenCollapsible(False)
         self.anatomy_splitter.addWidget(trees)
         self.anatomy_splitter.addWidget(self.text_pane)
         self.anatomy_splitter.setStretchFactor(0, 3)
         self.anatomy_splitter.setStretchFactor(1, 2)
+        # The user's split between the trees and the text, remembered; once they drag it, each
+        # request keeps it (only the trees are fitted within it).
+        self._user_split = remember_splitter(self.anatomy_splitter, "requestView/anatomy")
+        self.anatomy_splitter.splitterMoved.connect(lambda _pos, _index: setattr(self, "_user_split", True))
         lay = QVBoxLayout(anatomy)
         lay.setContentsMargins(0, 0, 0, 0)
         lay.addWidget(self.anatomy_splitter)
@@ -254,7 +269,10 @@ class RequestView(QWidget):
     def _start_load(self, event_id: str, store: Any) -> None:
         chip = self.text_pane.chip
 
-        def work(job: Job) -> tuple[RequestDetail, dict[int, PreparedText], list[Card], ContextBudget] | None:
+        numbers = self._numbers
+
+        def work(job: Job) -> tuple[RequestDetail, dict[int, PreparedText], list[Card], ContextBudget,
+                                    int | None] | None:
             # Everything slow happens here: the anatomy with exact tokens, and the text (display
             # and highlight spans) of the part the view opens on. The other tabs are prepared
             # when first shown.
@@ -273,7 +291,9 @@ class RequestView(QWidget):
                                                    chip=chip)
             # The conversation's cards and the context budget are computed here too: both walk
             # the whole anatomy.
-            return detail, prepared, conversation(detail), request_budget(detail)
+            row = detail.record
+            number = numbers.number(store, row.session_id, row.turn_id)
+            return detail, prepared, conversation(detail), request_budget(detail), number
 
         def settle(job_result: Any) -> None:
             self._load_settled()
@@ -296,14 +316,15 @@ class RequestView(QWidget):
             self._load_timer.start()
 
     def _loaded(self, event_id: str,
-                result: tuple[RequestDetail, dict[int, PreparedText], list[Card], ContextBudget] | None) -> None:
+                result: tuple[RequestDetail, dict[int, PreparedText], list[Card], ContextBudget, int | None] | None
+                ) -> None:
         if event_id != self.event_id:
             return
         self._job = None
         if result is None:
             self._show_error(_tr("{id} is not a model request in this database.").format(id=event_id))
             return
-        detail, prepared, cards, budget = result
+        detail, prepared, cards, budget, self.turn_number = result
         self.detail = detail
         self.cards = cards
         self.budget = budget
@@ -351,7 +372,7 @@ class RequestView(QWidget):
 
     def _fill(self, d: RequestDetail) -> None:
         row = d.record
-        self.header.fill(d, self.budget)
+        self.header.fill(d, self.budget, self.turn_number)
 
         stack_roots = [r for r in (d.tools, d.segment_stack) if r is not None]
         self.stack_section.set_roots(stack_roots, d.exact_counted, self._summary(_tr("Segment stack"), stack_roots, d))
@@ -361,7 +382,7 @@ class RequestView(QWidget):
         self.history_section.set_roots(d.history_bags, d.exact_counted,
                                        self._summary(_tr("History bags"), d.history_bags, d))
         self.text_pane.set_content("", caption=_tr("Select a part to see its text"))
-        fit_sections(self.anatomy_splitter, self.trees_splitter, self.sections)
+        fit_sections(self.anatomy_splitter, self.trees_splitter, self.sections, keep_outer=self._user_split)
         # Start on the system prompt (else the first part) so the pane never sits empty.
         if not self.select_node(lambda n: n.kind == "system-prompt"):
             first = self.stack_section.model.index(0, 0)
@@ -546,7 +567,7 @@ class RequestView(QWidget):
         else:
             count = _tr("{exact} tokens").format(exact=num(node.exact)) if self.detail and self.detail.exact_counted \
                 else _tr("{est} estimated tokens").format(est=num(node.estimate))
-            caption = " · ".join(x for x in (part_label(node.label), node.role or "", count,
+            caption = " · ".join(x for x in (part_label(node.label), role_label(node.role), count,
                                              _tr("recognised by {how}").format(how=recognised_label(node.recognised_by))) if x)
         prepared = self._prepared_nodes.get(id(node))
         if prepared is not None:
@@ -763,26 +784,40 @@ class RequestView(QWidget):
             self._compare_job.cancel()
         event_id = self.event_id
         self._notice(_tr("Comparing…"))
+        numbers = self._numbers
 
-        def done(result: Comparison | str) -> None:
+        def compared(job: Job) -> tuple[Comparison, dict[str, int]] | str:
+            result = work(job)
+            if isinstance(result, str):
+                return result
+            # The turn numbers that name both sides ("Turn 4 · …"), read here, off the GUI thread.
+            session = result.right.row.get("sessionId")
+            return result, (numbers.of_session(store, session) if session else {})
+
+        def done(outcome: tuple[Comparison, dict[str, int]] | str) -> None:
             self._compare_job = None
             if event_id != self.event_id:
                 return
-            if isinstance(result, str):
-                self._compare_failed(result)
+            if isinstance(outcome, str):
+                self._compare_failed(outcome)
                 return
+            result, turn_numbers = outcome
             self.comparison = result
-            self.compare_view.set_comparison(result)
+            self.compare_view.set_comparison(result, turn_numbers)
             self.tabs.setTabVisible(self._compare_tab, True)
             self.tabs.setCurrentWidget(self.compare_view)
             self.compared.emit()
 
-        self._compare_job = self.tasks.run(work, done, lambda exc: self._compare_failed(str(exc)), resource=store)
+        self._compare_job = self.tasks.run(compared, done, lambda exc: self._compare_failed(str(exc)), resource=store)
 
     def _compare_failed(self, text: str) -> None:
         self._compare_job = None
         self.header.show_message(text, error=False)
 
+
+# Minimum heights of the anatomy page's trees (together) and of the part's text, in pixels.
+TREES_MIN_HEIGHT = 96
+TEXT_MIN_HEIGHT = 40
 
 # Texts up to this long are lexed on the GUI thread when a part is selected (a few ms).
 _SYNC_TEXT = 20_000

@@ -45,7 +45,9 @@ def test_selection_fills_the_three_trees(qtbot: Any, view: RequestView, store: A
     assert "cache breakpoint" in bp.data()
     assert "<runtime-inputs>" in labels(view.context_section.model)
     assert "current input" in labels(view.history_section.model)
-    assert view.title.text().startswith("narrator/main")
+    # "Turn 1 · narrator/main · step 1 · <short id>": named by number, the full id a click away.
+    assert view.title.text().startswith("Turn ") and "narrator/main" in view.title.text()
+    assert view.title.toolTip() == view.detail.record.event_id
     assert "claude" in view.facts.text()
 
 
@@ -221,7 +223,26 @@ def test_title_counts_steps_and_attempts_from_one_like_the_navigator(qtbot: Any,
                                                                      store: Any) -> None:
     row = next(r for r in views.request_rows(store) if r["step"] == 0 and r["attempt"] == 0)
     load(qtbot, view, row["eventId"])
-    assert "step 1 · attempt 1" in view.title.text()
+    assert "step 1" in view.title.text() and "step 0" not in view.title.text()
+    # The turn is named by its number, as the navigator counts executions.
+    from inspector.ids import turn_numbers
+
+    number = turn_numbers(store, row["sessionId"])[row["turnId"]]
+    assert view.title.text().startswith(f"Turn {number} ")
+
+
+def test_the_short_id_in_the_title_copies_the_full_id(qtbot: Any, view: RequestView, store: Any) -> None:
+    eid = anthropic_narrator(store)
+    load(qtbot, view, eid)
+    from PySide6.QtGui import QTextDocument
+
+    doc = QTextDocument()
+    doc.setHtml(view.title.text())
+    shown = doc.toPlainText()  # what the user reads
+    assert shown.endswith(eid[:8]) and eid not in shown
+    link = view.title.text().split('href="')[1].split('"')[0]
+    view.title.linkActivated.emit(link)
+    assert QGuiApplication.clipboard().text() == eid
 
 
 def test_other_tabs_are_filled_in_the_background_when_shown(qtbot: Any, view: RequestView, store: Any) -> None:
