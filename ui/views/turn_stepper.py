@@ -52,7 +52,7 @@ from ..settings import remember_splitter
 from ..workers import Job, TaskManager
 from .formats import format_duration
 from .names import copy_id_link, id_link, turn_title
-from .part_names import value_label
+from .part_names import role_label, value_label
 from .request_view import RequestView
 from .turn_texts import (
     offset_text,
@@ -90,6 +90,7 @@ HISTORY_COLUMNS = 5
 # Minimums (pixels) that keep each pane readable without adding up to more than the window has:
 # the stepper shares a 1280×720 window's centre with the navigator and, often, the cache dock.
 SUMMARY_MINIMUM_WIDTH = 150
+SUMMARY_BESIDE_MIN_WIDTH = 960
 PAGES_MINIMUM = (240, 140)
 HISTORY_MINIMUM_HEIGHT = 70
 
@@ -167,6 +168,7 @@ class TurnView(QWidget):
         self.lower.setStretchFactor(1, 1)
         self.lower.setSizes([780, 220])
         self._lower_remembered = remember_splitter(self.lower, "turnStepper/eventSummary")
+        self._summary_placed = self._lower_remembered
 
         self.splitter = QSplitter(Qt.Orientation.Vertical, self)
         self.splitter.setChildrenCollapsible(False)
@@ -251,6 +253,10 @@ class TurnView(QWidget):
             self.speed.addItem(_tr("{n} ms per event").format(n=interval), len(self._speeds))
             self._speeds.append(("fixed", float(interval)))
         self.speed.setCurrentIndex(1)
+        # As wide as "0.5×", not as its longest item: the step position beside it needs the room.
+        self.speed.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.speed.setMinimumContentsLength(5)
+        self.speed.view().setMinimumWidth(self.speed.view().sizeHintForColumn(0) + 24)
         self.speed.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
         self.speed.activated.connect(lambda _i: self.timeline.setFocus())
 
@@ -281,8 +287,15 @@ class TurnView(QWidget):
         self.fit_button = text_button("fitTimeline", _tr("Fit"))
         self.zoom_label = QLabel(self)
         self.zoom_label.setObjectName("timelineZoom")
+        self.summary_button = text_button("showSummary", _tr("Summary"))
+        self.summary_button.setCheckable(True)
+        self.summary_button.setChecked(True)
+        self.summary_button.setToolTip(_tr("Show what this turn did beside the event"))
+        self.summary_button.toggled.connect(self._show_summary)
         for w in (self.zoom_out_button, self.zoom_label, self.zoom_in_button, self.fit_button):
             self._controls.addWidget(w)
+        self._controls.addSpacing(6)
+        self._controls.addWidget(self.summary_button)
         self._zoom_changed(1.0)
 
     def _build_detail(self) -> None:
@@ -475,6 +488,20 @@ class TurnView(QWidget):
         self._fit_timeline()
         self._show_event(None)
         self.turnLoaded.emit(turn.turn_id)
+
+    def _show_summary(self, shown: bool) -> None:
+        self.summary_view.setVisible(shown)
+        if self.summary_button.isChecked() != shown:
+            self.summary_button.setChecked(shown)
+
+    def showEvent(self, event: Any) -> None:  # noqa: N802 - Qt override
+        super().showEvent(event)
+        if not self._summary_placed:
+            # Narrower than this, the summary beside the event would leave the request view too
+            # little width to read: it starts hidden (the Summary button shows it).
+            self._summary_placed = True
+            if self.width() < SUMMARY_BESIDE_MIN_WIDTH:
+                self._show_summary(False)
 
     def turn_title(self) -> str | None:
         """The shown turn's name ("Turn 4", as the header gives it); None when no turn is shown."""
@@ -821,7 +848,7 @@ class TurnView(QWidget):
             m = row.message
             item = QTreeWidgetItem([state_label(row.state),
                                     str(row.request_index) if row.request_index is not None else "",
-                                    self._turn_label(m.turn_id), m.role or "?", short(m.content, 200)])
+                                    self._turn_label(m.turn_id), role_label(m.role) or "?", short(m.content, 200)])
             item.setToolTip(4, short(m.content, 1200))
             if not row.in_request:
                 for col in range(HISTORY_COLUMNS):

@@ -169,3 +169,24 @@ def test_history_rows_name_turns_by_number(qtbot: Any, view: TurnView, store: An
         view.step_to(calling.index)
     shown_turns = {view.history_tree.topLevelItem(i).text(2) for i in range(view.history_tree.topLevelItemCount())}
     assert shown_turns and shown_turns <= {str(n) for n in numbers.values()}
+
+
+def test_a_narrow_stepper_starts_with_the_summary_hidden_and_the_button_shows_it(qtbot: Any, store: Any) -> None:
+    tasks = TaskManager()
+    try:
+        narrow = TurnView(tasks, lambda: store)
+        qtbot.addWidget(narrow)
+        narrow.resize(760, 640)
+        narrow.show()
+        qtbot.waitExposed(narrow)
+        assert not narrow.summary_view.isVisible() and not narrow.summary_button.isChecked()
+        narrow.summary_button.click()
+        assert narrow.summary_view.isVisible()
+        wide = TurnView(tasks, lambda: store)
+        qtbot.addWidget(wide)
+        wide.resize(1300, 640)
+        wide.show()
+        qtbot.waitExposed(wide)
+        assert wide.summary_view.isVisible() and wide.summary_button.isChecked()
+    finally:
+        tasks.shutdown()
