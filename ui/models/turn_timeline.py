@@ -19,7 +19,7 @@ UNSTAGED = ""
 GUTTER = 96
 RIGHT = 14
 RULER = 24
-ROW = 30
+ROW = 26
 LANE_PAD = 4
 LEGEND = 22
 
@@ -235,13 +235,14 @@ def _measure_rooms(bars: list[BarGeometry], width: float) -> None:
 
 
 def _place_marks(layout: TimelineLayout, runtime: Runtime, bar: QRectF, index_of: dict[str, int]) -> None:
-    band_top = bar.bottom() - 11
+    # The marks sit in the bar's lower band, under the runtime's name (its top 12 px).
+    band_top = bar.bottom() - 9
     for call in runtime.calls:
         start = call.start_ms if call.start_ms is not None else runtime.start_ms
         end = call.end_ms if call.end_ms is not None else runtime.end_ms
         x0 = layout.x_of(start)
         x1 = layout.x_of(end if end is not None else start)
-        rect = QRectF(x0, band_top, max(x1 - x0, 3.0), 8.0)
+        rect = QRectF(x0, band_top, max(x1 - x0, 3.0), 7.0)
         mark = MarkGeometry("call", call.event_id, runtime.runtime_id, rect, index_of.get(call.event_id, -1), call)
         layout.marks.append(mark)
         layout.mark_by_key[("call", call.event_id)] = mark
@@ -250,7 +251,7 @@ def _place_marks(layout: TimelineLayout, runtime: Runtime, bar: QRectF, index_of
         if at is None:
             continue
         x = layout.x_of(at)
-        rect = QRectF(x - 5.0, band_top - 1.0, 10.0, 10.0)
+        rect = QRectF(x - 4.5, band_top - 1.0, 9.0, 9.0)
         anchor = tool.calling_event_id or tool.end_event_id
         mark = MarkGeometry("tool", tool.key, runtime.runtime_id, rect,
                             index_of.get(anchor, -1) if anchor else -1, tool)

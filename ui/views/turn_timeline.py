@@ -338,7 +338,7 @@ class TimelineWidget(QWidget):
         if not bar.timed:
             label += " · " + _tr("no times recorded")
         inner = bar.rect.width() - 8
-        text_rect = QRectF(bar.rect.left() + 4, bar.rect.top() + 1, inner, 13)
+        text_rect = QRectF(bar.rect.left() + 4, bar.rect.top(), inner, 12)
         align = Qt.AlignmentFlag.AlignLeft
         wanted = metrics.horizontalAdvance(label)
         if wanted > inner:
@@ -346,10 +346,10 @@ class TimelineWidget(QWidget):
             # at the end of a long turn): write it beside the bar, where its row has room.
             after, before = bar.room_after - 8, bar.room_before - 10
             if after >= wanted or (after >= before and after > 40):
-                text_rect = QRectF(bar.rect.right() + 5, bar.rect.top() + 1, after, 13)
+                text_rect = QRectF(bar.rect.right() + 5, bar.rect.top(), after, 12)
                 inner = after
             elif before > 40:
-                text_rect = QRectF(bar.rect.left() - 5 - before, bar.rect.top() + 1, before, 13)
+                text_rect = QRectF(bar.rect.left() - 5 - before, bar.rect.top(), before, 12)
                 inner = before
                 align = Qt.AlignmentFlag.AlignRight
         p.setPen(text)
