@@ -7,6 +7,7 @@ then lists the modules it loaded (speed is measured by ``benchmarks/cli_startup.
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import subprocess
 import sys
@@ -36,9 +37,13 @@ OTHER_ENGINES = {"inspector.zones", "inspector.prefix", "inspector.cache", "insp
                  "inspector.anatomy", "inspector.wire", "yaml", "PySide6"}
 
 
-def _loaded(argv: list[str]) -> set[str]:
+def _loaded(argv: list[str], cache: Path | None = None) -> set[str]:
+    """What ``argv`` loaded; ``cache``: the cache folder it keeps things in (the tests' own by default)."""
+    env = dict(os.environ)
+    if cache is not None:
+        env["XDG_CACHE_HOME"] = str(cache)
     done = subprocess.run([sys.executable, "-c", _PROBE, json.dumps(argv)], cwd=ROOT, capture_output=True,
-                          text=True, timeout=120)
+                          text=True, timeout=120, env=env)
     assert done.returncode == 0, done.stderr
     return set(json.loads(done.stderr.strip().splitlines()[-1]))
 
@@ -66,13 +71,16 @@ def test_listing_a_sqlite_store_loads_no_driver_numbers_or_engine(demo, command:
     assert not loaded & (SERVER_DRIVER | NUMERICAL | OTHER_ENGINES)
 
 
-def test_show_loads_the_tokenizer_only_for_exact_counts(demo) -> None:
+def test_show_loads_the_tokenizer_only_for_exact_counts_not_counted_before(demo, tmp_path: Path) -> None:
     db, _session, event = demo
-    estimates = _loaded(["show", db, event, "--no-exact"])
+    estimates = _loaded(["show", db, event, "--no-exact"], tmp_path)
     assert "inspector.anatomy" in estimates
-    assert not estimates & (SERVER_DRIVER | {"tiktoken", "tiktoken_ext"})
-    exact = _loaded(["show", db, event])
+    assert not estimates & (SERVER_DRIVER | NUMERICAL)
+    exact = _loaded(["show", db, event], tmp_path)
     assert "tiktoken" in exact and not exact & SERVER_DRIVER
+    # The counts were kept (inspector.kept_counts): the same request again needs no tokenizer.
+    again = _loaded(["show", db, event], tmp_path)
+    assert "inspector.anatomy" in again and not again & (SERVER_DRIVER | NUMERICAL)
 
 
 @pytest.mark.parametrize("command", ["prefix", "cache"])
