@@ -17,8 +17,9 @@ the highest rowid they cover and the session's row count then. On the next listi
 
 Everything runs in one read transaction, so the count, the new rows and the figures read agree.
 SQLite only (rowids in write order), and only when the figures are read by the database
-(``Schema.runtime_id_expr``) from a file with every trace column; a listing that noted an odd
-value (:mod:`inspector.store.values`) is not kept, so its notes are made again each time. The
+(``Schema.runtime_id_expr``) from a file with every trace column; figures of a store whose trace
+rows hold odd values (:mod:`inspector.store.values`) are not kept, so every listing makes its
+notes. The
 files are a cache: one that cannot be read or written is ignored.
 """
 
@@ -98,20 +99,23 @@ class KeptTurnFigures:
                     return self._fresh(conn, session_id, compute, count, top)
                 if not touched:
                     return figures
-                notes = self.store.schema.values.noted()
                 figures.update(compute(touched))
-                if self.store.schema.values.noted() == notes:
+                if self._clean():
                     self._save(conn, session_id, figures, count, top)
                 return figures
         return self._fresh(conn, session_id, compute, count, top)
 
     def _fresh(self, conn: Connection, session_id: str, compute: Callable[[list[str] | None], Figures],
                count: int, top: int) -> Figures:
-        notes = self.store.schema.values.noted()
         figures = compute(None)
-        if self.store.schema.values.noted() == notes:
+        if self._clean():
             self._save(conn, session_id, figures, count, top)
         return figures
+
+    def _clean(self) -> bool:
+        """Whether no odd value was met in the trace rows: figures read with a note are not kept,
+        so that every listing makes its notes."""
+        return self.store.schema.values.noted("trace_events") == 0
 
     @staticmethod
     def _session_rows(conn: Connection, session_id: str) -> tuple[int, int]:

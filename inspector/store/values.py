@@ -100,10 +100,10 @@ class ValueNotes:
         self._seen: set[tuple[str, ...]] = set()
         self._lock = threading.Lock()
 
-    def noted(self) -> int:
-        """How many notes have been made (a reader can tell whether a read made any)."""
+    def noted(self, table: str) -> int:
+        """How many kinds of problem have been noted in ``table``'s values so far."""
         with self._lock:
-            return len(self._notes)
+            return sum(1 for key in self._seen if key[0] == table)
 
     def note(self, key: tuple[str, ...], message: str) -> None:
         """Add ``message`` to the notes unless a note with ``key`` was added before."""

@@ -152,3 +152,21 @@ def test_only_the_turns_with_new_rows_are_read_again(make_db, build_sample, tmp_
     with open_store(db.path) as store:
         store.turns("s1")
     assert read == [("s1", [["t2", "t5"]])]
+
+
+def test_odd_values_in_the_trace_are_noted_on_every_listing(make_db, build_sample, tmp_path: Path,
+                                                            monkeypatch) -> None:
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("XDG_CACHE_HOME", str(cache))
+    db = make_db()
+    build_sample(db)
+    db.close()
+    con = sqlite3.connect(db.path)
+    with con:
+        con.execute("UPDATE trace_events SET seq = 'seven' WHERE rowid = (SELECT min(rowid) FROM trace_events)")
+    con.close()
+    for _ in range(2):
+        with open_store(db.path) as store:
+            store.turns("s1")
+            assert any("trace_events.seq" in note for note in store.schema_notes)
+    assert _kept_files(cache) == []
