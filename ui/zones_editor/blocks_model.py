@@ -16,6 +16,8 @@ from inspector.zones import diagnostic as dg
 from inspector.zones.blocks import in_assembly_order
 from inspector.zones.config import ZONES
 
+from ui.views.part_names import role_label
+
 from .problems import severity_colour, severity_icon
 
 BLOCK_INDEX_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -73,7 +75,7 @@ class BlocksModel(QStandardItemModel):
                 if block.complete:
                     flags.append(_tr("complete"))
                 cells = [QStandardItem(block.id or _tr("(no id)")), QStandardItem(js_number(block.order)),
-                         QStandardItem(block.role or ""), QStandardItem(", ".join(flags))]
+                         QStandardItem(role_label(block.role)), QStandardItem(", ".join(flags))]
                 for cell in cells:
                     cell.setEditable(False)
                     cell.setData(i, BLOCK_INDEX_ROLE)

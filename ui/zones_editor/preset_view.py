@@ -16,6 +16,8 @@ from PySide6.QtWidgets import (
 from inspector.zones.presets import PresetRender
 from inspector.zones.presets.editing import INPUT, LORE, NOTE, PROMPT, PresetSlot
 
+from ui.views.part_names import role_label
+
 from .problems import severity_icon
 
 SLOT_INDEX_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -24,10 +26,6 @@ PREVIEW_LIMIT = 200_000  # characters of one message shown in the preview
 
 def _tr(text: str) -> str:
     return QCoreApplication.translate("PresetView", text)
-
-
-def role_name(role: str | None) -> str:
-    return {"system": _tr("system"), "user": _tr("user"), "assistant": _tr("assistant")}.get(role or "", role or "")
 
 
 def slot_title(slot: PresetSlot) -> str:
@@ -45,7 +43,7 @@ def slot_detail(slot: PresetSlot) -> str:
     """The second column: role and type, or a lore entry's keywords."""
     if slot.kind == LORE:
         return ", ".join(slot.keywords)
-    parts = [role_name(slot.role)]
+    parts = [role_label(slot.role)]
     if slot.type:
         parts.append(slot.type)
     return " · ".join(parts)
@@ -115,7 +113,7 @@ class PresetBlocksView(QTreeWidget):
 
 
 def message_heading(number: int, message) -> str:
-    role = role_name(message.role)
+    role = role_label(message.role)
     if message.source == "prompt":
         what = _tr("prompt {n}").format(n=message.index + 1) + (f" · {message.type}" if message.type else "")
     elif message.source == "history":
