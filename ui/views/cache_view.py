@@ -67,6 +67,10 @@ from .pair_view import PairView
 from .share_chart import ShareCellDelegate, ShareChart, ShareLegend
 
 
+# The table and findings row's minimum height (px): its header and about three rows.
+UPPER_MINIMUM_HEIGHT = 100
+
+
 def _tr(text: str) -> str:
     return QCoreApplication.translate("CacheView", text)
 
@@ -151,6 +155,7 @@ class CacheView(QWidget):
         self.steps_box.toggled.connect(self._toggle_steps)
         self.status = QLabel(self)
         self.status.setTextFormat(Qt.TextFormat.RichText)
+        self._status: tuple[list[str], str] = ([], "")
         self.status.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.legend = ShareLegend(self)
         top = QHBoxLayout()
@@ -553,7 +558,7 @@ class CacheView(QWidget):
         if session_id != self.session_id:
             return
         self.job = None
-        self.status.setText(_tr("The analysis failed: {error}").format(error=html.escape(str(exc))))
+        self._set_status([_tr("The analysis failed: {error}").format(error=str(exc))], "")
         self.failed.emit(str(exc))
 
     def _reset_views(self) -> None:
@@ -569,10 +574,10 @@ class CacheView(QWidget):
 
     def _show_status(self) -> None:
         if self.store is None:
-            self.status.setText(_tr("No database is open."))
+            self._set_status([_tr("No database is open.")], "")
             return
         if self.session_id is None:
-            self.status.setText(_tr("Pick a session to analyse its prompt cache."))
+            self._set_status([_tr("Pick a session to analyse its prompt cache.")], "")
             return
         pairs = self.model.pairs
         totals = self._totals
@@ -599,8 +604,41 @@ class CacheView(QWidget):
         if self._kept_problem is not None:
             parts.append(_tr("the kept analysis was ignored"))
             cost_tip = "\n".join(t for t in (cost_tip, html.escape(self._kept_problem)) if t)
-        self.status.setToolTip(cost_tip)
-        self.status.setText(" · ".join(parts))
+        self._set_status(parts, cost_tip)
+
+    @property
+    def status_text(self) -> str:
+        """The whole status line (the label shows the parts that fit)."""
+        return " · ".join(self._status[0])
+
+    @property
+    def status_tip(self) -> str:
+        """The status line's own tooltip (the cost classes, why a kept analysis was ignored)."""
+        return self._status[1]
+
+    def _set_status(self, parts: list[str], tip: str) -> None:
+        self._status = (parts, tip)
+        self._fit_status()
+
+    def _fit_status(self) -> None:
+        """The status line's parts that fit its width (the rest, and the tooltip's text, in its
+        tooltip, with "…" saying there is more): never a part cut in the middle."""
+        parts, tip = self._status
+        label = self.status
+        width = label.contentsRect().width()
+        metrics = label.fontMetrics()
+        shown = list(parts)
+        more = " · …"
+        while len(shown) > 1 and metrics.horizontalAdvance(" · ".join(shown) + (more if len(shown) < len(parts)
+                                                                                   else "")) > width:
+            shown.pop()
+        hidden = parts[len(shown):]
+        label.setText(html.escape(" · ".join(shown) + (more if hidden else "")))
+        label.setToolTip("\n".join(hidden + ([tip] if tip else [])))
+
+    def resizeEvent(self, e: Any) -> None:  # noqa: N802 - Qt override
+        super().resizeEvent(e)
+        self._fit_status()
 
     # ------------------------------------------------------------------ interaction
 
@@ -663,7 +701,9 @@ class CacheView(QWidget):
         total = sum(sizes)
         if total > 0 and sizes[0] != wanted:
             self.splitter.setSizes([wanted, max(0, total - wanted)])
-        self.upper.setMinimumHeight(min(wanted, 160))
+        # At least the header and a few rows, but small enough that the view fits a 340 px dock
+        # (1280x720) with the pair view's minimum below it: more rows scroll.
+        self.upper.setMinimumHeight(min(wanted, UPPER_MINIMUM_HEIGHT))
 
     def showEvent(self, e: Any) -> None:  # noqa: N802 - Qt override
         super().showEvent(e)

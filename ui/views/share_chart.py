@@ -127,7 +127,10 @@ class ShareChart(QChartView):
             series.attachAxis(self.y_axis)
         self.setChart(chart)
         self._chart = chart
+        self._title = _tr("Tokens over turns")
+        self._compact: bool | None = None
         self.apply_palette()
+        self._fit_height()
 
     def series_list(self) -> list[QLineSeries | QScatterSeries]:
         return [self.total, self.shared, self.predicted, self.reported]
@@ -148,7 +151,9 @@ class ShareChart(QChartView):
     def set_pairs(self, runtime: str | None, points: list[tuple[int, CachePair]]) -> None:
         """``points``: (turn number, turn pair) in turn order."""
         self.runtime = runtime
-        self._chart.setTitle(_tr("Tokens over turns · {runtime}").format(runtime=runtime_name(runtime)))
+        self._title = _tr("Tokens over turns · {runtime}").format(runtime=runtime_name(runtime))
+        self._compact = None
+        self._fit_height()
         self.total.replace([QPointF(n, p.total_tokens) for n, p in points])
         self.shared.replace([QPointF(n, p.shared_tokens) for n, p in points])
         self.predicted.replace([QPointF(n, p.predicted_cached_tokens) for n, p in points])
@@ -167,7 +172,25 @@ class ShareChart(QChartView):
         top = max((p.total_tokens for _n, p in points), default=0)
         self.y_axis.setRange(0, _nice_ceiling(top))
         self.y_axis.applyNiceNumbers()
-        self.y_axis.setTickCount(5)
+        self.y_axis.setTickCount(3 if self._compact else 5)
+
+    # Below this height (px) the chart drops its title (shown as the tooltip) and the turn axis's
+    # title, and labels three values: else Qt cuts every label to "…" (a 340 px dock at 1280x720).
+    COMPACT_HEIGHT = 240
+
+    def _fit_height(self) -> None:
+        compact = self.height() < self.COMPACT_HEIGHT
+        if compact == self._compact:
+            return
+        self._compact = compact
+        self._chart.setTitle("" if compact else self._title)
+        self.setToolTip(self._title if compact else "")
+        self.x_axis.setTitleVisible(not compact)
+        self.y_axis.setTickCount(3 if compact else 5)
+
+    def resizeEvent(self, e: Any) -> None:  # noqa: N802 - Qt override
+        self._fit_height()
+        super().resizeEvent(e)
 
     def changeEvent(self, e: Any) -> None:  # noqa: N802 - Qt override
         if e.type() == e.Type.PaletteChange:

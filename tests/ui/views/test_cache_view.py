@@ -95,7 +95,7 @@ def test_the_table_fills_progressively_and_holds_every_pair(qtbot: Any, window: 
         shown = view.model.index(row, col)
         assert view.model.pair_at(shown).event_id == pair.event_id
         assert view.model.headerData(col, Qt.Orientation.Horizontal) == str(turns[col][0])
-    assert "analysed in" in view.status.text() and "two processes" not in view.status.text()
+    assert "analysed in" in view.status_text and "two processes" not in view.status_text
 
 
 def test_cells_are_coloured_by_shared_share(qtbot: Any, window: MainWindow) -> None:
@@ -341,7 +341,7 @@ def test_an_analysis_shared_with_the_worker_fills_the_same_table(qtbot: Any, win
         assert [p.to_json() for p in view.model.pairs] == [p.to_json() for p in expected[CLAUDE].pairs]
         analyse(qtbot, view, DEEPSEEK)
         assert view._analyser is not None and view._analyser.shared_with_worker
-        assert "by two processes" in view.status.text()
+        assert "by two processes" in view.status_text
         assert [p.to_json() for p in view.model.pairs] == [p.to_json() for p in expected[DEEPSEEK].pairs]
         assert started.alive and not started.broken
     finally:
@@ -388,8 +388,8 @@ def test_the_status_line_gives_the_sessions_input_cost_by_billing_class(qtbot: A
     analyse(qtbot, view, CLAUDE)
     classes = session_cost_classes(expected[CLAUDE].findings)
     assert classes.priced
-    assert f"input cost ${classes.total_usd:,.4f}" in view.status.text()
-    tip = view.status.toolTip().splitlines()
+    assert f"input cost ${classes.total_usd:,.4f}" in view.status_text
+    tip = view.status_tip.splitlines()
     assert tip[0] == f"The input of {classes.requests} priced requests by billing class:"
     assert [line.split(":")[0] for line in tip[1:]] == ["uncached input", "cache read", "5-minute write",
                                                          "1-hour write"]
@@ -427,7 +427,7 @@ def test_a_session_analysed_before_is_shown_whole_at_once(qtbot: Any, window: Ma
         assert [p.to_json() for p in view.model.pairs] == [p.to_json() for p in expected[DEEPSEEK].pairs]
         assert [f.to_json() for f in view.analysis.findings] == [f.to_json() for f in expected[DEEPSEEK].findings]
         assert view.model.turns == window.cache_view.model.turns
-        assert "read back from the kept analysis" in view.status.text()
+        assert "read back from the kept analysis" in view.status_text
         assert window.tasks.pending == 0
     finally:
         again.shutdown()
@@ -466,7 +466,7 @@ def test_rows_appended_since_are_analysed_after_the_kept_table_is_shown(
         with qtbot.waitSignal(view.finished, timeout=30000):
             view.open_session(DEEPSEEK)
         assert [p.to_json() for p in view.model.pairs] == before  # the kept table, at once
-        assert view.job is not None and "analysing the rows written since" in view.status.text()
+        assert view.job is not None and "analysing the rows written since" in view.status_text
         with qtbot.waitSignal(view.finished, timeout=60000):
             pass
         assert {p.event_id: p.to_json() for p in view.model.pairs} == {p.event_id: p.to_json() for p in want.pairs}
@@ -495,7 +495,7 @@ def test_a_damaged_kept_file_is_said_once_and_the_session_analysed(qtbot: Any, w
         view = again.cache_view
         analyse(qtbot, view, CLAUDE)
         assert not view.from_kept
-        assert "the kept analysis was ignored" in view.status.text() and str(path) in view.status.toolTip()
+        assert "the kept analysis was ignored" in view.status_text and str(path) in view.status_tip
         assert [p.to_json() for p in view.model.pairs] == [p.to_json() for p in expected[CLAUDE].pairs]
     finally:
         again.shutdown()
@@ -525,3 +525,22 @@ def test_analysing_a_session_asks_for_the_worker_with_its_request_count(qtbot: A
     analyse(qtbot, view, CLAUDE)
     assert asked == [counts[CLAUDE]]
     assert cache_worker.worker_for_session(counts[CLAUDE]) is None  # the demo's sessions are small
+
+
+def test_the_status_line_shows_the_parts_that_fit_and_the_rest_in_its_tooltip(qtbot: Any, window: MainWindow) -> None:
+    view = window.cache_view
+    view.keep_results = False
+    analyse(qtbot, view, CLAUDE)
+    whole = view.status_text
+    parts = whole.split(" · ")
+    assert len(parts) >= 4
+    metrics = view.status.fontMetrics()
+    view.status.setFixedWidth(metrics.horizontalAdvance(" · ".join(parts[:2]) + " · …") + 2)
+    view._fit_status()
+    assert view.status.text() == (" · ".join(parts[:2]) + " · …").replace("&", "&amp;")
+    assert view.status.toolTip().splitlines()[:len(parts) - 2] == parts[2:]
+    view.status.setMinimumWidth(0)
+    view.status.setMaximumWidth(16777215)
+    view.status.setFixedWidth(metrics.horizontalAdvance(whole) + 8)
+    view._fit_status()
+    assert view.status.text() == whole.replace("&", "&amp;")  # all of it fits: nothing hidden
