@@ -12,9 +12,11 @@ alternating, so each sees the same load) and the median is printed:
 * ``prefix --json``: the command as a user runs it, ours and, with ``--covel-script``, Covel's
   script with Node beside it (see benchmarks/prefix_vs_covel.py); wall time of the process.
 * open: open the store, list its sessions and the turns of its largest session (the app's first
-  screen), timed inside the process after its imports.
-* request view: the anatomy and detail of the largest request (``views.request_detail``), token
-  counts cold; the tokenizer is loaded before the clock starts.
+  screen), timed inside the process after its imports; the first time (an empty cache folder) and
+  again (the turn figures kept by the first, inspector.store.kept_turns).
+* request view: the anatomy and detail of the largest request (``views.request_detail``); the first
+  time (token counts made, the tokenizer loaded before the clock starts) and again (the counts
+  kept by the first, inspector.kept_counts).
 * cache analysis: the whole analysis of the session with the most requests
   (``inspector.cache.analysis.analyse_session``, in one process, nothing kept), tokenizers loaded
   before the clock starts.
@@ -31,6 +33,7 @@ import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -57,9 +60,14 @@ SIZES = [
     Size("531mb", DATA / "bench.db", 1000, 531 * 10**6),
     Size("2gb", DATA / "growth-2gb.db", 3500, 2 * 10**9),
 ]
-MEASURES = ["prefix", "covel", "open", "request", "cache"]
-LABELS = {"prefix": "prefix --json (ours)", "covel": "prefix (Covel's script)", "open": "open + sessions + turns",
-          "request": "request view (largest)", "cache": "cache analysis (largest session)"}
+MEASURES = ["prefix", "covel", "open", "open-kept", "request", "request-kept", "cache"]
+LABELS = {"prefix": "prefix --json (ours)", "covel": "prefix (Covel's script)",
+          "open": "open + sessions + turns, first time", "open-kept": "… again (turns kept)",
+          "request": "request view (largest), first time", "request-kept": "… again (counts kept)",
+          "cache": "cache analysis (largest session)"}
+# Measures of what is kept between runs in the cache folder: each run in a cache folder of its own,
+# after one uncounted run that fills it ("-kept"), or empty (the first time).
+KEPT = {"open-kept": "open", "request-kept": "request"}
 
 
 # --- the measures, each in a process of its own (--child) ----------------------------------------
@@ -73,6 +81,7 @@ def child(measure: str, db: Path) -> dict:
     """Run one in-process measure and return its seconds (printed as JSON by --child)."""
     from inspector.store import open_store
 
+    measure = KEPT.get(measure, measure)
     if measure == "open":
         from inspector import views
 
@@ -128,10 +137,13 @@ def measure_once(measure: str, db: Path, covel: tuple[list[str], dict[str, str]]
         return run.wall, run.rss
     # Peak memory as the child reports it (getrusage of itself): this process stays small, so
     # what a child's peak inherits from its parent at the fork is a few MB at most.
-    done = subprocess.run([sys.executable, __file__, "--child", measure, "--db", str(db)],
-                          capture_output=True, cwd=ROOT, check=False)
-    if done.returncode != 0:
-        raise RuntimeError(f"{measure} on {db} failed: {done.stderr.decode('utf-8', 'replace').strip()[-400:]}")
+    with tempfile.TemporaryDirectory(prefix="pi-growth-cache-") as cache:
+        env = {**os.environ, "XDG_CACHE_HOME": cache}
+        for counted in ((False, True) if measure in KEPT else (True,)):
+            done = subprocess.run([sys.executable, __file__, "--child", measure, "--db", str(db)],
+                                  capture_output=True, cwd=ROOT, check=False, env=env)
+            if done.returncode != 0:
+                raise RuntimeError(f"{measure} on {db} failed: {done.stderr.decode('utf-8', 'replace').strip()[-400:]}")
     result = json.loads(done.stdout.decode().strip().splitlines()[-1])
     return result["seconds"], result["peak_mb"]
 
