@@ -61,6 +61,9 @@ __all__ = ["MAX_EXPANDED_MATCH_TURNS", "Navigator"]
 
 # How many matching turns a filter opens by itself (see Navigator._expand_matches).
 MAX_EXPANDED_MATCH_TURNS = 50
+# The name column's width (px) in a wide navigator, and the least it gives way to in a narrow one.
+NAME_COLUMN_WIDTH = 240
+NAME_COLUMN_MINIMUM = 170
 
 
 def _tr(text: str) -> str:
@@ -157,8 +160,13 @@ class Navigator(QWidget):
         # for seconds per expanded turn).
         for col in (COL_TOKENS, COL_CACHED, COL_DURATION):
             header.setSectionResizeMode(col, QHeaderView.ResizeMode.Interactive)
-        header.resizeSection(COL_NAME, 240)
+        header.resizeSection(COL_NAME, NAME_COLUMN_WIDTH)
         self._size_number_columns()
+        # The name column gives way in a narrow navigator so the detail column keeps some room,
+        # until the user sizes it by hand.
+        self._name_sized_by_user = False
+        self._sizing_name = False
+        header.sectionResized.connect(self._section_resized)
 
         bar = QHBoxLayout()
         bar.setContentsMargins(0, 0, 0, 0)
@@ -255,6 +263,29 @@ class Navigator(QWidget):
         # Connected after the current row is restored: the selection did not change for the user.
         tree.selectionModel().currentRowChanged.connect(self._current_changed)
 
+    def _section_resized(self, section: int, _old: int, _new: int) -> None:
+        if section == COL_NAME and not self._sizing_name:
+            self._name_sized_by_user = True
+
+    def _fit_name_column(self) -> None:
+        """Name: up to NAME_COLUMN_WIDTH, but no more than 65 % of what the number columns leave."""
+        if self._name_sized_by_user:
+            return
+        header = self.tree.header()
+        numbers = sum(header.sectionSize(c) for c in (COL_TOKENS, COL_CACHED, COL_DURATION))
+        free = self.tree.viewport().width() - numbers
+        width = max(NAME_COLUMN_MINIMUM, min(NAME_COLUMN_WIDTH, int(free * 0.65)))
+        if header.sectionSize(COL_NAME) != width:
+            self._sizing_name = True
+            try:
+                header.resizeSection(COL_NAME, width)
+            finally:
+                self._sizing_name = False
+
+    def resizeEvent(self, event: Any) -> None:  # noqa: N802 - Qt override
+        super().resizeEvent(event)
+        self._fit_name_column()
+
     def _size_number_columns(self) -> None:
         metrics = self.tree.fontMetrics()
         header = self.tree.header()
@@ -269,6 +300,7 @@ class Navigator(QWidget):
         super().changeEvent(event)
         if event.type() in (event.Type.FontChange, event.Type.LanguageChange, event.Type.StyleChange):
             self._size_number_columns()
+            self._fit_name_column()
         if event.type() == event.Type.LanguageChange:
             self.model.invalidate_texts()
         if event.type() == event.Type.PaletteChange:

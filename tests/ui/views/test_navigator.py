@@ -601,3 +601,21 @@ def test_the_hit_count_counts_only_hits_the_other_filters_keep(qtbot: Any, navig
     navigator.runtime_box.setCurrentIndex(navigator.runtime_box.findData(runtime))
     assert _search(qtbot, navigator, needle) == len(expected)
     assert {node.key for node in navigator.hits} == expected
+
+
+def test_the_name_column_gives_way_in_a_narrow_navigator_until_the_user_sizes_it(
+        qtbot: Any, navigator: Navigator) -> None:
+    header = navigator.tree.header()
+    navigator.resize(1000, 500)
+    qtbot.waitUntil(lambda: header.sectionSize(nav.COL_NAME) == navigator_view.NAME_COLUMN_WIDTH)
+    navigator.resize(540, 500)
+    numbers = sum(header.sectionSize(c) for c in (nav.COL_TOKENS, nav.COL_CACHED, nav.COL_DURATION))
+    free = navigator.tree.viewport().width() - numbers
+    qtbot.waitUntil(lambda: header.sectionSize(nav.COL_NAME) < navigator_view.NAME_COLUMN_WIDTH)
+    name = header.sectionSize(nav.COL_NAME)
+    assert navigator_view.NAME_COLUMN_MINIMUM <= name <= max(navigator_view.NAME_COLUMN_MINIMUM, int(free * 0.65))
+    assert header.sectionSize(nav.COL_DETAIL) >= free - name - 2  # the detail column keeps the rest
+    header.resizeSection(nav.COL_NAME, 300)  # as a drag does
+    navigator.resize(560, 500)
+    qtbot.wait(20)
+    assert header.sectionSize(nav.COL_NAME) == 300
