@@ -11,9 +11,12 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
+from typing import Any
 
 from PySide6.QtCore import QSignalBlocker, Qt, Signal
-from PySide6.QtGui import QColor, QFont, QFontDatabase, QMouseEvent, QPalette, QTextCharFormat, QTextCursor
+from PySide6.QtGui import (
+    QColor, QFont, QFontDatabase, QGuiApplication, QMouseEvent, QPainter, QPalette, QTextCharFormat, QTextCursor,
+)
 from PySide6.QtWidgets import (
     QGridLayout, QLabel, QLineEdit, QPlainTextEdit, QSizePolicy, QSpinBox, QTextEdit, QVBoxLayout, QWidget,
 )
@@ -53,6 +56,28 @@ def value_text(value) -> str:
     return "undefined" if text is None else text
 
 
+class DigestLabel(QLabel):
+    """A digest that does not fit is shown with its middle elided ("d904ccc7848c…e8f1"); ``text()``
+    is the whole digest, shown on hover and copied by a double-click."""
+
+    def paintEvent(self, event: Any) -> None:  # noqa: N802 - Qt override
+        text = self.text()
+        metrics = self.fontMetrics()
+        if metrics.horizontalAdvance(text) <= self.contentsRect().width():
+            super().paintEvent(event)
+            return
+        painter = QPainter(self)
+        painter.setPen(self.palette().color(QPalette.ColorRole.WindowText))
+        painter.setFont(self.font())
+        painter.drawText(self.contentsRect(), int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter),
+                         metrics.elidedText(text, Qt.TextElideMode.ElideMiddle, self.contentsRect().width()))
+        painter.end()
+
+    def mouseDoubleClickEvent(self, event: QMouseEvent) -> None:  # noqa: N802 - Qt override
+        QGuiApplication.clipboard().setText(self.text())
+        event.accept()
+
+
 @dataclass
 class Segment:
     """One block's text placed in the preview: [start, end) as Python indices of the preview."""
@@ -89,14 +114,12 @@ class PreviewPane(QWidget):
         self.turn_spin.setToolTip(_tr("Turn to render (counted from 0): per-turn values and pinning apply"))
         self.turn_spin.valueChanged.connect(self.turnChanged)
         mono = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
-        self.digest_label = QLabel(self)
+        self.digest_label = DigestLabel(self)
         self.digest_label.setObjectName("digest")
         self.digest_label.setFont(mono)
-        self.digest_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.content_digest_label = QLabel(self)
+        self.content_digest_label = DigestLabel(self)
         self.content_digest_label.setObjectName("contentDigest")
         self.content_digest_label.setFont(mono)
-        self.content_digest_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         for label in (self.digest_label, self.content_digest_label):
             label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.action_label = QLabel(self)
@@ -170,10 +193,12 @@ class PreviewPane(QWidget):
         self.result = result
         self.selected = selected
         self.digest_label.setText(result.digest)
-        self.digest_label.setToolTip(_tr("SHA-256 of the section names joined by newlines: it changes with the "
-                                         "layout of the system zone, never with its text"))
+        self.digest_label.setToolTip(result.digest + "\n" + _tr(
+            "SHA-256 of the section names joined by newlines: it changes with the layout of the system zone, never "
+            "with its text"))
         self.content_digest_label.setText(result.content_digest)
-        self.content_digest_label.setToolTip(_tr("SHA-256 of the system prefix (system text and prelude as JSON)"))
+        self.content_digest_label.setToolTip(result.content_digest + "\n" + _tr(
+            "SHA-256 of the system prefix (system text and prelude as JSON)"))
         if result.error is not None:
             self.action_label.setText(_tr("Assembly failed: {message}").format(message=result.error.message))
             pal = self.action_label.palette()

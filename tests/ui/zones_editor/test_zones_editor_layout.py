@@ -85,3 +85,20 @@ def test_a_narrow_problems_list_keeps_the_message_and_moves_position_and_code_to
     view.resize(900, 200)
     QApplication.processEvents()
     assert not view.isColumnHidden(3)
+
+
+def test_a_digest_too_wide_for_its_label_keeps_its_whole_text(qtbot: Any) -> None:
+    from PySide6.QtGui import QGuiApplication
+    from PySide6.QtTest import QTest
+
+    from ui.zones_editor.preview import DigestLabel
+
+    digest = "d904ccc7848c8a91232d946e8" + "0" * 39
+    label = DigestLabel(digest)
+    qtbot.addWidget(label)
+    label.resize(120, 20)
+    label.show()
+    qtbot.waitExposed(label)
+    assert label.grab().width() == 120 and label.text() == digest
+    QTest.mouseDClick(label, Qt.MouseButton.LeftButton)
+    assert QGuiApplication.clipboard().text() == digest
