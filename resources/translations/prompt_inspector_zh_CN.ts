@@ -485,14 +485,6 @@
       <translation>共享前缀占请求 token 的百分比；双击打开请求</translation>
     </message>
     <message>
-      <source>No database is open.</source>
-      <translation>没有打开的数据库。</translation>
-    </message>
-    <message>
-      <source>Pick a session to analyse its prompt cache.</source>
-      <translation>选择一个会话以分析其提示词缓存。</translation>
-    </message>
-    <message>
       <source>read back from the kept analysis in {s}</source>
       <translation>从保存的分析读回，用时 {s}</translation>
     </message>
@@ -501,8 +493,12 @@
       <translation>保存的分析已忽略</translation>
     </message>
     <message>
-      <source>The analysis failed: {error}</source>
-      <translation>分析失败：{error}</translation>
+      <source>No database is open.</source>
+      <translation>没有打开的数据库。</translation>
+    </message>
+    <message>
+      <source>Pick a session to analyse its prompt cache.</source>
+      <translation>选择一个会话以分析其提示词缓存。</translation>
     </message>
     <message>
       <source>{n} requests</source>
@@ -523,6 +519,10 @@
     <message>
       <source>analysing…</source>
       <translation>正在分析…</translation>
+    </message>
+    <message>
+      <source>The analysis failed: {error}</source>
+      <translation>分析失败：{error}</translation>
     </message>
     <message>
       <source>shared {pct} of {total} tokens</source>
@@ -685,12 +685,12 @@
       <translation>对齐的部分：{equal} 个相同，{changed} 个已更改，{moved} 个已移动，{added} 个新增，{removed} 个移除</translation>
     </message>
     <message>
-      <source>Cell colour: share of the request's tokens in the prefix shared with the earlier request (grey: the runtime's first request)</source>
-      <translation>单元格颜色：请求中与上一个请求共享前缀的 token 占比（灰色：该运行时的首个请求）</translation>
-    </message>
-    <message>
       <source>Tokens over turns</source>
       <translation>各回合的 token 数</translation>
+    </message>
+    <message>
+      <source>Cell colour: share of the request's tokens in the prefix shared with the earlier request (grey: the runtime's first request)</source>
+      <translation>单元格颜色：请求中与上一个请求共享前缀的 token 占比（灰色：该运行时的首个请求）</translation>
     </message>
     <message>
       <source>Total: the request's tokens; Shared: the prefix shared with the earlier request; Predicted/Reported: cached tokens by the provider's rules / as the response recorded them</source>
@@ -846,6 +846,10 @@
     <message>
       <source>{s:.2f} s</source>
       <translation>{s:.2f} 秒</translation>
+    </message>
+    <message>
+      <source>Navigator</source>
+      <translation>导航栏</translation>
     </message>
     <message>
       <source>Search prompts…</source>
@@ -1872,22 +1876,6 @@ Click a name to copy its id.</source>
   <context>
     <name>ConversationView</name>
     <message>
-      <source>system</source>
-      <translation>系统</translation>
-    </message>
-    <message>
-      <source>user</source>
-      <translation>用户</translation>
-    </message>
-    <message>
-      <source>assistant</source>
-      <translation>助手</translation>
-    </message>
-    <message>
-      <source>tool</source>
-      <translation>工具</translation>
-    </message>
-    <message>
       <source>tokens</source>
       <translation>token</translation>
     </message>
@@ -2536,10 +2524,6 @@ Click a name to copy its id.</source>
       <translation>将此请求与另一个请求逐部分比较</translation>
     </message>
     <message>
-      <source>Request not shown</source>
-      <translation>未显示请求</translation>
-    </message>
-    <message>
       <source>kernel messages</source>
       <translation>内核消息</translation>
     </message>
@@ -2552,6 +2536,14 @@ Click a name to copy its id.</source>
       <translation>失败</translation>
     </message>
     <message>
+      <source>Request not shown</source>
+      <translation>未显示请求</translation>
+    </message>
+    <message>
+      <source>(no runtime)</source>
+      <translation>（无运行时）</translation>
+    </message>
+    <message>
       <source>completeness not recorded</source>
       <translation>未记录完整性</translation>
     </message>
@@ -2560,8 +2552,8 @@ Click a name to copy its id.</source>
       <translation>状态码 {code}</translation>
     </message>
     <message>
-      <source>Loading request {id}…</source>
-      <translation>正在加载请求 {id}…</translation>
+      <source>Copied the request id to the clipboard</source>
+      <translation>已将请求 ID 复制到剪贴板</translation>
     </message>
     <message>
       <source>&lt;b&gt;{exact}&lt;/b&gt; tokens ({encoding}, {provenance})</source>
@@ -2570,10 +2562,6 @@ Click a name to copy its id.</source>
     <message>
       <source>&lt;b&gt;{est}&lt;/b&gt; estimated tokens</source>
       <translation>估算 &lt;b&gt;{est}&lt;/b&gt; 个 token</translation>
-    </message>
-    <message>
-      <source>turn {turn}</source>
-      <translation>回合 {turn}</translation>
     </message>
     <message>
       <source>reported input {input} · cached {cached} · cache write {write} · output {output}</source>
@@ -2592,20 +2580,16 @@ Click a name to copy its id.</source>
       <translation>请求体错误：{error}</translation>
     </message>
     <message>
+      <source>Loading request {id}…</source>
+      <translation>正在加载请求 {id}…</translation>
+    </message>
+    <message>
       <source>{n} transport attempts</source>
       <translation>{n} 次传输尝试</translation>
     </message>
     <message>
       <source>partial body: {n} omitted fields</source>
       <translation>不完整的请求体：省略了 {n} 个字段</translation>
-    </message>
-    <message>
-      <source>(no runtime)</source>
-      <translation>（无运行时）</translation>
-    </message>
-    <message>
-      <source>step {step} · attempt {attempt}</source>
-      <translation>步骤 {step} · 尝试 {attempt}</translation>
     </message>
     <message>
       <source>Compare with…</source>
@@ -2646,6 +2630,10 @@ Click a name to copy its id.</source>
     <message>
       <source>No response was recorded for this request.</source>
       <translation>此请求没有记录响应。</translation>
+    </message>
+    <message>
+      <source>Request View</source>
+      <translation>请求视图</translation>
     </message>
     <message>
       <source>Segment stack</source>
@@ -2924,6 +2912,14 @@ Click a name to copy its id.</source>
     <message>
       <source>Fit</source>
       <translation>适应</translation>
+    </message>
+    <message>
+      <source>Summary</source>
+      <translation>摘要</translation>
+    </message>
+    <message>
+      <source>Show what this turn did beside the event</source>
+      <translation>在事件旁显示本回合做了什么</translation>
     </message>
     <message>
       <source>Step through the turn with ← →, or click the timeline.</source>
@@ -4135,18 +4131,6 @@ Click a name to copy its id.</source>
       <translation>用户说的话</translation>
     </message>
     <message>
-      <source>system</source>
-      <translation>系统</translation>
-    </message>
-    <message>
-      <source>user</source>
-      <translation>用户</translation>
-    </message>
-    <message>
-      <source>assistant</source>
-      <translation>助手</translation>
-    </message>
-    <message>
       <source>Prompt {n}</source>
       <translation>提示词 {n}</translation>
     </message>
@@ -4226,14 +4210,6 @@ Click a name to copy its id.</source>
       <translation>用变量目录的示例值插值后的运行时正文，与 Covel 渲染进系统提示词的结果相同</translation>
     </message>
     <message>
-      <source>SHA-256 of the section names joined by newlines: it changes with the layout of the system zone, never with its text</source>
-      <translation>以换行连接的 sectionNames 的 SHA-256：随系统区的布局变化，不随文本变化</translation>
-    </message>
-    <message>
-      <source>SHA-256 of the system prefix (system text and prelude as JSON)</source>
-      <translation>系统前缀（系统文本与前置消息的 JSON）的 SHA-256</translation>
-    </message>
-    <message>
       <source>system zone rendered</source>
       <translation>系统区已渲染</translation>
     </message>
@@ -4268,6 +4244,14 @@ Click a name to copy its id.</source>
     <message>
       <source>Content digest</source>
       <translation>内容摘要</translation>
+    </message>
+    <message>
+      <source>SHA-256 of the section names joined by newlines: it changes with the layout of the system zone, never with its text</source>
+      <translation>以换行连接的 sectionNames 的 SHA-256：随系统区的布局变化，不随文本变化</translation>
+    </message>
+    <message>
+      <source>SHA-256 of the system prefix (system text and prelude as JSON)</source>
+      <translation>系统前缀（系统文本与前置消息的 JSON）的 SHA-256</translation>
     </message>
     <message>
       <source>environment updated note</source>
@@ -4927,6 +4911,46 @@ Click a name to copy its id.</source>
   </context>
   <context>
     <name>CommandLine</name>
+    <message>
+      <source>turn {turn} is not a turn of session {session} in {where}</source>
+      <translation>{where} 中的回合 {turn} 不属于会话 {session}</translation>
+    </message>
+    <message>
+      <source>session</source>
+      <translation>会话</translation>
+    </message>
+    <message>
+      <source>turn</source>
+      <translation>回合</translation>
+    </message>
+    <message>
+      <source>request</source>
+      <translation>请求</translation>
+    </message>
+    <message>
+      <source>trace event</source>
+      <translation>追踪事件</translation>
+    </message>
+    <message>
+      <source>request, turn or session</source>
+      <translation>请求、回合或会话</translation>
+    </message>
+    <message>
+      <source>no {kind} {text} in {where} (an id or the start of one)</source>
+      <translation>{where} 中没有{kind} {text}（一个 ID 或其开头部分）</translation>
+    </message>
+    <message>
+      <source>no {kind} {text} (an id or the start of one)</source>
+      <translation>没有{kind} {text}（一个 ID 或其开头部分）</translation>
+    </message>
+    <message>
+      <source>{kind} id {text} is ambiguous in {where}: {ids} all start with it; give more of the id</source>
+      <translation>{where} 中的{kind} ID {text} 有歧义：{ids} 都以它开头；请给出更多 ID 字符</translation>
+    </message>
+    <message>
+      <source>{kind} id {text} is ambiguous: {ids} all start with it; give more of the id</source>
+      <translation>{kind} ID {text} 有歧义：{ids} 都以它开头；请给出更多 ID 字符</translation>
+    </message>
     <message>
       <source>cannot read {path}: {reason}</source>
       <translation>无法读取 {path}：{reason}</translation>
