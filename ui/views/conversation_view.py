@@ -13,10 +13,10 @@ import time
 from html import escape
 
 from PySide6.QtCore import QCoreApplication, QEvent, Qt, QTimer
-from PySide6.QtGui import QColor, QFontDatabase, QPalette, QTextCharFormat, QTextCursor
+from PySide6.QtGui import QColor, QFontDatabase, QKeyEvent, QPalette, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import (
-    QFrame, QHBoxLayout, QLabel, QPlainTextEdit, QScrollArea, QSizePolicy, QTextEdit, QToolButton, QVBoxLayout,
-    QWidget,
+    QFrame, QHBoxLayout, QLabel, QLineEdit, QPlainTextEdit, QScrollArea, QSizePolicy, QTextEdit, QToolButton,
+    QVBoxLayout, QWidget,
 )
 
 from inspector.anatomy.conversation import Card, Segment, find_hits
@@ -295,22 +295,45 @@ class CardWidget(QFrame):
         return sum(part.set_needle(needle) for part in self.parts)
 
 
-class ConversationView(QScrollArea):
-    """``set_cards(cards, exact_counted)``; ``highlight(text)`` marks a search text."""
+class ConversationView(QWidget):
+    """``set_cards(cards, exact_counted)``; ``highlight(text)`` marks a search text; Ctrl+F
+    (:meth:`open_find`) shows a find line that highlights as it is typed."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setWidgetResizable(True)
-        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.setFrameShape(QFrame.Shape.NoFrame)
-        self._content = QWidget(self)
+        self.scroll = QScrollArea(self)
+        self.scroll.setWidgetResizable(True)
+        self.scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.find_edit = QLineEdit(self)
+        self.find_edit.setPlaceholderText(_tr("Find in the conversation (Esc: close)"))
+        self.find_edit.setClearButtonEnabled(True)
+        self.find_edit.hide()
+        self.find_status = QLabel(self)
+        self.find_status.hide()
+        self._find_timer = QTimer(self)
+        self._find_timer.setSingleShot(True)
+        self._find_timer.setInterval(150)
+        self._find_timer.timeout.connect(self._find)
+        self.find_edit.textChanged.connect(lambda _t: self._find_timer.start())
+        self.find_edit.installEventFilter(self)
+        bar = QHBoxLayout()
+        bar.setContentsMargins(2, 2, 2, 0)
+        bar.addWidget(self.find_edit, 1)
+        bar.addWidget(self.find_status)
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        outer.setSpacing(2)
+        outer.addLayout(bar)
+        outer.addWidget(self.scroll, 1)
+        self._content = QWidget(self.scroll)
         self._content.setBackgroundRole(QPalette.ColorRole.Base)
         self._content.setAutoFillBackground(True)
         self._layout = QVBoxLayout(self._content)
         self._layout.setContentsMargins(6, 6, 6, 6)
         self._layout.setSpacing(6)
         self._layout.addStretch(1)
-        self.setWidget(self._content)
+        self.scroll.setWidget(self._content)
         self.cards: list[CardWidget] = []
         self._all: list[Card] = []
         self._pending: list[Card] = []
@@ -389,8 +412,34 @@ class ConversationView(QScrollArea):
             if widget.set_needle(needle) and first is None:
                 first = widget
         if first is not None:
-            self.ensureWidgetVisible(first, 0, 20)
+            self.scroll.ensureWidgetVisible(first, 0, 20)
         if not needle:
             return 0
         chip = sentinel_chip()
         return sum(len(find_hits(display_text(s.text, chip).display, needle)) for c in self._all for s in c.segments)
+
+    # ------------------------------------------------------------------ find
+
+    def open_find(self) -> None:
+        self.find_edit.show()
+        self.find_status.show()
+        self.find_edit.setFocus()
+        self.find_edit.selectAll()
+
+    def close_find(self) -> None:
+        self.find_edit.hide()
+        self.find_status.hide()
+        self.find_edit.clear()
+
+    def _find(self) -> None:
+        text = self.find_edit.text()
+        count = self.highlight(text)
+        self.find_status.setText("" if not text else _tr("{n:,} matches").format(n=count) if count
+                                 else _tr("No match"))
+
+    def eventFilter(self, obj, e) -> bool:  # noqa: N802 - Qt override
+        if obj is self.find_edit and e.type() == QEvent.Type.KeyPress and isinstance(e, QKeyEvent) \
+                and e.key() == Qt.Key.Key_Escape:
+            self.close_find()
+            return True
+        return super().eventFilter(obj, e)

@@ -618,7 +618,10 @@ class RequestView(QWidget):
 
     def keyPressEvent(self, e: QKeyEvent) -> None:  # noqa: N802 - Qt override
         if e.matches(QKeySequence.StandardKey.Find):
-            self.current_pane().open_find()
+            if self.tabs.currentWidget() is self.conversation_view:
+                self.conversation_view.open_find()
+            else:
+                self.current_pane().open_find()
             return
         super().keyPressEvent(e)
 

@@ -150,3 +150,18 @@ def test_budget_bar_says_what_is_over(qtbot: Any, view: RequestView) -> None:
     limits = ModelLimits(("m",), 1_000, 500, True, "https://example.test", None)
     view.budget_bar.set_budget(context_budget("m", 900, "counted", 400, "max_tokens", (limits, "m")))
     assert "over the context window" in view.budget_bar.text()
+
+
+def test_ctrl_f_finds_in_the_conversation(qtbot: Any, view: RequestView, store: Any) -> None:
+    load(qtbot, view, narrator(store))
+    conv = open_conversation(qtbot, view)
+    view.setFocus()
+    qtbot.keyClick(view, Qt.Key.Key_F, Qt.KeyboardModifier.ControlModifier)
+    assert conv.find_edit.isVisible()
+    qtbot.keyClicks(conv.find_edit, "world-lore")
+    qtbot.waitUntil(lambda: "matches" in conv.find_status.text(), timeout=5000)
+    assert any(p.label.textFormat() == Qt.TextFormat.RichText for w in conv.cards for p in w.parts)
+    qtbot.keyClick(conv.find_edit, Qt.Key.Key_Escape)
+    assert not conv.find_edit.isVisible()
+    qtbot.waitUntil(lambda: not any(p.label.textFormat() == Qt.TextFormat.RichText
+                                    for w in conv.cards for p in w.parts), timeout=5000)
