@@ -14,6 +14,7 @@ stays in the text (the views show it as a chip).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from inspector.export import node_text
@@ -165,21 +166,16 @@ def conversation(detail: RequestDetail) -> list[Card]:
     return cards
 
 
-_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
-
-
 def find_hits(text: str, needle: str, limit: int | None = None) -> list[tuple[int, int]]:
     """``(start, end)`` of every occurrence of ``needle`` in ``text``, ignoring ASCII case only
     (the search's rule, inspector.search.needles), without overlaps; at most ``limit``."""
     if not needle or not text:
         return []
-    hay = text.translate(_ASCII_LOWER)
-    want = needle.translate(_ASCII_LOWER)
+    # re's ASCII flag limits IGNORECASE to A-Z / a-z, as the search's bytes.lower() does; a C scan
+    # (a 100,000-character provider body in about a millisecond).
     out: list[tuple[int, int]] = []
-    at = hay.find(want)
-    while at >= 0:
-        out.append((at, at + len(want)))
+    for match in re.finditer(re.escape(needle), text, re.IGNORECASE | re.ASCII):
+        out.append(match.span())
         if limit is not None and len(out) >= limit:
             break
-        at = hay.find(want, at + len(want))
     return out
