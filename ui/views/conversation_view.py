@@ -335,6 +335,7 @@ class ConversationView(QWidget):
         self._layout.addStretch(1)
         self.scroll.setWidget(self._content)
         self.cards: list[CardWidget] = []
+        self.search_text = ""
         self._all: list[Card] = []
         self._pending: list[Card] = []
         self._exact = True
@@ -427,9 +428,21 @@ class ConversationView(QWidget):
         self.find_edit.selectAll()
 
     def close_find(self) -> None:
+        """Hide the find line; the search text the request was opened with is marked again."""
+        self._find_timer.stop()
         self.find_edit.hide()
         self.find_status.hide()
+        self.find_edit.blockSignals(True)
         self.find_edit.clear()
+        self.find_edit.blockSignals(False)
+        self.highlight(self.search_text)
+
+    def set_search(self, text: str) -> int:
+        """The navigator's search text for this request: marked unless the find line is open."""
+        self.search_text = text
+        if self.find_edit.isVisible() and self.find_edit.text():
+            return self.highlight(self.find_edit.text())
+        return self.highlight(text)
 
     def _find(self) -> None:
         text = self.find_edit.text()

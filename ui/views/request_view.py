@@ -432,8 +432,6 @@ class RequestView(QWidget):
             return
         self._cards_shown = True
         self.conversation_view.set_cards(self.cards, self.detail.exact_counted)
-        if self.search_text:
-            self.conversation_view.highlight(self.search_text)
 
     # ------------------------------------------------------------------ search highlight
 
@@ -449,7 +447,7 @@ class RequestView(QWidget):
         for pane in self._text_panes():
             # Marked now when on screen, else when shown or filled.
             counts[id(pane)] = pane.set_needle(text)
-        counts[id(self.conversation_view)] = self.conversation_view.highlight(text)
+        counts[id(self.conversation_view)] = self.conversation_view.set_search(text)
         page = self.tabs.currentWidget()
         if page is self.conversation_view:
             return counts[id(self.conversation_view)]

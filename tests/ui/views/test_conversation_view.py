@@ -163,5 +163,12 @@ def test_ctrl_f_finds_in_the_conversation(qtbot: Any, view: RequestView, store: 
     assert any(p.label.textFormat() == Qt.TextFormat.RichText for w in conv.cards for p in w.parts)
     qtbot.keyClick(conv.find_edit, Qt.Key.Key_Escape)
     assert not conv.find_edit.isVisible()
-    qtbot.waitUntil(lambda: not any(p.label.textFormat() == Qt.TextFormat.RichText
-                                    for w in conv.cards for p in w.parts), timeout=5000)
+    assert not any(p.label.textFormat() == Qt.TextFormat.RichText for w in conv.cards for p in w.parts)
+    # Closing the find line marks the request's search text again.
+    view.highlight_search("RUNTIME")
+    qtbot.keyClick(view, Qt.Key.Key_F, Qt.KeyboardModifier.ControlModifier)
+    qtbot.keyClicks(conv.find_edit, "world-lore")
+    qtbot.waitUntil(lambda: "matches" in conv.find_status.text(), timeout=5000)
+    qtbot.keyClick(conv.find_edit, Qt.Key.Key_Escape)
+    marked = [p.label.text() for w in conv.cards for p in w.parts if p.label.textFormat() == Qt.TextFormat.RichText]
+    assert marked and all("world-lore</span>" not in t for t in marked) and any("RUNTIME</span>" in t for t in marked)
