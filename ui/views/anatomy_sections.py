@@ -3,7 +3,7 @@ tree each, and the splitter sizes that give each tree the rows it needs."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QModelIndex
+from PySide6.QtCore import QModelIndex, Qt
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLabel, QSizePolicy, QSplitter, QTreeView, QVBoxLayout, QWidget
 
@@ -11,6 +11,10 @@ from inspector.views import DetailNode
 
 from ui.models.anatomy_tree import COL_ESTIMATE, COL_EXACT, COL_LABEL, COL_RECOGNISED, COL_ROLE, COL_SHARE, \
     AnatomyTreeModel, ShareBarDelegate
+
+
+# Room a header section needs beside its title (margins, the sort indicator).
+HEADER_PADDING = 18
 
 
 class AnatomySection(QWidget):
@@ -35,10 +39,13 @@ class AnatomySection(QWidget):
         header = self.tree.header()
         header.setStretchLastSection(False)
         header.setSectionResizeMode(COL_LABEL, QHeaderView.ResizeMode.Stretch)
+        metrics = header.fontMetrics()
         for col, width in ((COL_ROLE, 64), (COL_RECOGNISED, 86), (COL_EXACT, 64), (COL_ESTIMATE, 64),
                            (COL_SHARE, 130)):
             header.setSectionResizeMode(col, QHeaderView.ResizeMode.Interactive)
-            self.tree.setColumnWidth(col, width)
+            # Never narrower than its title (in any language) and the sort/padding room.
+            title = str(self.model.headerData(col, Qt.Orientation.Horizontal) or "")
+            self.tree.setColumnWidth(col, max(width, metrics.horizontalAdvance(title) + HEADER_PADDING))
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 2, 0, 0)
         layout.setSpacing(2)
