@@ -25,10 +25,12 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import (
     QComboBox,
+    QFrame,
     QHBoxLayout,
     QHeaderView,
     QLabel,
     QPlainTextEdit,
+    QScrollArea,
     QSizePolicy,
     QSplitter,
     QStackedWidget,
@@ -93,6 +95,7 @@ SUMMARY_MINIMUM_WIDTH = 150
 SUMMARY_BESIDE_MIN_WIDTH = 960
 PAGES_MINIMUM = (240, 140)
 HISTORY_MINIMUM_HEIGHT = 70
+BODY_MINIMUM_HEIGHT = 540
 
 
 class TurnView(QWidget):
@@ -177,12 +180,23 @@ class TurnView(QWidget):
         self.splitter.setStretchFactor(0, 2)
         self.splitter.setStretchFactor(1, 3)
 
+        # Squeezed below a readable height (the cache dock open under it at 1280×720), the stepper
+        # scrolls as a whole instead of cutting its timeline to one lane and overlapping its panes.
+        self.body = QScrollArea(self)
+        self.body.setObjectName("turnStepperBody")
+        self.body.setWidgetResizable(True)
+        self.body.setFrameShape(QFrame.Shape.NoFrame)
+        self.body.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        # Never the focus: the step keys belong to the timeline and the panes inside.
+        self.body.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.splitter.setMinimumHeight(BODY_MINIMUM_HEIGHT)
+        self.body.setWidget(self.splitter)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 2, 0, 0)
         layout.setSpacing(3)
         layout.addWidget(self.title)
         layout.addWidget(self.message)
-        layout.addWidget(self.splitter, 1)
+        layout.addWidget(self.body, 1)
 
         self._build_actions()
         self._play_timer = QTimer(self)

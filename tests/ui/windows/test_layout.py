@@ -77,6 +77,9 @@ def test_the_cache_dock_and_the_stepper_leave_the_window_size_alone(qtbot: Any, 
     assert window.centre.currentWidget() is view
     view.step_to(0)
     assert settle(qtbot, window) == QSize(1280, 720)
+    # With both open the stepper scrolls as a whole rather than cutting its timeline to one lane.
+    assert view.timeline_scroll.viewport().height() >= view.timeline.height()
+    assert view.splitter.height() >= view.splitter.minimumHeight() > view.body.viewport().height()
 
     window.cache_action.trigger()
     assert not window.cache_dock.isVisible()
