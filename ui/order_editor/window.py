@@ -39,6 +39,7 @@ from inspector.writing_agent.preview import OrderPreview
 from inspector.writing_agent.scenario import Scenario, ScenarioError, load_scenario
 from inspector.writing_agent.segments import insert_ref_choices
 from inspector.writing_agent.vocabulary import PLAY_SLOTS, PROJECTIONS
+from ui.settings import remember_splitter
 from ui.theme import is_dark
 from resources import resource_path
 
@@ -297,6 +298,7 @@ class OrderEditorWindow(QMainWindow):
         self.splitter.setStretchFactor(2, 2)
         # The table's seven columns need more width than the preview's list does.
         self.splitter.setSizes([320, 780, 520])
+        remember_splitter(self.splitter, "orderEditor/panes")
         self.setCentralWidget(self.splitter)
         self.statusBar()
 

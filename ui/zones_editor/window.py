@@ -32,6 +32,7 @@ from inspector.zones.covel_templates import check_covel, example_variables, inte
 from inspector.zones.diagnostics import attribute, combined_problems, worst_by_block
 from inspector.zones.editing import copy_block, new_block
 from inspector.zones.presets import PresetCache, PresetOptions, render_preset
+from ui.settings import remember_splitter
 
 from .block_form import BlockForm
 from .blocks_model import BLOCK_INDEX_ROLE, BlocksModel
@@ -121,6 +122,7 @@ class ZonesEditorWindow(QMainWindow):
         left.addWidget(self.ruler)
         left.addWidget(self.tree)
         left.setSizes([250, 360])
+        remember_splitter(left, "blocksEditor/rulerAndBlocks")
         self.left = left
         self.preset_blocks = PresetBlocksView(self)
         self.preset_blocks.hide()
@@ -157,6 +159,7 @@ class ZonesEditorWindow(QMainWindow):
         centre.addWidget(centre_top)
         centre.addWidget(problems_box)
         centre.setSizes([600, 220])
+        remember_splitter(centre, "blocksEditor/templateAndProblems")
 
         self.preview = PreviewPane(self)
         self.simulator = SimulatorView(self)
