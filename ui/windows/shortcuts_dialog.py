@@ -9,6 +9,7 @@ trees and tables) come from the module that handles them (:func:`ui.item_actions
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -43,8 +44,10 @@ class ShortcutRow:
 
 
 def plain_text(text: str) -> str:
-    """A menu text as a person reads it: mnemonic marks gone ("&&" is a literal "&"), no "…"."""
-    return text.replace("&&", "\0").replace("&", "").replace("\0", "&").rstrip("…").rstrip(".").strip()
+    """A menu text as a person reads it: mnemonic marks gone ("&&" is a literal "&", and a
+    translation's "文件(&F)" is "文件"), no "…"."""
+    text = re.sub(r"\s*\(&[^&\s]\)", "", text.replace("&&", "\0"))
+    return text.replace("&", "").replace("\0", "&").rstrip("…").rstrip(".").strip()
 
 
 def key_text(keys: Iterable[QKeySequence]) -> str:

@@ -95,3 +95,11 @@ def test_help_menu_opens_the_dialog(qtbot: Any, window: MainWindow) -> None:
     assert dialog is not None and dialog.isVisible()
     assert dialog.tree.topLevelItemCount() >= 5
     dialog.close()
+
+
+def test_menu_texts_are_shown_without_their_mnemonics() -> None:
+    assert plain_text("&Open…") == "Open"
+    assert plain_text("Zoom && Pan") == "Zoom & Pan"
+    # A translation marks its mnemonic in brackets after the text.
+    assert plain_text("文件(&F)") == "文件"
+    assert plain_text("打开数据库 URL(&U)…") == "打开数据库 URL"
