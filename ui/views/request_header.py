@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QFont
+from PySide6.QtGui import QFont, QTextDocument
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QToolButton, QVBoxLayout, QWidget
 
 from inspector.budget import ContextBudget
@@ -62,6 +62,9 @@ class RequestHeader(QWidget):
         self.message.setWordWrap(True)
         self.message.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.message.hide()
+        self._facts: list[str] = []
+        self._facts_tail = ""
+        self._facts_width = -1
 
         def tool(text: str, tip: str) -> QToolButton:
             b = QToolButton(self)
@@ -102,8 +105,45 @@ class RequestHeader(QWidget):
             if callable(bar):
                 bar().showMessage(_tr("Copied the request id to the clipboard"), 4000)
 
+    # ------------------------------------------------------------------ facts line
+
+    def _layout_facts(self) -> None:
+        """Break the facts between facts, never inside one: a label breaks CJK text anywhere (it
+        needs no space), which cut "代理分词器" in two. Greedy lines by the label's width."""
+        if not self._facts:
+            return
+        width = self.facts.width() - 4
+        doc = QTextDocument()
+        doc.setDefaultFont(self.facts.font())
+        doc.setDocumentMargin(0)
+
+        def measure(html: str) -> float:
+            doc.setHtml(html)
+            return doc.idealWidth()
+
+        sep = measure(" &nbsp;│&nbsp; ")
+        lines: list[list[str]] = [[]]
+        used = 0.0
+        for fact in self._facts:
+            w = measure(fact)
+            extra = sep if lines[-1] else 0.0
+            if lines[-1] and used + extra + w > width:
+                lines.append([])
+                used, extra = 0.0, 0.0
+            lines[-1].append(fact)
+            used += extra + w
+        text = "<br>".join(" &nbsp;│&nbsp; ".join(line) for line in lines) + self._facts_tail
+        self._facts_width = self.facts.width()
+        self.facts.setText(text)
+
+    def resizeEvent(self, e) -> None:  # noqa: N802 - Qt override
+        super().resizeEvent(e)
+        if self._facts and self.facts.width() != self._facts_width:
+            self._layout_facts()
+
     def show_loading(self, event_id: str) -> None:
         self.title.setText(esc(_tr("Loading request {id}…").format(id=short_id(event_id))))
+        self._facts = []
         self.facts.clear()
         self.budget_bar.clear()
         self.budget_bar.hide()
@@ -111,6 +151,7 @@ class RequestHeader(QWidget):
 
     def show_error(self, text: str) -> None:
         self.title.setText(esc(_tr("Request not shown")))
+        self._facts = []
         self.facts.clear()
         self.budget_bar.clear()
         self.budget_bar.hide()
@@ -148,12 +189,10 @@ class RequestHeader(QWidget):
         if row.transport_attempts > 1:
             facts.append(_tr("{n} transport attempts").format(n=row.transport_attempts))
         problems = list(d.request.problems)
-        # A fact wraps only at its " · " joins, never inside a number and its unit.
-        facts = [f.replace(" · ", "\0").replace(" ", "&nbsp;").replace("\0", " · ") for f in facts]
-        text = " &nbsp;│&nbsp; ".join(facts)
-        if problems:
-            text += "<br><span style='color:#c0392b'>" + "<br>".join(esc(p) for p in problems) + "</span>"
-        self.facts.setText(text)
+        self._facts = facts
+        self._facts_tail = ("<br><span style='color:#c0392b'>" + "<br>".join(esc(p) for p in problems) + "</span>"
+                            if problems else "")
+        self._layout_facts()
         if budget is not None:
             self.budget_bar.set_budget(budget)
             self.budget_bar.show()

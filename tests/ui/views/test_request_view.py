@@ -313,3 +313,20 @@ def test_export_on_a_full_disk_keeps_the_old_file_and_says_so_once(
     monkeypatch.undo()
     assert reported == [("Export Request", f"Cannot write {target}: {os.strerror(errno.ENOSPC)}")]
     assert _state(tmp_path, target) == before
+
+
+def test_header_facts_break_between_facts_only(qtbot: Any, view: RequestView, store: Any) -> None:
+    load(qtbot, view, anthropic_narrator(store))
+    facts = list(view.header._facts)
+    assert len(facts) >= 4
+    for width in (420, 700, 1400):
+        view.resize(width, 700)
+        qtbot.waitUntil(lambda w=width: view.header._facts_width == view.facts.width(), timeout=3000)
+        text = view.facts.text()
+        lines = text.split("<br>")
+        # Each fact whole on one line, in order; fewer lines when the view is wider.
+        assert [f for line in lines for f in line.split(" &nbsp;│&nbsp; ") if f] == facts
+        if width == 420:
+            assert len(lines) >= 3
+        if width == 1400:
+            assert len(lines) <= 2
