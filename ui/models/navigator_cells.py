@@ -14,6 +14,7 @@ from inspector.covel.outcome import finish_reason_failed
 from inspector.numbering import shown as shown_number
 from inspector.rows import RequestRow, RuntimeRow, SessionRow, TurnRow
 
+from ui.views.names import turn_title
 from ui.views.part_names import value_label
 from ..views.formats import count_text, format_duration, format_number, format_time
 from .navigator_nodes import (
@@ -105,24 +106,32 @@ def header_text(section: int) -> str:
 
 def header_tooltip(section: int) -> str:
     return (
-        _tr("Session, execution number, runtime id, or tool-loop step and attempt"),
-        _tr("World, origin and status, stage, or model and provider"),
+        _tr("Session, turn, runtime id, or tool-loop step and attempt"),
+        _tr("World and turns, origin and status, stage and status, or model"),
         _tr("Input tokens reported by the provider (cache reads and writes included)"),
         _tr("Input tokens the provider served from its prompt cache"),
         _tr("Wall-clock duration"),
     )[section]
 
 
-def _session_detail(s: SessionRow) -> str:
+def _session_detail(s: SessionRow, *, full: bool = False) -> str:
+    """The world and the turns (its executions, requests and phase too when ``full``: the
+    tooltip; the cell keeps to what fits a narrow navigator)."""
     counts = s.counts
     parts = [s.world or ""]
     if counts.turns is not None:
         parts.append(count_text(counts.turns, _tr("{n} turn"), _tr("{n} turns")))
-    parts.append(count_text(counts.executions, _tr("{n} execution"), _tr("{n} executions")))
-    parts.append(count_text(int(s.llm_calls or 0), _tr("{n} request"), _tr("{n} requests")))
-    if s.phase:
-        parts.append(value_label(str(s.phase)))
+    if full or counts.turns is None:
+        parts.append(count_text(counts.executions, _tr("{n} execution"), _tr("{n} executions")))
+    if full:
+        parts.append(count_text(int(s.llm_calls or 0), _tr("{n} request"), _tr("{n} requests")))
+        if s.phase:
+            parts.append(value_label(str(s.phase)))
     return " · ".join(p for p in parts if p)
+
+
+def _request_detail(r: RequestRow) -> str:
+    return " · ".join(p for p in (r.model or _tr("unknown model"), r.provider or "") if p)
 
 
 def _display(node: Node, col: int) -> str:
@@ -136,13 +145,13 @@ def _display(node: Node, col: int) -> str:
     if node.kind == TURN:
         assert isinstance(record, TurnRow)
         if col == COL_NAME:
-            # A row per execution (inspector.store.turn_counts): the player's turns and the runs
-            # between them alike, numbered in order of appearance.
-            return _tr("Execution {number}").format(number=record.number)
+            # A row per execution (inspector.store.turn_counts), named by its number as every
+            # view names it (inspector.ids: "Turn 4").
+            return turn_title(record.number, record.turn_id)
         if col == COL_DETAIL:
+            # Its start time is in the tooltip.
             parts = [value_label(record.origin) if record.origin else _tr("no result"),
-                     value_label(record.commit_status or ""),
-                     format_time(record.started_at or record.created_at, short=True)]
+                     value_label(record.commit_status or "")]
             return " · ".join(p for p in parts if p)
         if col == COL_DURATION:
             return format_duration(record.duration_ms)
@@ -167,9 +176,8 @@ def _display(node: Node, col: int) -> str:
         if record.attempt:
             name += " · " + _tr("attempt {attempt}").format(attempt=shown_number(record.attempt))
         return name
-    if col == COL_DETAIL:
-        parts = [record.model or _tr("unknown model"), record.provider or ""]
-        return " · ".join(p for p in parts if p)
+    if col == COL_DETAIL:  # the provider is in the tooltip
+        return record.model or _tr("unknown model")
     if col == COL_TOKENS:
         return format_number(record.input_tokens)
     if col == COL_CACHED:
@@ -182,16 +190,18 @@ def _display(node: Node, col: int) -> str:
 def tooltip(node: Node) -> str:
     record = node.record
     if isinstance(record, SessionRow):
-        return _tr("Session {id}").format(id=record.session_id)
+        return _tr("Session {id}").format(id=record.session_id) + "\n" + _session_detail(record, full=True)
     if isinstance(record, TurnRow):
         return _tr("Turn id {id}, started {time}").format(
             id=record.turn_id, time=format_time(record.started_at or record.created_at) or "—")
     if isinstance(record, RuntimeRow):
+        # Its full id first: a narrow name column cuts a long one.
+        name = record.runtime_id or _tr("(no runtime id)")
         if record.error:
-            return _tr("Failed: {error}").format(error=record.error)
-        return _tr("Plugin {plugin}").format(plugin=record.plugin_id or "—")
+            return name + "\n" + _tr("Failed: {error}").format(error=record.error)
+        return name + "\n" + _tr("Plugin {plugin}").format(plugin=record.plugin_id or "—")
     if isinstance(record, RequestRow):
-        return _tr("Request event {id}").format(id=record.event_id)
+        return _tr("Request event {id}").format(id=record.event_id) + "\n" + _request_detail(record)
     return ""
 
 

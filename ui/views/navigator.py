@@ -35,6 +35,7 @@ from PySide6.QtWidgets import (
 )
 
 from inspector import views
+from inspector.rows import RequestRow, RuntimeRow, TurnRow
 
 from ..models.navigator_cells import forget_palette
 from ..models.navigator_filter import NavigatorFilter, ShownModel
@@ -155,17 +156,24 @@ class Navigator(QWidget):
         header.setStretchLastSection(False)
         header.setSectionResizeMode(COL_NAME, QHeaderView.ResizeMode.Interactive)
         header.setSectionResizeMode(COL_DETAIL, QHeaderView.ResizeMode.Stretch)
-        # Fixed-width number columns sized from the font, not ResizeToContents: that measures
-        # every row of the tree on each expand and scroll (a 1,000-turn session stalled the GUI
-        # for seconds per expanded turn).
+        # Number columns sized from the font and the largest figure listed (_note_numbers), not
+        # ResizeToContents: that measures every row of the tree on each expand and scroll (a
+        # 1,000-turn session stalled the GUI for seconds per expanded turn).
         for col in (COL_TOKENS, COL_CACHED, COL_DURATION):
             header.setSectionResizeMode(col, QHeaderView.ResizeMode.Interactive)
         header.resizeSection(COL_NAME, NAME_COLUMN_WIDTH)
-        self._size_number_columns()
+        self._largest: dict[int, float] = {COL_TOKENS: 0, COL_CACHED: 0, COL_DURATION: 0}
+        self._number_timer = QTimer(self)
+        self._number_timer.setSingleShot(True)
+        self._number_timer.setInterval(0)
+        self._number_timer.timeout.connect(self._size_number_columns)
+        self.model.rowsInserted.connect(self._note_numbers)
+        self.model.modelReset.connect(self._reset_numbers)
         # The name column gives way in a narrow navigator so the detail column keeps some room,
         # until the user sizes it by hand.
         self._name_sized_by_user = False
         self._sizing_name = False
+        self._size_number_columns()
         header.sectionResized.connect(self._section_resized)
 
         bar = QHBoxLayout()
@@ -268,13 +276,13 @@ class Navigator(QWidget):
             self._name_sized_by_user = True
 
     def _fit_name_column(self) -> None:
-        """Name: up to NAME_COLUMN_WIDTH, but no more than 65 % of what the number columns leave."""
+        """Name: up to NAME_COLUMN_WIDTH, but no more than 60 % of what the number columns leave."""
         if self._name_sized_by_user:
             return
         header = self.tree.header()
         numbers = sum(header.sectionSize(c) for c in (COL_TOKENS, COL_CACHED, COL_DURATION))
         free = self.tree.viewport().width() - numbers
-        width = max(NAME_COLUMN_MINIMUM, min(NAME_COLUMN_WIDTH, int(free * 0.65)))
+        width = max(NAME_COLUMN_MINIMUM, min(NAME_COLUMN_WIDTH, int(free * 0.6)))
         if header.sectionSize(COL_NAME) != width:
             self._sizing_name = True
             try:
@@ -286,21 +294,55 @@ class Navigator(QWidget):
         super().resizeEvent(event)
         self._fit_name_column()
 
+    def _reset_numbers(self) -> None:
+        self._largest = {COL_TOKENS: 0, COL_CACHED: 0, COL_DURATION: 0}
+        self._number_timer.start()
+
+    def _note_numbers(self, parent: QModelIndex, first: int, last: int) -> None:
+        """Rows were inserted: the largest token counts and duration listed so far, which size
+        the number columns (a column as wide as its widest figure, not a 7-digit guess)."""
+        node = self.model.node(parent) if parent.isValid() else self.model.root
+        largest = self._largest
+        before = dict(largest)
+        stack = list(node.children[first:last + 1])
+        while stack:
+            item = stack.pop()
+            record = item.record
+            if isinstance(record, (RuntimeRow, RequestRow)):
+                for col, value in ((COL_TOKENS, record.input_tokens), (COL_CACHED, record.cached_tokens),
+                                   (COL_DURATION, record.duration_ms)):
+                    if isinstance(value, (int, float)) and value > largest[col]:
+                        largest[col] = value
+            elif isinstance(record, TurnRow):
+                value = record.duration_ms
+                if isinstance(value, (int, float)) and value > largest[COL_DURATION]:
+                    largest[COL_DURATION] = value
+            stack.extend(item.children)
+        if largest != before:
+            self._number_timer.start()
+
     def _size_number_columns(self) -> None:
+        """Each number column as wide as its title or its widest figure so far (at least a
+        five-digit count and a ten-second duration)."""
         metrics = self.tree.fontMetrics()
         header = self.tree.header()
-        pad = 2 * self.tree.style().pixelMetric(self.tree.style().PixelMetric.PM_FocusFrameHMargin) + 16
-        for col, sample in ((COL_TOKENS, format_number(9_999_999)), (COL_CACHED, format_number(9_999_999)),
-                            (COL_DURATION, format_duration(3_599_000))):
+        style = self.tree.style()
+        # The cell's text margins (focus frame and item margins), and the title's header margins.
+        pad = 2 * style.pixelMetric(style.PixelMetric.PM_FocusFrameHMargin) + 8
+        title_pad = 2 * style.pixelMetric(style.PixelMetric.PM_HeaderMargin) + 4
+        largest = self._largest
+        for col, sample in ((COL_TOKENS, format_number(max(int(largest[COL_TOKENS]), 99_999))),
+                            (COL_CACHED, format_number(max(int(largest[COL_CACHED]), 99_999))),
+                            (COL_DURATION, format_duration(max(largest[COL_DURATION], 59_990)))):
             title = self.model.headerData(col, Qt.Orientation.Horizontal) or ""
-            width = max(metrics.horizontalAdvance(sample), header.fontMetrics().horizontalAdvance(title) + 12)
+            width = max(metrics.horizontalAdvance(sample), header.fontMetrics().horizontalAdvance(title) + title_pad)
             header.resizeSection(col, width + pad)
+        self._fit_name_column()
 
     def changeEvent(self, event: Any) -> None:  # noqa: N802 - Qt override
         super().changeEvent(event)
         if event.type() in (event.Type.FontChange, event.Type.LanguageChange, event.Type.StyleChange):
             self._size_number_columns()
-            self._fit_name_column()
         if event.type() == event.Type.LanguageChange:
             self.model.invalidate_texts()
         if event.type() == event.Type.PaletteChange:
