@@ -55,6 +55,9 @@ class Card:
     estimate: int
     share: float
     segments: tuple[Segment, ...]
+    # The message's text as the anatomy's text pane shows it (inspector.export.node_text): a cache
+    # sentinel where a breakpoint sits; what copying the card gives.
+    text: str = ""
 
     @property
     def breakpoints(self) -> tuple[str, ...]:
@@ -143,7 +146,7 @@ def conversation(detail: RequestDetail) -> list[Card]:
 
     def add(node: DetailNode, label: str, role: str | None) -> None:
         cards.append(Card(len(cards), role, label, node.kind, node.recognised_by, node.exact if exact else 0,
-                          node.estimate, node.share, _segments(node, exact)))
+                          node.estimate, node.share, _segments(node, exact), node_text(node)))
 
     for root in detail.roots:
         if root.kind == "tools":
@@ -160,7 +163,7 @@ def conversation(detail: RequestDetail) -> list[Card]:
                         last = cards[-1]
                         cards[-1] = Card(last.index, last.role, last.label, last.kind, last.recognised_by,
                                          last.exact, last.estimate, last.share,
-                                         last.segments + (_breakpoint(child),))
+                                         last.segments + (_breakpoint(child),), last.text)
                     continue
                 add(child, root.label + PATH_SEPARATOR + child.label, child.role)
     return cards

@@ -13,7 +13,7 @@ import time
 from html import escape
 
 from PySide6.QtCore import QCoreApplication, QEvent, Qt, QTimer
-from PySide6.QtGui import QColor, QFontDatabase, QKeyEvent, QPalette, QTextCharFormat, QTextCursor
+from PySide6.QtGui import QColor, QFontDatabase, QGuiApplication, QKeyEvent, QPalette, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import (
     QFrame, QHBoxLayout, QLabel, QLineEdit, QPlainTextEdit, QScrollArea, QSizePolicy, QTextEdit, QToolButton,
     QVBoxLayout, QWidget,
@@ -269,10 +269,19 @@ class CardWidget(QFrame):
             f"<b>{escape(part_label(card.label))}</b> &nbsp;· {tokens:,} {escape(unit)} "
             f"({card.share * 100:.1f}%){chips}")
         self.head = head
+        self.copy_button = QToolButton(self)
+        self.copy_button.setText(_tr("Copy"))
+        self.copy_button.setToolTip(_tr("Copy this message's text (a cache breakpoint as Covel's sentinel)"))
+        self.copy_button.setAutoRaise(True)
+        self.copy_button.clicked.connect(self.copy_text)
+        top = QHBoxLayout()
+        top.setContentsMargins(0, 0, 0, 0)
+        top.addWidget(head, 1)
+        top.addWidget(self.copy_button, 0, Qt.AlignmentFlag.AlignTop)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(8, 5, 8, 6)
         layout.setSpacing(3)
-        layout.addWidget(head)
+        layout.addLayout(top)
         self.parts: list[_Part] = []
         for segment in card.segments:
             if segment.breakpoint is not None:
@@ -293,6 +302,10 @@ class CardWidget(QFrame):
 
     def set_needle(self, needle: str) -> int:
         return sum(part.set_needle(needle) for part in self.parts)
+
+    def copy_text(self) -> None:
+        """Copy the message's text as the anatomy's text pane gives it (a breakpoint as Covel's sentinel)."""
+        QGuiApplication.clipboard().setText(self.card.text)
 
 
 class ConversationView(QWidget):

@@ -77,6 +77,13 @@ def test_text_is_the_recorded_string_not_json(narrator) -> None:
     assert lore.text.startswith("<world-lore>\n")
 
 
+def test_a_cards_text_is_what_the_anatomy_pane_shows(narrator) -> None:
+    from inspector.export import node_text
+
+    for node, card in zip(message_nodes(narrator), conversation(narrator)):
+        assert card.text == node_text(node)
+
+
 def test_segments_cover_the_message_text(narrator) -> None:
     """A message's labelled parts and the text between them are its whole text, in order (blank
     gaps between parts left out)."""

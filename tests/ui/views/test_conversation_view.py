@@ -172,3 +172,18 @@ def test_ctrl_f_finds_in_the_conversation(qtbot: Any, view: RequestView, store: 
     qtbot.keyClick(conv.find_edit, Qt.Key.Key_Escape)
     marked = [p.label.text() for w in conv.cards for p in w.parts if p.label.textFormat() == Qt.TextFormat.RichText]
     assert marked and all("world-lore</span>" not in t for t in marked) and any("RUNTIME</span>" in t for t in marked)
+
+
+def test_a_card_copies_its_recorded_text(qtbot: Any, view: RequestView, store: Any) -> None:
+    from PySide6.QtGui import QGuiApplication
+
+    from inspector.covel import markers
+
+    load(qtbot, view, narrator(store))
+    conv = open_conversation(qtbot, view)
+    current = next(w for w in conv.cards if w.card.label == "current input")
+    current.copy_button.click()
+    copied = QGuiApplication.clipboard().text()
+    assert copied.startswith(view.detail.request.messages[-1].text)
+    # Its cache breakpoint is the sentinel the provider was sent, not the chip shown.
+    assert copied.endswith(markers.CACHE_SENTINEL) and SENTINEL_CHIP not in copied
