@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QCoreApplication, Qt, Signal
+from typing import Any
+
+from PySide6.QtCore import QCoreApplication, Qt, QTimer, Signal
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
     QHeaderView,
@@ -61,6 +63,11 @@ class FindingsList(QWidget):
         self.tree.setColumnWidth(0, 210)
         self.tree.setColumnWidth(1, 170)
         self.tree.setColumnWidth(3, 60)
+        # The check and runtime columns share the width with the part (COLUMN_SHARES) until the
+        # user drags one: fixed widths left the part a few characters in a narrow dock.
+        self._sized_by_user = False
+        self._sizing = False
+        header.sectionResized.connect(self._section_resized)
         self.tree.currentItemChanged.connect(lambda cur, _prev: self._selected(cur))
         self.message = QLabel(self)
         self.message.setWordWrap(True)
@@ -72,6 +79,30 @@ class FindingsList(QWidget):
         layout.addWidget(self.tree, 1)
         layout.addWidget(self.message)
         self.set_findings([], running=False)
+
+    # Shares of the width left beside the turns column: the check, the runtime (the part stretches
+    # over the rest), each at most its width in a wide list.
+    COLUMN_SHARES = ((0, 0.38, 210), (1, 0.28, 170))
+
+    def _section_resized(self, section: int, _old: int, _new: int) -> None:
+        if section in (0, 1) and not self._sizing:
+            self._sized_by_user = True
+
+    def _fit_columns(self) -> None:
+        if self._sized_by_user:
+            return
+        free = self.tree.viewport().width() - self.tree.columnWidth(3)
+        self._sizing = True
+        try:
+            for column, share, most in self.COLUMN_SHARES:
+                self.tree.setColumnWidth(column, max(60, min(most, int(free * share))))
+        finally:
+            self._sizing = False
+
+    def resizeEvent(self, event: Any) -> None:  # noqa: N802 - Qt override
+        super().resizeEvent(event)
+        # After the tree's own resize: its viewport has the new width only then.
+        QTimer.singleShot(0, self._fit_columns)
 
     def set_findings(self, findings: list[Finding], *, running: bool) -> None:
         self.findings = list(findings)

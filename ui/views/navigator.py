@@ -292,7 +292,8 @@ class Navigator(QWidget):
 
     def resizeEvent(self, event: Any) -> None:  # noqa: N802 - Qt override
         super().resizeEvent(event)
-        self._fit_name_column()
+        # After the tree's own resize: its viewport has the new width only then.
+        QTimer.singleShot(0, self._fit_name_column)
 
     def _reset_numbers(self) -> None:
         self._largest = {COL_TOKENS: 0, COL_CACHED: 0, COL_DURATION: 0}
