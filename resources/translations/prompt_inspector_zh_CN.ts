@@ -744,12 +744,12 @@
       <translation>耗时</translation>
     </message>
     <message>
-      <source>Session, execution number, runtime id, or tool-loop step and attempt</source>
-      <translation>会话、执行编号、运行时 ID，或工具循环步骤与尝试次数</translation>
+      <source>Session, turn, runtime id, or tool-loop step and attempt</source>
+      <translation>会话、回合、运行时 ID，或工具循环步骤与尝试次数</translation>
     </message>
     <message>
-      <source>World, origin and status, stage, or model and provider</source>
-      <translation>世界、来源与状态、阶段，或模型与服务商</translation>
+      <source>World and turns, origin and status, stage and status, or model</source>
+      <translation>世界与回合、来源与状态、阶段与状态，或模型</translation>
     </message>
     <message>
       <source>Input tokens reported by the provider (cache reads and writes included)</source>
@@ -762,6 +762,22 @@
     <message>
       <source>Wall-clock duration</source>
       <translation>实际耗时</translation>
+    </message>
+    <message>
+      <source>unknown model</source>
+      <translation>未知模型</translation>
+    </message>
+    <message>
+      <source>(no runtime id)</source>
+      <translation>（无运行时 ID）</translation>
+    </message>
+    <message>
+      <source>{n} turn</source>
+      <translation>{n} 个回合</translation>
+    </message>
+    <message>
+      <source>{n} turns</source>
+      <translation>{n} 个回合</translation>
     </message>
     <message>
       <source>{n} execution</source>
@@ -780,44 +796,12 @@
       <translation>{n} 个请求</translation>
     </message>
     <message>
-      <source>{n} turn</source>
-      <translation>{n} 个回合</translation>
-    </message>
-    <message>
-      <source>{n} turns</source>
-      <translation>{n} 个回合</translation>
-    </message>
-    <message>
-      <source>(no runtime id)</source>
-      <translation>（无运行时 ID）</translation>
-    </message>
-    <message>
       <source>Step {step}</source>
       <translation>步骤 {step}</translation>
     </message>
     <message>
-      <source>unknown model</source>
-      <translation>未知模型</translation>
-    </message>
-    <message>
-      <source>Session {id}</source>
-      <translation>会话 {id}</translation>
-    </message>
-    <message>
       <source>Turn id {id}, started {time}</source>
       <translation>回合 ID {id}，开始于 {time}</translation>
-    </message>
-    <message>
-      <source>Plugin {plugin}</source>
-      <translation>插件 {plugin}</translation>
-    </message>
-    <message>
-      <source>Request event {id}</source>
-      <translation>请求事件 {id}</translation>
-    </message>
-    <message>
-      <source>Execution {number}</source>
-      <translation>执行 {number}</translation>
     </message>
     <message>
       <source>no result</source>
@@ -828,12 +812,24 @@
       <translation>无阶段</translation>
     </message>
     <message>
-      <source>Failed: {error}</source>
-      <translation>失败：{error}</translation>
+      <source>Plugin {plugin}</source>
+      <translation>插件 {plugin}</translation>
     </message>
     <message>
       <source>attempt {attempt}</source>
       <translation>第 {attempt} 次尝试</translation>
+    </message>
+    <message>
+      <source>Session {id}</source>
+      <translation>会话 {id}</translation>
+    </message>
+    <message>
+      <source>Failed: {error}</source>
+      <translation>失败：{error}</translation>
+    </message>
+    <message>
+      <source>Request event {id}</source>
+      <translation>请求事件 {id}</translation>
     </message>
     <message>
       <source>{m} min {s} s</source>
@@ -1884,12 +1880,28 @@ Click a name to copy its id.</source>
       <translation>估算 token</translation>
     </message>
     <message>
+      <source>Copy</source>
+      <translation>复制</translation>
+    </message>
+    <message>
+      <source>Copy this message's text (a cache breakpoint as Covel's sentinel)</source>
+      <translation>复制这条消息的文本（缓存断点以 Covel 的哨兵标记表示）</translation>
+    </message>
+    <message>
+      <source>Find in the conversation (Esc: close)</source>
+      <translation>在对话中查找（Esc：关闭）</translation>
+    </message>
+    <message>
       <source>Collapse this part</source>
       <translation>折叠此部分</translation>
     </message>
     <message>
       <source>The provider caches the request up to this point</source>
       <translation>服务商会缓存请求中到此为止的内容</translation>
+    </message>
+    <message>
+      <source>No match</source>
+      <translation>无匹配</translation>
     </message>
     <message>
       <source>Show the whole part ({n:,} characters)</source>
@@ -1902,6 +1914,10 @@ Click a name to copy its id.</source>
     <message>
       <source>… {n:,} characters more: open ▸ to read</source>
       <translation>… 还有 {n:,} 个字符：展开 ▸ 阅读</translation>
+    </message>
+    <message>
+      <source>{n:,} matches</source>
+      <translation>{n:,} 处匹配</translation>
     </message>
   </context>
   <context>
@@ -2495,6 +2511,29 @@ Click a name to copy its id.</source>
     <message>
       <source>{label} ({qualifier})</source>
       <translation>{label}（{qualifier}）</translation>
+    </message>
+  </context>
+  <context>
+    <name>Stages</name>
+    <message>
+      <source>setup</source>
+      <translation>设定</translation>
+    </message>
+    <message>
+      <source>pre-turn</source>
+      <translation>回合前</translation>
+    </message>
+    <message>
+      <source>narrative</source>
+      <translation>叙事</translation>
+    </message>
+    <message>
+      <source>post-turn</source>
+      <translation>回合后</translation>
+    </message>
+    <message>
+      <source>audit</source>
+      <translation>审计</translation>
     </message>
   </context>
   <context>

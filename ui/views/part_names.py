@@ -162,7 +162,7 @@ def part_label(label: str) -> str:
 @cache
 def _recorded_values() -> dict[str, str]:
     """Covel's enumerations as the navigator shows them: session phase, turn origin and commit
-    status, runtime status (spec covel-db §2). Stage names stay as Covel spells them."""
+    status, runtime status (spec covel-db §2). Stages: :func:`stage_label`."""
     return {
         "setup": _tr("setup"),
         "playing": _tr("playing"),
@@ -184,6 +184,31 @@ def _recorded_values() -> dict[str, str]:
     }
 
 
+def _stage_tr(text: str) -> str:
+    from PySide6.QtCore import QCoreApplication
+
+    return QCoreApplication.translate("Stages", text)  # its own context: "setup" is a session phase too
+
+
+@cache
+def _stages() -> dict[str, str]:
+    """Covel's stages (``inspector.turn.model.STAGE_ORDER``); a plugin's own stage stays as recorded."""
+    return {
+        "setup": _stage_tr("setup"),
+        "pre-turn": _stage_tr("pre-turn"),
+        "narrative": _stage_tr("narrative"),
+        "post-turn": _stage_tr("post-turn"),
+        "audit": _stage_tr("audit"),
+    }
+
+
+def stage_label(stage: str | None) -> str:
+    """A runtime's stage as shown (``post-turn`` → "post-turn" / "回合后"); none as ""."""
+    if not stage:
+        return ""
+    return _stages().get(stage, stage)
+
+
 def value_label(value: str) -> str:
     """The shown name of a recorded enumeration value; an unknown one as recorded."""
     return _recorded_values().get(value, value)
@@ -196,3 +221,4 @@ def clear_cache() -> None:
     _roles.cache_clear()
     _numbered.cache_clear()
     _recorded_values.cache_clear()
+    _stages.cache_clear()

@@ -13,7 +13,7 @@ from inspector.turn.model import ModelCall, Runtime, ToolUse, Turn, TurnEvent
 
 from .core_texts import core_text
 from .formats import format_duration, format_number
-from .part_names import value_label
+from .part_names import stage_label, value_label
 
 if TYPE_CHECKING:
     from inspector.turn.summary import TurnSummary
@@ -53,7 +53,7 @@ def short(value: Any, limit: int = 120) -> str:
 
 def runtime_tooltip(r: Runtime) -> str:
     lines = [f"<b>{html.escape(r.runtime_id or _tr('(no runtime id)'))}</b>"]
-    facts = [(_tr("Plugin"), r.plugin_id), (_tr("Stage"), r.stage or _tr("none (after stages)")),
+    facts = [(_tr("Plugin"), r.plugin_id), (_tr("Stage"), stage_label(r.stage) or _tr("none (after stages)")),
              (_tr("Status"), value_label(r.status) if r.status else None), (_tr("Parallel group"), str(r.group) if r.group is not None else None),
              (_tr("Start"), offset_text(r.start_ms) if r.start_ms is not None else None),
              (_tr("End"), offset_text(r.end_ms) if r.end_ms is not None else None),

@@ -72,7 +72,7 @@ def test_recorded_enumerations(qapp: Any) -> None:
     try:
         assert value_label("committed") == "已提交"
         assert value_label("success") == "成功"
-        assert value_label("narrative") == "narrative"  # a stage name is Covel's own
+        assert value_label("narrative") == "narrative"  # a stage: stage_label
     finally:
         i18n.install_translators(qapp, "en")
 
@@ -86,5 +86,20 @@ def test_roles_and_token_provenance(qapp: Any) -> None:
     try:
         assert (role_label("user"), role_label("assistant"), role_label("critic")) == ("用户", "助手", "critic")
         assert (provenance_label("exact"), provenance_label("proxy")) == ("精确", "代理分词器")
+    finally:
+        i18n.install_translators(qapp, "en")
+
+
+def test_stages(qapp: Any) -> None:
+    from inspector.turn.model import STAGE_ORDER
+    from ui.views.part_names import stage_label
+
+    assert [stage_label(s) for s in STAGE_ORDER] == list(STAGE_ORDER)
+    assert (stage_label(None), stage_label("my-plugin-stage")) == ("", "my-plugin-stage")
+    i18n.install_translators(qapp, "zh_CN")
+    try:
+        assert all(any("\u4e00" <= ch <= "\u9fff" for ch in stage_label(s)) for s in STAGE_ORDER)
+        assert stage_label("post-turn") == "回合后"
+        assert stage_label("my-plugin-stage") == "my-plugin-stage"
     finally:
         i18n.install_translators(qapp, "en")
