@@ -48,6 +48,31 @@ def utf16_prefix(text: str, spans: list[tuple[int, int]]) -> list[tuple[int, int
     return out
 
 
+class ElidedLabel(QLabel):
+    """A one-line label that ends in "…" when it is narrower than its text, the whole text in its
+    tooltip; ``text()`` is the whole text."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._full = ""
+
+    def setText(self, text: str) -> None:  # noqa: N802 - Qt override
+        self._full = text
+        self._elide()
+
+    def text(self) -> str:
+        return self._full
+
+    def resizeEvent(self, e) -> None:  # noqa: N802 - Qt override
+        super().resizeEvent(e)
+        self._elide()
+
+    def _elide(self) -> None:
+        shown = self.fontMetrics().elidedText(self._full, Qt.TextElideMode.ElideRight, max(0, self.width()))
+        super().setText(shown)
+        self.setToolTip(self._full if shown != self._full else "")
+
+
 class _Editor(QPlainTextEdit):
     findRequested = Signal()
 
@@ -101,7 +126,7 @@ class TextPane(QWidget):
         self.editor.findRequested.connect(self.open_find)
         self.chip = sentinel_chip()
 
-        self.caption = QLabel(self)
+        self.caption = ElidedLabel(self)
         self.caption.setObjectName("paneCaption")
         self.caption.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.caption.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)

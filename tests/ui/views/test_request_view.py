@@ -330,3 +330,21 @@ def test_header_facts_break_between_facts_only(qtbot: Any, view: RequestView, st
             assert len(lines) >= 3
         if width == 1400:
             assert len(lines) <= 2
+
+
+def test_a_long_pane_caption_is_elided_with_the_whole_text_in_its_tooltip(qtbot: Any) -> None:
+    from ui.views.text_pane import TextPane
+
+    pane = TextPane()
+    qtbot.addWidget(pane)
+    pane.resize(300, 200)
+    pane.show()
+    caption = "message 1 · system · worldBookBefore · 485 tokens · and the rest of a long caption"
+    pane.set_content("text", "prompt", caption)
+    qtbot.waitUntil(lambda: pane.caption.toolTip() == caption, timeout=3000)
+    assert pane.caption.text() == caption
+    shown = super(type(pane.caption), pane.caption).text()
+    assert shown.endswith("…") and len(shown) < len(caption)
+    pane.resize(1200, 200)
+    qtbot.waitUntil(lambda: pane.caption.toolTip() == "", timeout=3000)
+    assert super(type(pane.caption), pane.caption).text() == caption
