@@ -126,6 +126,21 @@ def _tr(text: str) -> str:
     return QCoreApplication.translate("App", text)
 
 
+def _quit_when_closed(window: Any, then: Any) -> Any:
+    """An event filter on ``window`` that calls ``then`` (after the event) once the window closes."""
+    from PySide6.QtCore import QEvent, QObject, QTimer
+
+    class CloseWatcher(QObject):
+        def eventFilter(self, watched: Any, event: Any) -> bool:  # noqa: N802 - Qt override
+            if watched is window and event.type() == QEvent.Type.Close:
+                QTimer.singleShot(0, then)
+            return False
+
+    watcher = CloseWatcher(window)
+    window.installEventFilter(watcher)
+    return watcher
+
+
 def open_demo(window: Any) -> None:
     """Generate (once) and open the demo database, in the background."""
     target = demo_path()
@@ -319,7 +334,11 @@ def run_app(argv: Sequence[str], *, debug: bool = False) -> int:
         quit_on_close = app.quitOnLastWindowClosed()
         app.setQuitOnLastWindowClosed(False)
         app.lastWindowClosed.connect(loop.quit)
+        # Qt 6 does not emit lastWindowClosed while quitOnLastWindowClosed is off: the window's
+        # own close ends the hosted loop.
+        closed = _quit_when_closed(window, loop.quit)
         code = loop.exec()
+        window.removeEventFilter(closed)
         app.lastWindowClosed.disconnect(loop.quit)
         app.setQuitOnLastWindowClosed(quit_on_close)
     window.shutdown()

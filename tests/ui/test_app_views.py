@@ -118,3 +118,28 @@ def test_version(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as done:
         app_module.run_app(["--version"])
     assert done.value.code == 0 and capsys.readouterr().out == f"prompt-inspector {__version__}\n"
+
+
+def test_on_screen_the_app_opens_on_the_selection_and_view(qtbot: Any, isolated_settings: Path, covel_db: Path,
+                                                            narrator: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QApplication
+
+    from ui.windows.main_window import MainWindow
+
+    monkeypatch.setenv("QT_QPA_PLATFORM", "offscreen")  # "on screen": no --screenshot, the loop runs until closed
+    seen: list[Any] = []
+
+    def check() -> None:
+        windows = [w for w in QApplication.topLevelWidgets() if isinstance(w, MainWindow) and w.isVisible()]
+        for window in windows:
+            path = window.navigator.current_path()
+            if path and path[-1] == ("request", narrator.id) and window.request_view.comparison is not None:
+                seen.append((path, type(window.request_view.tabs.currentWidget()).__name__))
+                window.close()
+                return
+        QTimer.singleShot(50, check)
+
+    QTimer.singleShot(50, check)
+    assert app_module.run_app([str(covel_db), "--select", short_id(narrator.id), "--view", "compare"]) == 0
+    assert seen and seen[0][1] == "CompareView"
