@@ -45,7 +45,7 @@ def add_app_options(parser: argparse.ArgumentParser | Any) -> None:
     """The app's options (all but DB), on its own parser and in the command line's ``--help``."""
     parser.add_argument("--select", metavar="ID",
                         help="select this request, turn or session: its id or the start of one (the tables' "
-                             "8 characters)")
+                             "8 characters), or a turn number of the first session (#4), as Go to… does")
     parser.add_argument("--view", choices=VIEWS,
                         help="open this view: cache (the analysis of the selected session), turn (the "
                              "stepper on the selected turn), compare (the selected request against the same "

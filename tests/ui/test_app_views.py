@@ -68,6 +68,15 @@ def test_select_takes_a_turn_prefix(qtbot: Any, isolated_settings: Path, covel_d
     assert grabbed[0]["path"] == [("session", narrator.session_id), ("turn", narrator.turn_id)]
 
 
+def test_select_takes_a_turn_number_of_the_first_session(qtbot: Any, isolated_settings: Path, covel_db: Path,
+                                                         tmp_path: Path, grabbed: list[dict[str, Any]]) -> None:
+    with open_store(covel_db) as store:
+        first = store.sessions()[0].id
+        second_turn = store.turns(first)[1].turn_id
+    assert _shot(covel_db, tmp_path, "--select", "#2", "--view", "turn") == 0
+    assert grabbed[0]["path"] == [("session", first), ("turn", second_turn)] and grabbed[0]["centre"] == "TurnView"
+
+
 def test_view_compare_shows_the_request_against_the_turn_before(qtbot: Any, isolated_settings: Path, covel_db: Path,
                                                                 tmp_path: Path, grabbed: list[dict[str, Any]],
                                                                 narrator: Any) -> None:
