@@ -7,6 +7,7 @@ Pure geometry over a built :class:`~inspector.turn.model.Turn`; the widget
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from PySide6.QtCore import QPointF, QRectF
@@ -160,16 +161,20 @@ class TimelineLayout:
         return None
 
 
-def _lanes_of(turn: Turn, after_stages: str) -> list[tuple[str, str, list[Runtime], list[list[Runtime]]]]:
-    out = [(stage.name, stage.name, stage.runtimes, [g.runtimes for g in stage.groups]) for stage in turn.stages]
+def _lanes_of(turn: Turn, after_stages: str, stage_label: Callable[[str], str]) -> list[
+        tuple[str, str, list[Runtime], list[list[Runtime]]]]:
+    out = [(stage.name, stage_label(stage.name), stage.runtimes, [g.runtimes for g in stage.groups])
+           for stage in turn.stages]
     if turn.unstaged:
         out.append((UNSTAGED, after_stages, turn.unstaged, [g.runtimes for g in turn.unstaged_groups]))
     return out
 
 
-def lay_out(turn: Turn | None, width: float, after_stages: str) -> TimelineLayout:
+def lay_out(turn: Turn | None, width: float, after_stages: str,
+            stage_label: Callable[[str], str] = str) -> TimelineLayout:
     """Place lanes, bars and marks of ``turn`` for ``width`` pixels (``after_stages`` labels the
-    lane of runtimes with no stage). Linear in runtimes + calls + tools."""
+    lane of runtimes with no stage, ``stage_label`` names a stage's lane; the lane's key stays
+    the recorded stage). Linear in runtimes + calls + tools."""
     layout = TimelineLayout(turn, float(width))
     if turn is None:
         return layout
@@ -183,7 +188,7 @@ def lay_out(turn: Turn | None, width: float, after_stages: str) -> TimelineLayou
     layout.span = max(max(ends), 1.0)
     y = float(RULER)
     full = float(max(width, GUTTER + RIGHT + 10))
-    for key, label, runtimes, groups in _lanes_of(turn, after_stages):
+    for key, label, runtimes, groups in _lanes_of(turn, after_stages, stage_label):
         rows: dict[int, int] = {}
         # Each parallel group stacks its runtimes in rows 0, 1, …; successive groups reuse
         # the rows, so a lane is as tall as its widest DAG level.

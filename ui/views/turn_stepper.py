@@ -54,7 +54,7 @@ from ..settings import remember_splitter
 from ..workers import Job, TaskManager
 from .formats import format_duration
 from .names import copy_id_link, id_link, turn_title
-from .part_names import role_label, value_label
+from .part_names import role_label, stage_label, value_label
 from .request_view import RequestView
 from .turn_texts import (
     offset_text,
@@ -691,7 +691,7 @@ class TurnView(QWidget):
             self.position.setText(_tr("{n} events · not started").format(n=total))
             return
         stage = self._lane_key(ev)
-        where = _tr("turn") if stage is None else (stage or _tr("after stages"))
+        where = _tr("turn") if stage is None else (stage_label(stage) or _tr("after stages"))
         self.position.setText(_tr("event {i} of {n} · {offset} · {where}").format(
             i=shown(ev.index), n=total, offset=offset_text(ev.offset_ms), where=where))
 

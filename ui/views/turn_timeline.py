@@ -43,6 +43,7 @@ from ..models.turn_timeline import (
     TimelineLayout,
     lay_out,
 )
+from .part_names import stage_label
 from .turn_texts import call_tooltip, runtime_tooltip, tool_tooltip
 
 
@@ -134,7 +135,7 @@ class TimelineWidget(QWidget):
         return self.placement.x_of(ms)
 
     def relayout(self) -> None:
-        self.placement = lay_out(self.turn, self.width(), _tr("after stages"))
+        self.placement = lay_out(self.turn, self.width(), _tr("after stages"), stage_label)
         self.setFixedHeight(self.placement.height)
         self.updateGeometry()
         self.update()

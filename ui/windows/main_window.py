@@ -43,6 +43,7 @@ from inspector.store.urls import BadUrlError, looks_like_url, short_name, shown_
 from ui import credentials
 from ui.models import navigator_nodes as nav
 from ui.views.formats import format_duration, format_number, format_time
+from ui.views.part_names import stage_label
 from ui.views.navigator import Navigator
 from ui.windows.open_url_dialog import ask_url
 from ui.settings import Settings
@@ -264,7 +265,7 @@ class OverviewPanel(QWidget):
             self._fill(kind, r.runtime_id or _otr("(no runtime id)"), _otr("Runtime"), [
                 (_otr("Runtime id"), _text(r.runtime_id)),
                 (_otr("Plugin"), _text(r.plugin_id)),
-                (_otr("Stage"), _text(r.stage)),
+                (_otr("Stage"), _text(stage_label(r.stage))),
                 (_otr("Status"), _text(r.status)),
                 (_otr("Duration"), _dur(r.duration_ms)),
                 (_otr("Error"), _text(r.error)),
@@ -280,7 +281,7 @@ class OverviewPanel(QWidget):
                 (_otr("Turn id"), _text(q.turn_id)),
                 (_otr("Runtime id"), _text(q.runtime_id)),
                 (_otr("Plugin"), _text(q.plugin_id)),
-                (_otr("Stage"), _text(q.stage)),
+                (_otr("Stage"), _text(stage_label(q.stage))),
                 # 1-based like the navigator's "Step 2 · attempt 2".
                 (_otr("Tool-loop step"), _text(shown_number(q.step))),
                 (_otr("Attempt"), _text(shown_number(q.attempt))),

@@ -190,3 +190,9 @@ def test_a_narrow_stepper_starts_with_the_summary_hidden_and_the_button_shows_it
         assert wide.summary_view.isVisible() and wide.summary_button.isChecked()
     finally:
         tasks.shutdown()
+
+
+def test_lanes_are_labelled_by_the_stage_label_and_keyed_by_the_recorded_stage(store: Any) -> None:
+    placement = lay_out(turn_number(store, 2), 700, "after stages", str.upper)
+    assert [(lane.key, lane.label) for lane in placement.lanes] == [
+        ("pre-turn", "PRE-TURN"), ("narrative", "NARRATIVE"), ("post-turn", "POST-TURN")]
