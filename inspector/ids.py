@@ -273,7 +273,7 @@ def find_target(store: _Store, text: str, session_id: str | None = None, *, wher
         shown_ = found[:MATCHES_SHOWN]
         raise AmbiguousIdError(ANY_KIND, text, [i for _k, i in shown_],
                                more or len(found) > MATCHES_SHOWN, where,
-                               labels=[f"{_KIND_WORDS[k]} {i}" for k, i in shown_])
+                               labels=[f"{_kind_word(_KIND_WORDS[k])} {i}" for k, i in shown_])
     kind, found_id = found[0]
     return Target(kind, found_id)
 
