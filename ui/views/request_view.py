@@ -330,6 +330,14 @@ class RequestView(QWidget):
         self.budget = budget
         self._prepared_nodes = prepared
         self._fill(detail)
+        # The other tabs are filled on the next turn of the event loop, after the header and the
+        # trees are drawn: one long step would stall the window for both (then ``loaded``).
+        QTimer.singleShot(0, partial(self._fill_rest, event_id, detail))
+
+    def _fill_rest(self, event_id: str, detail: RequestDetail) -> None:
+        if event_id != self.event_id or self.detail is not detail:
+            return  # another request was asked for meanwhile
+        self._fill_tabs(detail)
         self._set_enabled(True)
         self.loaded.emit(event_id)
 
@@ -389,6 +397,8 @@ class RequestView(QWidget):
             if first.isValid():
                 self.stack_section.tree.setCurrentIndex(first)
 
+    def _fill_tabs(self, d: RequestDetail) -> None:
+        row = d.record
         # The other tabs hold megabytes of pretty-printed JSON for a large request: each is
         # rendered and highlighted in the background when first shown (_prepare_visible).
         self._set_json(self.kernel_pane, partial(kernel_messages_json, d),
