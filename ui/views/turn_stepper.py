@@ -359,9 +359,11 @@ class TurnView(QWidget):
         box_layout.addWidget(self.history_tree, 1)
 
         self.detail_split = QSplitter(Qt.Orientation.Vertical, self.detail)
-        self.detail_split.setChildrenCollapsible(False)
         self.detail_split.addWidget(self.pages)
         self.detail_split.addWidget(self.history_box)
+        # The history can be dragged shut to give the request all of the event's height.
+        self.detail_split.setCollapsible(0, False)
+        self.detail_split.setCollapsible(1, True)
         self.detail_split.setStretchFactor(0, 4)
         self.detail_split.setStretchFactor(1, 1)
         self.detail_split.setSizes([800, 200])
