@@ -17,6 +17,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from inspector.error_boundary import DEBUG_FLAG
+
 
 @dataclass(frozen=True, slots=True)
 class Command:
@@ -57,18 +59,28 @@ COMMANDS: tuple[Command, ...] = (
 NAMES: frozenset[str] = frozenset(c.name for c in COMMANDS)
 
 
+# The command line's own options before a command (they take no values); any other option there
+# belongs to the desktop app (``--view order``: "order" is the option's value, not the command).
+OWN_OPTIONS: frozenset[str] = frozenset({"-h", "--help", "--version", DEBUG_FLAG})
+
+
 def named_command(argv: Sequence[str]) -> str | None:
     """The command a command line names: its first word that is not an option, when that is a
-    command's name (the command line's own options take no values)."""
-    first = next((a for a in argv if not a.startswith("-")), None)
-    return first if first in NAMES else None
+    command's name and only the command line's own options (:data:`OWN_OPTIONS`) come before it."""
+    for word in argv:
+        if word.startswith("-"):
+            if word not in OWN_OPTIONS:
+                return None
+            continue
+        return word if word in NAMES else None
+    return None
 
 
 def wants_command_line(argv: Sequence[str]) -> bool:
     """Is this command line for a subcommand (or the command line's own help or version)? Otherwise it is
     for the desktop app: no subcommand, only a database to open and the app's options. The first
-    word that is not an option decides (an app option's value, ``--screenshot out.png``, is such a
-    word: it starts the app unless it is a command's name)."""
+    word that is not an option decides, when only the command line's own options come before it
+    (an app option before it, ``--view order``, means the app)."""
     if list(argv[:1]) in (["-h"], ["--help"], ["--version"]):
         return True
     return named_command(argv) is not None

@@ -152,3 +152,13 @@ def test_on_screen_the_app_opens_on_the_selection_and_view(qtbot: Any, isolated_
     QTimer.singleShot(50, check)
     assert app_module.run_app([str(covel_db), "--select", short_id(narrator.id), "--view", "compare"]) == 0
     assert seen and seen[0][1] == "CompareView"
+
+
+def test_the_program_starts_the_app_for_a_view_named_like_a_command(qtbot: Any, isolated_settings: Path,
+                                                                    tmp_path: Path,
+                                                                    grabbed: list[dict[str, Any]]) -> None:
+    from prompt_inspector import main as program
+
+    out = tmp_path / "order.png"
+    assert program(["--view", "order", "--screenshot", str(out), "--size", "1280x720"]) == 0  # not the `order` command
+    assert grabbed[0]["widget"] == "OrderEditorWindow"

@@ -245,6 +245,10 @@ def test_a_command_line_is_for_the_app_unless_it_names_a_command() -> None:
     assert not wants_command_line(["covel.db"])
     assert not wants_command_line(["--order-editor", "--screenshot", "out.png"])
     assert not wants_command_line(["covel.db", "--screenshot", "out.png"])
+    # An app option's value that is a command's name is still the app's: --view order, --select turn.
+    assert not wants_command_line(["--view", "order", "--screenshot", "x.png"])
+    assert not wants_command_line(["--select", "turn", "covel.db"])
+    assert wants_command_line(["--debug", "order", "table.json"]) and wants_command_line(["--version"])
 
 
 def test_the_core_command_line_without_a_command_says_how_to_start_the_app(capfdbinary) -> None:
