@@ -104,9 +104,9 @@ class CompareView(QWidget):
         split.setStretchFactor(1, 3)
         # Small minimums (about three rows of the table, two lines of text): in a short dock the
         # view gives way instead of pushing its container taller; each part scrolls.
-        self.table.setMinimumHeight(56)
+        self.table.setMinimumHeight(48)
         for pane in (self.left_pane, self.right_pane):
-            pane.setMinimumHeight(56)
+            pane.setMinimumHeight(48)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 4, 0, 0)
         layout.addWidget(self.summary)

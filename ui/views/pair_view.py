@@ -12,12 +12,14 @@ import html
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, Qt, Signal
+from PySide6.QtCore import QCoreApplication, QSize, Qt, Signal
 from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import (
+    QFrame,
     QHBoxLayout,
     QLabel,
     QPushButton,
+    QScrollArea,
     QSizePolicy,
     QVBoxLayout,
     QWidget,
@@ -50,6 +52,10 @@ from .names import copy_id_link
 
 def _tr(text: str) -> str:
     return QCoreApplication.translate("CacheView", text)
+
+
+# The least height of the facts above the buttons: two lines, the rest scrolls.
+FACTS_MINIMUM_HEIGHT = 36
 
 
 class PairView(QWidget):
@@ -105,14 +111,38 @@ class PairView(QWidget):
         self.compare = CompareView(self)
         # The header says what the comparison's summary would: the pair's first difference.
         self.compare.summary.hide()
+        # The facts (a line each: verdict, shares, first difference, confidence, names, counts) and
+        # the excerpt scroll in a short dock instead of pushing its height up; the buttons stay.
+        facts = QWidget(self)
+        facts_layout = QVBoxLayout(facts)
+        facts_layout.setContentsMargins(0, 0, 0, 0)
+        facts_layout.setSpacing(3)
+        facts_layout.addWidget(self.header)
+        facts_layout.addWidget(self.context)
+        facts_layout.addStretch(1)
+        self.facts = QScrollArea(self)
+        self.facts.setObjectName("pairFacts")
+        self.facts.setWidgetResizable(True)
+        self.facts.setFrameShape(QFrame.Shape.NoFrame)
+        self.facts.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.facts.setWidget(facts)
+        self.facts.setMinimumHeight(FACTS_MINIMUM_HEIGHT)
+        self.facts.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(3)
-        layout.addWidget(self.header)
-        layout.addWidget(self.context)
+        layout.addWidget(self.facts)
         layout.addLayout(buttons)
         layout.addWidget(self.compare, 1)
         self.clear()
+
+    def sizeHint(self) -> QSize:  # noqa: N802 - Qt override
+        """Room for every fact line (the scroll area's own hint stops at a few lines)."""
+        hint = super().sizeHint()
+        facts = self.facts.widget()
+        width = max(self.facts.viewport().width(), 200)
+        wanted = facts.heightForWidth(width) if facts.hasHeightForWidth() else facts.sizeHint().height()
+        return QSize(hint.width(), hint.height() - self.facts.sizeHint().height() + wanted)
 
     def clear(self) -> None:
         if self._job is not None:
