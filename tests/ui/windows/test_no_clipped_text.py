@@ -25,7 +25,8 @@ def cut_texts(root: QWidget) -> list[str]:
     """The visible texts of ``root`` that need more width than they have."""
     cut: list[str] = []
     for w in root.findChildren(QWidget):
-        if not w.isVisible() or w.visibleRegion().isEmpty():
+        # (A header view reports an empty visible region of its own: only its being shown counts.)
+        if not w.isVisible() or (w.visibleRegion().isEmpty() and not isinstance(w, QHeaderView)):
             continue
         fm = w.fontMetrics()
         if isinstance(w, QLabel) and not isinstance(w, DigestLabel):
@@ -122,3 +123,28 @@ def test_the_turn_stepper(qtbot: Any, language: str, demo_store: Path) -> None:
         finally:
             view.pause()
             tasks.shutdown()
+
+
+def test_the_check_finds_a_cut_label_button_and_column(qtbot: Any) -> None:
+    from PySide6.QtWidgets import QPushButton, QTreeWidget, QVBoxLayout
+
+    host = QWidget()
+    qtbot.addWidget(host)
+    layout = QVBoxLayout(host)
+    label = QLabel("a label far too long for the forty pixels it is given", host)
+    label.setFixedWidth(40)
+    button = QPushButton("A button with a long text", host)
+    button.setFixedWidth(50)
+    tree = QTreeWidget(host)
+    tree.setHeaderLabels(["Recognised by", "Tokens"])
+    tree.setColumnWidth(0, 30)
+    for w in (label, button, tree):
+        layout.addWidget(w)
+    host.resize(300, 300)
+    host.show()
+    qtbot.waitExposed(host)
+    found = cut_texts(host)
+    assert any(f.startswith("label 'a label far") for f in found)
+    assert any(f.startswith("button 'A button") for f in found)
+    assert any(f.startswith("column 'Recognised by'") for f in found)
+    assert not any("Tokens" in f for f in found)
