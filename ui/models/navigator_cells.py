@@ -15,7 +15,7 @@ from inspector.numbering import shown as shown_number
 from inspector.rows import RequestRow, RuntimeRow, SessionRow, TurnRow
 
 from ui.views.names import turn_title
-from ui.views.part_names import value_label
+from ui.views.part_names import stage_label, value_label
 from ..views.formats import count_text, format_duration, format_number, format_time
 from .navigator_nodes import (
     COL_CACHED,
@@ -160,7 +160,7 @@ def _display(node: Node, col: int) -> str:
         if col == COL_NAME:
             return record.runtime_id or _tr("(no runtime id)")
         if col == COL_DETAIL:
-            parts = [record.stage or _tr("no stage"), value_label(record.status or "")]
+            parts = [stage_label(record.stage) or _tr("no stage"), value_label(record.status or "")]
             return " · ".join(p for p in parts if p)
         if col == COL_TOKENS:
             return format_number(record.input_tokens)
