@@ -29,12 +29,12 @@ from inspector.messages import localized, marked, translate
 from inspector.numbering import shown
 
 __all__ = [
-    "AmbiguousIdError",
     "ENGLISH",
-    "IdError",
     "KINDS",
-    "NameWords",
     "SHORT_ID_LENGTH",
+    "AmbiguousIdError",
+    "IdError",
+    "NameWords",
     "Target",
     "TurnNumbers",
     "UnknownIdError",

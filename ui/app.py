@@ -131,7 +131,7 @@ def _quit_when_closed(window: Any, then: Any) -> Any:
     from PySide6.QtCore import QEvent, QObject, QTimer
 
     class CloseWatcher(QObject):
-        def eventFilter(self, watched: Any, event: Any) -> bool:  # noqa: N802 - Qt override
+        def eventFilter(self, watched: Any, event: Any) -> bool:
             if watched is window and event.type() == QEvent.Type.Close:
                 QTimer.singleShot(0, then)
             return False
@@ -221,12 +221,13 @@ def run_app(argv: Sequence[str], *, debug: bool = False) -> int:
     from PySide6.QtCore import QEventLoop, QTimer
     from PySide6.QtWidgets import QApplication
 
-    from ui.windows.cache_dock import install_cache_view
-    from .i18n import install_translators
-    from ui.windows.main_window import MainWindow
     from ui.views.request_view import attach_request_view
-    from .theme import apply_theme
+    from ui.windows.cache_dock import install_cache_view
+    from ui.windows.main_window import MainWindow
     from ui.windows.turn_dock import install_turn_view
+
+    from .i18n import install_translators
+    from .theme import apply_theme
 
     app = QApplication.instance()
     owns_app = app is None
@@ -251,8 +252,9 @@ def run_app(argv: Sequence[str], *, debug: bool = False) -> int:
         args.blocks_editor = ""
     if args.order_editor is not None or args.blocks_editor is not None:
         return _run_editor(args, app, loop, debug=debug)
-    from .app_views import open_selection
     from ui.windows.goto_dialog import install_go_to
+
+    from .app_views import open_selection
 
     window = MainWindow(remember_layout=not args.screenshot)
     attach_request_view(window, screenshot=bool(args.screenshot))

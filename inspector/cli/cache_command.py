@@ -6,7 +6,15 @@ from __future__ import annotations
 import argparse
 import sys
 
-from inspector.cli.common import CliError, open_store_or_fail, resolve_or_fail, shown, text_table, warn, warn_notes
+from inspector.cli.common import (
+    CliError,
+    open_store_or_fail,
+    resolve_or_fail,
+    shown,
+    text_table,
+    warn,
+    warn_notes,
+)
 from inspector.error_boundary import EXIT_FAILED_CHECK, EXIT_NOTHING_EVALUATED, EXIT_OK
 from inspector.ids import turn_numbers
 from inspector.output import write_text as _write

@@ -9,7 +9,13 @@ from __future__ import annotations
 
 import argparse
 
-from inspector.cli.common import CliError, open_store_or_fail, resolve_or_fail, shown, warn_notes
+from inspector.cli.common import (
+    CliError,
+    open_store_or_fail,
+    resolve_or_fail,
+    shown,
+    warn_notes,
+)
 from inspector.error_boundary import EXIT_OK
 from inspector.output import write_text
 

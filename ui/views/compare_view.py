@@ -23,7 +23,6 @@ from PySide6.QtWidgets import (
 )
 
 from ui.theme import is_dark
-
 from ui.views.names import copy_id_link, id_link, request_title_of_row
 from ui.views.part_names import part_label
 from ui.views.text_pane import TextPane

@@ -30,10 +30,9 @@ from inspector.anatomy.compare import Comparison, compare_details
 from inspector.anatomy.divergence import context_point
 from inspector.cache.results import CachePair
 from inspector.cache.session_totals import shared_share
+from inspector.ids import TurnNumbers
 from inspector.prefix.report import CONTEXT_AFTER, CONTEXT_BEFORE
 from ui.views.part_names import part_label
-
-from inspector.ids import TurnNumbers
 
 from ..workers import Job, TaskManager
 from .cache_texts import (
@@ -136,7 +135,7 @@ class PairView(QWidget):
         layout.addWidget(self.compare, 1)
         self.clear()
 
-    def sizeHint(self) -> QSize:  # noqa: N802 - Qt override
+    def sizeHint(self) -> QSize:
         """Room for every fact line (the scroll area's own hint stops at a few lines)."""
         hint = super().sizeHint()
         facts = self.facts.widget()

@@ -14,7 +14,15 @@ from typing import Any
 
 from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QLineEdit, QMenu, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QLabel,
+    QLineEdit,
+    QMenu,
+    QVBoxLayout,
+    QWidget,
+)
 
 from inspector.ids import AmbiguousIdError, IdError, Target, find_target, locate
 
@@ -44,10 +52,12 @@ def _current_session(window: Any) -> str | None:
 
 
 def go_to(window: Any, text: str, *, session_id: str | None = None,
-          done: Callable[[Target | None, str], None] | None = None) -> None:
+          done: Callable[[Target | None, str], None] | None = None,
+          wanted: Callable[[], bool] | None = None) -> None:
     """Find what ``text`` names (a turn number counts in ``session_id``, default the navigator's
     session) in the background and reveal it in the navigator. ``done(target, problem)`` follows:
-    the target once revealed (None and the reason when it was not found or not revealed)."""
+    the target once revealed (None and the reason when it was not found or not revealed).
+    ``wanted()`` is asked when the answer arrives: False (the user cancelled) drops it."""
     store = window.store
     finish = done or (lambda _target, _problem: None)
     if store is None:
@@ -62,6 +72,8 @@ def go_to(window: Any, text: str, *, session_id: str | None = None,
             return exc
 
     def found(result: Target | IdError) -> None:
+        if wanted is not None and not wanted():
+            return
         if store is not window.store:
             finish(None, _tr("Another database was opened."))
             return
@@ -105,6 +117,7 @@ class GoToDialog(QDialog):
         self.buttons.button(QDialogButtonBox.StandardButton.Ok).setText(_tr("Go"))
         self.buttons.accepted.connect(self.go)
         self.buttons.rejected.connect(self.reject)
+        self._asked = 0  # which Go the answer on its way is for; a Cancel or a new Go drops older ones
         layout = QVBoxLayout(self)
         layout.addWidget(self.edit)
         layout.addWidget(hint)
@@ -112,14 +125,31 @@ class GoToDialog(QDialog):
         layout.addWidget(self.buttons)
         self.target: Target | None = None
 
+    def reset(self) -> None:
+        """Ready for a new text: the last one selected, no problem shown."""
+        self._asked += 1
+        self.buttons.setEnabled(True)
+        self.problem.hide()
+        self.edit.selectAll()
+        self.edit.setFocus()
+
+    def reject(self) -> None:
+        self._asked += 1  # an answer still on its way is dropped
+        self.buttons.setEnabled(True)
+        super().reject()
+
     def go(self) -> None:
         text = self.edit.text().strip()
         if not text:
             return
         self.buttons.setEnabled(False)
         self.problem.hide()
+        self._asked += 1
+        asked = self._asked
 
         def done(target: Target | None, problem: str) -> None:
+            if asked != self._asked:
+                return
             self.buttons.setEnabled(True)
             if target is None:
                 self.problem.setText(problem)
@@ -130,7 +160,7 @@ class GoToDialog(QDialog):
             self.target = target
             self.accept()
 
-        go_to(self.window_, text, done=done)
+        go_to(self.window_, text, done=done, wanted=lambda: asked == self._asked)
 
 
 def _edit_menu(window: Any) -> QMenu | None:
@@ -150,9 +180,11 @@ def install_go_to(window: Any) -> QAction:
     action.setStatusTip(_tr("Select a request, turn or session by its id (or the start of one) or a turn number"))
 
     def open_dialog() -> None:
-        dialog = GoToDialog(window)
-        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, True)
-        window.go_to_dialog = dialog
+        # One dialog per window, kept: it remembers the last text.
+        dialog = getattr(window, "go_to_dialog", None)
+        if dialog is None:
+            dialog = window.go_to_dialog = GoToDialog(window)
+        dialog.reset()
         dialog.open()
 
     action.triggered.connect(open_dialog)

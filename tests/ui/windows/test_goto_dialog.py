@@ -113,3 +113,18 @@ def test_compare_names_both_sides_and_a_click_copies_the_full_id(qtbot: Any, cov
     assert QGuiApplication.clipboard().text() == calls[1].id
     view.set_comparison(compare_details(left, right))  # without numbers: the turn's short id
     assert f"Turn {short_id(calls[0].turn_id)} · narrator/main · step 1" in view.summary.text()
+
+
+def test_cancel_drops_an_answer_on_its_way_and_the_dialog_is_kept(qtbot: Any, window: MainWindow,
+                                                                  last: tuple[Any, list[str]]) -> None:
+    call, _turns = last
+    before = window.navigator.current_path()
+    dialog = _go(qtbot, window, short_id(call.id))
+    dialog.reject()  # before the background lookup answers
+    qtbot.waitUntil(lambda: window.tasks.pending == 0)
+    qtbot.wait(50)
+    assert window.navigator.current_path() == before and not dialog.isVisible()
+    window.go_to_action.trigger()
+    assert window.go_to_dialog is dialog and dialog.edit.text() == short_id(call.id)  # the last text, selected
+    assert dialog.edit.selectedText() == short_id(call.id) and dialog.buttons.isEnabled()
+    dialog.reject()
