@@ -94,6 +94,9 @@ def _open_cache(window: Any, done: Done) -> None:
         cache.request_session(_path(window).get("session"))
     else:
         window.cache_action.trigger()
+    wanted = _path(window).get("session")
+    if cache.analysis is not None and cache.session_id == (wanted or cache.session_id):
+        finished(cache.session_id)  # shown already: no analysis runs, so none finishes
 
 
 def _open_turn(window: Any, done: Done) -> None:

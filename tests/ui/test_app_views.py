@@ -162,3 +162,27 @@ def test_the_program_starts_the_app_for_a_view_named_like_a_command(qtbot: Any, 
     out = tmp_path / "order.png"
     assert program(["--view", "order", "--screenshot", str(out), "--size", "1280x720"]) == 0  # not the `order` command
     assert grabbed[0]["widget"] == "OrderEditorWindow"
+
+
+def test_opening_the_cache_view_again_on_a_shown_session_finishes(qtbot: Any, isolated_settings: Path,
+                                                                  covel_db: Path) -> None:
+    from ui.app_views import open_view
+    from ui.views.request_view import attach_request_view
+    from ui.windows.cache_dock import install_cache_view
+    from ui.windows.main_window import MainWindow
+
+    window = MainWindow(remember_layout=False)
+    qtbot.addWidget(window)
+    attach_request_view(window)
+    install_cache_view(window)
+    window.resize(1280, 720)
+    window.show()
+    with qtbot.waitSignal(window.openFinished, timeout=10000):
+        window.open_database(covel_db)
+    results: list[tuple[bool, str]] = []
+    open_view(window, "cache", lambda ok, problem: results.append((ok, problem)))
+    qtbot.waitUntil(lambda: len(results) == 1, timeout=20000)
+    open_view(window, "cache", lambda ok, problem: results.append((ok, problem)))  # nothing new to analyse
+    qtbot.waitUntil(lambda: len(results) == 2, timeout=5000)
+    assert results == [(True, ""), (True, "")]
+    window.shutdown()
