@@ -27,21 +27,36 @@ def _tr(text: str) -> str:
     return QCoreApplication.translate("App", text)
 
 
-def _once(done: Done) -> Done:
-    called: list[bool] = []
+class _Once:
+    """``done`` called once; the signals connected through :meth:`connect` are disconnected then,
+    so a view's later signals (another session analysed, another turn loaded) call nothing."""
 
-    def call(ok: bool, problem: str = "") -> None:
-        if not called:
-            called.append(True)
-            done(ok, problem)
+    def __init__(self, done: Done) -> None:
+        self._done = done
+        self._links: list[tuple[Any, Any]] = []
+        self.called = False
 
-    return call
+    def connect(self, signal: Any, slot: Any) -> None:
+        signal.connect(slot)
+        self._links.append((signal, slot))
+
+    def __call__(self, ok: bool, problem: str = "") -> None:
+        if self.called:
+            return
+        self.called = True
+        for signal, slot in self._links:
+            try:
+                signal.disconnect(slot)
+            except (RuntimeError, TypeError):  # its object is gone, or it was disconnected already
+                pass
+        self._links.clear()
+        self._done(ok, problem)
 
 
 def open_selection(window: Any, select: str | None, view: str | None, done: Done) -> None:
     """Select ``select`` (when given) in ``window``'s navigator, then open ``view`` (one of
     :data:`WINDOW_VIEWS`, or None); ``done`` follows."""
-    finish = _once(done)
+    finish = _Once(done)
 
     def selected(target: Any, problem: str) -> None:
         if select is not None and target is None:
@@ -55,7 +70,11 @@ def open_selection(window: Any, select: str | None, view: str | None, done: Done
         go_to(window, select, done=selected)
 
 
-def open_view(window: Any, view: str | None, done: Done) -> None:
+def open_view(window: Any, view: str | None, done: Done | _Once) -> None:
+    """Open ``view`` (one of :data:`WINDOW_VIEWS`, or None) on what the navigator has selected;
+    ``done`` follows once."""
+    if not isinstance(done, _Once):
+        done = _Once(done)
     if view is None:
         done(True, "")
     elif view == "cache":
@@ -72,7 +91,7 @@ def _path(window: Any) -> dict[str, str]:
     return dict(window.navigator.current_path())
 
 
-def _open_cache(window: Any, done: Done) -> None:
+def _open_cache(window: Any, done: _Once) -> None:
     """The cache dock, analysing the selected session (the first one without a selection); a
     selected request's pair is then selected too, and shown aligned in the pair view."""
     cache = window.cache_view
@@ -84,12 +103,12 @@ def _open_cache(window: Any, done: Done) -> None:
         if pair is None or pair.previous_event_id is None:
             done(True, "")
             return
-        cache.pair_view.loaded.connect(lambda _shown: done(True, ""))
+        done.connect(cache.pair_view.loaded, lambda _shown: done(True, ""))
         if not cache.select_pair(pair):
             done(True, "")
 
-    cache.finished.connect(finished)
-    cache.failed.connect(lambda reason: done(False, reason))
+    done.connect(cache.finished, finished)
+    done.connect(cache.failed, lambda reason: done(False, reason))
     if window.cache_dock.isVisible():
         cache.request_session(_path(window).get("session"))
     else:
@@ -99,18 +118,18 @@ def _open_cache(window: Any, done: Done) -> None:
         finished(cache.session_id)  # shown already: no analysis runs, so none finishes
 
 
-def _open_turn(window: Any, done: Done) -> None:
+def _open_turn(window: Any, done: _Once) -> None:
     """The turn stepper on the selected turn (at the selected request's call)."""
     if "turn" not in _path(window):
         done(False, _tr("--view turn needs --select with a turn or a request"))
         return
     stepper = window.turn_view
-    stepper.turnLoaded.connect(lambda _turn: done(True, ""))
-    stepper.loadFailed.connect(lambda reason: done(False, reason))
+    done.connect(stepper.turnLoaded, lambda _turn: done(True, ""))
+    done.connect(stepper.loadFailed, lambda reason: done(False, reason))
     window.turn_view_action.trigger()
 
 
-def _open_compare(window: Any, done: Done) -> None:
+def _open_compare(window: Any, done: _Once) -> None:
     """The selected request compared with the same runtime's first request of the turn before
     (:func:`inspector.views.previous_turn_request`), in the request view's Compare tab."""
     event_id = _path(window).get("request")
@@ -120,14 +139,19 @@ def _open_compare(window: Any, done: Done) -> None:
         return
     store = window.store
 
+    asked: list[bool] = []
+
     def loaded() -> None:
+        if asked:
+            return  # the request view loaded it again: the comparison is on its way
+        asked.append(True)
         from inspector import views
 
         def found(previous: str | None) -> None:
             if previous is None:
                 done(False, _tr("This runtime did not run in an earlier turn of the session."))
                 return
-            view.compared.connect(lambda: done(True, ""))
+            done.connect(view.compared, lambda: done(True, ""))
             view.compare_with(previous)
 
         window.tasks.run(lambda _job: views.previous_turn_request(store, event_id), found,
@@ -136,5 +160,5 @@ def _open_compare(window: Any, done: Done) -> None:
     if view.detail is not None and view.event_id == event_id:
         loaded()
     else:
-        view.loaded.connect(lambda shown: loaded() if shown == event_id else None)
-        view.loadFailed.connect(lambda reason: done(False, reason))
+        done.connect(view.loaded, lambda shown: loaded() if shown == event_id else None)
+        done.connect(view.loadFailed, lambda reason: done(False, reason))

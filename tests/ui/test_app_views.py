@@ -186,3 +186,27 @@ def test_opening_the_cache_view_again_on_a_shown_session_finishes(qtbot: Any, is
     qtbot.waitUntil(lambda: len(results) == 2, timeout=5000)
     assert results == [(True, ""), (True, "")]
     window.shutdown()
+
+
+def test_a_view_reports_once_and_lets_go_of_its_signals(qtbot: Any, isolated_settings: Path, covel_db: Path) -> None:
+    from ui.app_views import open_view
+    from ui.views.request_view import attach_request_view
+    from ui.windows.cache_dock import install_cache_view
+    from ui.windows.main_window import MainWindow
+
+    window = MainWindow(remember_layout=False)
+    qtbot.addWidget(window)
+    attach_request_view(window)
+    install_cache_view(window)
+    window.show()
+    with qtbot.waitSignal(window.openFinished, timeout=10000):
+        window.open_database(covel_db)
+    results: list[bool] = []
+    open_view(window, "cache", lambda ok, _problem: results.append(ok))
+    qtbot.waitUntil(lambda: results == [True], timeout=20000)
+    cache = window.cache_view
+    other = next(s for s in cache.session_ids() if s != cache.session_id)
+    with qtbot.waitSignal(cache.finished, timeout=20000):
+        cache.open_session(other)  # the user analyses another session: the --view is long done
+    assert results == [True]
+    window.shutdown()
