@@ -102,14 +102,14 @@ def cmd_requests(args: argparse.Namespace) -> int:
                 raise CliError(localized("turn {turn} is not a turn of session {session} in {where}", turn=turn_id,
                                          session=session_id, where=shown(args.db)))
             rows = request_rows(store, session_id=session_id, turn_id=turn_id, runtime_id=args.runtime)
-            if args.json:
-                _write(_dump_json(rows))
-                return EXIT_OK
             # The turn column is the turn's number in its session ("Turn 4"), as the app names it.
-            numbers = {sid: turn_numbers(store, sid) for sid in dict.fromkeys(r["sessionId"] for r in rows)
-                       if sid is not None}
+            numbers = {} if args.json else {sid: turn_numbers(store, sid)
+                                            for sid in dict.fromkeys(r["sessionId"] for r in rows) if sid is not None}
         finally:
             warn_notes(store)
+    if args.json:
+        _write(_dump_json(rows))
+        return EXIT_OK
 
     def turn_of(r: dict) -> object:
         return numbers.get(r["sessionId"], {}).get(r["turnId"]) or short_id(r["turnId"])
@@ -139,7 +139,6 @@ def cmd_show(args: argparse.Namespace) -> int:
     else:
         _write(f"{name}\n{detail.to_text()}")
     return EXIT_OK
-
 
 
 def cmd_turn(args: argparse.Namespace) -> int:
