@@ -1,9 +1,13 @@
 """The request view's three anatomy trees (segment stack, turn context, history bags): a titled
-tree each, and the splitter sizes that give each tree the rows it needs."""
+tree each, and the splitter sizes that give each tree the rows it needs.
+
+On a short page (the stepper's embedded view at 1280x720 has about 180 px for the trees and the
+text) three trees would show their column headers and no rows; there the trees become an
+accordion: one tree open, the others their title line, a click on a title opens that tree."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QModelIndex, Qt
+from PySide6.QtCore import QModelIndex, Qt, Signal
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLabel, QSizePolicy, QSplitter, QTreeView, QVBoxLayout, QWidget
 
@@ -15,14 +19,34 @@ from ui.models.anatomy_tree import COL_ESTIMATE, COL_EXACT, COL_LABEL, COL_RECOG
 
 # Room a header section needs beside its title (margins, the sort indicator).
 HEADER_PADDING = 18
+# On a short page: the least the text pane and the open tree get, in pixels.
+TEXT_SHARE_MIN = 64
+TREE_OPEN_MIN = 60
+
+
+# Below this height of the anatomy page, the trees are an accordion (one open).
+SHORT_PAGE = 360
+
+
+class _Title(QLabel):
+    clicked = Signal()
+
+    def mousePressEvent(self, e) -> None:  # noqa: N802 - Qt override
+        self.clicked.emit()
+        super().mousePressEvent(e)
 
 
 class AnatomySection(QWidget):
-    """A titled anatomy tree."""
+    """A titled anatomy tree; ``titleClicked`` when its title is clicked (the accordion)."""
+
+    titleClicked = Signal()
 
     def __init__(self, title: str, parent: QWidget) -> None:
         super().__init__(parent)
-        self.title = QLabel(title, self)
+        self.title = _Title(title, self)
+        self.title.clicked.connect(self.titleClicked)
+        self._summary = title
+        self.collapsed = False
         self.title.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         font = QFont(self.title.font())
         font.setBold(True)
@@ -55,7 +79,33 @@ class AnatomySection(QWidget):
     def set_roots(self, roots: list[DetailNode], exact_counted: bool, summary: str) -> None:
         self.model.set_roots(roots, exact_counted=exact_counted)
         self.tree.expandAll()
-        self.title.setText(summary)
+        self._summary = summary
+        self._show_title()
+
+    def set_collapsed(self, collapsed: bool) -> None:
+        """Show the title line alone (the accordion's closed state) or the tree too."""
+        if collapsed == self.collapsed:
+            return
+        self.collapsed = collapsed
+        self.tree.setVisible(not collapsed)
+        self._show_title()
+
+    def set_accordion(self, on: bool) -> None:
+        """Titles show an open/closed arrow (and open their tree when clicked) while ``on``."""
+        self._accordion = on
+        if not on:
+            self.set_collapsed(False)
+        self._show_title()
+
+    _accordion = False
+
+    def _show_title(self) -> None:
+        arrow = ("▸ " if self.collapsed else "▾ ") if self._accordion else ""
+        self.title.setText(arrow + self._summary)
+        self.title.setCursor(Qt.CursorShape.PointingHandCursor if self._accordion else Qt.CursorShape.ArrowCursor)
+
+    def title_height(self) -> int:
+        return self.title.sizeHint().height() + 4
 
 
 def visible_rows(model: AnatomyTreeModel, tree: QTreeView) -> int:
@@ -72,12 +122,28 @@ def visible_rows(model: AnatomyTreeModel, tree: QTreeView) -> int:
 
 
 def fit_sections(outer_splitter: QSplitter, trees_splitter: QSplitter, sections: tuple[AnatomySection, ...],
-                 *, keep_outer: bool = False) -> None:
+                 *, keep_outer: bool = False, open_index: int = 0) -> None:
     """Give each tree the height its rows need (within what is there), so a two-row history
     does not take as much room as a forty-row segment stack. ``keep_outer``: the user chose the
-    split between the trees and the text; only the trees are fitted within their share."""
+    split between the trees and the text; only the trees are fitted within their share. On a
+    page shorter than :data:`SHORT_PAGE` only the tree ``open_index`` is open (the accordion)."""
     outer = sum(outer_splitter.sizes())
     if outer <= 0:
+        return
+    short = outer < SHORT_PAGE
+    for i, section in enumerate(sections):
+        section.set_accordion(short)
+        section.set_collapsed(short and i != open_index)
+    if short:
+        # The text keeps a few lines; the open tree takes the rest beside the closed titles.
+        text = max(TEXT_SHARE_MIN, round(outer * 0.3))
+        total = outer_splitter.sizes()[0] if keep_outer else outer - text
+        if not keep_outer:
+            outer_splitter.setSizes([total, outer - total])
+        closed = [s.title_height() for i, s in enumerate(sections) if i != open_index]
+        sizes = [s.title_height() for s in sections]
+        sizes[open_index] = max(TREE_OPEN_MIN, total - sum(closed))
+        trees_splitter.setSizes(sizes)
         return
     wants = []
     for section in sections:

@@ -65,6 +65,7 @@ class RequestHeader(QWidget):
         self._facts: list[str] = []
         self._facts_tail = ""
         self._facts_width = -1
+        self.compact = False
 
         def tool(text: str, tip: str) -> QToolButton:
             b = QToolButton(self)
@@ -132,9 +133,21 @@ class RequestHeader(QWidget):
                 used, extra = 0.0, 0.0
             lines[-1].append(fact)
             used += extra + w
-        text = "<br>".join(" &nbsp;│&nbsp; ".join(line) for line in lines) + self._facts_tail
+        full = "<br>".join(" &nbsp;│&nbsp; ".join(line) for line in lines) + self._facts_tail
         self._facts_width = self.facts.width()
-        self.facts.setText(text)
+        if self.compact and (len(lines) > 1 or self._facts_tail):
+            # A short view (the stepper's): one line of facts, the others in the tooltip.
+            self.facts.setText(" &nbsp;│&nbsp; ".join(lines[0]) + " &nbsp;…")
+            self.facts.setToolTip(full)
+        else:
+            self.facts.setText(full)
+            self.facts.setToolTip("")
+
+    def set_compact(self, on: bool) -> None:
+        """One line of facts (the rest in its tooltip) while ``on``: for a view too short for all."""
+        if on != self.compact:
+            self.compact = on
+            self._layout_facts()
 
     def resizeEvent(self, e) -> None:  # noqa: N802 - Qt override
         super().resizeEvent(e)

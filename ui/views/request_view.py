@@ -35,7 +35,7 @@ from inspector.views import DetailNode, RequestDetail
 
 from ui.models.anatomy_tree import NodeRole, recognised_label
 from ui.settings import remember_splitter
-from ui.views.anatomy_sections import AnatomySection, fit_sections
+from ui.views.anatomy_sections import SHORT_PAGE, AnatomySection, fit_sections
 from ui.views.compare_view import CompareView
 from ui.views.conversation_view import ConversationView
 from ui.views.part_names import part_label, role_label
@@ -137,8 +137,11 @@ class RequestView(QWidget):
         self.context_section = AnatomySection(_tr("Turn context"), anatomy)
         self.history_section = AnatomySection(_tr("History bags"), anatomy)
         self.sections = (self.stack_section, self.context_section, self.history_section)
-        for section in self.sections:
+        for index, section in enumerate(self.sections):
             section.tree.selectionModel().currentChanged.connect(partial(self._node_selected, section))
+            section.titleClicked.connect(partial(self._open_section, index))
+        # The tree open while the page is too short for three (anatomy_sections' accordion).
+        self._open_section_index = 0
         self.trees_splitter = trees = QSplitter(Qt.Orientation.Vertical, anatomy)
         trees.setChildrenCollapsible(False)
         # The view's minimum height must stay small (the window's docks share 720 px): the trees
@@ -160,6 +163,8 @@ class RequestView(QWidget):
         # The user's split between the trees and the text, remembered; once they drag it, each
         # request keeps it (only the trees are fitted within it).
         self._user_split = remember_splitter(self.anatomy_splitter, "requestView/anatomy")
+        self._fitted_short = False
+        self.anatomy_splitter.installEventFilter(self)
         self.anatomy_splitter.splitterMoved.connect(lambda _pos, _index: setattr(self, "_user_split", True))
         lay = QVBoxLayout(anatomy)
         lay.setContentsMargins(0, 0, 0, 0)
@@ -390,12 +395,37 @@ class RequestView(QWidget):
         self.history_section.set_roots(d.history_bags, d.exact_counted,
                                        self._summary(_tr("History bags"), d.history_bags, d))
         self.text_pane.set_content("", caption=_tr("Select a part to see its text"))
-        fit_sections(self.anatomy_splitter, self.trees_splitter, self.sections, keep_outer=self._user_split)
+        self._fit()
         # Start on the system prompt (else the first part) so the pane never sits empty.
         if not self.select_node(lambda n: n.kind == "system-prompt"):
             first = self.stack_section.model.index(0, 0)
             if first.isValid():
                 self.stack_section.tree.setCurrentIndex(first)
+
+    def _fit(self) -> None:
+        fit_sections(self.anatomy_splitter, self.trees_splitter, self.sections, keep_outer=self._user_split,
+                     open_index=self._open_section_index)
+        self._fitted_short = sum(self.anatomy_splitter.sizes()) < SHORT_PAGE
+
+    def _open_section(self, index: int) -> None:
+        """A tree's title was clicked: on a short page that tree opens (the others close)."""
+        if not self.sections[index].collapsed:
+            return
+        self._open_section_index = index
+        self._fit()
+
+    def resizeEvent(self, e) -> None:  # noqa: N802 - Qt override
+        super().resizeEvent(e)
+        self.header.set_compact(e.size().height() < COMPACT_HEIGHT)
+
+    def eventFilter(self, obj, e) -> bool:  # noqa: N802 - Qt override
+        # Crossing the short-page height (the window or a splitter resized) re-fits the trees;
+        # other resizes keep what the user made of them.
+        if obj is self.anatomy_splitter and e.type() == QEvent.Type.Resize and self.detail is not None:
+            short = e.size().height() < SHORT_PAGE
+            if short != self._fitted_short:
+                QTimer.singleShot(0, self._fit)
+        return super().eventFilter(obj, e)
 
     def _fill_tabs(self, d: RequestDetail) -> None:
         row = d.record
@@ -606,9 +636,10 @@ class RequestView(QWidget):
 
     def select_node(self, predicate: Callable[[DetailNode], bool]) -> bool:
         """Select the first node (in the three trees, in order) satisfying ``predicate``."""
-        for section in self.sections:
+        for index, section in enumerate(self.sections):
             idx = section.model.find(predicate)
             if idx.isValid():
+                self._open_section(index)
                 section.tree.setCurrentIndex(idx)
                 section.tree.scrollTo(idx)
                 return True
@@ -670,6 +701,12 @@ class RequestView(QWidget):
         bar = getattr(window, "statusBar", None)
         if callable(bar):
             bar().showMessage(text, 4000)
+
+    def _end_notice(self, text: str) -> None:
+        """Take ``text`` off the status bar if it still says it (work it announced is over)."""
+        bar = getattr(self.window(), "statusBar", None)
+        if callable(bar) and bar().currentMessage() == text:
+            bar().clearMessage()
 
     def export(self, kind: str) -> Path | None:
         """Ask for a file name and write the anatomy (``markdown``/``json``) or the provider body."""
@@ -807,6 +844,7 @@ class RequestView(QWidget):
 
         def done(outcome: tuple[Comparison, dict[str, int]] | str) -> None:
             self._compare_job = None
+            self._end_notice(_tr("Comparing…"))
             if event_id != self.event_id:
                 return
             if isinstance(outcome, str):
@@ -823,9 +861,12 @@ class RequestView(QWidget):
 
     def _compare_failed(self, text: str) -> None:
         self._compare_job = None
+        self._end_notice(_tr("Comparing…"))
         self.header.show_message(text, error=False)
 
 
+# Below this height the header shows one line of facts (the rest in its tooltip).
+COMPACT_HEIGHT = 420
 # Minimum heights of the anatomy page's trees (together) and of the part's text, in pixels.
 TREES_MIN_HEIGHT = 96
 TEXT_MIN_HEIGHT = 40

@@ -348,3 +348,48 @@ def test_a_long_pane_caption_is_elided_with_the_whole_text_in_its_tooltip(qtbot:
     pane.resize(1200, 200)
     qtbot.waitUntil(lambda: pane.caption.toolTip() == "", timeout=3000)
     assert super(type(pane.caption), pane.caption).text() == caption
+
+
+def test_a_short_page_opens_one_tree_at_a_time(qtbot: Any, view: RequestView, store: Any) -> None:
+    view.resize(1000, 330)  # the stepper's embedded view at 1280x720 is about this tall
+    load(qtbot, view, anthropic_narrator(store))
+    stack, context, history = view.sections
+    assert not stack.collapsed and context.collapsed and history.collapsed
+    assert stack.tree.isVisible() and not context.tree.isVisible()
+    # The header keeps to one line of facts, the rest in its tooltip.
+    assert view.header.compact and "<br>" not in view.facts.text() and "reported" in view.facts.toolTip()
+    assert context.title.text().startswith("▸ ") and stack.title.text().startswith("▾ ")
+    # The open tree shows rows, not just its column header.
+    assert stack.tree.viewport().height() >= 2 * stack.tree.sizeHintForRow(0)
+    qtbot.mouseClick(context.title, Qt.MouseButton.LeftButton)
+    assert not context.collapsed and stack.collapsed and context.tree.isVisible()
+    # Selecting a part in a closed tree opens it.
+    assert view.select_node(lambda n: n.label == "current input")
+    assert not history.collapsed and context.collapsed
+    # Tall again: all three trees, no arrows.
+    view.resize(1000, 900)
+    qtbot.waitUntil(lambda: not any(s.collapsed for s in view.sections), timeout=3000)
+    assert not stack.title.text().startswith(("▸", "▾"))
+    assert not view.header.compact and view.facts.toolTip() == ""
+
+
+def test_comparing_leaves_the_status_bar_when_the_comparison_is_shown(qtbot: Any, store: Any) -> None:
+    from PySide6.QtWidgets import QMainWindow
+
+    from ui.workers import TaskManager
+
+    tasks = TaskManager()
+    window = QMainWindow()
+    qtbot.addWidget(window)
+    view = RequestView(tasks, lambda: store, window)
+    window.setCentralWidget(view)
+    window.resize(1000, 800)
+    window.show()
+    rows = [r for r in views.request_rows(store)
+            if r["runtimeId"] == "narrator/main" and r["protocol"] == "anthropic-messages-v1"]
+    load(qtbot, view, rows[1]["eventId"])
+    with qtbot.waitSignal(view.compared, timeout=20000):
+        view.compare_with_previous()
+        assert window.statusBar().currentMessage() == "Comparing…"
+    assert window.statusBar().currentMessage() == ""
+    tasks.shutdown()
