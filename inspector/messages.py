@@ -15,7 +15,6 @@ finds it); the values are filled in after translation, so a translation may reor
 from __future__ import annotations
 
 import os
-import xml.etree.ElementTree as ET
 from collections.abc import Mapping
 from functools import cache
 from typing import Any
@@ -59,6 +58,8 @@ def catalog(lang: str) -> dict[tuple[str, str], str]:
     English (the source language) and for a catalog that cannot be read."""
     if lang == "en":
         return {}
+    import xml.etree.ElementTree as ET  # only a translated session reads the catalog
+
     path = resource_path("translations", f"prompt_inspector_{lang}.ts")
     try:
         root = ET.parse(path).getroot()
