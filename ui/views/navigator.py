@@ -35,7 +35,6 @@ from PySide6.QtWidgets import (
 )
 
 from inspector import views
-from inspector.rows import RequestRow, RuntimeRow, TurnRow
 
 from ..models.navigator_cells import forget_palette
 from ..models.navigator_filter import NavigatorFilter, ShownModel
@@ -156,19 +155,13 @@ class Navigator(QWidget):
         header.setStretchLastSection(False)
         header.setSectionResizeMode(COL_NAME, QHeaderView.ResizeMode.Interactive)
         header.setSectionResizeMode(COL_DETAIL, QHeaderView.ResizeMode.Stretch)
-        # Number columns sized from the font and the largest figure listed (_note_numbers), not
+        # Number columns sized from the font and the widest figure shown (the model's widest), not
         # ResizeToContents: that measures every row of the tree on each expand and scroll (a
         # 1,000-turn session stalled the GUI for seconds per expanded turn).
         for col in (COL_TOKENS, COL_CACHED, COL_DURATION):
             header.setSectionResizeMode(col, QHeaderView.ResizeMode.Interactive)
         header.resizeSection(COL_NAME, NAME_COLUMN_WIDTH)
-        self._largest: dict[int, float] = {COL_TOKENS: 0, COL_CACHED: 0, COL_DURATION: 0}
-        self._number_timer = QTimer(self)
-        self._number_timer.setSingleShot(True)
-        self._number_timer.setInterval(0)
-        self._number_timer.timeout.connect(self._size_number_columns)
-        self.model.rowsInserted.connect(self._note_numbers)
-        self.model.modelReset.connect(self._reset_numbers)
+        self.model.figuresWidened.connect(self._size_number_columns)
         # The name column gives way in a narrow navigator so the detail column keeps some room,
         # until the user sizes it by hand.
         self._name_sized_by_user = False
@@ -295,46 +288,19 @@ class Navigator(QWidget):
         # After the tree's own resize: its viewport has the new width only then.
         QTimer.singleShot(0, self._fit_name_column)
 
-    def _reset_numbers(self) -> None:
-        self._largest = {COL_TOKENS: 0, COL_CACHED: 0, COL_DURATION: 0}
-        self._number_timer.start()
-
-    def _note_numbers(self, parent: QModelIndex, first: int, last: int) -> None:
-        """Rows were inserted: the largest token counts and duration listed so far, which size
-        the number columns (a column as wide as its widest figure, not a 7-digit guess)."""
-        node = self.model.node(parent) if parent.isValid() else self.model.root
-        largest = self._largest
-        before = dict(largest)
-        stack = list(node.children[first:last + 1])
-        while stack:
-            item = stack.pop()
-            record = item.record
-            if isinstance(record, (RuntimeRow, RequestRow)):
-                for col, value in ((COL_TOKENS, record.input_tokens), (COL_CACHED, record.cached_tokens),
-                                   (COL_DURATION, record.duration_ms)):
-                    if isinstance(value, (int, float)) and value > largest[col]:
-                        largest[col] = value
-            elif isinstance(record, TurnRow):
-                value = record.duration_ms
-                if isinstance(value, (int, float)) and value > largest[COL_DURATION]:
-                    largest[COL_DURATION] = value
-            stack.extend(item.children)
-        if largest != before:
-            self._number_timer.start()
-
     def _size_number_columns(self) -> None:
-        """Each number column as wide as its title or its widest figure so far (at least a
-        five-digit count and a ten-second duration)."""
+        """Each number column as wide as its title or the widest figure shown so far (at least
+        a five-digit count and a ten-second duration)."""
         metrics = self.tree.fontMetrics()
         header = self.tree.header()
         style = self.tree.style()
         # The cell's text margins (focus frame and item margins), and the title's header margins.
         pad = 2 * style.pixelMetric(style.PixelMetric.PM_FocusFrameHMargin) + 8
         title_pad = 2 * style.pixelMetric(style.PixelMetric.PM_HeaderMargin) + 4
-        largest = self._largest
-        for col, sample in ((COL_TOKENS, format_number(max(int(largest[COL_TOKENS]), 99_999))),
-                            (COL_CACHED, format_number(max(int(largest[COL_CACHED]), 99_999))),
-                            (COL_DURATION, format_duration(max(largest[COL_DURATION], 59_990)))):
+        widest = self.model.widest
+        least = (format_number(99_999), format_number(99_999), format_duration(59_990))
+        for col, shown, floor in zip((COL_TOKENS, COL_CACHED, COL_DURATION), widest, least, strict=True):
+            sample = max(shown, floor, key=metrics.horizontalAdvance)
             title = self.model.headerData(col, Qt.Orientation.Horizontal) or ""
             width = max(metrics.horizontalAdvance(sample), header.fontMetrics().horizontalAdvance(title) + title_pad)
             header.resizeSection(col, width + pad)
@@ -551,7 +517,9 @@ class Navigator(QWidget):
             self._emit_busy()
             self.failed.emit(str(exc))
 
-        self._search_job = self._tasks.run(work, done, fail, resource=store)
+        # The scan parses every prompt: without the collector, whose full collections (each
+        # holding the interpreter lock for a fifth of a second on a big store) find nothing to free.
+        self._search_job = self._tasks.run(work, done, fail, resource=store, pause_gc=True)
 
     def _apply_filter(self) -> None:
         matches = self._matches if self.search.text() else None
@@ -729,6 +697,10 @@ class Navigator(QWidget):
         hits = self.hits
         if not hits:
             return
+        # The user goes from hit to hit: the first matching turns need not open by themselves
+        # any more (each expansion lays rows out on the GUI thread while the hit's request loads).
+        self._expand_timer.stop()
+        self._expand_plan = None
         at = self._current_hit()
         if at is not None:
             target = hits[(at + step) % len(hits)]

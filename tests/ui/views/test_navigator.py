@@ -626,3 +626,26 @@ def test_the_name_column_gives_way_in_a_narrow_navigator_until_the_user_sizes_it
     navigator.resize(560, 500)
     qtbot.wait(20)
     assert header.sectionSize(nav.COL_NAME) == 300
+
+
+def test_loading_everything_inserts_a_long_session_a_batch_per_turn_of_the_event_loop(
+        qtbot: Any, tasks: TaskManager, long_store: Store) -> None:
+    widget = Navigator(tasks)
+    qtbot.addWidget(widget)
+    widget.show()
+    widget.set_store(long_store, views.session_rows(long_store))
+    model = widget.model
+    session = model.root.children[0]
+    sizes: list[int] = []
+    model.rowsInserted.connect(lambda parent, first, last: sizes.append(last - first + 1)
+                               if not parent.parent().isValid() and parent.isValid() else None)
+    zero_while_pending: list[bool] = []
+    model.loadingChanged.connect(lambda n: zero_while_pending.append(bool(session.pending)) if n == 0 else None)
+    model.load_everything()
+    qtbot.waitUntil(lambda: model.fully_loaded() and model.loading == 0, timeout=20000)
+    batch = NavigatorModel.LOAD_ALL_BATCH
+    assert len(session.children) == 1_234
+    assert sum(sizes) == 1_234 and max(sizes) <= batch and len(sizes) == -(-1_234 // batch)
+    assert zero_while_pending == [False]  # the load counts as one until the last batch is in
+    assert [n.key for n in session.children[:2]] == ["t0", "t1"] and session.children[-1].key == "t1233"
+    widget.clear()
