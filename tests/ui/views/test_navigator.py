@@ -649,3 +649,17 @@ def test_loading_everything_inserts_a_long_session_a_batch_per_turn_of_the_event
     assert zero_while_pending == [False]  # the load counts as one until the last batch is in
     assert [n.key for n in session.children[:2]] == ["t0", "t1"] and session.children[-1].key == "t1233"
     widget.clear()
+
+
+def test_the_number_columns_grow_to_the_widest_figure_shown(qtbot: Any, navigator: Navigator) -> None:
+    header = navigator.tree.header()
+    metrics = navigator.tree.fontMetrics()
+    before = header.sectionSize(nav.COL_TOKENS)
+    assert before >= metrics.horizontalAdvance(format_number(99_999))  # the floor: five digits
+    wide = format_number(123_456_789)
+    cells = ["", "", wide, "", ""]
+    with qtbot.waitSignal(navigator.model.figuresWidened):
+        navigator.model._widen(tuple(cells))  # as data() does for a row shown the first time
+    qtbot.waitUntil(lambda: header.sectionSize(nav.COL_TOKENS) > before)
+    assert header.sectionSize(nav.COL_TOKENS) >= metrics.horizontalAdvance(wide)
+    assert navigator.model.widest[0] == wide
