@@ -55,6 +55,14 @@ def test_every_action_with_a_shortcut_is_listed_under_its_menu_or_view(window: M
             assert any(r.text == plain_text(action.text()) and r.keys == keys for r in rows), action.text()
 
 
+def test_an_action_added_from_outside_is_listed_too(window: MainWindow) -> None:
+    from ui.windows.goto_dialog import install_go_to
+
+    install_go_to(window)
+    rows = {(r.group, r.text): r.keys for r in window_shortcuts(window)}
+    assert rows[("Edit", plain_text(window.go_to_action.text()))] == native("Ctrl+G")
+
+
 def test_a_changed_shortcut_shows_as_changed(window: MainWindow) -> None:
     window.reload_action.setShortcut(QKeySequence("Ctrl+Alt+R"))
     rows = {(r.group, r.text): r.keys for r in window_shortcuts(window)}
