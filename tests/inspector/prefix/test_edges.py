@@ -127,7 +127,8 @@ def test_show_and_cache_on_deep_payloads_give_results_or_a_row_message(tmp_path,
     assert done.returncode == 0, done.stderr
     assert "Traceback" not in done.stderr and "recursion limit was reached" not in done.stderr
     if command == "show":
-        assert done.stdout.startswith("ev-002  d  turn t2")
+        name, detail = done.stdout.split("\n", 1)
+        assert name == "Turn 2 · d · step 1" and detail.startswith("ev-002  d  turn t2")
     else:
         assert "skipped trace_events row ev-002 (turn t2): the payload is nested deeper" in done.stderr
     assert _digest(tmp_path) == before

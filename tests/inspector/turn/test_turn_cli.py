@@ -78,7 +78,7 @@ def test_turn_json_of_failure_and_retry(demo_db, turn_ids, capfdbinary) -> None:
 def test_turn_text_outline(demo_db, turn_ids, capfdbinary) -> None:
     code, text, _ = run(capfdbinary, "turn", demo_db, turn_ids[5])
     assert code == 0
-    assert text.startswith(f"turn {turn_ids[5]}  session {MAIN}\n")
+    assert text.startswith(f"Turn 6\nturn {turn_ids[5]}  session {MAIN}\n")  # its name, then the full id
     assert "retry (retry_failed_runtimes) of turn " + turn_ids[4] in text
     assert "seeded: guide/main" in text and "stage post-turn" in text
     assert "tool dimension-update  completed" in text
@@ -93,7 +93,7 @@ def test_turn_text_outline(demo_db, turn_ids, capfdbinary) -> None:
 def test_turn_unknown_id(demo_db, capfdbinary) -> None:
     code, out, err = run(capfdbinary, "turn", demo_db, "no-such-turn")
     assert code == 2 and out == ""
-    assert err.strip() == f"prompt-inspector: no turn 'no-such-turn' in {demo_db}"
+    assert err.strip() == f"prompt-inspector: no turn 'no-such-turn' in {demo_db} (an id or the start of one)"
 
 
 def test_turn_missing_database(tmp_path, capfdbinary) -> None:
