@@ -96,7 +96,8 @@ def test_the_cache_table_as_csv_and_html_is_what_the_cache_command_writes(
     qtbot.waitUntil(target.exists, timeout=10000)
     assert asked[0][0] == f"cache-{SESSION}.csv"
     assert target.read_text(encoding="utf-8") == cache_table_export([view.analysis], "csv")
-    assert str(target) in window.statusBar().currentMessage()
+    # The file is written off the GUI thread; the window says so once the job's result is back.
+    qtbot.waitUntil(lambda: str(target) in window.statusBar().currentMessage(), timeout=10000)
 
     page = tmp_path / "report.html"
     answer(monkeypatch, page)
