@@ -83,6 +83,8 @@ class KeptTurnFigures:
                 compute: Callable[[list[str] | None], Figures]) -> Figures:
         """The figures of every turn of the session: the kept ones, with the turns that gained
         rows read again by ``compute(turn_ids)``; or ``compute(None)`` (the whole session), kept."""
+        if not isinstance(session_id, str):
+            return compute(None)  # a damaged store's session id (a number, a BLOB): not filed
         if isinstance(conn, SqliteConnection) and not conn.raw.in_transaction:
             conn.raw.execute("BEGIN")  # one snapshot; the pool ends it when the connection returns
         count, top = self._session_rows(conn, session_id)

@@ -4,6 +4,7 @@ store whose rows were deleted, a file written anew, or a damaged kept file is re
 
 from __future__ import annotations
 
+import itertools
 import json
 import sqlite3
 from pathlib import Path
@@ -21,6 +22,7 @@ def ts(ms: int) -> str:
     minutes, seconds = divmod(seconds, 60)
     return f"2026-10-06T08:{minutes:02d}:{seconds:02d}.{millis:03d}Z"
 
+_EXAMPLES = itertools.count()
 _EVENT_TYPES = ("llm.calling", "runtime.started", "turn.started", "turn.completed", "tool.called")
 
 
@@ -79,7 +81,7 @@ def test_a_second_listing_reads_the_kept_figures_and_agrees(make_db, build_sampl
 def test_appended_rows_give_the_listing_read_afresh(make_db, build_sample, tmp_path_factory, monkeypatch,
                                                     batches) -> None:
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("cache")))
-    db = make_db(f"covel-{id(batches)}.db")
+    db = make_db(f"covel-{next(_EXAMPLES)}.db")  # a new file for every example
     build_sample(db)
     db.close()
     kept, fresh = _listings(db.path)
@@ -170,3 +172,21 @@ def test_odd_values_in_the_trace_are_noted_on_every_listing(make_db, build_sampl
             store.turns("s1")
             assert any("trace_events.seq" in note for note in store.schema_notes)
     assert _kept_files(cache) == []
+
+
+def test_a_session_id_that_is_not_text_is_listed_and_not_kept(make_db, build_sample, tmp_path: Path,
+                                                              monkeypatch) -> None:
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("XDG_CACHE_HOME", str(cache))
+    db = make_db()
+    build_sample(db)
+    db.close()
+    con = sqlite3.connect(db.path)
+    with con:
+        con.execute("UPDATE trace_events SET session_id = 42 WHERE session_id = 's2'")
+    con.close()
+    with open_store(db.path) as store:
+        first = store.turns(42)
+        assert [t.turn_id for t in first] == ["u1"]
+        assert store.turns(42) == first
+    assert all(json.loads(p.read_text())["session"] != 42 for p in _kept_files(cache))
