@@ -27,6 +27,7 @@ from .framing import Bags, BagEntry, FramedMessage, PresetEntry, frame_messages
 from .history import HistoryOptions, HistoryProjection, block_role, history_prefix, split_history_blocks
 from .isolation import hidden_tag_predicate
 from inspector.jsjson import js_trim
+from inspector.messages import localized
 from .order import ContextOrder, find_slot
 from .scenario import Scenario, WorkerConfig, history_turn_limit
 from .segments import Segment, SegmentBody, TagReader, order_slot_to_segments, render_segment_body, with_policies
@@ -234,7 +235,8 @@ def prepare(order: ContextOrder | None, scenario: Scenario | Blackboard, slot_re
         warnings.append(f"{ref}: no slot in the order; using the worker's own contextSegments")
     else:
         known = ", ".join(s.ref for s in order.slots) if order is not None and order.slots else "none"
-        raise AssemblyError(f"no slot {slot_ref!r} in the order (slots: {known}) and no contextSegments for it")
+        raise AssemblyError(localized("no slot {slot} in the order (slots: {known}) and no contextSegments for it",
+                                      slot=repr(slot_ref), known=known))
     policies = {**worker.policies, **(variant.policies if variant else {})}
     segments = with_policies(segments, policies)
     if not any(is_history_ref(t) for s in segments for t in s.tags):

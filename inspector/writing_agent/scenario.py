@@ -34,6 +34,7 @@ from typing import Any
 import yaml
 
 from ..inputs import InputFileError, refuse_special_file
+from ..messages import localized
 from .blackboard import Blackboard, BlackboardError, items_from_data
 from .framing import PresetEntry, parse_preset
 from .isolation import DEFAULT_BLIND_REVIEW_TAGS, ISOLATION_MODES, default_isolation
@@ -95,7 +96,7 @@ def _str_map(value: Any, where: str) -> dict[str, str]:
     if value is None:
         return {}
     if not isinstance(value, Mapping) or not all(isinstance(v, str) for v in value.values()):
-        raise ScenarioError(f"{where} must map names to policy strings")
+        raise ScenarioError(localized("{where} must map names to policy strings", where=where))
     return {str(k): v.strip() for k, v in value.items()}
 
 
@@ -103,7 +104,7 @@ def _segments(value: Any, where: str) -> tuple[Segment, ...] | None:
     if value is None:
         return None
     if not isinstance(value, list):
-        raise ScenarioError(f"{where} must be a list of contextSegments rows")
+        raise ScenarioError(localized("{where} must be a list of contextSegments rows", where=where))
     return tuple(parse_context_segments(value))
 
 
@@ -112,33 +113,35 @@ def _text(row: Mapping, key: str, where: str) -> str:
     if value is None:
         return ""
     if not isinstance(value, str):
-        raise ScenarioError(f"{where}.{key} must be text")
+        raise ScenarioError(localized("{where}.{key} must be text", where=where, key=key))
     return value
 
 
 def _worker(ref: str, row: Any) -> WorkerConfig:
     where = f"workers.{ref}"
     if not isinstance(row, Mapping):
-        raise ScenarioError(f"{where} must be a mapping")
+        raise ScenarioError(localized("{where} must be a mapping", where=where))
     isolation = row.get("isolation", row.get("contextIsolation", default_isolation(ref)))
     if isolation not in ISOLATION_MODES:
-        raise ScenarioError(f"{where}.isolation must be one of {', '.join(ISOLATION_MODES)}, not {isolation!r}")
+        raise ScenarioError(localized("{where}.isolation must be one of {modes}, not {value}", where=where,
+                                       modes=", ".join(ISOLATION_MODES), value=repr(isolation)))
     merge = row.get("input_merge", row.get("inputMerge", "latest"))
     if merge not in ("latest", "concat"):
-        raise ScenarioError(f"{where}.input_merge must be latest or concat, not {merge!r}")
+        raise ScenarioError(localized("{where}.input_merge must be latest or concat, not {value}", where=where,
+                                       value=repr(merge)))
     hidden = row.get("hidden_tags", list(DEFAULT_BLIND_REVIEW_TAGS))
     input_tags = row.get("input_tags", [])
     for key, value in (("hidden_tags", hidden), ("input_tags", input_tags)):
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-            raise ScenarioError(f"{where}.{key} must be a list of tags")
+            raise ScenarioError(localized("{where}.{key} must be a list of tags", where=where, key=key))
     variants = {}
     raw_variants = row.get("variants") or {}
     if not isinstance(raw_variants, Mapping):
-        raise ScenarioError(f"{where}.variants must be a mapping of variant names")
+        raise ScenarioError(localized("{where}.variants must be a mapping of variant names", where=where))
     for name, spec in raw_variants.items():
         vwhere = f"{where}.variants.{name}"
         if not isinstance(spec, Mapping):
-            raise ScenarioError(f"{vwhere} must be a mapping")
+            raise ScenarioError(localized("{where} must be a mapping", where=vwhere))
         variants[str(name)] = Variant(
             name=str(name),
             policies=_str_map(spec.get("policies"), f"{vwhere}.policies"),
@@ -166,14 +169,14 @@ def parse_scenario(data: Any, path: Path | None = None) -> Scenario:
             board = Blackboard(items_from_data(data.get("blackboard", data.get("items"))))
             workers_raw = data.get("workers") or {}
             if not isinstance(workers_raw, Mapping):
-                raise ScenarioError("workers must be a mapping of worker refs")
+                raise ScenarioError(localized("workers must be a mapping of worker refs"))
             workers = {str(ref): _worker(str(ref), row) for ref, row in workers_raw.items()}
             profile_raw = data.get("contextProfile")
             if profile_raw is None and isinstance(data.get("manifest"), Mapping):
                 profile_raw = data["manifest"].get("contextProfile")
             profile_raw = profile_raw or {}
             if not isinstance(profile_raw, Mapping) or not all(isinstance(v, Mapping) for v in profile_raw.values()):
-                raise ScenarioError("contextProfile must map worker refs to {variant, historyPolicy}")
+                raise ScenarioError(localized("contextProfile must map worker refs to {{variant, historyPolicy}}"))
             profile = {str(k): {kk: str(vv) for kk, vv in v.items() if isinstance(vv, str)}
                        for k, v in profile_raw.items()}
             preset = None
@@ -217,9 +220,9 @@ def load_scenario(path: str | Path) -> Scenario:
     except InputFileError as exc:
         raise ScenarioError(str(exc)) from None
     except OSError as exc:
-        raise ScenarioError(f"cannot read {path}: {exc.strerror}") from None
+        raise ScenarioError(localized("cannot read {path}: {reason}", path=path, reason=exc.strerror)) from None
     except UnicodeDecodeError:
-        raise ScenarioError(f"{path} is not UTF-8 text") from None
+        raise ScenarioError(localized("{path} is not UTF-8 text", path=path)) from None
     try:
         if path.suffix.lower() == ".json":
             data = json.loads(text)
@@ -235,7 +238,7 @@ def load_scenario(path: str | Path) -> Scenario:
     except (ValueError, yaml.YAMLError) as exc:
         raise ScenarioError(f"{path}: not valid JSON or YAML: {str(exc).splitlines()[0]}") from None
     except RecursionError:
-        raise ScenarioError(f"{path}: nested too deeply to read") from None
+        raise ScenarioError(localized("{path}: nested too deeply to read", path=path)) from None
     if _count_values(data, MAX_VALUES) > MAX_VALUES:
         raise ScenarioError(f"{path}: too large: more than {MAX_VALUES:,} values once YAML aliases are expanded")
     try:
@@ -243,4 +246,4 @@ def load_scenario(path: str | Path) -> Scenario:
     except ScenarioError as exc:
         raise ScenarioError(f"{path}: {exc}") from None
     except RecursionError:
-        raise ScenarioError(f"{path}: nested too deeply to read") from None
+        raise ScenarioError(localized("{path}: nested too deeply to read", path=path)) from None

@@ -4991,6 +4991,10 @@ Click a name to copy its id.</source>
       <translation>{kind} ID {text} 有歧义：{ids} 都以它开头；请给出更多 ID 字符</translation>
     </message>
     <message>
+      <source>no slot {slot} in the order (slots: {known}) and no contextSegments for it</source>
+      <translation>排序中没有槽 {slot}（已有槽：{known}），它也没有 contextSegments</translation>
+    </message>
+    <message>
       <source>cannot read {path}: {reason}</source>
       <translation>无法读取 {path}：{reason}</translation>
     </message>
@@ -5049,6 +5053,50 @@ Click a name to copy its id.</source>
     <message>
       <source>a ref cannot be empty; remove the insert instead</source>
       <translation>ref 不能为空；如不需要，请删除该插入项</translation>
+    </message>
+    <message>
+      <source>{where} must map names to policy strings</source>
+      <translation>{where} 必须是名称到策略字符串的映射</translation>
+    </message>
+    <message>
+      <source>{where} must be a list of contextSegments rows</source>
+      <translation>{where} 必须是 contextSegments 行的列表</translation>
+    </message>
+    <message>
+      <source>{where}.{key} must be text</source>
+      <translation>{where}.{key} 必须是文本</translation>
+    </message>
+    <message>
+      <source>{where} must be a mapping</source>
+      <translation>{where} 必须是映射</translation>
+    </message>
+    <message>
+      <source>{where}.isolation must be one of {modes}, not {value}</source>
+      <translation>{where}.isolation 必须是 {modes} 之一，而不是 {value}</translation>
+    </message>
+    <message>
+      <source>{where}.input_merge must be latest or concat, not {value}</source>
+      <translation>{where}.input_merge 必须是 latest 或 concat，而不是 {value}</translation>
+    </message>
+    <message>
+      <source>{where}.variants must be a mapping of variant names</source>
+      <translation>{where}.variants 必须是变体名称的映射</translation>
+    </message>
+    <message>
+      <source>{where}.{key} must be a list of tags</source>
+      <translation>{where}.{key} 必须是标签列表</translation>
+    </message>
+    <message>
+      <source>{path}: nested too deeply to read</source>
+      <translation>{path}：嵌套过深，无法读取</translation>
+    </message>
+    <message>
+      <source>workers must be a mapping of worker refs</source>
+      <translation>workers 必须是 worker ref 的映射</translation>
+    </message>
+    <message>
+      <source>contextProfile must map worker refs to {{variant, historyPolicy}}</source>
+      <translation>contextProfile 必须把 worker ref 映射到 {{variant, historyPolicy}}</translation>
     </message>
   </context>
 </TS>

@@ -92,3 +92,20 @@ def test_every_edit_error_has_an_english_source():
                              values={"dest": 9, "count": 3})
     assert edit_error_text(english, "en") == "drop position 9 is outside 0..3"
     assert edit_error_text(english, "zh_CN") == "放置位置 9 超出 0..3"
+
+
+def test_writing_agent_input_errors_follow_the_language(monkeypatch, capfdbinary, tmp_path):
+    from inspector.cli import main
+    from resources import resource_path
+
+    sample = resource_path("samples", "writing_agent")
+    argv = ["assemble", str(sample / "order.json"), str(sample / "scenario.yaml"), "--slot", "nobody"]
+    monkeypatch.setenv("PROMPT_INSPECTOR_LANG", "en")
+    assert main(argv) != 0
+    assert "prompt-inspector: no slot 'nobody' in the order" in capfdbinary.readouterr().err.decode()
+    monkeypatch.setenv("PROMPT_INSPECTOR_LANG", "zh_CN")
+    assert main(argv) != 0
+    assert "prompt-inspector: 排序中没有槽 'nobody'" in capfdbinary.readouterr().err.decode()
+    missing = tmp_path / "missing.yaml"
+    assert main(["assemble", str(sample / "order.json"), str(missing), "--slot", "narrator"]) != 0
+    assert f"无法读取 {missing}" in capfdbinary.readouterr().err.decode()
