@@ -170,8 +170,8 @@ class TurnView(QWidget):
         self.lower.setStretchFactor(0, 4)
         self.lower.setStretchFactor(1, 1)
         self.lower.setSizes([780, 220])
-        self._lower_remembered = remember_splitter(self.lower, "turnStepper/eventSummary")
-        self._summary_placed = self._lower_remembered
+        # Sizes the user chose earlier decide whether the summary shows; else the width does (showEvent).
+        self._summary_placed = remember_splitter(self.lower, "turnStepper/eventSummary")
 
         self.splitter = QSplitter(Qt.Orientation.Vertical, self)
         self.splitter.setChildrenCollapsible(False)
@@ -385,7 +385,7 @@ class TurnView(QWidget):
         layout.addLayout(title_row)
         layout.addWidget(self.detail_split, 1)
         self.history_box.hide()
-        self._detail_remembered = remember_splitter(self.detail_split, "turnStepper/eventHistory")
+        remember_splitter(self.detail_split, "turnStepper/eventHistory")
 
     def _build_actions(self) -> None:
         def action(name: str, text: str, keys: list[str], slot: Callable[[], None]) -> QAction:
