@@ -74,3 +74,33 @@ def beside_database(store: Any, directory: str | os.PathLike[str]) -> bool:
         return False
     db_dir = Path(os.path.realpath(store.path)).parent
     return Path(os.path.realpath(directory)) == db_dir
+
+
+def touch(path: Path) -> None:
+    """Mark a kept file used (:func:`prune` removes the least recently used first)."""
+    try:
+        os.utime(path)
+    except OSError:
+        pass
+
+
+def prune(root: Path, limit: int, keep: Path, suffix: str) -> None:
+    """Remove the least recently used files named ``*suffix`` in the folders of ``root`` until
+    they hold at most ``limit`` bytes; ``keep`` (the file just written) stays."""
+    try:
+        found = [(entry.stat().st_mtime_ns, entry.stat().st_size, entry)
+                 for folder in root.iterdir() if folder.is_dir()
+                 for entry in folder.iterdir() if entry.suffix == suffix]
+    except OSError:
+        return
+    total = sum(size for _, size, _ in found)
+    for _, size, entry in sorted(found, key=lambda item: item[0]):
+        if total <= limit:
+            break
+        if entry == keep:
+            continue
+        try:
+            entry.unlink()
+        except OSError:
+            continue
+        total -= size

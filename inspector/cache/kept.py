@@ -56,7 +56,9 @@ from inspector.cache_folder import (
     beside_database,
     default_cache_dir,
     file_state,
+    prune,
     store_identity,
+    touch,
 )
 from inspector.collector import fewer_collections
 
@@ -228,7 +230,7 @@ class KeptAnalyses:
         except KeptFileError as exc:
             self._ignore(path, str(exc))
             return None
-        _touch(path)
+        touch(path)
         return Kept(analysis, state == "current", turns)
 
     def _check_header(self, header: dict[str, Any], session_id: str, rules: RuleSet) -> Mark | None:
@@ -286,7 +288,7 @@ class KeptAnalyses:
             return None
         with _WARNED_LOCK:
             _WARNED.discard(path)
-        _prune(self.root, FOLDER_LIMIT_BYTES, keep=path)
+        prune(self.root, FOLDER_LIMIT_BYTES, path, _SUFFIX)
         return path
 
     # ----------------------------------------------------------------- clearing
@@ -401,36 +403,6 @@ def _decode_body(body: bytes, header: dict[str, Any], session_id: str,
     if any(p.session_id != session_id for p in out.pairs):
         raise KeptFileError("it holds another session's pairs")
     return out, [(number, turn_id) for number, turn_id in turns]
-
-
-def _touch(path: Path) -> None:
-    """Mark the file used (the folder's limit removes the least recently used first)."""
-    try:
-        os.utime(path)
-    except OSError:
-        pass
-
-
-def _prune(root: Path, limit: int, keep: Path) -> None:
-    """Remove the least recently used kept files until the folder holds at most ``limit`` bytes."""
-    try:
-        found = [(entry.stat().st_mtime_ns, entry.stat().st_size, entry)
-                 for folder in root.iterdir() if folder.is_dir()
-                 for entry in folder.iterdir() if entry.suffix == _SUFFIX]
-    except OSError:
-        return
-    total = sum(size for _, size, _ in found)
-    for _, size, entry in sorted(found, key=lambda item: item[0]):
-        if total <= limit:
-            break
-        if entry == keep:
-            continue
-        try:
-            entry.unlink()
-        except OSError:
-            continue
-        total -= size
-
 
 
 def analyses_of(store: Any, session_ids: list[str], rules: RuleSet, keep: KeptAnalyses | None,

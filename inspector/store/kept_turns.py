@@ -33,17 +33,19 @@ from pathlib import Path
 from typing import Any
 
 from .. import __version__
-from ..cache_folder import beside_database, default_cache_dir, store_identity
+from ..cache_folder import beside_database, default_cache_dir, prune, store_identity, touch
 from ..files import write_atomic
 from .schema import Reader
 from .sql import Binds, Connection, SqliteConnection
 
-__all__ = ["FOLDER", "FORMAT", "KeptTurnFigures", "kept_turn_figures"]
+__all__ = ["FOLDER", "FOLDER_LIMIT_BYTES", "FORMAT", "KeptTurnFigures", "kept_turn_figures"]
 
 FOLDER = "turn-figures"
 FORMAT = 1
 # A kept file larger than this is not read (a session of 100,000 turns is about 30 MB).
 MAX_FILE_BYTES = 64 << 20
+# The folder holds at most this much; the least recently used files go first.
+FOLDER_LIMIT_BYTES = 128 << 20
 
 Figures = dict[str, dict[str, Any]]
 
@@ -138,6 +140,7 @@ class KeptTurnFigures:
             return None
         if not isinstance(doc, dict) or any(doc.get(k) != v for k, v in self._header(session_id).items()):
             return None
+        touch(path)
         turns, rowid, rows, last = doc.get("turns"), doc.get("rowid"), doc.get("rows"), doc.get("last")
         if not (isinstance(turns, dict) and type(rowid) is int and type(rows) is int
                 and (last is None or isinstance(last, str))):
@@ -157,9 +160,10 @@ class KeptTurnFigures:
                "turns": {turn: {**info, "runtimes": list(info["runtimes"])} for turn, info in figures.items()}}
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
-            write_atomic(self.path_for(session_id), json.dumps(doc, ensure_ascii=False, separators=(",", ":")))
+            path = write_atomic(self.path_for(session_id), json.dumps(doc, ensure_ascii=False, separators=(",", ":")))
         except (OSError, ValueError):
-            pass  # listed again in full next time; the figures themselves are right
+            return  # listed again in full next time; the figures themselves are right
+        prune(self.folder.parent, FOLDER_LIMIT_BYTES, path, ".json")
 
     def clear(self) -> int:
         """Remove this store's kept figures; how many files went."""

@@ -190,3 +190,22 @@ def test_a_session_id_that_is_not_text_is_listed_and_not_kept(make_db, build_sam
         assert [t.turn_id for t in first] == ["u1"]
         assert store.turns(42) == first
     assert all(json.loads(p.read_text())["session"] != 42 for p in _kept_files(cache))
+
+
+def test_the_folder_keeps_under_its_limit_least_recently_used_first(make_db, build_sample, tmp_path: Path,
+                                                                   monkeypatch) -> None:
+    from inspector.store import kept_turns
+
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("XDG_CACHE_HOME", str(cache))
+    db = make_db()
+    build_sample(db)
+    db.close()
+    with open_store(db.path) as store:
+        store.turns("s2")
+    (older,) = _kept_files(cache)
+    monkeypatch.setattr(kept_turns, "FOLDER_LIMIT_BYTES", older.stat().st_size + 10)
+    with open_store(db.path) as store:
+        store.turns("s1")  # a second file: over the limit, the older one goes
+    files = _kept_files(cache)
+    assert len(files) == 1 and files != [older]
