@@ -79,6 +79,10 @@ _encodings: dict[str, object] = {}
 _encodings_lock = threading.Lock()
 
 
+# Bytes of the rank file parsed per step (about 2,000 lines, a few milliseconds).
+_RANK_SLICE = 1 << 16
+
+
 def _load_ranks(name: str) -> dict[bytes, int]:
     path = resource_path("tokenizers", f"{name}.tiktoken")
     try:
@@ -90,10 +94,19 @@ def _load_ranks(name: str) -> dict[bytes, int]:
         raise TokenizerDataError(
             f"tokenizer data {path} is damaged: sha256 {digest}, expected {ENCODING_HASHES[name]}"
         )
-    # One "token rank" pair per line (tiktoken's load_tiktoken_bpe), read in bulk: the file's
-    # hash was checked, so it is the shipped file, whose words alternate token and rank.
-    words = data.split()
-    return dict(zip(map(binascii.a2b_base64, words[0::2]), map(int, words[1::2])))
+    # One "token rank" pair per line (tiktoken's load_tiktoken_bpe): the file's hash was checked,
+    # so it is the shipped file, whose words alternate token and rank. Read a slice of whole
+    # lines at a time: one C call over the whole file would hold the interpreter lock for over a
+    # tenth of a second, stalling the window while a request's counts are made in the background.
+    ranks: dict[bytes, int] = {}
+    start = 0
+    while start < len(data):
+        end = data.find(b"\n", start + _RANK_SLICE)
+        end = len(data) if end < 0 else end + 1
+        words = data[start:end].split()
+        ranks.update(zip(map(binascii.a2b_base64, words[0::2]), map(int, words[1::2])))
+        start = end
+    return ranks
 
 
 def get_encoding(name: str = DEFAULT_ENCODING):
