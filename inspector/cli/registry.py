@@ -37,7 +37,7 @@ COMMANDS: tuple[Command, ...] = (
             "(the numbers of Covel's `pnpm prompt:prefix`)"),
     Command("sessions", _STORE, "list sessions"),
     Command("turns", _STORE, "list the executions of a session: its player turns and its opening and "
-            "internal runs (inspector.store.turn_counts)"),
+            "internal runs, numbered as the app names them (Turn 4)"),
     Command("requests", _STORE, "list recorded model requests"),
     Command("show", _STORE, "the anatomy of one request as an indented tree with token counts"),
     Command("compare", "inspector.cli.compare_command", "two requests aligned part by part, and where the "
