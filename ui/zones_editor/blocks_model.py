@@ -76,6 +76,7 @@ class BlocksModel(QStandardItemModel):
                     flags.append(_tr("complete"))
                 cells = [QStandardItem(block.id or _tr("(no id)")), QStandardItem(js_number(block.order)),
                          QStandardItem(role_label(block.role)), QStandardItem(", ".join(flags))]
+                cells[0].setToolTip(block.id or "")  # the whole id where the column elides it
                 for cell in cells:
                     cell.setEditable(False)
                     cell.setData(i, BLOCK_INDEX_ROLE)

@@ -80,7 +80,7 @@ class OrderRuler(QWidget):
         super().__init__(parent)
         self.setObjectName("orderRuler")
         self.setMouseTracking(True)
-        self.setMinimumWidth(240)
+        self.setMinimumWidth(210)
         self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Expanding)
         self.config: PromptConfig | None = None
         self.selected: int | None = None
@@ -88,7 +88,7 @@ class OrderRuler(QWidget):
         self._label_rects: list[tuple[QRectF, int]] = []
 
     def sizeHint(self) -> QSize:  # noqa: N802 - Qt override
-        return QSize(250, 520)
+        return QSize(220, 520)
 
     def set_config(self, config: PromptConfig) -> None:
         self.config = config

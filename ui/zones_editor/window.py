@@ -114,14 +114,15 @@ class ZonesEditorWindow(QMainWindow):
         self.tree.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.tree.setAlternatingRowColors(True)
         self.tree.header().setStretchLastSection(True)
-        self.tree.setColumnWidth(0, 150)
-        self.tree.setColumnWidth(1, 44)
+        self.tree.setColumnWidth(0, 132)
+        self.tree.setColumnWidth(1, 42)
         self.tree.setColumnWidth(2, 64)
         left = QSplitter(Qt.Orientation.Horizontal, self)
         left.setChildrenCollapsible(False)
         left.addWidget(self.ruler)
         left.addWidget(self.tree)
-        left.setSizes([250, 360])
+        # The ruler gives way to the block tree, whose four columns need ~300 px at 1280×720.
+        left.setSizes([210, 400])
         remember_splitter(left, "blocksEditor/rulerAndBlocks")
         self.left = left
         self.preset_blocks = PresetBlocksView(self)
@@ -447,7 +448,7 @@ class ZonesEditorWindow(QMainWindow):
             self.preview.set_input(self.doc.config.sample_input)
             self.environment.set_config(self.doc.config)
             self.blocks_model.rebuild(self.doc.config)
-            self.tree.expandAll()
+            self._show_zone_rows()
             self.ruler.set_config(self.doc.config)
             if self.splitter.sizes()[0] == 0:
                 self.splitter.setSizes([610, 0, 450, 420])
@@ -486,7 +487,7 @@ class ZonesEditorWindow(QMainWindow):
                 self.editor.set_text(target.content, self._language(), cursor)
         elif kind == STRUCTURE:
             self.blocks_model.rebuild(config)
-            self.tree.expandAll()
+            self._show_zone_rows()
             self.ruler.set_config(config)
             chosen = target if isinstance(target, Block) and self._index_of(target) is not None else self._current_block
             index = self._index_of(chosen) if chosen is not None else None
@@ -549,6 +550,13 @@ class ZonesEditorWindow(QMainWindow):
             self.editor.set_text(slot.content if slot is not None else "", self._language(), 0 if changed else None)
             self.preset_label.setText(self._slot_label(slot))
             self._show_block_problems()
+
+    def _show_zone_rows(self) -> None:
+        """Every zone open, its heading ("System zone (12)") across the whole row, not cut by the
+        block column's width."""
+        self.tree.expandAll()
+        for row in range(self.blocks_model.rowCount()):
+            self.tree.setFirstColumnSpanned(row, QModelIndex(), True)
 
     def _slot_label(self, slot: Any) -> str:
         if slot is None:
