@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
     QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget,
 )
 
+from inspector.numbering import shown
 from inspector.writing_agent.assembly import AssemblyResult, Prepared
 from inspector.writing_agent.prefix_sim import PrefixSimulation, TurnRow, turn_rows
 from ui.theme import is_dark
@@ -439,7 +440,7 @@ class PreviewPanel(QWidget):
         bags = bag_labels()
         items = []
         for number, message in enumerate(result.messages):
-            item = QTreeWidgetItem([str(number), role_label(message.role), message.source,
+            item = QTreeWidgetItem([str(shown(number)), role_label(message.role), message.source,
                                     bags.get(message.bag, "") if message.bag else "", f"{message.tokens:,}",
                                     _first_line(message.content)])
             item.setForeground(1, ROLE_COLOURS.get(message.role, QColor("#888888")))
@@ -544,7 +545,7 @@ class PreviewPanel(QWidget):
         number = item.data(0, Qt.ItemDataRole.UserRole)
         message = self.result.messages[number]
         self._set_text(message.content, _tr("message {n} · {role} · {source} · {tokens:,} tokens").format(
-            n=number, role=role_label(message.role), source=message.source, tokens=message.tokens))
+            n=shown(number), role=role_label(message.role), source=message.source, tokens=message.tokens))
 
     def _show_bag(self, item: QTreeWidgetItem | None, _previous: Any) -> None:
         if item is None or self._filling or self.tabs.currentWidget() is not self.bags:

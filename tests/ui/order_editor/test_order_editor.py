@@ -73,6 +73,8 @@ def test_opens_the_sample_and_shows_what_the_engine_assembles(window: OrderEdito
     assert window.preview.messages.topLevelItemCount() == len(expected.messages)
     first = window.preview.messages.topLevelItem(0)
     assert first.text(2) == expected.messages[0].source and first.text(4) == f"{expected.messages[0].tokens:,}"
+    # Messages are counted from 1 where a person reads them (inspector.numbering).
+    assert [window.preview.messages.topLevelItem(i).text(0) for i in range(3)] == ["1", "2", "3"]
     assert window.preview.segments.topLevelItemCount() == len(expected.segments)
     assert window.preview.bags.topLevelItemCount() == 5
     assert WS in window.preview.title.text()
