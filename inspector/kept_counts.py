@@ -115,4 +115,4 @@ def _write(connection: sqlite3.Connection, rows: list[tuple[str, bytes, int]]) -
         with connection:
             connection.executemany("INSERT OR REPLACE INTO counts (encoding, key, count) VALUES (?, ?, ?)", rows)
     except sqlite3.Error:
-        pass  # kept next time, perhaps; the counts themselves are right
+        return  # another process holds the file, or it went bad: the counts made are still right

@@ -194,10 +194,7 @@ def window_shortcuts(window: Any) -> list[ShortcutRow]:
     first where they are built on demand (the stepper, the cache analysis), so their keys are
     listed even before they were first opened."""
     for name in ("turn_view", "cache_view"):
-        try:
-            getattr(window, name)
-        except AttributeError:
-            pass  # a window without that view
+        getattr(window, name, None)  # built on first use; a window without that view has none
     return shortcut_rows(window, _item_shortcuts())
 
 
