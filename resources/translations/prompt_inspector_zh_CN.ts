@@ -4991,6 +4991,190 @@ Click a name to copy its id.</source>
       <translation>{kind} ID {text} 有歧义：{ids} 都以它开头；请给出更多 ID 字符</translation>
     </message>
     <message>
+      <source>Turn started</source>
+      <translation>回合开始</translation>
+    </message>
+    <message>
+      <source>Turn completed</source>
+      <translation>回合完成</translation>
+    </message>
+    <message>
+      <source>Turn failed</source>
+      <translation>回合失败</translation>
+    </message>
+    <message>
+      <source>Turn suspended</source>
+      <translation>回合挂起</translation>
+    </message>
+    <message>
+      <source>Turn resumed</source>
+      <translation>回合恢复</translation>
+    </message>
+    <message>
+      <source>Execution started</source>
+      <translation>执行开始</translation>
+    </message>
+    <message>
+      <source>Execution completed</source>
+      <translation>执行完成</translation>
+    </message>
+    <message>
+      <source>Runtime started</source>
+      <translation>运行时开始</translation>
+    </message>
+    <message>
+      <source>Runtime progress</source>
+      <translation>运行时进度</translation>
+    </message>
+    <message>
+      <source>Runtime completed</source>
+      <translation>运行时完成</translation>
+    </message>
+    <message>
+      <source>Runtime failed</source>
+      <translation>运行时失败</translation>
+    </message>
+    <message>
+      <source>Runtime skipped</source>
+      <translation>运行时跳过</translation>
+    </message>
+    <message>
+      <source>Runtime deferred</source>
+      <translation>运行时推迟</translation>
+    </message>
+    <message>
+      <source>Model call</source>
+      <translation>模型调用</translation>
+    </message>
+    <message>
+      <source>Model response</source>
+      <translation>模型响应</translation>
+    </message>
+    <message>
+      <source>Tool call</source>
+      <translation>工具调用</translation>
+    </message>
+    <message>
+      <source>Tool result</source>
+      <translation>工具结果</translation>
+    </message>
+    <message>
+      <source>Tool failed</source>
+      <translation>工具失败</translation>
+    </message>
+    <message>
+      <source>Message written</source>
+      <translation>消息写出</translation>
+    </message>
+    <message>
+      <source>History pruned</source>
+      <translation>历史已裁剪</translation>
+    </message>
+    <message>
+      <source>History compacted</source>
+      <translation>历史已压缩</translation>
+    </message>
+    <message>
+      <source>Hook ran</source>
+      <translation>钩子运行</translation>
+    </message>
+    <message>
+      <source>Hook rewrote the request</source>
+      <translation>钩子改写了请求</translation>
+    </message>
+    <message>
+      <source>Hook aborted</source>
+      <translation>钩子中止</translation>
+    </message>
+    <message>
+      <source>Proposal failed</source>
+      <translation>提案失败</translation>
+    </message>
+    <message>
+      <source>Block emitted</source>
+      <translation>块已输出</translation>
+    </message>
+    <message>
+      <source>UI rendered</source>
+      <translation>界面已渲染</translation>
+    </message>
+    <message>
+      <source>State patch applied</source>
+      <translation>状态补丁已应用</translation>
+    </message>
+    <message>
+      <source>Domain event previewed</source>
+      <translation>领域事件已预览</translation>
+    </message>
+    <message>
+      <source>Gateway call</source>
+      <translation>网关调用</translation>
+    </message>
+    <message>
+      <source>Gateway response</source>
+      <translation>网关响应</translation>
+    </message>
+    <message>
+      <source>Gateway call failed</source>
+      <translation>网关调用失败</translation>
+    </message>
+    <message>
+      <source>Fetch</source>
+      <translation>抓取</translation>
+    </message>
+    <message>
+      <source>Fetch response</source>
+      <translation>抓取响应</translation>
+    </message>
+    <message>
+      <source>Fetch failed</source>
+      <translation>抓取失败</translation>
+    </message>
+    <message>
+      <source>Function running</source>
+      <translation>函数运行中</translation>
+    </message>
+    <message>
+      <source>Function completed</source>
+      <translation>函数完成</translation>
+    </message>
+    <message>
+      <source>Nested call</source>
+      <translation>嵌套调用</translation>
+    </message>
+    <message>
+      <source>Nested call completed</source>
+      <translation>嵌套调用完成</translation>
+    </message>
+    <message>
+      <source>Nested call failed</source>
+      <translation>嵌套调用失败</translation>
+    </message>
+    <message>
+      <source>Command invoked</source>
+      <translation>命令调用</translation>
+    </message>
+    <message>
+      <source>Command completed</source>
+      <translation>命令完成</translation>
+    </message>
+    <message>
+      <source>Command failed</source>
+      <translation>命令失败</translation>
+    </message>
+    <message>
+      <source>Asset progress</source>
+      <translation>资源进度</translation>
+    </message>
+    <message>
+      <source>Asset generated</source>
+      <translation>资源已生成</translation>
+    </message>
+    <message>
+      <source>Job status updated</source>
+      <translation>任务状态已更新</translation>
+    </message>
+    <message>
       <source>no slot {slot} in the order (slots: {known}) and no contextSegments for it</source>
       <translation>排序中没有槽 {slot}（已有槽：{known}），它也没有 contextSegments</translation>
     </message>

@@ -57,6 +57,7 @@ from .names import copy_id_link, id_link, turn_title
 from .part_names import role_label, stage_label, value_label
 from .request_view import RequestView
 from .turn_texts import (
+    event_type_text,
     offset_text,
     raw_text,
     response_text,
@@ -771,15 +772,18 @@ class TurnView(QWidget):
         self.open_button.setVisible(self.current_request() is not None)
         if ev is None or turn is None:
             self.event_title.setText("")
+            self.event_title.setToolTip("")
             self.pages.setCurrentIndex(self.PAGE_NONE)
             self.history_box.hide()
             return
-        head = f"#{shown(ev.index)}  {offset_text(ev.offset_ms)}  {ev.type}"
+        head = f"#{shown(ev.index)}  {offset_text(ev.offset_ms)}  {event_type_text(ev.type)}"
         if ev.runtime_id:
             head += f"  ·  {ev.runtime_id}"
         if not ev.known:
             head += "  ·  " + _tr("unknown event type")
         self.event_title.setText(head)
+        # The recorded type one hover away (what the trace and the command line call it).
+        self.event_title.setToolTip(f"{ev.type}\n{ev.event_id}")
         call = turn.call(ev.target_id) if ev.target == "call" and ev.target_id else None
         if ev.type == "llm.calling" and call is not None:
             self.pages.setCurrentIndex(self.PAGE_REQUEST)

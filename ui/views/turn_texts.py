@@ -8,7 +8,9 @@ import html
 import json
 from typing import TYPE_CHECKING, Any
 
+from inspector.messages import CONTEXT as CORE_CONTEXT
 from inspector.numbering import shown
+from inspector.turn.labels import event_name
 from inspector.turn.model import ModelCall, Runtime, ToolUse, Turn, TurnEvent
 
 from .core_texts import core_text
@@ -23,6 +25,16 @@ def _tr(text: str) -> str:
     from PySide6.QtCore import QCoreApplication
 
     return QCoreApplication.translate("TurnView", text)
+
+
+def event_type_text(etype: str) -> str:
+    """A trace row's type as a person reads it ("Model call" for ``llm.calling``, translated): the
+    core's name (:func:`inspector.turn.labels.event_name`) in the catalog's core context; an
+    unknown type as recorded."""
+    from PySide6.QtCore import QCoreApplication
+
+    name = event_name(etype)
+    return etype if name is None else QCoreApplication.translate(CORE_CONTEXT, name)
 
 
 def offset_text(ms: float | None) -> str:

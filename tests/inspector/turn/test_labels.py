@@ -19,3 +19,24 @@ def test_unknown_rows_show_their_payload(db) -> None:
     with db.open() as store:
         (ev,) = build_turn(store, "s", "t").events
     assert ev.kind == "unknown" and ev.label.startswith("brand.new a/x") and '"what": "thing"' in ev.label  # the row as stored
+
+
+def test_every_known_row_type_has_a_name_a_person_reads() -> None:
+    from inspector.covel.events import KNOWN_TYPES
+    from inspector.turn.labels import EVENT_NAMES, event_name
+
+    assert set(EVENT_NAMES) == set(KNOWN_TYPES)
+    assert event_name("llm.calling") == "Model call"
+    assert event_name("llm.responded") == "Model response"
+    # Words, not the recorded type: no dotted names, each a capitalised phrase.
+    assert all("." not in name and name[0].isupper() for name in EVENT_NAMES.values())
+    assert event_name("brand.new") is None  # an unknown type is shown as recorded
+
+
+def test_event_names_are_in_the_catalog_and_translated() -> None:
+    from inspector.messages import translate
+    from inspector.turn.labels import EVENT_NAMES
+
+    for name in EVENT_NAMES.values():
+        assert translate(name, lang="zh_CN") != name, name
+    assert translate("Model call", lang="en") == "Model call"
