@@ -13,9 +13,9 @@ from PySide6.QtGui import QColor, QIcon, QPainter, QPalette, QPixmap
 from inspector.covel.outcome import finish_reason_failed
 from inspector.numbering import shown as shown_number
 from inspector.rows import RequestRow, RuntimeRow, SessionRow, TurnRow
-
 from ui.views.names import turn_title
 from ui.views.part_names import stage_label, value_label
+
 from ..views.formats import count_text, format_duration, format_number, format_time
 from .navigator_nodes import (
     COL_CACHED,
@@ -28,8 +28,8 @@ from .navigator_nodes import (
     Node,
 )
 
-__all__ = ["COLUMN_COUNT", "Cells", "alignment", "cells", "detail_colour", "forget_palette", "header_text", "header_tooltip",
-           "status_icon", "status_of", "tooltip"]
+__all__ = ["COLUMN_COUNT", "Cells", "alignment", "cells", "detail_colour", "detail_tooltip", "forget_palette",
+           "header_text", "header_tooltip", "status_icon", "status_of", "tooltip"]
 
 COLUMN_COUNT = 5
 
@@ -52,7 +52,7 @@ def _dot(color: QColor) -> QIcon:
     painter.setRenderHint(QPainter.RenderHint.Antialiasing)
     painter.setPen(Qt.PenStyle.NoPen)
     painter.setBrush(color)
-    painter.drawEllipse(14, 14, size - 28, size - 28)
+    painter.drawEllipse(6, 6, size - 12, size - 12)  # drawn at the tree's 12 px icon size (a 10 px dot)
     painter.end()
     return QIcon(pix)
 
@@ -203,6 +203,13 @@ def tooltip(node: Node) -> str:
     if isinstance(record, RequestRow):
         return _tr("Request event {id}").format(id=record.event_id) + "\n" + _request_detail(record)
     return ""
+
+
+def detail_tooltip(detail: str, row_tooltip: str) -> str:
+    """The detail cell's tooltip: its whole text (a narrow navigator elides it), then the row's."""
+    if not detail or detail in row_tooltip:
+        return row_tooltip
+    return detail + "\n" + row_tooltip if row_tooltip else detail
 
 
 def _dim_colour() -> QColor:

@@ -15,16 +15,18 @@ from PySide6.QtGui import QIcon
 
 from inspector import views
 from inspector.collector import freeze_heap
-from inspector.rows import RuntimeRow, SessionRow, TurnRow
 from inspector.output import dump_json
+from inspector.rows import RuntimeRow, SessionRow, TurnRow
 from inspector.store import StoreConnectionError
 
 from ..workers import Job, TaskManager
+from .item_roles import ID_ROLE, JSON_ROLE, REQUEST_ROLE
 from .navigator_cells import (
     COLUMN_COUNT,
     alignment,
     cells,
     detail_colour,
+    detail_tooltip,
     header_text,
     header_tooltip,
     status_icon,
@@ -32,6 +34,7 @@ from .navigator_cells import (
 )
 from .navigator_nodes import (
     COL_CACHED,
+    COL_DETAIL,
     COL_DURATION,
     COL_NAME,
     COL_TOKENS,
@@ -50,7 +53,6 @@ from .navigator_nodes import (
     RowRole,
     break_cycles,
 )
-from .item_roles import ID_ROLE, JSON_ROLE, REQUEST_ROLE
 
 __all__ = ["NavigatorModel"]
 
@@ -656,7 +658,8 @@ class NavigatorModel(QAbstractItemModel):
 
 _ROLE_HANDLERS: dict[int, Any] = {
     Qt.ItemDataRole.DisplayRole: lambda m, n, c, col: c[0][col] if 0 <= col < COLUMN_COUNT else None,
-    Qt.ItemDataRole.ToolTipRole: lambda m, n, c, col: tooltip(n),
+    Qt.ItemDataRole.ToolTipRole: lambda m, n, c, col: detail_tooltip(c[0][col], tooltip(n)) if col == COL_DETAIL
+    else tooltip(n),
     Qt.ItemDataRole.TextAlignmentRole: lambda m, n, c, col: alignment(col),
     Qt.ItemDataRole.DecorationRole: lambda m, n, c, col: m.icon(c[2]) if col == COL_NAME and c[2] is not None else None,
     Qt.ItemDataRole.ForegroundRole: lambda m, n, c, col: detail_colour(col),

@@ -17,6 +17,7 @@ from PySide6.QtCore import (
     QModelIndex,
     QPersistentModelIndex,
     QPoint,
+    QSize,
     Qt,
     QTimer,
     Signal,
@@ -26,7 +27,6 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
     QHBoxLayout,
-    QHeaderView,
     QLabel,
     QLineEdit,
     QTreeView,
@@ -55,15 +55,16 @@ from ..models.navigator_nodes import (
 )
 from ..models.navigator_tree import NavigatorModel
 from ..workers import Job, TaskManager
+from .columns import ColumnFitter
 from .formats import format_duration, format_number
 
 __all__ = ["MAX_EXPANDED_MATCH_TURNS", "Navigator"]
 
 # How many matching turns a filter opens by itself (see Navigator._expand_matches).
 MAX_EXPANDED_MATCH_TURNS = 50
-# The name column's width (px) in a wide navigator, and the least it gives way to in a narrow one.
-NAME_COLUMN_WIDTH = 240
-NAME_COLUMN_MINIMUM = 170
+# The least widths (px) of the name and detail columns (ui.views.columns sizes them to their texts).
+NAME_COLUMN_MINIMUM = 120
+DETAIL_COLUMN_MINIMUM = 60
 
 
 def _tr(text: str) -> str:
@@ -145,29 +146,25 @@ class Navigator(QWidget):
         self.tree.setObjectName("navigatorTree")
         self.tree.setModel(self.model)
         self.tree.setUniformRowHeights(True)
+        # As the anatomy trees: four levels deep, the names keep the room (and a status dot needs
+        # no 16 px icon).
+        self.tree.setIndentation(14)
+        self.tree.setIconSize(QSize(12, 12))
         self.tree.setAlternatingRowColors(True)
         self.tree.setAllColumnsShowFocus(True)
         self.tree.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.tree.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.tree.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.tree.setExpandsOnDoubleClick(True)
-        header = self.tree.header()
-        header.setStretchLastSection(False)
-        header.setSectionResizeMode(COL_NAME, QHeaderView.ResizeMode.Interactive)
-        header.setSectionResizeMode(COL_DETAIL, QHeaderView.ResizeMode.Stretch)
-        # Number columns sized from the font and the widest figure shown (the model's widest), not
-        # ResizeToContents: that measures every row of the tree on each expand and scroll (a
-        # 1,000-turn session stalled the GUI for seconds per expanded turn).
-        for col in (COL_TOKENS, COL_CACHED, COL_DURATION):
-            header.setSectionResizeMode(col, QHeaderView.ResizeMode.Interactive)
-        header.resizeSection(COL_NAME, NAME_COLUMN_WIDTH)
+        # The name takes what the other columns leave, and never less than the widest name in
+        # sight; the detail is as wide as its widest text, and gives way first (its whole text on
+        # hover) when the navigator is too narrow for both, before a horizontal scroll bar. The number columns are sized from the font and the widest figure shown
+        # (the model's widest), not measured: that read every row of the tree on each expand.
+        self.columns = ColumnFitter(self.tree, COL_NAME, fit_stretch=True, minimum=NAME_COLUMN_MINIMUM,
+                                    minimums={COL_DETAIL: DETAIL_COLUMN_MINIMUM},
+                                    skip=(COL_TOKENS, COL_CACHED, COL_DURATION), gives_way=(COL_DETAIL,))
         self.model.figuresWidened.connect(self._size_number_columns)
-        # The name column gives way in a narrow navigator so the detail column keeps some room,
-        # until the user sizes it by hand.
-        self._name_sized_by_user = False
-        self._sizing_name = False
         self._size_number_columns()
-        header.sectionResized.connect(self._section_resized)
 
         bar = QHBoxLayout()
         bar.setContentsMargins(0, 0, 0, 0)
@@ -264,47 +261,23 @@ class Navigator(QWidget):
         # Connected after the current row is restored: the selection did not change for the user.
         tree.selectionModel().currentRowChanged.connect(self._current_changed)
 
-    def _section_resized(self, section: int, _old: int, _new: int) -> None:
-        if section == COL_NAME and not self._sizing_name:
-            self._name_sized_by_user = True
-
-    def _fit_name_column(self) -> None:
-        """Name: up to NAME_COLUMN_WIDTH, but no more than 60 % of what the number columns leave."""
-        if self._name_sized_by_user:
-            return
-        header = self.tree.header()
-        numbers = sum(header.sectionSize(c) for c in (COL_TOKENS, COL_CACHED, COL_DURATION))
-        free = self.tree.viewport().width() - numbers
-        width = max(NAME_COLUMN_MINIMUM, min(NAME_COLUMN_WIDTH, int(free * 0.6)))
-        if header.sectionSize(COL_NAME) != width:
-            self._sizing_name = True
-            try:
-                header.resizeSection(COL_NAME, width)
-            finally:
-                self._sizing_name = False
-
-    def resizeEvent(self, event: Any) -> None:  # noqa: N802 - Qt override
-        super().resizeEvent(event)
-        # After the tree's own resize: its viewport has the new width only then.
-        QTimer.singleShot(0, self._fit_name_column)
-
     def _size_number_columns(self) -> None:
         """Each number column as wide as its title or the widest figure shown so far (at least
-        a five-digit count and a ten-second duration)."""
+        a four-digit count and a one-second duration; a wider figure widens it when it shows)."""
         metrics = self.tree.fontMetrics()
         header = self.tree.header()
         style = self.tree.style()
         # The cell's text margins (focus frame and item margins), and the title's header margins.
-        pad = 2 * style.pixelMetric(style.PixelMetric.PM_FocusFrameHMargin) + 8
-        title_pad = 2 * style.pixelMetric(style.PixelMetric.PM_HeaderMargin) + 4
+        pad = 2 * style.pixelMetric(style.PixelMetric.PM_FocusFrameHMargin) + 6
+        title_pad = 2 * style.pixelMetric(style.PixelMetric.PM_HeaderMargin) + 2
         widest = self.model.widest
-        least = (format_number(99_999), format_number(99_999), format_duration(59_990))
+        least = (format_number(9_999), format_number(9_999), format_duration(9_990))
         for col, shown, floor in zip((COL_TOKENS, COL_CACHED, COL_DURATION), widest, least, strict=True):
             sample = max(shown, floor, key=metrics.horizontalAdvance)
             title = self.model.headerData(col, Qt.Orientation.Horizontal) or ""
-            width = max(metrics.horizontalAdvance(sample), header.fontMetrics().horizontalAdvance(title) + title_pad)
-            header.resizeSection(col, width + pad)
-        self._fit_name_column()
+            width = max(metrics.horizontalAdvance(sample) + pad, header.fontMetrics().horizontalAdvance(title) + title_pad)
+            header.resizeSection(col, width)
+        self.columns.relayout()
 
     def changeEvent(self, event: Any) -> None:  # noqa: N802 - Qt override
         super().changeEvent(event)
