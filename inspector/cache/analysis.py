@@ -50,6 +50,7 @@ from inspector.cache.results import (
     copy_summary,
 )
 from inspector.cache.resume import Checkpoint, ResumeCursor
+from inspector.cache.resume_state import StateError, parse_state, restore_evidence, state_doc
 from inspector.cache.routing import Routes, route_of, settle
 from inspector.cache.rules import RuleSet, default_rules
 from inspector.cache.sharing import AT_END, Merge, Share, settled
@@ -60,7 +61,7 @@ from inspector.json_deep import NESTED_TOO_DEEP
 from inspector.store import Store, parse_json_object
 from inspector.store.ordering import order_key
 
-__all__ = ["SessionCacheAnalyser", "analyse_session", "analyse_store", "iter_cache_pairs"]
+__all__ = ["SessionCacheAnalyser", "analyse_session", "analyse_store", "iter_cache_pairs", "run_analysis"]
 
 # Requests read before their tokens are counted and their pairs made, at most.
 _READ_AHEAD = 256
@@ -111,6 +112,7 @@ class SessionCacheAnalyser:
         self._resumable = False
         self._cursor = ResumeCursor()
         self._written: dict[str, tuple] = {}  # request event id -> its write-order key
+        self.restarted = False  # the last resume() analysed the session again from its start
 
     # -- public --------------------------------------------------------------------------------
 
@@ -137,6 +139,7 @@ class SessionCacheAnalyser:
         whole session so far, equal to a fresh analysis's. An analysis shared with a worker
         process (:mod:`inspector.cache.worker`) holds only its own runtimes: its first resume
         analyses the session again, in this process."""
+        self.restarted = False
         with fewer_collections():
             if not self._resumable:
                 yield from self._restart()
@@ -156,7 +159,94 @@ class SessionCacheAnalyser:
         for name in fresh.__dict__:
             setattr(self, name, getattr(fresh, name))
         self._done = True
+        self.restarted = True
         yield from settled(self._items())
+
+    # -- a resume state kept between processes (inspector.cache.resume_state) ------------------
+
+    def resume_state(self) -> dict[str, Any] | None:
+        """What :meth:`restored` needs to resume this analysis in another process, as plain JSON;
+        None when it cannot be resumed there (it did not run to its end, was shared with the
+        worker process, is restricted to one runtime or names differences in the full mode)."""
+        if not self._resumable or self._shared or self.runtime_filter is not None or self.naming_mode != "fast":
+            return None
+        return state_doc(self._states.values(), self._rows, self._routes.times, self._cursor, self._side.seen)
+
+    @classmethod
+    def restored(cls, store: Store, analysis: CacheAnalysis, state: Any, *, rules: RuleSet | None = None,
+                 warn: Callable[[str], None] | None = None) -> SessionCacheAnalyser:
+        """An analyser that stands where the one whose :meth:`resume_state` gave ``state`` stood
+        after making ``analysis``: its :meth:`resume` reads only what the store gained since. The
+        runtimes' live calls are read again from ``store``; the state is checked value by value.
+        :class:`StateError` when it is malformed or its requests are no longer in the store."""
+        session_id = analysis.session_id
+        parsed = parse_state(state, session_id)
+        self = cls(store, session_id, rules=rules, warn=warn)
+        self.use_worker = False
+        self._done = True
+        self.warnings = list(analysis.warnings)
+        self._rows = parsed.rows
+        rules_of = {pair.event_id: pair.rules for pair in analysis.pairs}
+        PARTS.trim()
+        wanted = [facts.event_id for runtime in parsed.runtimes for facts in runtime.calls]
+        rows = {row[3]: row for row in store.llm_calling_rows_by_id(wanted)}
+        layouts = []
+        for runtime in parsed.runtimes:
+            state_ = RuntimeState(session_id, runtime.runtime_id, runtime.first_row)
+            calls = []
+            for facts in runtime.calls:
+                calls.append(self._call_again(rows.get(facts.event_id), facts, runtime.runtime_id,
+                                              calls[-1] if calls else None))
+                layouts.append(calls[-1].layout)
+            role = {name: calls[i] if i is not None else None for name, i in runtime.roles.items()}
+            state_.turn_id, state_.step = runtime.turn_id, runtime.step
+            state_.pending = [calls[i] for i in runtime.pending]
+            state_.last, state_.last_ok = role["last"], role["lastOk"]
+            state_.turn_first, state_.last_read = role["turnFirst"], role["lastRead"]
+            state_.summary = runtime.summary
+
+            def rules_by_event(event_id: str) -> Any:
+                found = rules_of.get(event_id)
+                if found is None:
+                    raise StateError("its evidence names a pair the analysis does not hold")
+                return found
+
+            state_.evidence = restore_evidence(runtime.evidence, {c.event_id: c.bp_reads for c in calls},
+                                               rules_by_event)
+            self._states[runtime.runtime_id] = state_
+        job = TokenJob(layouts, PARTS, None)
+        job.finish(job.run())
+        self._routes.times = parsed.routes
+        cursor = self._cursor
+        cursor.calls_seen, cursor.read_turns = parsed.calls_seen, parsed.read_turns
+        cursor.last_event_id, cursor.cursor, cursor.last_order = parsed.last_event_id, parsed.cursor, parsed.last_order
+        # The side events the pairs still to be made read are those of the pending turns; the
+        # rest are known as seen, so a resume tells a new one from an old one.
+        open_turns = dict.fromkeys(s.turn_id for s in self._states.values() if s.pending and s.turn_id is not None)
+        self._side.load(ev for turn_id in open_turns for ev in store.events(session_id, turn_id, types=SIDE_EVENTS)
+                        if ev.id in parsed.side_seen)
+        self._side.seen.update(parsed.side_seen)
+        self._written.update((c.event_id, c.written) for s in self._states.values() for c in s.pending)
+        self._resumable = True
+        return self
+
+    def _call_again(self, row: tuple | None, facts: Any, runtime_id: str | None, reference: Call | None) -> Call:
+        """A live call of a resume state (:class:`inspector.cache.resume_state.CallFacts`) built
+        again from its row, with the values the analysis had given it."""
+        if row is None or row[0] != self.session_id:
+            raise StateError("a request it names is no longer in the session")
+        try:
+            dec = decode_payload(row[2])
+            call = self._call_of((row[0], row[1], row[3]), dec, facts.row, reference)
+        except (Unreadable, ValueError, TypeError, RecursionError):
+            raise StateError("a request it names no longer reads as it did") from None
+        if dec.runtime_id != runtime_id:
+            raise StateError("a request it names is another runtime's")
+        call.step, call.written, call.usage = facts.step, facts.written, facts.usage
+        call.response_at, call.failed, call.shared_tokens = facts.response_at, facts.failed, facts.shared_tokens
+        call.routing_rate = facts.routing_rate
+        call.bp_reads = facts.reads
+        return call
 
     def _fresh(self, warn: Callable[[str], None] | None = None) -> SessionCacheAnalyser:
         """A new analyser of the same session, with the same settings, that analyses alone."""
@@ -398,11 +488,10 @@ class SessionCacheAnalyser:
         if share is not None and not share.owns(dec.runtime_id, row):
             share.give(index, row, (dec.hint(), self._written_of(event_id)))
             return None
-        rules = self.rules.resolve(dec.provider, dec.protocol, dec.model, dec.started_at)  # priced on its own day
         state = self._states.get(dec.runtime_id)
-        reference = state.last_read if state is not None else None
         try:
-            layout = build_layout(dec, PARTS, rules, reference.layout if reference is not None else None)
+            call = self._call_of((session_id, turn_id, event_id), dec, index,
+                                 state.last_read if state is not None else None)
         except RecursionError:  # our walks recurse; V8 (Covel) reads such a payload
             self._note(f"skipped trace_events row {event_id} (turn {turn_id}): {NESTED_TOO_DEEP}")
             return None
@@ -411,11 +500,19 @@ class SessionCacheAnalyser:
         self._cursor.read_turns.add((turn_id, dec.runtime_id))
         if self.naming_mode == "full":
             self._namer.payloads[event_id] = parse_json_object(raw, merge_data=True)[0]
-        call = Call(event_id, session_id, turn_id, dec, layout, rules, index)
         call.written = self._written_of(event_id) if handed is None else handed[1]
+        state.last_read = call
+        return call
+
+    def _call_of(self, ids: tuple[str, str, str], dec: Any, index: int, reference: Call | None) -> Call:
+        """The call of a decoded row (``ids``: its session, turn and event id), its layout built against ``reference`` (the runtime's request
+        read before it) when there is one: what equals it is taken as it is."""
+        rules = self.rules.resolve(dec.provider, dec.protocol, dec.model, dec.started_at)  # priced on its own day
+        layout = build_layout(dec, PARTS, rules, reference.layout if reference is not None else None)
+        session_id, turn_id, event_id = ids
+        call = Call(event_id, session_id, turn_id, dec, layout, rules, index)
         if reference is not None and layout.same_as_ref:
             call.ref = reference
-        state.last_read = call
         return call
 
     def _findings_of(self, state: RuntimeState) -> list[Finding]:
@@ -437,8 +534,15 @@ def analyse_session(store: Store, session_id: str, *, rules: RuleSet | None = No
     ``should_stop`` is polled between pairs (a cancelled view) and ends the run early."""
     analyser = SessionCacheAnalyser(store, session_id, rules=rules, runtime_id=runtime_id,
                                     naming_mode=naming_mode, warn=warn)
+    return run_analysis(analyser, analyser.pairs(), on_pair=on_pair, should_stop=should_stop)
+
+
+def run_analysis(analyser: SessionCacheAnalyser, gen: Iterator[CachePair], *,
+                 on_pair: Callable[[CachePair], None] | None = None,
+                 should_stop: Callable[[], bool] | None = None) -> CacheAnalysis:
+    """The :class:`CacheAnalysis` of ``gen``, a run of ``analyser`` (its :meth:`pairs` or
+    :meth:`resume`) taken to its end or until ``should_stop``; closed whatever happens."""
     pairs: list[CachePair] = []
-    gen = analyser.pairs()
     try:
         for pair in gen:
             pairs.append(pair)
@@ -448,7 +552,7 @@ def analyse_session(store: Store, session_id: str, *, rules: RuleSet | None = No
                 break
     finally:
         gen.close()
-    return CacheAnalysis(session_id, pairs, analyser.findings, analyser.summaries, analyser.warnings)
+    return CacheAnalysis(analyser.session_id, pairs, analyser.findings, analyser.summaries, analyser.warnings)
 
 
 def analyse_store(store: Store, session_id: str | None = None, *, rules: RuleSet | None = None,

@@ -108,6 +108,19 @@ class PairEvidence:
                 if cum[j + 1] < short_of:
                     self.short_breakpoints.append((where, cum[j + 1]))
 
+    @classmethod
+    def restored(cls, values: tuple, rules: CacheRules, reads: set[int]) -> PairEvidence:
+        """One read back from a resume state (:mod:`inspector.cache.resume_state`): its values in
+        the order of ``__slots__`` but ``rules`` and ``reads``, which are given."""
+        (turn_id, event_id, previous, gap, write_ttl, input_tokens, cached, written, shared, total, short,
+         ends) = values
+        e = cls.__new__(cls)
+        e.turn_id, e.event_id, e.previous_event_id, e.gap, e.rules = turn_id, event_id, previous, gap, rules
+        e.write_ttl, e.input_tokens, e.cached_tokens, e.written_tokens = write_ttl, input_tokens, cached, written
+        e.shared_tokens, e.total_tokens, e.short_breakpoints, e.breakpoint_ends = shared, total, short, ends
+        e.reads = reads
+        return e
+
     def read_later(self, readers_cached: int = 0) -> int:
         """The prefix tokens of this request's cache that a later request read: through the
         breakpoints marked read, or as much as the requests compared with it read from the cache

@@ -41,7 +41,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from inspector import __version__
 from inspector.cache.results import (
@@ -62,7 +62,7 @@ from inspector.cache_folder import (
 )
 from inspector.collector import fewer_collections
 
-__all__ = ["FOLDER", "FOLDER_LIMIT_BYTES", "FORMAT", "MAX_FILE_BYTES", "Kept", "KeptAnalyses", "Mark",
+__all__ = ["FOLDER", "FOLDER_LIMIT_BYTES", "FORMAT", "MAX_FILE_BYTES", "Kept", "KeptAnalyses", "Mark", "Resumed",
            "analyses_of", "rules_hash"]
 
 FORMAT = 1
@@ -140,6 +140,18 @@ class Kept:
     analysis: CacheAnalysis
     current: bool
     turns: list[tuple[int, str]]
+    # the analyser's resume state (inspector.cache.resume_state, JSON, checked only when used)
+    resume: Any = None
+
+
+class Resumed(NamedTuple):
+    """A kept analysis brought up to date (:meth:`KeptAnalyses.resumed`): the whole ``analysis``,
+    the ``analyser`` that can resume it again, and the pairs that are new or changed (every pair
+    when the resume had to analyse the session again)."""
+
+    analysis: CacheAnalysis
+    analyser: Any  # inspector.cache.analysis.SessionCacheAnalyser
+    changed: list[CachePair]
 
 
 class KeptAnalyses:
@@ -226,12 +238,12 @@ class KeptAnalyses:
             if state != "current" and not (grown and state == "grown"):
                 return None
             with fewer_collections():  # tens of thousands of objects, none of them garbage
-                analysis, turns = _decode_body(body, header, session_id, rules)
+                analysis, turns, resume = _decode_body(body, header, session_id, rules)
         except KeptFileError as exc:
             self._ignore(path, str(exc))
             return None
         touch(path)
-        return Kept(analysis, state == "current", turns)
+        return Kept(analysis, state == "current", turns, resume)
 
     def _check_header(self, header: dict[str, Any], session_id: str, rules: RuleSet) -> Mark | None:
         """The header's mark when the file is this store's and session's; None when it is from
@@ -257,11 +269,13 @@ class KeptAnalyses:
 
     # ----------------------------------------------------------------- writing
 
-    def save(self, analysis: CacheAnalysis, rules: RuleSet, mark: Mark, turns: list[tuple[int, str]]) -> Path | None:
+    def save(self, analysis: CacheAnalysis, rules: RuleSet, mark: Mark, turns: list[tuple[int, str]],
+             resume: dict[str, Any] | None = None) -> Path | None:
         """Keep ``analysis`` (made from the store as ``mark`` found it, taken before it read) with
-        the session's ``turns`` ((number, turn id) in order); None when it is not kept (too big,
-        beside the database, made with a failed worker, or the folder cannot be written: the next
-        run analyses again)."""
+        the session's ``turns`` ((number, turn id) in order) and the analyser's ``resume`` state
+        (:meth:`inspector.cache.analysis.SessionCacheAnalyser.resume_state`); None when it is not
+        kept (too big, beside the database, made with a failed worker, or the folder cannot be
+        written: the next run analyses again)."""
         from inspector.files import SaveError, write_atomic_bytes
 
         if not self.usable or not isinstance(analysis.session_id, str) or any(
@@ -269,9 +283,11 @@ class KeptAnalyses:
             return None
         try:
             # A store of odd shape may hand over values JSON cannot hold (bytes ids): not kept.
-            body = zlib.compress(_encode_body(analysis, turns).encode("ascii"), 1)
+            body = zlib.compress(_encode_body(analysis, turns, resume).encode("ascii"), 1)
         except (TypeError, ValueError):
-            return None
+            return self.save(analysis, rules, mark, turns) if resume is not None else None
+        if len(body) > MAX_FILE_BYTES and resume is not None:  # the results alone may fit
+            return self.save(analysis, rules, mark, turns)
         mark = self._anchored(mark, analysis)
         if len(body) > MAX_FILE_BYTES:
             return None
@@ -290,6 +306,34 @@ class KeptAnalyses:
             _WARNED.discard(path)
         prune(self.root, FOLDER_LIMIT_BYTES, path, _SUFFIX)
         return path
+
+    # ----------------------------------------------------------------- resuming
+
+    def resumed(self, kept: Kept, rules: RuleSet, warn: Callable[[str], None] | None = None) -> Resumed | None:
+        """A kept analysis of a session that has grown since brought up to date from its resume
+        state, reading only the rows written since (:class:`Resumed`; its analysis equals a fresh
+        analysis of the store); None when it has no resume state or the state
+        does not hold (a warning says why; analyse afresh). Its warnings are said through
+        ``warn``: the kept ones, then those of the rows read now."""
+        if kept.resume is None:
+            return None
+        from inspector.cache.analysis import SessionCacheAnalyser, run_analysis
+        from inspector.cache.resume import merged_pairs
+        from inspector.cache.resume_state import StateError
+
+        earlier = kept.analysis
+        try:
+            with fewer_collections():
+                analyser = SessionCacheAnalyser.restored(self.store, earlier, kept.resume, rules=rules, warn=warn)
+        except StateError as exc:
+            self._ignore(self.path_for(earlier.session_id), f"its resume state does not hold: {exc}")
+            return None
+        for message in earlier.warnings if warn is not None else ():
+            warn(message)
+        new = run_analysis(analyser, analyser.resume())
+        pairs = merged_pairs(earlier.pairs, new.pairs, analyser.restarted)
+        return Resumed(CacheAnalysis(earlier.session_id, pairs, new.findings, new.summaries, new.warnings), analyser,
+                       new.pairs)
 
     # ----------------------------------------------------------------- clearing
 
@@ -352,7 +396,7 @@ def _columns(doc: Any, fields: tuple[str, ...], types: list[frozenset[type] | No
     return doc
 
 
-def _encode_body(analysis: CacheAnalysis, turns: list[tuple[int, str]]) -> str:
+def _encode_body(analysis: CacheAnalysis, turns: list[tuple[int, str]], resume: dict[str, Any] | None) -> str:
     pairs = [[getattr(p, name) for p in analysis.pairs] for name in _PAIR_FIELDS]
     pairs[_RULES_AT] = [None] * len(analysis.pairs)  # resolved again from the rules table
     findings = [[getattr(f, name) for f in analysis.findings] for name in _FINDING_FIELDS]
@@ -361,11 +405,13 @@ def _encode_body(analysis: CacheAnalysis, turns: list[tuple[int, str]]) -> str:
     summaries[at] = [list(map(list, counter.items())) for counter in summaries[at]]
     doc = {"pairs": pairs, "findings": findings, "summaries": summaries, "warnings": list(analysis.warnings),
            "turns": [[number, turn_id] for number, turn_id in turns]}
+    if resume is not None:
+        doc["resume"] = resume
     return json.dumps(doc, ensure_ascii=True, separators=(",", ":"))
 
 
 def _decode_body(body: bytes, header: dict[str, Any], session_id: str,
-                 rules: RuleSet) -> tuple[CacheAnalysis, list[tuple[int, str]]]:
+                 rules: RuleSet) -> tuple[CacheAnalysis, list[tuple[int, str]], Any]:
     inflate = zlib.decompressobj()
     try:
         raw = inflate.decompress(body, _MAX_BODY_BYTES)
@@ -402,38 +448,46 @@ def _decode_body(body: bytes, header: dict[str, Any], session_id: str,
         raise KeptFileError("its findings are malformed")
     if any(p.session_id != session_id for p in out.pairs):
         raise KeptFileError("it holds another session's pairs")
-    return out, [(number, turn_id) for number, turn_id in turns]
+    return out, [(number, turn_id) for number, turn_id in turns], doc.get("resume")
 
 
 def analyses_of(store: Any, session_ids: list[str], rules: RuleSet, keep: KeptAnalyses | None,
                 warn: Callable[[str], None] | None = None,
                 before_analysing: Callable[[list[str]], None] | None = None) -> list[CacheAnalysis]:
     """The analyses of ``session_ids``, in order: each the kept one when it holds (its warnings
-    said again through ``warn``, as the analysis said them), else a fresh one
-    (:func:`inspector.cache.analysis.analyse_session`), then kept. ``keep`` None: analysed,
-    nothing read or written (``--no-cache``). ``before_analysing`` is called with the sessions
-    that are not kept, before the first of them is analysed (when there is one)."""
-    kept = {}
+    said again through ``warn``, as the analysis said them); the kept one brought up to date when
+    the session has grown since (:meth:`KeptAnalyses.resumed`); else a fresh one. Each not kept
+    as it is, is kept afterwards. ``keep`` None: analysed, nothing read or written
+    (``--no-cache``). ``before_analysing`` is called with the sessions that are not kept as they
+    are, before the first of them is analysed (when there is one)."""
+    from inspector.cache.analysis import SessionCacheAnalyser, run_analysis
+
+    kept: dict[str, Kept] = {}
     if keep is not None:
         for sid in session_ids:
-            found = keep.load(sid, rules)
+            found = keep.load(sid, rules, grown=True)
             if found is not None:
-                kept[sid] = found.analysis
-    missing = [sid for sid in session_ids if sid not in kept]
+                kept[sid] = found
+    missing = [sid for sid in session_ids if sid not in kept or not kept[sid].current]
     if missing and before_analysing is not None:
         before_analysing(missing)
     out = []
     for sid in session_ids:
-        analysis = kept.get(sid)
-        if analysis is not None:
-            for message in analysis.warnings if warn is not None else ():
+        found = kept.get(sid)
+        if found is not None and found.current:
+            for message in found.analysis.warnings if warn is not None else ():
                 warn(message)
+            out.append(found.analysis)
+            continue
+        mark = keep.mark(sid) if keep is not None else None  # before anything is read
+        resumed = keep.resumed(found, rules, warn) if keep is not None and found is not None else None
+        if resumed is not None:
+            analysis, analyser = resumed.analysis, resumed.analyser
         else:
-            from inspector.cache.analysis import analyse_session
-
-            mark = keep.mark(sid) if keep is not None else None
-            analysis = analyse_session(store, sid, rules=rules, warn=warn)
-            if keep is not None and mark is not None:
-                keep.save(analysis, rules, mark, [(t.number, t.turn_id) for t in store.turns(sid)])
+            analyser = SessionCacheAnalyser(store, sid, rules=rules, warn=warn)
+            analysis = run_analysis(analyser, analyser.pairs())
+        if keep is not None and mark is not None:
+            keep.save(analysis, rules, mark, [(t.number, t.turn_id) for t in store.turns(sid)],
+                      analyser.resume_state())
         out.append(analysis)
     return out

@@ -13,7 +13,7 @@ from inspector.cache.side_events import SIDE_EVENTS, SideEvents, response_fields
 from inspector.store import Store, TraceEvent
 from inspector.store.ordering import order_key
 
-__all__ = ["Checkpoint", "ResumeCursor"]
+__all__ = ["Checkpoint", "ResumeCursor", "merged_pairs"]
 
 
 class Checkpoint:
@@ -46,6 +46,17 @@ class Checkpoint:
         state.summary = copy_summary(self.summary)
         for response, used in self.used:
             response.used = used
+
+
+def merged_pairs(earlier: list[Any], resumed: list[Any], restarted: bool) -> list[Any]:
+    """The pairs of a whole analysis from an earlier one's and what a resume of it yielded (the
+    new and changed pairs; every pair when it ``restarted``), in the order a fresh analysis of the
+    store makes them: a resume re-makes each runtime's last turn, whose pairs an analysis makes
+    last, and what it yields sorts after every earlier pair it leaves as it was."""
+    if restarted:
+        return list(resumed)
+    again = {pair.event_id for pair in resumed}
+    return [pair for pair in earlier if pair.event_id not in again] + list(resumed)
 
 
 class ResumeCursor:

@@ -58,15 +58,17 @@ class Routes:
     """How many requests went on each route in the minute up to each one, it included, counted in
     the order the requests were written (CachePair.routing_rate)."""
 
-    __slots__ = ("_times",)
+    __slots__ = ("times",)
 
     def __init__(self) -> None:
-        self._times: dict[tuple, deque[float]] = {}
+        # per route, the times of its requests not yet a minute older than its latest (what a
+        # resume state keeps: inspector.cache.resume_state)
+        self.times: dict[tuple, deque[float]] = {}
 
     def count(self, route: tuple, t: float) -> int:
-        times = self._times.get(route)
+        times = self.times.get(route)
         if times is None:
-            times = self._times[route] = deque()
+            times = self.times[route] = deque()
         while times and times[0] <= t - 60:
             times.popleft()
         times.append(t)

@@ -54,6 +54,8 @@ from PySide6.QtWidgets import (
 from inspector import views
 from inspector.cache.analysis import SessionCacheAnalyser
 from inspector.cache.kept import Kept, KeptAnalyses
+from inspector.cache.resume import merged_pairs
+from inspector.cache.rules import default_rules
 from inspector.cache.results import CacheAnalysis, CachePair, Finding
 from inspector.cache.worker import worker_for_session
 from inspector.cache.session_totals import SessionTotals, session_cost_classes, session_totals
@@ -355,7 +357,7 @@ class CacheView(QWidget):
                 relay.batch.emit(job, batch)
             analysis = CacheAnalysis(session_id, pairs, analyser.findings, analyser.summaries, analyser.warnings)
             if keep is not None and mark is not None and not job.cancelled:
-                keep.save(analysis, analyser.rules, mark, turns)
+                keep.save(analysis, analyser.rules, mark, turns, analyser.resume_state())
             return analysis
 
         self.job = self.tasks.run(work, lambda result: self._done(session_id, result, analyser),
@@ -394,7 +396,7 @@ class CacheView(QWidget):
             self._results[session_id] = (kept.analysis, list(kept.turns), elapsed, False)
         self._complete(kept.analysis, elapsed, False, from_kept=True)
         if not kept.current:
-            self.refresh_session()
+            self.refresh_session(kept)
 
     def _cancel(self) -> None:
         # A run stopped half-way leaves its analyser unable to resume.
@@ -469,10 +471,11 @@ class CacheView(QWidget):
             self._follow_turns.extend(update.changes.sessions[self.session_id].turns)
             self.refresh_session()
 
-    def refresh_session(self) -> None:
+    def refresh_session(self, kept: Kept | None = None) -> None:
         """Analyse what was written to the shown session since its last analysis and merge the
-        new and changed pairs (after a running analysis); the whole session when there is no
-        analyser to resume."""
+        new and changed pairs (after a running analysis, or from the resume state of a ``kept``
+        analysis the session has outgrown); the whole session when there is nothing to resume.
+        The whole analysis is kept afterwards."""
         store, session_id = self.store, self.session_id
         if store is None or session_id is None:
             return
@@ -485,43 +488,47 @@ class CacheView(QWidget):
         turns, self._follow_turns = self._follow_turns, []
         keep = self._kept_folder()
         requests = self._requests.get(session_id)
+        earlier = list(self.analysis.pairs) if self.analysis is not None and analyser is not None else []
 
-        def work(job: Job) -> CacheAnalysis | None:
+        def work(job: Job) -> tuple[CacheAnalysis, list[CachePair]] | None:
             nonlocal analyser
-            mark = columns = None
-            if analyser is None:
-                # The whole session is analysed again: kept afterwards (a resume's pairs are only
-                # the new and changed ones, so what is kept stays the last whole analysis).
-                if keep is not None:
-                    mark = keep.mark(session_id)
-                    columns = [(t.number, t.turn_id) for t in store.turns(session_id)]
-                analyser = SessionCacheAnalyser(store, session_id)
-                worker_for_session(requests)
-                gen = analyser.pairs()
+            # What a follow update resumes is not kept again (a kept analysis the session has
+            # outgrown resumes as cheaply): only a kept one brought up to date, or a whole one.
+            keeping = keep if kept is not None or analyser is None else None
+            mark = keeping.mark(session_id) if keeping is not None else None  # before anything is read
+            resumed = keeping.resumed(kept, default_rules()) if keeping is not None and kept is not None else None
+            if resumed is not None:
+                analyser = resumed.analyser
+                analysis, changed = resumed.analysis, resumed.changed
             else:
-                gen = analyser.resume(turns)
-            pairs: list[CachePair] = []
-            try:
-                for pair in gen:
-                    if job.cancelled:
-                        return None
-                    pairs.append(pair)
-            finally:
-                gen.close()
-            analysis = CacheAnalysis(session_id, pairs, analyser.findings, analyser.summaries, analyser.warnings)
-            if keep is not None and mark is not None and columns is not None:
-                keep.save(analysis, analyser.rules, mark, columns)
-            return analysis
+                if analyser is None:
+                    analyser = SessionCacheAnalyser(store, session_id)
+                    worker_for_session(requests)
+                    gen = analyser.pairs()
+                else:
+                    gen = analyser.resume(turns)
+                changed = []
+                try:
+                    for pair in gen:
+                        if job.cancelled:
+                            return None
+                        changed.append(pair)
+                finally:
+                    gen.close()
+                whole = merged_pairs(earlier, changed, analyser.restarted) if earlier else changed
+                analysis = CacheAnalysis(session_id, whole, analyser.findings, analyser.summaries, analyser.warnings)
+            if keeping is not None and mark is not None and not job.cancelled:
+                keeping.save(analysis, analyser.rules, mark,
+                             [(t.number, t.turn_id) for t in store.turns(session_id)], analyser.resume_state())
+            return analysis, changed
 
-        def done(analysis: CacheAnalysis | None) -> None:
-            if session_id != self.session_id or analysis is None:
+        def done(result: tuple[CacheAnalysis, list[CachePair]] | None) -> None:
+            if session_id != self.session_id or result is None:
                 return
             self.job = None
             self._analyser = analyser
-            appended, replaced = self.model.merge_pairs(analysis.pairs)
-            # The changed pairs were merged: what the view keeps is the whole session's.
-            analysis = CacheAnalysis(session_id, list(self.model.pairs), analysis.findings, analysis.summaries,
-                                     analysis.warnings)
+            analysis, changed = result
+            appended, replaced = self.model.merge_pairs(changed)
             self._recount()
             elapsed = time.perf_counter() - started
             shared = analyser is not None and analyser.shared_with_worker

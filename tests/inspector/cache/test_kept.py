@@ -353,11 +353,14 @@ def test_any_pairs_findings_and_summaries_read_back_the_same(tmp_path_factory: p
     @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
     @given(pairs=st.lists(_pair_strategy(), max_size=5), found=st.lists(findings, max_size=3),
            sums=st.lists(summaries, max_size=3), warnings=st.lists(text, max_size=2),
-           turns=st.lists(st.tuples(st.integers(), text), max_size=4))
-    def check(pairs: list, found: list, sums: list, warnings: list[str], turns: list[tuple[int, str]]) -> None:
+           turns=st.lists(st.tuples(st.integers(), text), max_size=4),
+           resume=st.none() | st.dictionaries(text, json_values, max_size=3))
+    def check(pairs: list, found: list, sums: list, warnings: list[str], turns: list[tuple[int, str]],
+              resume: dict | None) -> None:
         analysis = CacheAnalysis("s", pairs, found, sums, warnings)
-        raw = kept_module._encode_body(analysis, turns).encode("ascii")
-        back, back_turns = kept_module._decode_body(zlib.compress(raw), {}, "s", rules)
+        raw = kept_module._encode_body(analysis, turns, resume).encode("ascii")
+        back, back_turns, back_resume = kept_module._decode_body(zlib.compress(raw), {}, "s", rules)
+        assert back_resume == resume
         assert back.pairs == analysis.pairs and back.findings == analysis.findings
         assert back.summaries == analysis.summaries and back.warnings == analysis.warnings
         assert [list(s.reasons.items()) for s in back.summaries] == [list(s.reasons.items()) for s in sums]

@@ -12,7 +12,7 @@ from PySide6.QtCore import Qt
 
 from inspector import views
 from inspector.anatomy.divergence import context_point
-from inspector.cache.analysis import analyse_session
+from inspector.cache.analysis import SessionCacheAnalyser, analyse_session
 from inspector.jsjson import utf16_len, utf16_to_index
 from inspector.store import open_store
 from ui.windows.cache_dock import install_cache_view
@@ -434,7 +434,9 @@ def test_a_session_analysed_before_is_shown_whole_at_once(qtbot: Any, window: Ma
 
 
 def test_rows_appended_since_are_analysed_after_the_kept_table_is_shown(
-        qtbot: Any, isolated_settings: Path, demo_db: Path, tmp_path: Path) -> None:
+        qtbot: Any, isolated_settings: Path, demo_db: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The kept table is shown at once; the rows written since are then read alone, from the kept
+    file's resume state (no whole analysis runs), and the table merged."""
     import shutil
     import sqlite3
     from contextlib import closing
@@ -443,7 +445,8 @@ def test_rows_appended_since_are_analysed_after_the_kept_table_is_shown(
     shutil.copy(demo_db, db)
     db.chmod(0o644)
     with closing(sqlite3.connect(db)) as con:
-        (turn,) = con.execute("SELECT turn_id FROM trace_events WHERE session_id = ? ORDER BY seq DESC LIMIT 1",
+        (turn,) = con.execute("SELECT turn_id FROM trace_events WHERE session_id = ? "
+                              "ORDER BY created_at DESC, seq DESC LIMIT 1",
                               (DEEPSEEK,)).fetchone()
         cur = con.execute("SELECT * FROM trace_events WHERE turn_id = ? ORDER BY seq", (turn,))
         cols, rows = [d[0] for d in cur.description], cur.fetchall()
@@ -461,16 +464,26 @@ def test_rows_appended_since_are_analysed_after_the_kept_table_is_shown(
     with open_store(db) as store:
         want = analyse_session(store, DEEPSEEK)
     second = _new_window(qtbot, db)
+
+    def whole_analysis(self: SessionCacheAnalyser) -> Any:
+        raise AssertionError("the session was analysed whole")
+
     try:
         view = second.cache_view
+        whole = SessionCacheAnalyser.pairs
+        monkeypatch.setattr(SessionCacheAnalyser, "pairs", whole_analysis)
         with qtbot.waitSignal(view.finished, timeout=30000):
             view.open_session(DEEPSEEK)
         assert [p.to_json() for p in view.model.pairs] == before  # the kept table, at once
         assert view.job is not None and "analysing the rows written since" in view.status_text
         with qtbot.waitSignal(view.finished, timeout=60000):
             pass
+        monkeypatch.setattr(SessionCacheAnalyser, "pairs", whole)
         assert {p.event_id: p.to_json() for p in view.model.pairs} == {p.event_id: p.to_json() for p in want.pairs}
-        assert len(want.pairs) > len(before) and not view.from_kept
+        # The whole analysis the view holds (what it exports) is in a fresh analysis's order.
+        assert [p.to_json() for p in view.analysis.pairs] == [p.to_json() for p in want.pairs]
+        assert [f.to_json() for f in view.analysis.findings] == [f.to_json() for f in want.findings]
+        assert len(want.pairs) > len(before) and not view.from_kept and not view._analyser.restarted
     finally:
         second.shutdown()
     third = _new_window(qtbot, db)  # the whole analysis made then was kept
