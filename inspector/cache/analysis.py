@@ -50,7 +50,7 @@ from inspector.cache.results import (
     copy_summary,
 )
 from inspector.cache.resume import Checkpoint, ResumeCursor
-from inspector.cache.resume_state import StateError, parse_state, restore_evidence, state_doc
+from inspector.cache.resume_state import StateError, parse_state, part_doc, restore_evidence, state_doc
 from inspector.cache.routing import Routes, route_of, settle
 from inspector.cache.rules import RuleSet, default_rules
 from inspector.cache.sharing import AT_END, Merge, Share, settled
@@ -103,6 +103,9 @@ class SessionCacheAnalyser:
         self._share: Share | None = None  # which runtimes go to the worker, when this side decides
         self._shared = False  # pairing only some runtimes (either side of a shared analysis)
         self.shared_with_worker = False  # pairs() ran with the worker process to its end
+        self._worker_part: dict[str, Any] | None = None  # then: its part of the resume state
+        # and each pair's routing rate and rules, by event id
+        self._delivered: dict[str, tuple[int | None, Any]] = {}
         self._rows = 0  # llm.calling rows read so far (a call's ``row``)
         # per runtime, in the order of their first requests: (that request's row, the runtime's
         # findings, its summary); complete with findings and summaries
@@ -141,6 +144,8 @@ class SessionCacheAnalyser:
         analyses the session again, in this process."""
         self.restarted = False
         with fewer_collections():
+            if not self._resumable and self.shared_with_worker:
+                self._take_state()  # a shared analysis goes on from its state, in this process
             if not self._resumable:
                 yield from self._restart()
                 return
@@ -168,9 +173,21 @@ class SessionCacheAnalyser:
         """What :meth:`restored` needs to resume this analysis in another process, as plain JSON;
         None when it cannot be resumed there (it did not run to its end, was shared with the
         worker process, is restricted to one runtime or names differences in the full mode)."""
-        if not self._resumable or self._shared or self.runtime_filter is not None or self.naming_mode != "fast":
+        if self.runtime_filter is not None or self.naming_mode != "fast":
+            return None
+        if self.shared_with_worker:  # this side's runtimes and the worker's part
+            if self._worker_part is None:
+                return None
+            return state_doc(self._states.values(), self._rows, self._routes.times, self._cursor, self._side.seen,
+                             self._worker_part, {event_id: rate for event_id, (rate, _) in self._delivered.items()})
+        if not self._resumable or self._shared:
             return None
         return state_doc(self._states.values(), self._rows, self._routes.times, self._cursor, self._side.seen)
+
+    def worker_part(self) -> dict[str, Any] | None:
+        """The worker's side of a shared analysis, at its end: its runtimes' part of the resume
+        state, which the app's side puts together with its own (:meth:`resume_state`)."""
+        return part_doc(self._states.values(), self._cursor.read_turns)
 
     @classmethod
     def restored(cls, store: Store, analysis: CacheAnalysis, state: Any, *, rules: RuleSet | None = None,
@@ -179,31 +196,36 @@ class SessionCacheAnalyser:
         after making ``analysis``: its :meth:`resume` reads only what the store gained since. The
         runtimes' live calls are read again from ``store``; the state is checked value by value.
         :class:`StateError` when it is malformed or its requests are no longer in the store."""
-        session_id = analysis.session_id
+        return cls._from_state(store, analysis.session_id, state, analysis.warnings,
+                               {pair.event_id: pair.rules for pair in analysis.pairs}, rules=rules, warn=warn)
+
+    @classmethod
+    def _from_state(cls, store: Store, session_id: str, state: Any, warnings: list[str], rules_of: dict[str, Any], *,
+                    rules: RuleSet | None, warn: Callable[[str], None] | None) -> SessionCacheAnalyser:
+        """:meth:`restored`, given the analysis's warnings and its pairs' rules by event id."""
         parsed = parse_state(state, session_id)
-        self = cls(store, session_id, rules=rules, warn=warn)
-        self.use_worker = False
-        self._done = True
-        self.warnings = list(analysis.warnings)
-        self._rows = parsed.rows
-        rules_of = {pair.event_id: pair.rules for pair in analysis.pairs}
+        analyser = cls(store, session_id, rules=rules, warn=warn)
+        analyser.use_worker = False
+        analyser._done = True
+        analyser.warnings = list(warnings)
+        analyser._rows = parsed.rows
         PARTS.trim()
         wanted = [facts.event_id for runtime in parsed.runtimes for facts in runtime.calls]
         rows = {row[3]: row for row in store.llm_calling_rows_by_id(wanted)}
         layouts = []
         for runtime in parsed.runtimes:
-            state_ = RuntimeState(session_id, runtime.runtime_id, runtime.first_row)
+            runtime_state = RuntimeState(session_id, runtime.runtime_id, runtime.first_row)
             calls = []
             for facts in runtime.calls:
-                calls.append(self._call_again(rows.get(facts.event_id), facts, runtime.runtime_id,
-                                              calls[-1] if calls else None))
+                calls.append(analyser._call_again(rows.get(facts.event_id), facts, runtime.runtime_id,
+                                                  calls[-1] if calls else None))
                 layouts.append(calls[-1].layout)
             role = {name: calls[i] if i is not None else None for name, i in runtime.roles.items()}
-            state_.turn_id, state_.step = runtime.turn_id, runtime.step
-            state_.pending = [calls[i] for i in runtime.pending]
-            state_.last, state_.last_ok = role["last"], role["lastOk"]
-            state_.turn_first, state_.last_read = role["turnFirst"], role["lastRead"]
-            state_.summary = runtime.summary
+            runtime_state.turn_id, runtime_state.step = runtime.turn_id, runtime.step
+            runtime_state.pending = [calls[i] for i in runtime.pending]
+            runtime_state.last, runtime_state.last_ok = role["last"], role["lastOk"]
+            runtime_state.turn_first, runtime_state.last_read = role["turnFirst"], role["lastRead"]
+            runtime_state.summary = runtime.summary
 
             def rules_by_event(event_id: str) -> Any:
                 found = rules_of.get(event_id)
@@ -211,24 +233,40 @@ class SessionCacheAnalyser:
                     raise StateError("its evidence names a pair the analysis does not hold")
                 return found
 
-            state_.evidence = restore_evidence(runtime.evidence, {c.event_id: c.bp_reads for c in calls},
+            runtime_state.evidence = restore_evidence(runtime.evidence, {c.event_id: c.bp_reads for c in calls},
                                                rules_by_event)
-            self._states[runtime.runtime_id] = state_
+            analyser._states[runtime.runtime_id] = runtime_state
         job = TokenJob(layouts, PARTS, None)
         job.finish(job.run())
-        self._routes.times = parsed.routes
-        cursor = self._cursor
+        analyser._routes.times = parsed.routes
+        cursor = analyser._cursor
         cursor.calls_seen, cursor.read_turns = parsed.calls_seen, parsed.read_turns
         cursor.last_event_id, cursor.cursor, cursor.last_order = parsed.last_event_id, parsed.cursor, parsed.last_order
         # The side events the pairs still to be made read are those of the pending turns; the
         # rest are known as seen, so a resume tells a new one from an old one.
-        open_turns = dict.fromkeys(s.turn_id for s in self._states.values() if s.pending and s.turn_id is not None)
-        self._side.load(ev for turn_id in open_turns for ev in store.events(session_id, turn_id, types=SIDE_EVENTS)
-                        if ev.id in parsed.side_seen)
-        self._side.seen.update(parsed.side_seen)
-        self._written.update((c.event_id, c.written) for s in self._states.values() for c in s.pending)
-        self._resumable = True
-        return self
+        open_turns = dict.fromkeys(s.turn_id for s in analyser._states.values() if s.pending and s.turn_id is not None)
+        analyser._side.load(ev for turn_id in open_turns for ev in store.events(session_id, turn_id, types=SIDE_EVENTS)
+                            if ev.id in parsed.side_seen)
+        analyser._side.seen.update(parsed.side_seen)
+        analyser._written.update((c.event_id, c.written) for s in analyser._states.values() for c in s.pending)
+        analyser._resumable = True
+        return analyser
+
+    def _take_state(self) -> None:
+        """After an analysis shared with the worker process: stand where it ended, from its resume
+        state (its runtimes' states built again in this process), so that :meth:`resume` reads
+        only the rows written since; unchanged when its state cannot be had."""
+        state = self.resume_state()
+        if state is None:
+            return
+        try:
+            again = self._from_state(self.store, self.session_id, state, self.warnings,
+                                     {event_id: rules for event_id, (_, rules) in self._delivered.items()},
+                                     rules=self.rules, warn=self._warn)
+        except StateError:
+            return
+        for name in again.__dict__:
+            setattr(self, name, getattr(again, name))
 
     def _call_again(self, row: tuple | None, facts: Any, runtime_id: str | None, reference: Call | None) -> Call:
         """A live call of a resume state (:class:`inspector.cache.resume_state.CallFacts`) built
@@ -297,6 +335,7 @@ class SessionCacheAnalyser:
 
         merge = Merge()
         delivered: tuple | None = None  # the key of the last pair yielded
+        delivered_ = self._delivered
         try:
             job = worker.start_job(self.store.open_spec, self.session_id, self.rules, self.naming_mode)
         except WorkerGone:
@@ -316,11 +355,13 @@ class SessionCacheAnalyser:
                         merge.receive(job.take(block=False))
                         for key, pair in merge.ready():
                             delivered = key
+                            delivered_[pair.event_id] = (pair.routing_rate, pair.rules)
                             yield pair
                 while not job.ended:
                     merge.receive(job.take(block=True))
                     for key, pair in merge.ready():
                         delivered = key
+                        delivered_[pair.event_id] = (pair.routing_rate, pair.rules)
                         yield pair
             except WorkerGone as exc:
                 own.close()
@@ -330,6 +371,8 @@ class SessionCacheAnalyser:
         finally:
             own.close()
             job.close()
+        self._worker_part = merge.worker_part
+        self._routes = merge.counter  # it counted every route, in row order, as an analysis alone does
         self.groups = sorted(self.groups + merge.groups, key=lambda group: group[0])
         self.findings = [f for _, found, _ in self.groups for f in found]
         self.summaries = [summary for _, _, summary in self.groups]
@@ -505,8 +548,9 @@ class SessionCacheAnalyser:
         return call
 
     def _call_of(self, ids: tuple[str, str, str], dec: Any, index: int, reference: Call | None) -> Call:
-        """The call of a decoded row (``ids``: its session, turn and event id), its layout built against ``reference`` (the runtime's request
-        read before it) when there is one: what equals it is taken as it is."""
+        """The call of a decoded row (``ids``: its session, turn and event id), its layout built
+        against ``reference`` (the runtime's request read before it) when there is one: what
+        equals it is taken as it is."""
         rules = self.rules.resolve(dec.provider, dec.protocol, dec.model, dec.started_at)  # priced on its own day
         layout = build_layout(dec, PARTS, rules, reference.layout if reference is not None else None)
         session_id, turn_id, event_id = ids

@@ -28,8 +28,8 @@ from inspector.cache.results import RuntimeSummary
 from inspector.cache.rules import CacheRules
 from inspector.store import TokenUsage
 
-__all__ = ["FORMAT", "CallFacts", "ParsedState", "RuntimeFacts", "StateError", "parse_state", "restore_evidence",
-           "state_doc"]
+__all__ = ["FORMAT", "CallFacts", "ParsedState", "RuntimeFacts", "StateError", "parse_state", "part_doc",
+           "restore_evidence", "state_doc"]
 
 FORMAT = 1
 
@@ -46,20 +46,33 @@ class StateError(ValueError):
 
 
 def state_doc(states: Iterable[Any], rows: int, routes: dict[tuple, deque], cursor: Any,
-              side_seen: Iterable[str]) -> dict[str, Any] | None:
+              side_seen: Iterable[str], worker_part: dict[str, Any] | None = None,
+              routing_rates: dict[str, int | None] | None = None) -> dict[str, Any] | None:
     """The JSON form of an analyser's state after :meth:`pairs` or :meth:`resume` ran to its end:
     ``states`` its runtimes' (:class:`inspector.cache.pairs.RuntimeState`, in the order of their
     first requests), ``rows`` the rows read, ``routes`` its route loads
     (:class:`inspector.cache.routing.Routes`), ``cursor`` its
-    :class:`inspector.cache.resume.ResumeCursor`, ``side_seen`` the side events read. None when
-    the state holds something JSON cannot say (a value of an odd type from an odd store)."""
+    :class:`inspector.cache.resume.ResumeCursor`, ``side_seen`` the side events read;
+    ``worker_part`` the :func:`part_doc` of the runtimes the worker process paired, when the
+    analysis was shared with it, and ``routing_rates`` the routing rate of each request's pair by
+    its event id (a shared analysis counts them where both sides' rows meet, not on the calls).
+    None when the state holds something JSON cannot say (a value of
+    an odd type from an odd store)."""
     try:
+        runtimes = [_runtime_doc(state) for state in states]
+        read_turns = {tuple(turn) for turn in cursor.read_turns}
+        if worker_part is not None:
+            runtimes = sorted(runtimes + worker_part["runtimes"], key=lambda doc: doc["firstRow"])
+            read_turns.update(tuple(turn) for turn in worker_part["readTurns"])
+        if routing_rates is not None:
+            for call in (call for runtime in runtimes for call in runtime["calls"]):
+                call["routingRate"] = routing_rates.get(call["event"], call["routingRate"])
         doc = {
             "format": FORMAT,
             "rows": rows,
-            "runtimes": [_runtime_doc(state) for state in states],
+            "runtimes": runtimes,
             "routes": [[route[0], _hex(route[1]), _hex(route[2]), list(times)] for route, times in routes.items()],
-            "cursor": {"seen": sorted(cursor.calls_seen), "readTurns": sorted(map(list, cursor.read_turns), key=str),
+            "cursor": {"seen": sorted(cursor.calls_seen), "readTurns": sorted(map(list, read_turns), key=str),
                        "lastEvent": cursor.last_event_id, "key": cursor.cursor,
                        "lastOrder": list(cursor.last_order) if cursor.last_order is not None else None},
             "sideSeen": sorted(side_seen),
@@ -67,6 +80,15 @@ def state_doc(states: Iterable[Any], rows: int, routes: dict[tuple, deque], curs
     except _Unsayable:
         return None
     return doc
+
+
+def part_doc(states: Iterable[Any], read_turns: Iterable[tuple]) -> dict[str, Any] | None:
+    """The worker process's part of a shared analysis's state (:func:`state_doc`): its runtimes
+    and the (turn, runtime) pairs it read. None when JSON cannot say it."""
+    try:
+        return {"runtimes": [_runtime_doc(state) for state in states], "readTurns": [list(t) for t in read_turns]}
+    except _Unsayable:
+        return None
 
 
 class _Unsayable(Exception):

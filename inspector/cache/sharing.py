@@ -94,6 +94,8 @@ class Merge:
         self.counter = Routes()
         self.rates: dict[int, int] = {}
         self.groups: list[tuple[int, list[Finding], RuntimeSummary]] = []
+        # the worker's runtimes' part of the resume state (inspector.cache.resume_state.part_doc)
+        self.worker_part: dict | None = None
 
     def add(self, side: int, item: tuple) -> None:
         if item[0] == "p":
@@ -103,13 +105,15 @@ class Merge:
             self.routes[side].extend(item[2])
 
     def receive(self, messages: list[tuple]) -> None:
-        """Messages of the worker (side 1): batches of items, then its runtimes' groups."""
+        """Messages of the worker (side 1): batches of items, then its runtimes' groups and their
+        part of the resume state."""
         for message in messages:
             if message[0] == "items":
                 for item in message[1]:
                     self.add(1, item)
             elif message[0] == "end":
                 self.groups = message[1]
+                self.worker_part = message[2]
 
     def ready(self) -> Iterator[tuple[tuple, CachePair]]:
         limit = min(self.marks)

@@ -113,7 +113,7 @@ def _analyse(cache_analysis: Any, inbox: queue.Queue, halt: threading.Event, res
             if halt.is_set() or (ended and ended[0] != "rows-end"):
                 write_frame(results, ("cancelled",))
                 return "stop" not in ended
-            write_frame(results, ("end", analyser.groups))
+            write_frame(results, ("end", analyser.groups, analyser.worker_part()))
     except (BrokenPipeError, EOFError):
         return False
     except Exception as exc:  # the analyser in the app finishes the job alone

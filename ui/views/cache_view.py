@@ -14,10 +14,11 @@ The analysis runs on the task manager's pool and reaches the GUI thread in batch
 so the table fills turn by turn; picking another session cancels the run. A session analysed
 before, in this process or an earlier one, is shown whole from what was kept of it in the
 user's cache folder (:mod:`inspector.cache.kept`), read on the pool like an analysis (no analysis
-runs when the store holds the same rows); when rows were appended since, the kept table is shown and the session analysed again in
-the background, its new pairs merged. Finished analyses are also held per session for the open
-store, so switching back is instant; token counts are shared with
-the request view through the core's caches (the analysis's interned parts and
+runs when the store holds the same rows); when rows were appended since, the kept table is shown
+and only the rows written since are read in the background, from where the kept analysis ended
+(its resume state), the new and changed pairs merged. Finished analyses are also held per
+session for the open store, so switching back is instant; token counts are shared with the
+request view through the core's caches (the analysis's interned parts and
 :func:`inspector.tokens.count_exact`'s content-hash cache).
 """
 

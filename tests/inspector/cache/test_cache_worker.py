@@ -91,6 +91,57 @@ def test_a_shared_analysis_equals_one_alone(worker, tmp_path):
     assert len(alone["warnings"]) == 1 and "skipped trace_events row" in alone["warnings"][0]
 
 
+def test_a_shared_analysis_keeps_the_resume_state_one_alone_keeps(worker, tmp_path):
+    """Each side gives its runtimes' part of the state (the worker's through the pipe), so a kept
+    analysis made by two processes resumes in a later one as one made alone does."""
+    path = busy_session(Db(tmp_path / "covel.db"), 12)
+    demo = tmp_path / "demo.db"
+    generate_demo(demo, turns=6)
+    with open_store(demo) as store:
+        sessions = [s.id for s in store.sessions()]
+    for where, session in [(path, "s"), *((demo, sid) for sid in sessions)]:
+        _, shared = run(where, session, alone=False)
+        _, alone = run(where, session, alone=True)
+        assert shared.shared_with_worker, session
+        state = alone.resume_state()
+        assert state is not None and state["runtimes"]
+        assert shared.resume_state() == state, session
+
+
+def test_a_shared_analysis_resumes_in_this_process_from_the_rows_written_since(worker, tmp_path):
+    import sqlite3
+    from contextlib import closing
+
+    from inspector.cache.analysis import analyse_session, run_analysis
+    from inspector.cache.resume import merged_pairs
+
+    path = busy_session(Db(tmp_path / "covel.db"), 12)
+    with closing(sqlite3.connect(path)) as conn:
+        cur = conn.execute("SELECT * FROM trace_events ORDER BY rowid DESC LIMIT 7")
+        cols, tail = [d[0] for d in cur.description], cur.fetchall()[::-1]
+        conn.execute("DELETE FROM trace_events WHERE rowid IN (SELECT rowid FROM trace_events ORDER BY rowid DESC "
+                     "LIMIT 7)")
+        conn.commit()
+    with open_store(path) as store:
+        analyser = SessionCacheAnalyser(store, "s")
+        first = run_analysis(analyser, analyser.pairs())
+        assert analyser.shared_with_worker
+        with closing(sqlite3.connect(path)) as conn:
+            conn.executemany(f"INSERT INTO trace_events ({', '.join(cols)}) VALUES ({', '.join('?' for _ in cols)})",
+                             tail)
+            conn.commit()
+        whole = store.iter_llm_calling_rows
+        store.iter_llm_calling_rows = None  # a resume that read the session whole would fail here
+        again = run_analysis(analyser, analyser.resume())
+        store.iter_llm_calling_rows = whole
+        assert not analyser.restarted and 0 < len(again.pairs) < len(first.pairs)
+        fresh = analyse_session(store, "s")
+    assert [p.to_json() for p in merged_pairs(first.pairs, again.pairs, False)] == [p.to_json() for p in fresh.pairs]
+    assert [f.to_json() for f in again.findings] == [f.to_json() for f in fresh.findings]
+    assert [s.to_json() for s in again.summaries] == [s.to_json() for s in fresh.summaries]
+    assert again.warnings == fresh.warnings
+
+
 def test_the_worker_is_handed_the_side_events_of_its_runtimes(worker, tmp_path):
     # The history loses its oldest turn at turn 4 (each runtime's pruning says so) and again at
     # turn 6 (a compaction of the whole turn says so): the reasons rest on those side events.
