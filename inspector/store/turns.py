@@ -7,7 +7,7 @@ of first appearance in either.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from ..covel.events import (
@@ -18,6 +18,7 @@ from ..covel.events import (
 )
 from ..json_guards import nonempty_str_or_none
 from . import postgres as pg
+from . import turn_spans
 from .columns import UNKNOWN_TURN, fetch_all, matches, matches_any, typed_chunks
 from .conversion import turn_info
 from .ordering import canonical_key
@@ -115,7 +116,9 @@ def _aggregates(schema: Schema, conn: Connection, session_id: str, chunks: list[
     three narrow reads: a GROUP BY along the ``(session_id, turn_id)`` index (counts, first and
     last times), the rows at each turn's first timestamp through the ``(session_id, created_at,
     seq)`` index (its trace id and first ``seq``), and the small lifecycle rows (runtime ids in
-    order). Each turn's ``order_key`` is where it first appears in the trace.
+    order). Each turn's ``order_key`` is where it first appears in the trace. A whole SQLite
+    session's counts and times come from the indexes alone where that gives the GROUP BY's rows
+    (:mod:`inspector.store.turn_spans`), without fetching its rows from the table.
     """
     t = schema.tables
     source = t.source("trace_events")
@@ -138,20 +141,34 @@ def _aggregates(schema: Schema, conn: Connection, session_id: str, chunks: list[
         return v.text("trace_events", name, value)
 
     turn = schema.trace("turn_id")
-    for chunk in chunks:
+    figures = [f"sum({is_llm})", f"min({started})", f"max({ended})"]
+
+    def grouped(condition: Callable[[Binds], str] | None) -> list[tuple[Any, ...]]:
+        """The plain GROUP BY: per turn (of those ``condition`` picks), its count and figures."""
         binds = Binds()
         where = [matches(schema.trace("session_id"), session_id, binds)]
-        if chunk is not None:
-            where.append(matches_any(turn, chunk, binds))
-        sql = select([turn, "count(*)", f"sum({is_llm})", f"min({created})", f"max({created})", f"min({started})",
-                      f"max({ended})", f"min({schema.trace('created_at')})"], source, where=where, group_by=[turn])
-        for turn_id, count, llm, first, last, turn_started, turn_ended, raw in fetch_all(conn, sql, v,
-                                                                                          "trace_events", binds.values):
-            agg[turn_id] = {"trace_id": None, "first": text("created_at", first), "count": int(count),
-                            "last": text("created_at", last), "llm": int(llm or 0),
-                            "started": text("created_at", turn_started), "ended": text("created_at", turn_ended),
-                            "runtimes": {}}
-            raw_first[turn_id] = raw
+        if condition is not None:
+            where.append(condition(binds))
+        sql = select([turn, "count(*)", figures[0], f"min({created})", f"max({created})", *figures[1:],
+                      f"min({schema.trace('created_at')})"], source, where=where, group_by=[turn])
+        return fetch_all(conn, sql, v, "trace_events", binds.values)
+
+    rows: list[tuple[Any, ...]] = []
+    for chunk in chunks:
+        # A whole SQLite session: from the indexes where that gives the same rows (.turn_spans).
+        spans = turn_spans.read(schema, conn, session_id, *figures) if chunk is None else None
+        if spans is not None:
+            rest = [row for part in typed_chunks(spans.rest, _CHUNK)
+                    for row in grouped(lambda binds, part=part: turn_spans.raw_in(turn, part, binds))]
+            rows.extend(spans.rows(rest))
+        else:
+            rows.extend(grouped(None if chunk is None else lambda binds, chunk=chunk: matches_any(turn, chunk, binds)))
+    for turn_id, count, llm, first, last, turn_started, turn_ended, raw in rows:
+        agg[turn_id] = {"trace_id": None, "first": text("created_at", first), "count": int(count),
+                        "last": text("created_at", last), "llm": int(llm or 0),
+                        "started": text("created_at", turn_started), "ended": text("created_at", turn_ended),
+                        "runtimes": {}}
+        raw_first[turn_id] = raw
     # The first row of each turn: among the rows at its first timestamp, lowest (seq, id).
     seq = schema.seq()
     by_time: dict[Any, list[str]] = {}
