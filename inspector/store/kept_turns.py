@@ -124,8 +124,11 @@ class KeptTurnFigures:
 
     @staticmethod
     def _session_rows(conn: Connection, session_id: str) -> tuple[int, int]:
-        count, top = conn.all("SELECT count(*), max(rowid) FROM trace_events WHERE session_id = :sid",
-                              Binds(sid=session_id).values)[0]
+        # Two statements: max(rowid) alone is one step down the index, beside a count it is
+        # taken for every row (30 ms of a session of a million rows).
+        binds = Binds(sid=session_id).values
+        count = conn.scalar("SELECT count(*) FROM trace_events WHERE session_id = :sid", binds)
+        top = conn.scalar("SELECT max(rowid) FROM trace_events WHERE session_id = :sid", binds)
         return int(count or 0), int(top or 0)
 
     def _header(self, session_id: str) -> dict[str, Any]:
