@@ -30,7 +30,7 @@ __all__ = ["cut_cells", "cut_texts"]
 def cut_texts(root: QWidget) -> list[str]:
     """The visible texts of ``root`` that need more width than they have."""
     cut: list[str] = []
-    for w in root.findChildren(QWidget):
+    for w in [root, *root.findChildren(QWidget)]:
         # (A header view reports an empty visible region of its own: only its being shown counts.)
         if not w.isVisible() or (w.visibleRegion().isEmpty() and not isinstance(w, QHeaderView)):
             continue
@@ -109,7 +109,7 @@ def cut_cells(view: QAbstractItemView) -> list[str]:
             if text in (None, "") or view.indexWidget(index) is not None:
                 continue
             tip = index.data(Qt.ItemDataRole.ToolTipRole)
-            if may_elide(view, header, col) and isinstance(tip, str) and str(text) in tip:
+            if may_elide(view, header, col) and isinstance(tip, str) and str(text).removesuffix("…") in tip:
                 continue
             rect = view.visualRect(index)
             if rect.left() >= width:

@@ -25,7 +25,7 @@ from typing import Any
 from PySide6.QtCore import QCoreApplication, QEvent, QPointF, QRectF, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QHelpEvent, QMouseEvent, QPainter, QPaintEvent, QPalette, QPen, QPolygonF
 from PySide6.QtWidgets import (
-    QHBoxLayout, QHeaderView, QLabel, QSizePolicy, QSlider, QSpinBox, QSplitter, QTabWidget, QToolButton, QToolTip,
+    QHBoxLayout, QLabel, QSizePolicy, QSlider, QSpinBox, QSplitter, QTabWidget, QToolButton, QToolTip,
     QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget,
 )
 
@@ -33,6 +33,7 @@ from inspector.numbering import shown
 from inspector.writing_agent.assembly import AssemblyResult, Prepared
 from inspector.writing_agent.prefix_sim import PrefixSimulation, TurnRow, turn_rows
 from ui.theme import is_dark
+from ui.views.columns import ColumnFitter
 
 from ui.views.text_pane import TextPane
 from .model import bag_labels, projection_label
@@ -54,6 +55,13 @@ def _first_line(text: str, limit: int = 48) -> str:
     # Short: eliding a long CJK line costs more to paint than the whole rest of the row.
     line = text.strip().split("\n", 1)[0]
     return line if len(line) <= limit else line[:limit] + "…"
+
+
+def _tooltip_text(text: str, limit: int = 1200) -> str:
+    """A content cell's tooltip: the text from its start (its first line whole), at most ``limit``
+    characters."""
+    text = text.strip()
+    return text if len(text) <= limit else text[:limit] + "…"
 
 
 def _percent(fraction: float | None) -> str:
@@ -315,22 +323,11 @@ class PreviewPanel(QWidget):
         self.warnings.setObjectName("previewWarnings")
         self.warnings.setRootIsDecorated(False)
         self.warnings.setHeaderHidden(True)
-        # Each column as wide as its header and its usual content (the preview is the narrowest
-        # of the editor's three panes at 1280 px: the tokens must not be pushed out of sight).
-        bags = list(bag_labels().values())
-        for tree, samples in ((self.messages, (["99"], ["assistant"], ["chatHistory#9"], bags, ["9,999"])),
-                              (self.bags, (["before history · 99"], ["99,999"])),
-                              (self.segments, (["99"], ["worker.persona"], ["summary"], bags, ["9,999"],
-                                               ["100%"]))):
-            header = tree.header()
-            header.setStretchLastSection(True)
-            header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-            header.setMinimumSectionSize(20)
-            text, head = tree.fontMetrics(), header.fontMetrics()
-            for column, texts in enumerate(samples):
-                title = tree.headerItem().text(column)
-                tree.setColumnWidth(column, max([head.horizontalAdvance(title) + 14]
-                                                + [text.horizontalAdvance(t) + 10 for t in texts]))
+        # Each column as wide as its title and its texts (ui.views.columns); the content or notes
+        # take the rest (the preview is the narrowest of the editor's three panes at 1280 px: a
+        # long text is elided there, whole on hover, and the tokens stay in sight).
+        self.columns = [ColumnFitter(self.messages, 5), ColumnFitter(self.bags, 2, minimums={2: 80}),
+                        ColumnFitter(self.segments, 6, gives_way=(1,))]
         self.tabs = QTabWidget(self)
         self.tabs.setObjectName("previewTabs")
         self.tabs.addTab(self.messages, _tr("Messages"))
@@ -443,6 +440,8 @@ class PreviewPanel(QWidget):
             item = QTreeWidgetItem([str(shown(number)), role_label(message.role), message.source,
                                     bags.get(message.bag, "") if message.bag else "", f"{message.tokens:,}",
                                     _first_line(message.content)])
+            item.setToolTip(2, message.source)  # a narrow preview elides a long source
+            item.setToolTip(5, _tooltip_text(message.content))
             item.setForeground(1, ROLE_COLOURS.get(message.role, QColor("#888888")))
             item.setTextAlignment(4, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
             item.setData(0, Qt.ItemDataRole.UserRole, number)
@@ -473,6 +472,7 @@ class PreviewPanel(QWidget):
             top.setFont(0, font)
             if isinstance(entries, str):
                 top.setText(2, _first_line(entries))
+                top.setToolTip(2, _tooltip_text(entries))
                 top.setData(2, Qt.ItemDataRole.UserRole, entries)
                 continue
             for entry in entries:
@@ -481,6 +481,7 @@ class PreviewPanel(QWidget):
                                               _first_line(entry.content)])
                 child.setTextAlignment(1, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
                 child.setData(2, Qt.ItemDataRole.UserRole, entry.content)
+                child.setToolTip(2, _tooltip_text(entry.content))
             top.setExpanded(first_fill or key in expanded)
         tree.setUpdatesEnabled(True)
 
@@ -504,7 +505,8 @@ class PreviewPanel(QWidget):
                                     f"{segment.tokens:,}", f"{segment.tokens / total:.0%}", "; ".join(notes)])
             for column in (4, 5):
                 item.setTextAlignment(column, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-            item.setToolTip(1, segment.label or segment.id)
+            item.setToolTip(1, f"{segment.ref}\n{segment.label or segment.id}")
+            item.setToolTip(6, "\n".join(notes))
             item.setData(0, Qt.ItemDataRole.UserRole, segment.insert_index)
             items.append(item)
         tree.addTopLevelItems(items)

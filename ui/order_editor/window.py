@@ -23,7 +23,7 @@ from PySide6.QtCore import QCoreApplication, QModelIndex, QSignalBlocker, Qt, Si
 from PySide6.QtGui import QAction, QCloseEvent, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView, QApplication, QCheckBox, QComboBox, QCompleter, QFileDialog, QFormLayout, QFrame, QGroupBox,
-    QHBoxLayout, QHeaderView, QLabel, QLineEdit, QListWidget, QListWidgetItem, QMainWindow, QMessageBox, QPushButton,
+    QHBoxLayout, QLabel, QLineEdit, QListWidget, QListWidgetItem, QMainWindow, QMessageBox, QPushButton,
     QScrollArea, QSpinBox, QSplitter, QStyledItemDelegate, QTableView, QToolButton, QVBoxLayout, QWidget,
 )
 
@@ -40,6 +40,7 @@ from inspector.writing_agent.scenario import Scenario, ScenarioError, load_scena
 from inspector.writing_agent.segments import insert_ref_choices
 from inspector.writing_agent.vocabulary import PLAY_SLOTS, PROJECTIONS
 from ui.settings import remember_splitter
+from ui.views.columns import ColumnFitter
 from ui.theme import is_dark
 from resources import resource_path
 
@@ -47,8 +48,7 @@ from ..snapshot import save_widget_image
 from .commands import Focus, error_text
 from .document import OrderDocument, OrderFileError, read_order_file
 from .model import (
-    COL_BAG, COL_LABEL, COL_NOTE, COL_ORDER, COL_PROJECTION, COL_REF, COL_TOKENS, InsertsModel, ProjectionDelegate,
-    bag_labels, projection_label,
+    COL_LABEL, COL_NOTE, COL_PROJECTION, COL_REF, InsertsModel, ProjectionDelegate, projection_label,
 )
 from .preview import PreviewPanel, SimulationRunner
 
@@ -236,29 +236,13 @@ class OrderEditorWindow(QMainWindow):
         self.table.setModel(self.model)
         self.table.setItemDelegateForColumn(COL_PROJECTION, ProjectionDelegate(self.table))
         self.table.setItemDelegateForColumn(COL_REF, _RefDelegate(self._tag_choices, self.table))
-        header = self.table.horizontalHeader()
-        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        header.setStretchLastSection(False)
-        # The note takes what is left; every other column is as wide as its header and its widest
-        # usual content, so none is cut at 1280 px (a longer label or note is elided, whole on hover).
-        header.setSectionResizeMode(COL_NOTE, QHeaderView.ResizeMode.Stretch)
-        header.setMinimumSectionSize(24)
+        # Every column as wide as its title and its texts (ui.views.columns); the note takes what
+        # is left, and a long label gives way first (both elided then, whole on hover). The
+        # projection column holds a combo box: its arrow needs room beyond the text.
         metrics = self.table.fontMetrics()
-        head = header.fontMetrics()
-
-        def fitted(column: int, *samples: str) -> int:
-            title = str(self.model.headerData(column, Qt.Orientation.Horizontal, Qt.ItemDataRole.DisplayRole))
-            return max([head.horizontalAdvance(title) + 18] + [metrics.horizontalAdvance(t) + 14 for t in samples])
-
-        # The projection column holds a combo box (its arrow needs room beyond the text).
-        projection = max(metrics.horizontalAdvance(projection_label(p)) for p in PROJECTIONS) + 40
-        for column, width in ((COL_ORDER, fitted(COL_ORDER, "99")), (COL_REF, max(120, fitted(COL_REF))),
-                              (COL_PROJECTION, max(projection, fitted(COL_PROJECTION))),
-                              (COL_LABEL, max(64, fitted(COL_LABEL))),
-                              (COL_BAG, fitted(COL_BAG, *bag_labels().values())),
-                              (COL_TOKENS, fitted(COL_TOKENS, "99,999"))):
-            self.table.setColumnWidth(column, width)
-        header.resizeSection(COL_NOTE, max(fitted(COL_NOTE), 60))
+        projection = max(metrics.horizontalAdvance(projection_label(p)) for p in PROJECTIONS) + 30
+        self.columns = ColumnFitter(self.table, COL_NOTE, gives_way=(COL_LABEL,),
+                                    minimums={COL_REF: 100, COL_PROJECTION: projection, COL_LABEL: 60, COL_NOTE: 60})
         add_row = QHBoxLayout()
         add_row.setContentsMargins(0, 0, 0, 0)
         self.add_ref = QComboBox(centre)
@@ -296,8 +280,9 @@ class OrderEditorWindow(QMainWindow):
         self.splitter.setStretchFactor(0, 0)
         self.splitter.setStretchFactor(1, 3)
         self.splitter.setStretchFactor(2, 2)
-        # The table's seven columns need more width than the preview's list does.
-        self.splitter.setSizes([320, 780, 520])
+        # The table's seven columns need more width than the preview's list does (both sized to
+        # their texts: ui.views.columns).
+        self.splitter.setSizes([320, 700, 600])
         remember_splitter(self.splitter, "orderEditor/panes")
         self.setCentralWidget(self.splitter)
         self.statusBar()

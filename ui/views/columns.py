@@ -25,7 +25,7 @@ from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView, QTreeV
 
 __all__ = ["DEFAULT_MINIMUM", "MOST_SHARE", "ROWS_MEASURED", "ColumnFitter", "fit_columns"]
 
-DEFAULT_MINIMUM = 36
+DEFAULT_MINIMUM = 24
 """The least width (px) of a column, whatever it shows."""
 
 MOST_SHARE = 0.45

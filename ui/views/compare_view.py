@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QBrush, QColor, QFont
 from PySide6.QtWidgets import (
-    QHeaderView,
     QLabel,
     QSplitter,
     QTreeWidget,
@@ -23,6 +22,7 @@ from PySide6.QtWidgets import (
 )
 
 from ui.theme import is_dark
+from ui.views.columns import ColumnFitter
 from ui.views.names import copy_id_link, id_link, request_title_of_row
 from ui.views.part_names import part_label
 from ui.views.text_pane import TextPane
@@ -84,11 +84,9 @@ class CompareView(QWidget):
         self.table.setAlternatingRowColors(False)
         self.table.setHeaderLabels([_tr("Section"), _tr("Part"), _tr("Status"), _tr("Left tokens"),
                                     _tr("Right tokens"), _tr("First difference")])
-        header = self.table.header()
-        header.setStretchLastSection(True)
-        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        for col, width in enumerate((130, 220, 80, 85, 85)):
-            self.table.setColumnWidth(col, width)
+        # Every column as wide as its title and texts; the part takes the rest (a long one elided,
+        # whole on hover).
+        self.columns = ColumnFitter(self.table, 1, minimums={1: 120})
         self.table.currentItemChanged.connect(lambda cur, _prev: self._row_selected(cur))
 
         self.left_pane = TextPane(self)
@@ -136,7 +134,8 @@ class CompareView(QWidget):
             ])
             item.setData(0, Qt.ItemDataRole.UserRole, i)
             paths = [part_label(p) for p in dict.fromkeys((row.left_path, row.right_path)) if p]
-            item.setToolTip(1, "\n".join(paths))
+            shown = _part_text(row)
+            item.setToolTip(1, "\n".join(dict.fromkeys([shown, *paths])))
             for col in (3, 4):
                 item.setTextAlignment(col, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
             tint = _status_colour(row.status)

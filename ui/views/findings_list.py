@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from PySide6.QtCore import QCoreApplication, Qt, QTimer, Signal
+from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
-    QHeaderView,
     QLabel,
     QSizePolicy,
     QTreeWidget,
@@ -18,10 +15,11 @@ from PySide6.QtWidgets import (
 
 from inspector.cache.results import Finding
 from inspector.output import dump_json
-
 from ui.views.part_names import part_label
+
 from ..models.item_roles import JSON_ROLE
 from .cache_texts import finding_message_text, runtime_name
+from .columns import ColumnFitter
 
 
 def _tr(text: str) -> str:
@@ -56,18 +54,9 @@ class FindingsList(QWidget):
         self.tree.setRootIsDecorated(False)
         self.tree.setUniformRowHeights(True)
         self.tree.setHeaderLabels([_tr("Layout check"), _tr("Runtime"), _tr("Part"), _tr("Turns")])
-        header = self.tree.header()
-        header.setStretchLastSection(False)
-        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Interactive)
-        header.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
-        self.tree.setColumnWidth(0, 210)
-        self.tree.setColumnWidth(1, 170)
-        self.tree.setColumnWidth(3, 60)
-        # The check and runtime columns share the width with the part (COLUMN_SHARES) until the
-        # user drags one: fixed widths left the part a few characters in a narrow dock.
-        self._sized_by_user = False
-        self._sizing = False
-        header.sectionResized.connect(self._section_resized)
+        # The check, runtime and turns columns as wide as their texts; the part takes the rest
+        # (elided in a narrow dock, whole on hover).
+        self.columns = ColumnFitter(self.tree, 2, minimums={0: 120, 1: 80})
         self.tree.currentItemChanged.connect(lambda cur, _prev: self._selected(cur))
         self.message = QLabel(self)
         self.message.setWordWrap(True)
@@ -80,30 +69,6 @@ class FindingsList(QWidget):
         layout.addWidget(self.message)
         self.set_findings([], running=False)
 
-    # Shares of the width left beside the turns column: the check, the runtime (the part stretches
-    # over the rest), each at most its width in a wide list.
-    COLUMN_SHARES = ((0, 0.38, 210), (1, 0.28, 170))
-
-    def _section_resized(self, section: int, _old: int, _new: int) -> None:
-        if section in (0, 1) and not self._sizing:
-            self._sized_by_user = True
-
-    def _fit_columns(self) -> None:
-        if self._sized_by_user:
-            return
-        free = self.tree.viewport().width() - self.tree.columnWidth(3)
-        self._sizing = True
-        try:
-            for column, share, most in self.COLUMN_SHARES:
-                self.tree.setColumnWidth(column, max(60, min(most, int(free * share))))
-        finally:
-            self._sizing = False
-
-    def resizeEvent(self, event: Any) -> None:  # noqa: N802 - Qt override
-        super().resizeEvent(event)
-        # After the tree's own resize: its viewport has the new width only then.
-        QTimer.singleShot(0, self._fit_columns)
-
     def set_findings(self, findings: list[Finding], *, running: bool) -> None:
         self.findings = list(findings)
         self.tree.clear()
@@ -113,7 +78,8 @@ class FindingsList(QWidget):
             item.setData(0, Qt.ItemDataRole.UserRole, i)
             item.setData(0, JSON_ROLE, dump_json(f.to_json()))  # as `cache --findings --json` prints it
             item.setToolTip(0, finding_message_text(f.message))
-            item.setToolTip(2, f.part)
+            shown = part_label(f.part)
+            item.setToolTip(2, shown if shown == f.part else f"{shown}\n{f.part}")
             item.setTextAlignment(3, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
             if f.severity == "warning":
                 item.setForeground(0, QBrush(QColor("#d9480f")))

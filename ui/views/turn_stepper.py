@@ -27,7 +27,6 @@ from PySide6.QtWidgets import (
     QComboBox,
     QFrame,
     QHBoxLayout,
-    QHeaderView,
     QLabel,
     QPlainTextEdit,
     QScrollArea,
@@ -52,6 +51,7 @@ from inspector.turn.model import ToolUse, Turn, TurnEvent
 from ..models.turn_timeline import GUTTER, UNSTAGED
 from ..settings import remember_splitter
 from ..workers import Job, TaskManager
+from .columns import ColumnFitter
 from .formats import format_duration
 from .names import copy_id_link, id_link, turn_title
 from .part_names import role_label, stage_label, value_label
@@ -346,11 +346,9 @@ class TurnView(QWidget):
         self.history_tree.setRootIsDecorated(False)
         self.history_tree.setUniformRowHeights(True)
         self.history_tree.setAlternatingRowColors(True)
-        header = self.history_tree.header()
-        header.setStretchLastSection(True)
-        for col, width in ((0, 110), (1, 40), (2, 80), (3, 80)):
-            header.setSectionResizeMode(col, QHeaderView.ResizeMode.Interactive)
-            header.resizeSection(col, width)
+        # State, number, turn and role as wide as their texts; the content takes the rest (whole,
+        # up to 1,200 characters, on hover).
+        self.history_columns = ColumnFitter(self.history_tree, 4, minimums={4: 120})
         self.history_box = QWidget(self.detail)
         self.history_box.setMinimumHeight(HISTORY_MINIMUM_HEIGHT)
         box_layout = QVBoxLayout(self.history_box)

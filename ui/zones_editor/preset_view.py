@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
 from inspector.zones.presets import PresetRender
 from inspector.zones.presets.editing import INPUT, LORE, NOTE, PROMPT, PresetSlot
 
+from ui.views.columns import ColumnFitter
 from ui.views.part_names import role_label
 
 from .problems import severity_icon
@@ -49,6 +50,12 @@ def slot_detail(slot: PresetSlot) -> str:
     return " · ".join(parts)
 
 
+def _text_tooltip(text: str, limit: int = 1200) -> str:
+    """A block's text as its tooltip shows it: from its start, at most ``limit`` characters."""
+    text = text.strip()
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
 def first_line(text: str, width: int = 80) -> str:
     line = text.strip().split("\n", 1)[0]
     return line if len(line) <= width else line[:width - 1] + "…"
@@ -68,8 +75,9 @@ class PresetBlocksView(QTreeWidget):
         self.setUniformRowHeights(True)
         self.setAlternatingRowColors(True)
         self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.setColumnWidth(0, 130)
-        self.setColumnWidth(1, 150)
+        # The name (with its problem icon) and the role or keywords as wide as they are, within
+        # reason (ui.views.columns); the text's first line takes the rest, whole on hover.
+        self.columns = ColumnFitter(self, 2, minimums={2: 80}, most=0.5)
         self.currentItemChanged.connect(self._current_changed)
 
     def set_slots(self, slots: Sequence[PresetSlot]) -> None:
@@ -78,20 +86,19 @@ class PresetBlocksView(QTreeWidget):
             for i, slot in enumerate(slots):
                 item = QTreeWidgetItem([slot_title(slot), slot_detail(slot), first_line(slot.content)])
                 item.setData(0, SLOT_INDEX_ROLE, i)
+                text = _text_tooltip(slot.content)
                 if not slot.editable:
-                    item.setToolTip(2, _tr("Content parts: shown, not editable here"))
+                    text += "\n\n" + _tr("Content parts: shown, not editable here")
+                item.setToolTip(2, text)
                 item.setToolTip(1, slot_detail(slot))
                 self.addTopLevelItem(item)
-        # The name (with its problem icon) and the role or keywords as wide as they are, within
-        # reason; the text's first line takes the rest.
-        for column, most in ((0, 170), (1, 150)):
-            self.resizeColumnToContents(column)
-            self.setColumnWidth(column, min(self.columnWidth(column) + 6, most))
 
     def update_slot(self, index: int, slot: PresetSlot) -> None:
         item = self.topLevelItem(index)
         if item is not None:
             item.setText(2, first_line(slot.content))
+            if slot.editable:
+                item.setToolTip(2, _text_tooltip(slot.content))
 
     def set_problems(self, worst: dict[int, str]) -> None:
         """``worst``: slot index → the worst severity of its problems."""

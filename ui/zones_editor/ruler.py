@@ -80,7 +80,9 @@ class OrderRuler(QWidget):
         super().__init__(parent)
         self.setObjectName("orderRuler")
         self.setMouseTracking(True)
-        self.setMinimumWidth(210)
+        # Zone names and the bar; a block's label beside its mark as far as it fits (the tree beside
+        # the ruler lists every id whole, and hovering shows it).
+        self.setMinimumWidth(150)
         self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Expanding)
         self.config: PromptConfig | None = None
         self.selected: int | None = None
@@ -109,10 +111,10 @@ class OrderRuler(QWidget):
 
     def axis_x(self) -> float:
         """Where the axis is: right of the widest band name (in the UI's language), so no name is
-        cut at the left edge, leaving at least half the width to the block labels."""
+        cut at the left edge even at the ruler's least width; the block labels have the rest."""
         metrics = QFontMetrics(self.small_font())
         widest = max((metrics.horizontalAdvance(band_title(name)) for name, _lo, _hi in ORDER_BANDS), default=0)
-        return min(max(84.0, widest + 26.0), self.width() * 0.5)
+        return min(max(84.0, widest + 26.0), self.width() * 0.66)
 
     def y_of(self, order: float) -> float:
         lo, hi = ORDER_RANGE
@@ -214,6 +216,9 @@ class OrderRuler(QWidget):
                     100 if dark else 180) if not dark else palette.color(QPalette.ColorRole.Highlight).darker(160))
             p.setPen(error_colour if m.out_of_range else tie_colour if m.tie else text)
             shown = p.fontMetrics().elidedText(label, Qt.TextElideMode.ElideRight, int(rect.width()))
+            if shown != label and p.fontMetrics().horizontalAdvance(js_number(m.order) + "  " + m.block_id[:8]) \
+                    > rect.width():
+                shown = js_number(m.order)  # no room for the id's start: the order alone
             p.drawText(rect, int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter), shown)
             self._label_rects.append((rect.adjusted(-(label_x - ax) - 6, 0, 0, 0), m.block_index))
         if not self.markers:

@@ -33,6 +33,7 @@ from inspector.zones.diagnostics import attribute, combined_problems, worst_by_b
 from inspector.zones.editing import copy_block, new_block
 from inspector.zones.presets import PresetCache, PresetOptions, render_preset
 from ui.settings import remember_splitter
+from ui.views.columns import ColumnFitter
 
 from .block_form import BlockForm
 from .blocks_model import BLOCK_INDEX_ROLE, BlocksModel
@@ -50,6 +51,11 @@ from .variables import CatalogView, EnvironmentEditor, VariablesView
 
 # Answers of ``ask_save_changes``.
 SAVE, DISCARD, CANCEL = "save", "discard", "cancel"
+# The panes' widths (ruler and block tree, the preset's blocks, the form, the tabs) before the user
+# drags them: the block tree's four columns fit their texts at 1280×720.
+BLOCKS_SIZES = [700, 0, 400, 380]
+# A preset's: its blocks' three columns (name, role or keywords, the text's first line) in sight.
+PRESET_SIZES = [0, 400, 540, 420]
 
 
 def _tr(text: str) -> str:
@@ -113,16 +119,16 @@ class ZonesEditorWindow(QMainWindow):
         self.tree.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.tree.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.tree.setAlternatingRowColors(True)
-        self.tree.header().setStretchLastSection(True)
-        self.tree.setColumnWidth(0, 132)
-        self.tree.setColumnWidth(1, 42)
-        self.tree.setColumnWidth(2, 64)
+        # Order, role and flags as wide as their texts (ui.views.columns); the block's id takes the
+        # rest (a longer one elided, whole on hover). Blocks sit one level under their zone.
+        self.tree.setIndentation(12)
+        self.columns = ColumnFitter(self.tree, 0, minimums={0: 90})
         left = QSplitter(Qt.Orientation.Horizontal, self)
         left.setChildrenCollapsible(False)
         left.addWidget(self.ruler)
         left.addWidget(self.tree)
-        # The ruler gives way to the block tree, whose four columns need ~300 px at 1280×720.
-        left.setSizes([210, 400])
+        # The ruler gives way to the block tree, whose four columns need ~360 px at 1280×720.
+        left.setSizes([150, 460])
         remember_splitter(left, "blocksEditor/rulerAndBlocks")
         self.left = left
         self.preset_blocks = PresetBlocksView(self)
@@ -187,7 +193,7 @@ class ZonesEditorWindow(QMainWindow):
         self.splitter.setStretchFactor(1, 0)
         self.splitter.setStretchFactor(2, 1)
         self.splitter.setStretchFactor(3, 1)
-        self.splitter.setSizes([610, 0, 450, 420])
+        self.splitter.setSizes(BLOCKS_SIZES)
         host = QWidget(self)
         hl = QHBoxLayout(host)
         hl.setContentsMargins(6, 6, 6, 0)
@@ -442,7 +448,7 @@ class ZonesEditorWindow(QMainWindow):
             self.preset_blocks.set_slots(self.doc.preset.slots)
             self.preset_preview.set_input(self.doc.preset.sample_input)
             self.tabs.setCurrentWidget(self.preset_preview)
-            self.splitter.setSizes([0, 340, 580, 440])
+            self.splitter.setSizes(PRESET_SIZES)
             self.select_block(0 if self.doc.preset.slots else None, force=True)
         else:
             self.preview.set_input(self.doc.config.sample_input)
@@ -451,7 +457,7 @@ class ZonesEditorWindow(QMainWindow):
             self._show_zone_rows()
             self.ruler.set_config(self.doc.config)
             if self.splitter.sizes()[0] == 0:
-                self.splitter.setSizes([610, 0, 450, 420])
+                self.splitter.setSizes(BLOCKS_SIZES)
             self.select_block(0 if self.doc.config.blocks else None)
         self._variables_stale = True
         self._simulation_stale = True

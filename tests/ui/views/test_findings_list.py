@@ -1,26 +1,52 @@
-"""The findings list shares its width between the check, the runtime and the part."""
+"""The findings list sizes its columns to their texts (ui.views.columns): the check, the runtime
+and the turns whole; the part takes the rest, elided in a narrow list with the whole part on hover;
+a column the user drags keeps its width."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from ui.views.findings_list import FindingsList
+from PySide6.QtWidgets import QApplication
+
+from inspector.cache.results import Finding
+from ui.views.findings_list import FindingsList, finding_title
+
+FINDINGS = [
+    Finding("wasted-breakpoint", "warning", "s", "char-creator/character-tracker", "system block 1", 6, 6, [], "m"),
+    Finding("moving-history-insertion", "warning", "s", "narrator/main", "history › depth insertion", 3, 5, [], "m"),
+]
 
 
-def test_the_part_column_keeps_room_in_a_narrow_list_until_the_user_sizes_a_column(qtbot: Any) -> None:
+def _shown(qtbot: Any, width: int) -> FindingsList:
     view = FindingsList()
     qtbot.addWidget(view)
-    view.resize(1000, 200)
+    view.resize(width, 200)
     view.show()
+    qtbot.waitExposed(view)
+    view.set_findings(FINDINGS, running=False)
+    QApplication.processEvents()
+    return view
+
+
+def test_the_check_runtime_and_turns_fit_their_texts_and_the_part_takes_the_rest(qtbot: Any) -> None:
+    view = _shown(qtbot, 900)
     tree = view.tree
-    qtbot.waitUntil(lambda: tree.columnWidth(0) == 210)
-    assert tree.columnWidth(1) == 170  # a wide list: the widths the columns need
-    view.resize(480, 200)
-    qtbot.waitUntil(lambda: tree.columnWidth(0) < 210)
-    free = tree.viewport().width() - tree.columnWidth(3)
-    assert tree.columnWidth(0) == int(free * 0.38) and tree.columnWidth(1) == int(free * 0.28)
-    assert tree.columnWidth(2) >= free - tree.columnWidth(0) - tree.columnWidth(1) - 2  # the part: the rest
+    metrics = tree.fontMetrics()
+    assert tree.columnWidth(0) > metrics.horizontalAdvance(finding_title("wasted-breakpoint"))
+    assert tree.columnWidth(1) > metrics.horizontalAdvance("char-creator/character-tracker")
+    assert tree.columnWidth(3) > metrics.horizontalAdvance("6/6")
+    assert tree.columnWidth(2) > metrics.horizontalAdvance("history › depth insertion")
+    assert sum(tree.columnWidth(c) for c in range(4)) == tree.viewport().width()
+
+
+def test_in_a_narrow_list_the_part_is_elided_and_whole_on_hover(qtbot: Any) -> None:
+    view = _shown(qtbot, 430)
+    tree = view.tree
+    metrics = tree.fontMetrics()
+    assert tree.columnWidth(0) > metrics.horizontalAdvance(finding_title("wasted-breakpoint"))
+    assert tree.columnWidth(2) < metrics.horizontalAdvance("history › depth insertion")
+    assert tree.topLevelItem(1).toolTip(2).startswith("history › depth insertion")
     tree.header().resizeSection(1, 250)  # as a drag does
     view.resize(500, 200)
-    qtbot.wait(20)
+    QApplication.processEvents()
     assert tree.columnWidth(1) == 250

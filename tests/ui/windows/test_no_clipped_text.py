@@ -1,6 +1,9 @@
 """No text cut at a laptop's 1280×720, in English and in Chinese (issue 19, item 1): every visible
-label, button, check box and column title of the two editors and of the turn stepper fits in the
-room it has. Texts elided by design (with the whole text in a tooltip) are not counted."""
+label, button, check box, column title and table cell of the two editors, the turn stepper and the
+main window's views (the navigator and the request view, the cache analysis, the stepper, the
+comparison, as the README's screenshots show them) fits in the room it has. Texts elided by
+design (in the column that takes the rest or gives way, whole in its tooltip) are not counted
+(tests/ui/clipped_text.py)."""
 
 from __future__ import annotations
 
@@ -9,46 +12,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from PySide6 import QtGui
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QAbstractButton, QApplication, QCheckBox, QHeaderView, QLabel, QWidget
+from clipped_text import cut_texts
+from PySide6.QtWidgets import QApplication, QLabel, QWidget
 
 from inspector.store import open_store
 from inspector.turn.builder import build_turn
 from resources import resource_path
 from ui import i18n
 from ui.views import part_names
-from ui.zones_editor.preview import DigestLabel
 
 
-def cut_texts(root: QWidget) -> list[str]:
-    """The visible texts of ``root`` that need more width than they have."""
-    cut: list[str] = []
-    for w in root.findChildren(QWidget):
-        # (A header view reports an empty visible region of its own: only its being shown counts.)
-        if not w.isVisible() or (w.visibleRegion().isEmpty() and not isinstance(w, QHeaderView)):
-            continue
-        fm = w.fontMetrics()
-        if isinstance(w, QLabel) and not isinstance(w, DigestLabel):
-            text = QLabel.text(w)  # what it shows: an eliding label's own text() is the whole text
-            if not text or w.wordWrap() or w.textFormat() == Qt.TextFormat.RichText or QtGui.Qt.mightBeRichText(text):
-                continue
-            need = max(fm.horizontalAdvance(line) for line in text.split("\n"))
-            if need > w.contentsRect().width() + 1:
-                cut.append(f"label {text!r}: {need} > {w.contentsRect().width()}")
-        elif isinstance(w, QCheckBox) and w.text():
-            if fm.horizontalAdvance(w.text()) + 18 > w.width():
-                cut.append(f"check box {w.text()!r}")
-        elif isinstance(w, QAbstractButton) and w.text():
-            text = w.text().replace("&&", "\0").replace("&", "").replace("\0", "&")
-            if fm.horizontalAdvance(text) > w.width() - 4:
-                cut.append(f"button {text!r}: {fm.horizontalAdvance(text)} > {w.width() - 4}")
-        elif isinstance(w, QHeaderView) and w.orientation() == Qt.Orientation.Horizontal and w.model() is not None:
-            for i in range(w.count()):
-                title = w.model().headerData(i, Qt.Orientation.Horizontal, Qt.ItemDataRole.DisplayRole)
-                if title and not w.isSectionHidden(i) and fm.horizontalAdvance(str(title)) + 6 > w.sectionSize(i):
-                    cut.append(f"column {title!r}: {w.sectionSize(i)} px")
-    return cut
+README_REQUEST = "29877d78"
 
 
 @pytest.fixture(params=["en", "zh_CN"])
@@ -125,6 +99,28 @@ def test_the_turn_stepper(qtbot: Any, language: str, demo_store: Path) -> None:
             tasks.shutdown()
 
 
+@pytest.mark.parametrize("view", [None, "cache", "turn", "compare"])
+def test_the_main_window_views(qtbot: Any, language: str, isolated_settings: Path, demo_store: Path,
+                               tmp_path: Path, monkeypatch: pytest.MonkeyPatch, view: str | None) -> None:
+    import ui.app as app_module
+    import ui.snapshot as snapshot
+
+    found: list[list[str]] = []
+    real = snapshot.write_screenshot
+
+    def check(widget: QWidget, out: Any, inputs: Any, code: int) -> int:
+        found.append(cut_texts(widget))
+        return real(widget, out, inputs, code)
+
+    monkeypatch.setattr(snapshot, "write_screenshot", check)
+    monkeypatch.setenv("PROMPT_INSPECTOR_LANG", language)
+    # The README's request: turn 4 of the Claude session, the narrator's first step.
+    argv = [str(demo_store), "--select", README_REQUEST, "--screenshot", str(tmp_path / "shot.png"),
+            "--size", "1280x720"] + ([f"--view={view}"] if view else [])
+    assert app_module.run_app(argv) == 0
+    assert found == [[]]
+
+
 def test_the_check_finds_a_cut_label_button_and_column(qtbot: Any) -> None:
     from PySide6.QtWidgets import QPushButton, QTreeWidget, QVBoxLayout
 
@@ -148,3 +144,29 @@ def test_the_check_finds_a_cut_label_button_and_column(qtbot: Any) -> None:
     assert any(f.startswith("button 'A button") for f in found)
     assert any(f.startswith("column 'Recognised by'") for f in found)
     assert not any("Tokens" in f for f in found)
+
+
+def test_the_check_finds_a_cut_cell_but_not_one_elided_by_design(qtbot: Any) -> None:
+    from PySide6.QtWidgets import QTreeWidget, QTreeWidgetItem
+
+    from ui.views.columns import ColumnFitter
+
+    tree = QTreeWidget()
+    qtbot.addWidget(tree)
+    tree.setHeaderLabels(["Id", "Text"])
+    cut = QTreeWidgetItem(["an id far wider than its column", "short"])
+    elided = QTreeWidgetItem(["x", "a text far too long for the room the stretch column has left it " * 3])
+    elided.setToolTip(1, elided.text(1))
+    tree.addTopLevelItems([cut, elided])
+    tree.resize(500, 200)
+    tree.show()
+    qtbot.waitExposed(tree)
+    tree.setColumnWidth(0, 40)
+    assert any(f.startswith("cell 'an id far wider") for f in cut_texts(tree))
+    # Sized by the rule: the id column fits its texts, the text column takes the rest and elides
+    # only what its tooltip holds whole.
+    fitter = ColumnFitter(tree, 1)
+    fitter.fit()
+    assert cut_texts(tree) == []
+    elided.setToolTip(1, "")
+    assert any(f.startswith("cell 'a text far") for f in cut_texts(tree))
