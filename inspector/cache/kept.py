@@ -458,8 +458,9 @@ def analyses_of(store: Any, session_ids: list[str], rules: RuleSet, keep: KeptAn
     said again through ``warn``, as the analysis said them); the kept one brought up to date when
     the session has grown since (:meth:`KeptAnalyses.resumed`); else a fresh one. Each not kept
     as it is, is kept afterwards. ``keep`` None: analysed, nothing read or written
-    (``--no-cache``). ``before_analysing`` is called with the sessions that are not kept as they
-    are, before the first of them is analysed (when there is one)."""
+    (``--no-cache``). ``before_analysing`` is called with the sessions to be analysed whole (not
+    kept, or kept without a resume state), before the first of them is analysed (when there is
+    one)."""
     from inspector.cache.analysis import SessionCacheAnalyser, run_analysis
 
     kept: dict[str, Kept] = {}
@@ -468,7 +469,8 @@ def analyses_of(store: Any, session_ids: list[str], rules: RuleSet, keep: KeptAn
             found = keep.load(sid, rules, grown=True)
             if found is not None:
                 kept[sid] = found
-    missing = [sid for sid in session_ids if sid not in kept or not kept[sid].current]
+    # A session kept before it grew resumes from the rows written since, in this process.
+    missing = [sid for sid in session_ids if sid not in kept or (not kept[sid].current and kept[sid].resume is None)]
     if missing and before_analysing is not None:
         before_analysing(missing)
     out = []

@@ -67,11 +67,12 @@ def _busiest(con: sqlite3.Connection) -> str:
 
 
 def _cut_last_turn(db: Path) -> tuple[str, str, list[tuple]]:
-    """Remove the busiest session's last turn from ``db``; (session, insert statement, its rows)."""
+    """Remove the busiest session's last turn (in the store's order) from ``db``; (session, insert
+    statement, its rows)."""
     with closing(sqlite3.connect(db)) as con:
         sid = _busiest(con)
-        (turn,) = con.execute("SELECT turn_id FROM trace_events WHERE session_id = ? ORDER BY seq DESC LIMIT 1",
-                              (sid,)).fetchone()
+        (turn,) = con.execute("SELECT turn_id FROM trace_events WHERE session_id = ? "
+                              "ORDER BY created_at DESC, seq DESC LIMIT 1", (sid,)).fetchone()
         cur = con.execute("SELECT * FROM trace_events WHERE turn_id = ? ORDER BY seq", (turn,))
         cols = [d[0] for d in cur.description]
         rows = cur.fetchall()
@@ -81,7 +82,10 @@ def _cut_last_turn(db: Path) -> tuple[str, str, list[tuple]]:
     return sid, insert, rows
 
 
-def test_appended_rows_analyse_again(demo_sqlite: Path, tmp_path: Path) -> None:
+@pytest.mark.parametrize("with_state", [True, False])
+def test_appended_rows_resume_from_the_kept_state(demo_sqlite: Path, tmp_path: Path, with_state: bool) -> None:
+    """A kept analysis the session has outgrown goes on from the rows written since; one kept
+    without a resume state (an earlier version's file) is analysed whole again."""
     db = tmp_path / "growing.db"
     shutil.copy(demo_sqlite, db)
     sid, insert, rows = _cut_last_turn(db)
@@ -89,18 +93,31 @@ def test_appended_rows_analyse_again(demo_sqlite: Path, tmp_path: Path) -> None:
     cache = tmp_path / "cache"
     with open_store(db) as store:
         before = analyses_of(store, [sid], rules, KeptAnalyses(store, cache))[0]
+        if not with_state:
+            keep = KeptAnalyses(store, cache)
+            keep.save(before, rules, keep.mark(sid), [(t.number, t.turn_id) for t in store.turns(sid)])
     with closing(sqlite3.connect(db)) as con:
         con.executemany(insert, rows)
         con.commit()
     with open_store(db) as store:
         keep = KeptAnalyses(store, cache)
         assert keep.load(sid, rules) is None
-        grown = keep.load(sid, rules, grown=True)  # what the app shows while it analyses again
-        assert grown is not None and not grown.current
+        grown = keep.load(sid, rules, grown=True)  # what the app shows while it brings it up to date
+        assert grown is not None and not grown.current and (grown.resume is not None) == with_state
         _same(grown.analysis, before)
         asked: list[list[str]] = []
+        whole = store.iter_llm_calling_rows
+        read_whole: list[str] = []
+
+        def reading_whole(*args: Any, **kwargs: Any) -> Any:
+            read_whole.append(sid)
+            return whole(*args, **kwargs)
+
+        store.iter_llm_calling_rows = reading_whole  # type: ignore[method-assign]
         after = analyses_of(store, [sid], rules, keep, None, asked.append)[0]
-        assert asked == [[sid]]
+        store.iter_llm_calling_rows = whole  # type: ignore[method-assign]
+        assert asked == ([] if with_state else [[sid]])  # the worker is started for a whole analysis only
+        assert read_whole == ([] if with_state else [sid])
         _same(after, analyse_session(store, sid, rules=rules))
         assert len(after.pairs) > len(before.pairs)
         found = keep.load(sid, rules)
