@@ -16,10 +16,11 @@ rowid, and rowids grow in write order. So :func:`read` asks for the same figures
    those of them whose ``created_at`` lies between the two rows' times; when the two counts
    agree, every row of the turn lies there, so its first and last time are the two rows' (what
    ``min()`` and ``max()`` give: values that compare equal are the same value, see below);
-3. **typed rows**: model calls, start and end through the ``(session_id, type, created_at)``
-   index, from the rows of those types alone (the same expressions the plain query sums, over
-   the only rows where they are not 0 or NULL).
+3. **typed figures** (:data:`TYPED_FIGURES`: model calls, start, end): for a proved turn, its
+   rows of a type are the ``(session_id, type, created_at)`` index's entries of that type between
+   the two times and within the span, counted or their first or last time taken there.
 
+Every step reads index entries only, a table row only for the two times of each turn.
 A turn not proved (its span overlaps another's, a time is NULL or not text, its rows are out of
 time order) is left to the caller, who reads it with the plain GROUP BY (:attr:`Spans.rest`). The
 created ranges counted are kept apart, so the counting reads each index entry at most once.
@@ -41,10 +42,19 @@ from typing import Any
 
 from ..covel.events import LLM_CALLING, TURN_END_TYPES, TURN_STARTED
 from .schema import Schema
-from .sql import Binds, Connection, SqliteConnection, in_list, quote
+from .sql import Binds, Connection, SqliteConnection, in_list, quote, text_literal
 from .values import stored_forms
 
-__all__ = ["Spans", "raw_in", "read"]
+__all__ = ["TYPED_FIGURES", "Spans", "raw_in", "read"]
+
+# The figures of a turn taken from its rows of some types: how many there are ("count"), the
+# first time ("min") or the last ("max") of one. The plain GROUP BY writes each as a CASE over
+# every row (:func:`inspector.store.turns._aggregates`), :func:`read` as a range of the type index.
+TYPED_FIGURES: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("count", (LLM_CALLING,)),
+    ("min", (TURN_STARTED,)),
+    ("max", TURN_END_TYPES),
+)
 
 # Turns per counting statement (four parameters each, under SQLite's oldest bound of 999).
 _CHUNK = 200
@@ -78,11 +88,9 @@ def raw_in(column: str, values: list[Any], binds: Binds) -> str:
     return in_list(column, values, binds)
 
 
-def read(schema: Schema, conn: Connection, session_id: Any, llm: str, started: str,
-         ended: str) -> Spans | None:
+def read(schema: Schema, conn: Connection, session_id: Any) -> Spans | None:
     """The figures of a whole session's turns as the module says, or None where it does not
-    apply. ``llm``, ``started``, ``ended``: the plain query's aggregate expressions of model
-    calls, start and end."""
+    apply."""
     if not isinstance(conn, SqliteConnection) or schema.dialect_name != "sqlite":
         return None
     if not (isinstance(session_id, str) and len(stored_forms(session_id)) == 1):
@@ -93,33 +101,25 @@ def read(schema: Schema, conn: Connection, session_id: Any, llm: str, started: s
     if not conn.raw.in_transaction:
         conn.raw.execute("BEGIN")  # one snapshot for every step; the pool ends it
     try:
-        return _read(conn, session_id, indexes, llm, started, ended)
+        return _read(conn, session_id, indexes)
     except conn.OperationalError:
         return None
 
 
-def _read(conn: SqliteConnection, session_id: str, ix: dict[str, str], llm: str, started: str,
-          ended: str) -> Spans | None:
+def _read(conn: SqliteConnection, session_id: str, ix: dict[str, str]) -> Spans | None:
     spans = _spans(conn, session_id, ix["turn"])
     order = [row[0] for row in spans]
     candidates = _candidates(spans)
     if len(candidates) < len(spans) * (1 - _MOST):
         return None
-    counts = _proved(conn, session_id, ix, candidates)
-    if len(counts) < len(spans) * (1 - _MOST):
+    figures = _proved(conn, session_id, ix, candidates)
+    if len(figures) < len(spans) * (1 - _MOST):
         return None
-    typed: dict[Any, tuple[Any, Any, Any]] = {}
-    binds = Binds(sid=session_id)
-    kinds = in_list("type", [LLM_CALLING, TURN_STARTED, *TURN_END_TYPES], binds)
-    for turn, calls, first_start, last_end in conn.all(
-            f"SELECT turn_id, {llm}, {started}, {ended} FROM trace_events INDEXED BY "
-            f"{ix['type']} WHERE session_id = :sid AND {kinds} GROUP BY turn_id", binds.values):
-        typed[turn] = (calls, first_start, last_end)
     proved: dict[Any, tuple[Any, ...]] = {}
     for turn, _lo, _hi, first, last in spans:
-        if turn in counts:
-            calls, first_start, last_end = typed.get(turn, (0, None, None))
-            proved[turn] = (turn, counts[turn], calls, first, last, first_start, last_end, first)
+        if turn in figures:
+            count, calls, first_start, last_end = figures[turn]
+            proved[turn] = (turn, count, calls, first, last, first_start, last_end, first)
     return Spans(order, proved, [turn for turn in order if turn not in proved])
 
 
@@ -167,11 +167,17 @@ def _candidates(spans: list[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
 
 
 def _proved(conn: SqliteConnection, session_id: str, ix: dict[str, str],
-            candidates: list[tuple[Any, ...]]) -> dict[Any, int]:
-    """The row counts of the candidates whose every row lies between their first and last time
-    (see the module): the session's rows in the span (its rows, the spans being apart), against
-    those of them in the created index between the two times."""
-    proved: dict[Any, int] = {}
+            candidates: list[tuple[Any, ...]]) -> dict[Any, tuple[Any, ...]]:
+    """Per candidate whose every row lies between its first and last time (see the module): its
+    row count and :data:`TYPED_FIGURES`. The session's rows in the span (the turn's, the spans
+    being apart) are counted against those of them in the created index between the two times;
+    once those agree, the turn's rows of a type are the type index's entries of that type between
+    the two times and within the span."""
+    within = "session_id = :sid AND created_at BETWEEN s.first AND s.last AND rowid BETWEEN s.lo AND s.hi"
+    typed = [f"(SELECT {'count(*)' if how == 'count' else f'{how}(created_at)'} FROM trace_events "
+             f"INDEXED BY {ix['type']} WHERE type IN ({', '.join(map(text_literal, types))}) AND {within})"
+             for how, types in TYPED_FIGURES]
+    proved: dict[Any, tuple[Any, ...]] = {}
     for start in range(0, len(candidates), _CHUNK):
         part = candidates[start:start + _CHUNK]
         binds = Binds(sid=session_id)
@@ -180,12 +186,11 @@ def _proved(conn: SqliteConnection, session_id: str, ix: dict[str, str],
         sql = (f"WITH s(k, lo, hi, first, last) AS (VALUES {values}) SELECT s.k, "
                f"(SELECT count(*) FROM trace_events INDEXED BY {ix['session']} "
                f"WHERE session_id = :sid AND rowid BETWEEN s.lo AND s.hi), "
-               f"(SELECT count(*) FROM trace_events AS e INDEXED BY {ix['created']} "
-               f"WHERE e.session_id = :sid AND e.created_at BETWEEN s.first AND s.last "
-               f"AND e.rowid BETWEEN s.lo AND s.hi) FROM s")
-        for k, rows, placed in conn.all(sql, binds.values):
+               f"(SELECT count(*) FROM trace_events INDEXED BY {ix['created']} WHERE {within}), "
+               f"{', '.join(typed)} FROM s")
+        for k, rows, placed, *figures in conn.all(sql, binds.values):
             if rows == placed:
-                proved[part[k][0]] = rows
+                proved[part[k][0]] = (rows, *figures)
     return proved
 
 
@@ -212,6 +217,9 @@ def _indexes(schema: Schema, conn: SqliteConnection) -> dict[str, str] | None:
             continue
         if len(keys) == 1:  # (session_id): its entries in rowid order within a session
             found.setdefault("session", quote(name))
+        elif keys[1][2] == "type" and (len(keys) < 3 or keys[2][2] != "created_at" or keys[2][3]
+                                       or str(keys[2][4]).upper() != "BINARY"):
+            continue  # its ranges must give the times of each type
         elif keys[1][2] in wanted:
             found.setdefault(wanted[keys[1][2]], quote(name))
     return found if len(found) == len(wanted) + 1 else None

@@ -129,9 +129,11 @@ def _aggregates(schema: Schema, conn: Connection, session_id: str, chunks: list[
         created = t.sort_key("trace_events", "created_at")
     etype = schema.trace("type")
     # The event types are this module's constants, written into the text as literals.
-    is_llm = f"CASE WHEN {etype} = {text_literal(LLM_CALLING)} THEN 1 ELSE 0 END"
-    started = f"CASE WHEN {etype} = {text_literal(TURN_STARTED)} THEN {created} ELSE NULL END"
-    ended = f"CASE WHEN {etype} IN ({', '.join(map(text_literal, TURN_END_TYPES))}) THEN {created} ELSE NULL END"
+    # Model calls, first start, last end (turn_spans.TYPED_FIGURES), each over every row.
+    figures = [f"sum(CASE WHEN {etype} IN ({', '.join(map(text_literal, types))}) THEN 1 ELSE 0 END)"
+               if how == "count" else
+               f"{how}(CASE WHEN {etype} IN ({', '.join(map(text_literal, types))}) THEN {created} ELSE NULL END)"
+               for how, types in turn_spans.TYPED_FIGURES]
     # Keyed by the stored turn id while the database is asked about it, by its text after.
     agg: dict[Any, dict[str, Any]] = {}
     raw_first: dict[Any, Any] = {}
@@ -141,7 +143,6 @@ def _aggregates(schema: Schema, conn: Connection, session_id: str, chunks: list[
         return v.text("trace_events", name, value)
 
     turn = schema.trace("turn_id")
-    figures = [f"sum({is_llm})", f"min({started})", f"max({ended})"]
 
     def grouped(condition: Callable[[Binds], str] | None) -> list[tuple[Any, ...]]:
         """The plain GROUP BY: per turn (of those ``condition`` picks), its count and figures."""
@@ -156,7 +157,7 @@ def _aggregates(schema: Schema, conn: Connection, session_id: str, chunks: list[
     rows: list[tuple[Any, ...]] = []
     for chunk in chunks:
         # A whole SQLite session: from the indexes where that gives the same rows (.turn_spans).
-        spans = turn_spans.read(schema, conn, session_id, *figures) if chunk is None else None
+        spans = turn_spans.read(schema, conn, session_id) if chunk is None else None
         if spans is not None:
             rest = [row for part in typed_chunks(spans.rest, _CHUNK)
                     for row in grouped(lambda binds, part=part: turn_spans.raw_in(turn, part, binds))]

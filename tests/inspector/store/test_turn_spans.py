@@ -198,6 +198,8 @@ def test_where_values_could_compare_equal_and_differ_the_plain_query_reads(tmp_p
         "descending": {"extra_sql": "DROP INDEX trace_events_created_idx; CREATE INDEX trace_events_created_idx "
                                     "ON trace_events (session_id, created_at DESC, seq);"},
         "no session index": {"extra_sql": "DROP INDEX trace_events_session_id_idx;"},
+        "type index without times": {"extra_sql": "DROP INDEX trace_events_type_idx; "
+                                                  "CREATE INDEX trace_events_type_idx ON trace_events (session_id, type);"},
     }.items():
         path = tmp_path / f"{name}.db"
         _build(path, _covel_like(), **kwargs)
