@@ -155,6 +155,7 @@ class ProblemsView(QTreeWidget):
                         metrics.horizontalAdvance(sample) + (34 if column == 0 else 14))
             self.setColumnWidth(column, width)
         self._block_width = self.columnWidth(1)
+        self._code_width = self.columnWidth(3)
         self.itemActivated.connect(self._activated)
         self.rows: list[tuple[Diagnostic, int | None]] = []
         # A block's name as a person reads it, by the id diagnostics give ("prompts[0]" →
@@ -197,9 +198,11 @@ class ProblemsView(QTreeWidget):
             self.addTopLevelItems(items)
             if select is not None:
                 self.setCurrentItem(select)
-            # The block column as wide as its names (a config's ids are longer than "Prompt 1").
-            self.resizeColumnToContents(1)
-            self.setColumnWidth(1, max(self._block_width, min(self.columnWidth(1), self.BLOCK_MAX_WIDTH)))
+            # The block and code columns as wide as their texts (a config's ids are longer than
+            # "Prompt 1", a check's code than "parse-error"), within reason.
+            for column, least in ((1, self._block_width), (3, self._code_width)):
+                self.resizeColumnToContents(column)
+                self.setColumnWidth(column, max(least, min(self.columnWidth(column), self.BLOCK_MAX_WIDTH)))
         finally:
             self.setUpdatesEnabled(True)
 

@@ -36,9 +36,9 @@ def language(request: pytest.FixtureRequest, qapp: Any) -> Iterator[str]:
         part_names.clear_cache()
 
 
-def show_at_laptop_size(qtbot: Any, window: QWidget) -> None:
+def show_at_laptop_size(qtbot: Any, window: QWidget, size: tuple[int, int] = (1280, 720)) -> None:
     qtbot.addWidget(window)
-    window.resize(1280, 720)
+    window.resize(*size)
     window.show()
     qtbot.waitExposed(window)
     settle = getattr(window, "settle", None)
@@ -97,6 +97,19 @@ def test_the_turn_stepper(qtbot: Any, language: str, demo_store: Path) -> None:
         finally:
             view.pause()
             tasks.shutdown()
+
+
+def test_the_blocks_editor_on_a_large_screen(qtbot: Any, isolated_settings: Path) -> None:
+    """At 1920×1080 the problems table shows its code column too: it fits its codes."""
+    from ui.zones_editor import open_zones_editor
+
+    window = open_zones_editor(None, None, report_error=lambda t, x: pytest.fail(f"{t}: {x}"))
+    window.ask_save_changes = lambda: "discard"
+    show_at_laptop_size(qtbot, window, (1920, 1080))
+    window.refresh()
+    QApplication.processEvents()
+    assert cut_texts(window) == []
+    window.close()
 
 
 @pytest.mark.parametrize("view", [None, "cache", "turn", "compare"])
