@@ -3,6 +3,7 @@
     python benchmarks/big_store.py                   # once: benchmarks/data/big.db (10 M rows)
     python benchmarks/large.py [--db benchmarks/data/big.db] [--url postgresql://…] [--repeat 5]
     python benchmarks/large.py --db benchmarks/data/big1g.db --search-only      # the 1 GB search target
+    python benchmarks/large.py --listing-only                 # opening and the turn listings alone
     python benchmarks/large.py --url postgresql://… --search-against OTHER_CHECKOUT --cache DIR
 
 For each store: what opening the window reads (open + session rows + totals), the turn listing of
@@ -131,7 +132,8 @@ def browse_peak(target: str, largest: str) -> dict:
     return json.loads(out.strip().splitlines()[-1])
 
 
-def figures(target: str, event_id: str, repeat: int, *, search_only: bool = False) -> dict[str, str]:
+def figures(target: str, event_id: str, repeat: int, *, search_only: bool = False,
+            listing_only: bool = False) -> dict[str, str]:
     from inspector import tokens, views
     from inspector.search import index as search_index
     from inspector.store import open_store
@@ -157,13 +159,14 @@ def figures(target: str, event_id: str, repeat: int, *, search_only: bool = Fals
             turns = views.turn_rows(store, big["sessionId"])
             out[f"turn listing ({len(turns):,} turns, {sum(t['events'] for t in turns):,} rows)"] = (
                 f"{median_ms(lambda: views.turn_rows(store, big['sessionId']), repeat):.0f} ms")
-            tokens.get_encoding("o200k_base")
 
             def anatomy() -> None:
                 tokens._cache = tokens._CountCache()
                 views.request_detail(store, event_id)
 
-            out["anatomy of the largest request (cold counts)"] = f"{median_ms(anatomy, repeat):.0f} ms"
+            if not listing_only:
+                tokens.get_encoding("o200k_base")
+                out["anatomy of the largest request (cold counts)"] = f"{median_ms(anatomy, repeat):.0f} ms"
         before = os.environ.get("XDG_CACHE_HOME")
         firsts = []
         for _ in range(repeat):
@@ -191,6 +194,8 @@ def figures(target: str, event_id: str, repeat: int, *, search_only: bool = Fals
                 del os.environ["XDG_CACHE_HOME"]
             else:
                 os.environ["XDG_CACHE_HOME"] = before
+        if listing_only:
+            return out
         wall, rss = median_child([sys.executable, "-m", "inspector", "prefix", target, "--session",
                                   big["sessionId"], "--json"], max(1, repeat // 2))
         out[f"prefix --json --session {big['sessionId']} (fresh process)"] = f"{wall:.2f} s, {rss:.0f} MB peak"
@@ -229,6 +234,8 @@ def main() -> int:
     parser.add_argument("--url", help="the same data in PostgreSQL (big_store.py --pg-url)")
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--search-only", action="store_true")
+    parser.add_argument("--listing-only", action="store_true",
+                        help="only opening and the turn listings (first, fresh each time, and kept)")
     parser.add_argument("--search-against", type=Path, metavar="CHECKOUT",
                         help="compare indexed searches with another checkout (see above)")
     parser.add_argument("--cache", type=Path, help="with --search-against: where the index is kept")
@@ -242,9 +249,11 @@ def main() -> int:
         raise SystemExit(f"{args.db} does not exist: run benchmarks/big_store.py first")
     print(f"{args.db}: {args.db.stat().st_size / 1e9:.2f} GB", flush=True)
     event_id = largest_request(args.db)
-    columns = {"SQLite": figures(str(args.db), event_id, args.repeat, search_only=args.search_only)}
+    columns = {"SQLite": figures(str(args.db), event_id, args.repeat, search_only=args.search_only,
+                                 listing_only=args.listing_only)}
     if args.url:
-        columns["PostgreSQL"] = figures(args.url, event_id, args.repeat, search_only=args.search_only)
+        columns["PostgreSQL"] = figures(args.url, event_id, args.repeat, search_only=args.search_only,
+                                      listing_only=args.listing_only)
     names = list(columns["SQLite"])
     width = max(len(n) for n in names)
     print(f"{'median of ' + str(args.repeat):<{width}}  " + "  ".join(f"{c:>34}" for c in columns))

@@ -129,12 +129,13 @@ def _sessions(draw) -> list[tuple[object, object, str, object]]:
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(rows=_sessions())
-def test_figures_read_from_the_indexes_are_the_plain_group_by(tmp_path: Path, rows) -> None:
+@given(rows=_sessions(), walk=st.sampled_from([2, turn_spans._WALK]))
+def test_figures_read_from_the_indexes_are_the_plain_group_by(tmp_path: Path, rows, walk: int) -> None:
     path = tmp_path / f"spans-{next(_EXAMPLES)}.db"
     _build(path, rows)
-    _assert_agrees(path)
-    _assert_agrees(path, "other")
+    with patch.object(turn_spans, "_WALK", walk):  # turns found by stepping, or by reading the index
+        _assert_agrees(path)
+        _assert_agrees(path, "other")
 
 
 def _covel_like(turns: int = 6, rows_per_turn: int = 5) -> list[tuple[object, object, str, object]]:
