@@ -10,19 +10,26 @@ tokenizer is built only for texts no earlier run counted.
 The file is a cache: when it cannot be read or written (a read-only folder, another process
 holding it, a damaged file) the counts are computed as if it were not there. It is started
 afresh when it grows past :data:`KEPT_BYTES`.
+
+Where the counts no earlier run kept are made: in this process, unless the thread asking works
+:func:`counted_apart` (the desktop app's background jobs do, for the GUI thread's sake) and this
+process has not built the tokenizer anyway; then in a child process
+(:mod:`inspector.count_process`), and here again if the child fails.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sqlite3
-from collections.abc import Iterable
+import threading
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from . import tokens
 from .cache_folder import default_cache_dir
 
-__all__ = ["KEPT_BYTES", "KEPT_FILE", "exact_counts", "kept_path"]
+__all__ = ["KEPT_BYTES", "KEPT_FILE", "counted_apart", "exact_counts", "kept_path"]
 
 KEPT_FILE = "token-counts-v1.sqlite"
 # About a million counts; past it the file starts again (counts are cheap to make again).
@@ -30,6 +37,22 @@ KEPT_BYTES = 64 << 20
 # Seconds to wait for another process writing the file before going without it.
 _WAIT = 0.5
 _CHUNK = 500
+# Whether the thread counts in a child process (counted_apart), per thread.
+_apart = threading.local()
+
+
+@contextlib.contextmanager
+def counted_apart() -> Iterator[None]:
+    """Within it, the counts this thread needs and no earlier run kept are made in a child
+    process while this process has not built the tokenizer: its build holds the interpreter lock
+    for over 100 ms in one piece, which freezes a window whose GUI thread needs the lock meanwhile
+    (see :mod:`inspector.count_process`). For threads working beside a GUI thread; nests."""
+    before = getattr(_apart, "on", False)
+    _apart.on = True
+    try:
+        yield
+    finally:
+        _apart.on = before
 
 
 def kept_path(cache_dir: Path | None = None) -> Path:
@@ -55,14 +78,16 @@ def exact_counts(texts: Iterable[str], encoding: str, cache_dir: Path | None = N
     connection = _open(kept_path(cache_dir))
     try:
         kept = _read(connection, namespace, list(keys.values())) if connection is not None else {}
-        fresh: list[tuple[str, bytes, int]] = []
         for text in wanted:
             count = kept.get(keys[text])
-            if count is None:
-                count = tokens.count_exact(text, encoding)
-                fresh.append((namespace, keys[text], count))
-            else:
+            if count is not None:
                 tokens.remember_exact(text, encoding, count)
+                counts[text] = count
+        new = [text for text in wanted if text not in counts]
+        fresh: list[tuple[str, bytes, int]] = []
+        for text, count in zip(new, _count(new, encoding)):
+            tokens.remember_exact(text, encoding, count)
+            fresh.append((namespace, keys[text], count))
             counts[text] = count
         if connection is not None and fresh:
             _write(connection, fresh)
@@ -70,6 +95,19 @@ def exact_counts(texts: Iterable[str], encoding: str, cache_dir: Path | None = N
         if connection is not None:
             connection.close()
     return counts
+
+
+def _count(texts: list[str], encoding: str) -> list[int]:
+    """The exact counts of ``texts``: in the child process when counting apart and the tokenizer
+    is not built here, else (or when the child fails) here."""
+    if texts and getattr(_apart, "on", False) and not tokens.encoding_built(encoding):
+        from . import count_process
+
+        try:
+            return count_process.counts(texts, encoding)
+        except count_process.CountProcessError:
+            pass  # counted here: a slower window, but the same counts
+    return [tokens.count_exact(text, encoding) for text in texts]
 
 
 def _open(path: Path, *, again: bool = True) -> sqlite3.Connection | None:

@@ -109,6 +109,11 @@ def _load_ranks(name: str) -> dict[bytes, int]:
     return ranks
 
 
+def encoding_built(name: str = DEFAULT_ENCODING) -> bool:
+    """Whether this process has built ``name``'s tokenizer already (nothing is loaded)."""
+    return name in _encodings
+
+
 def get_encoding(name: str = DEFAULT_ENCODING):
     """A tiktoken Encoding built from the shipped rank file (never from the network)."""
     if name not in ENCODING_HASHES:

@@ -15,6 +15,7 @@ from typing import Any
 
 from PySide6.QtCore import QCoreApplication, QObject, QRunnable, QThreadPool, Signal, Slot
 
+from inspector import kept_counts
 from inspector.collector import paused_collections
 
 
@@ -61,7 +62,10 @@ class _Runnable(QRunnable):
         # The collector's policy is the core's (inspector.collector): a job that builds rows
         # which live on runs without cycle collection, and "freeze" freezes what it made.
         pause = paused_collections(freeze=job.pause_gc == "freeze") if job.pause_gc else contextlib.nullcontext()
-        with pause:
+        # A job runs beside the GUI thread: the token counts it lacks are made in a child process
+        # while this one has no tokenizer, whose build would hold the interpreter lock (and so
+        # the GUI) for over 100 ms in one piece (inspector.count_process).
+        with pause, kept_counts.counted_apart():
             try:
                 result = job.fn(job)
             except Exception as exc:  # noqa: BLE001 - every failure is reported to the GUI thread

@@ -393,3 +393,26 @@ def test_comparing_leaves_the_status_bar_when_the_comparison_is_shown(qtbot: Any
         assert window.statusBar().currentMessage() == "Comparing…"
     assert window.statusBar().currentMessage() == ""
     tasks.shutdown()
+
+
+def test_a_request_loads_without_building_the_tokenizer_in_the_app(qtbot: Any, view: RequestView, store: Any,
+                                                                   tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """The load job's counts no earlier run kept are made in the count process: the tokenizer's
+    build would hold the interpreter lock, and so the GUI thread, for over 100 ms."""
+    from inspector import count_process, tokens
+
+    event_id = anthropic_narrator(store)
+    expected = views.request_detail(store, event_id)  # counted in this process
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))  # no counts kept by an earlier run
+    monkeypatch.setattr(tokens, "_cache", tokens._CountCache())
+    monkeypatch.setattr(tokens, "_encodings", {})
+    built: list[str] = []
+    monkeypatch.setattr(tokens, "get_encoding", lambda name="o200k_base": built.append(name))
+    try:
+        load(qtbot, view, event_id)
+    finally:
+        count_process.stop()
+    assert built == []
+    assert view.detail.exact_counted and view.detail.total_exact == expected.total_exact
+    assert [n.exact for r in view.detail.roots for n in r.walk()] == [n.exact for r in expected.roots for n in r.walk()]
