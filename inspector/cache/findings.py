@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+from inspector import wording
 from inspector.anatomy.labelling import BAG_LABELS
 from inspector.cache.calls import Call
 from inspector.cache.pricing import (
@@ -178,10 +179,10 @@ class LayoutEvidence:
             self.system_changes.append((cur.turn_id, name))
             self.examples.setdefault("turn-volatile-system-text", example)
         elif region == "history":
-            if detail.startswith("a depth insertion"):
+            if detail.startswith(wording.HISTORY_INSERTION_MOVED):
                 self.history_moves.append(cur.turn_id)
                 self.examples.setdefault("moving-history-insertion", example)
-            elif detail.startswith("the history window slid"):
+            elif detail.startswith(wording.HISTORY_SLID):
                 self.sliding.append(cur.turn_id)
                 self.examples.setdefault("sliding-history-window", example)
 
@@ -214,17 +215,14 @@ class LayoutEvidence:
             ids = [t for t, _ in self.system_changes]
             out.append(Finding(
                 "turn-volatile-system-text", "warning", sid, rid, part, len(ids), turns, ids[:10],
-                f"The system prompt changes between turns at {part} in {len(ids)} of {turns} turns (a "
-                "{{ player.character }}-style value inside it?): everything after it, the whole history "
-                "included, is re-sent uncached every turn. Move turn-volatile values to the turn context.",
+                wording.VOLATILE_SYSTEM_TEXT.format(part=part, count=len(ids), turns=turns),
                 self.examples.get("turn-volatile-system-text")))
         if self.too_many:
             most = max(n for _, n in self.too_many)
             out.append(Finding(
                 "too-many-breakpoints", "warning", sid, rid, "cache breakpoints", len(self.too_many),
                 pairs, [t for t, _ in self.too_many][:10],
-                f"{len(self.too_many)} requests carry more than {breakpoint_limit} cache_control breakpoints (up to "
-                f"{most}); Anthropic accepts at most that many, so the prediction honours only the first ones."))
+                wording.TOO_MANY_BREAKPOINTS.format(count=len(self.too_many), limit=breakpoint_limit, most=most)))
         writes: Counter = Counter()
         reads: Counter = Counter()
         turns_of: dict[str, list[str]] = {}
@@ -238,30 +236,23 @@ class LayoutEvidence:
             if n >= _FINDING_MIN_TURNS and reads[where] == 0:
                 out.append(Finding(
                     "breakpoint-on-volatile-content", "warning", sid, rid, where, n, n, turns_of[where][:10],
-                    f"The cache_control breakpoint on the {where} is written {n} times and never read: the content "
-                    "before it changes every turn, so each write pays the write premium for nothing."))
+                    wording.BREAKPOINT_NEVER_READ.format(where=where, count=n)))
         if self.data_last:
             out.append(Finding(
                 "data-blocks-last", "warning", sid, rid, "turn context", len(self.data_last), turns + 1,
                 self.data_last[:10],
-                "The turn context (data blocks such as <runtime-inputs>) is the last message of the request; "
-                "Covel keeps it before the player message because small models copy data-block syntax into "
-                "tool calls when it comes last."))
+                wording.DATA_BLOCKS_LAST))
         if frequent(self.sliding):
             out.append(Finding(
                 "sliding-history-window", "warning", sid, rid, "history", len(self.sliding), turns,
                 self.sliding[:10],
-                f"The oldest history message changes in {len(self.sliding)} of {turns} turns: the history window "
-                "slides every turn, so no turn can reuse the previous turn's history from the cache. Trim in "
-                "larger steps (Covel prunes in 30 % steps) or summarise instead.",
+                wording.SLIDING_HISTORY.format(count=len(self.sliding), turns=turns),
                 self.examples.get("sliding-history-window")))
         if frequent(self.history_moves):
             out.append(Finding(
                 "moving-history-insertion", "warning", sid, rid, "history › depth insertion",
                 len(self.history_moves), turns, self.history_moves[:10],
-                f"A depth insertion inside the history (a lorebook or extension segment at depth n) moves in "
-                f"{len(self.history_moves)} of {turns} turns: the history is re-sent uncached from that point "
-                "every turn. Place it in the turn context or at depth 0.",
+                wording.MOVING_INSERTION.format(count=len(self.history_moves), turns=turns),
                 self.examples.get("moving-history-insertion")))
         out.extend(self.money_findings(sid, rid))
         return out
@@ -285,9 +276,10 @@ class LayoutEvidence:
         if classes.priced:
             out.append(Finding(
                 "cost-classes", "info", sid, rid, "input cost", classes.requests, len(evidence), [],
-                f"The input of {classes.requests} priced requests cost {classes.total_usd:.4f} USD: "
-                + "; ".join(f"{name} {usd:.4f} USD ({tokens} tokens)"
-                            for name, tokens, usd in classes.rows()) + ".",
+                wording.COST_CLASSES.format(
+                    requests=classes.requests, usd=f"{classes.total_usd:.4f}",
+                    classes="; ".join(wording.cost_class_row(name, f"{usd:.4f}", tokens)
+                                      for name, tokens, usd in classes.rows())),
                 classes.to_json()))
         return out
 
@@ -312,11 +304,9 @@ class LayoutEvidence:
             out.append(Finding(
                 "wasted-breakpoint", "warning", sid, rid, where, len(hits), len(with_breakpoints),
                 list(dict.fromkeys(t for t, _, _ in hits))[:10],
-                f"The cache_control breakpoint on the {where} closes a prefix of at most {longest} tokens, "
-                f"under the {rules.min_cacheable_tokens} the model caches, in {len(hits)} of "
-                f"{len(with_breakpoints)} requests: nothing is cached there, and it spends one of the "
-                f"{rules.max_breakpoints} breakpoint slots. Drop it, or move it to the end of a longer "
-                "stable prefix (the end of the system prompt).",
+                wording.WASTED_BREAKPOINT.format(where=where, longest=longest, minimum=rules.min_cacheable_tokens,
+                                                 count=len(hits), total=len(with_breakpoints),
+                                                 slots=rules.max_breakpoints),
                 {"maxPrefixTokens": longest, "minCacheableTokens": rules.min_cacheable_tokens}))
         return out
 
@@ -327,11 +317,9 @@ class LayoutEvidence:
         return Finding(
             "wasted-breakpoint", "warning", sid, rid, "every breakpoint", len(with_breakpoints),
             len(with_breakpoints), list(dict.fromkeys(e.turn_id for e in with_breakpoints))[:10],
-            f"None of this runtime's cache_control breakpoints can cache: the longest prefix one closes is "
-            f"{longest} tokens, under the {rules.min_cacheable_tokens} the model caches, in all "
-            f"{len(with_breakpoints)} requests, so the breakpoints it marks ({', '.join(places)}) cache "
-            "nothing and each spends one of the "
-            f"{rules.max_breakpoints} slots. Drop them, or cache on a model with a lower minimum.",
+            wording.NO_BREAKPOINT_CAN_CACHE.format(longest=longest, minimum=rules.min_cacheable_tokens,
+                                                   total=len(with_breakpoints), places=", ".join(places),
+                                                   slots=rules.max_breakpoints),
             {"maxPrefixTokens": longest, "minCacheableTokens": rules.min_cacheable_tokens, "places": places})
 
     def _dead_writes(self, sid: str, rid: str | None) -> Finding | None:
@@ -352,9 +340,7 @@ class LayoutEvidence:
         return Finding(
             "dead-cache-writes", "warning", sid, rid, "cache writes", len(dead), len(judged),
             list(dict.fromkeys(e.turn_id for e, _ in dead))[:10],
-            f"{len(dead)} of {len(judged)} requests wrote {tokens} tokens to the cache that the next request "
-            f"did not read: their write premium ({premium:.4f} USD) bought nothing. The prefix they closed "
-            "changes before it is reused, or the next request comes after the TTL.",
+            wording.DEAD_WRITES.format(count=len(dead), total=len(judged), tokens=tokens, usd=f"{premium:.4f}"),
             {"deadWriteTokens": tokens, "wastedPremiumUsd": round(premium, 6)})
 
     def _one_hour_ttl(self, sid: str, rid: str | None) -> Finding | None:
@@ -386,14 +372,14 @@ class LayoutEvidence:
             return None
         saving = _usd(short_cost - long_cost, rules)
         keep_alive = keep_alive_break_even_seconds(rules)
-        alive = (f" Keep-alive requests every {_minutes(short_ttl)} would pay only for gaps up to about "
-                 f"{_minutes(keep_alive)}." if keep_alive is not None else "")
+        said = {"count": len(bridged), "gaps": gaps, "short": _minutes(short_ttl), "long": _minutes(long_ttl),
+                "option": LONG_TTL_OPTION, "saving": f"{saving:.4f}", "cost": f"{_usd(long_cost, rules):.4f}",
+                "was": f"{_usd(short_cost, rules):.4f}"}
+        message = (wording.ONE_HOUR_TTL.format(**said) if keep_alive is None
+                   else wording.ONE_HOUR_TTL_KEEP_ALIVE.format(keep=_minutes(keep_alive), **said))
         return Finding(
             "one-hour-ttl-pays", "info", sid, rid, "cache TTL", len(bridged), gaps,
             list(dict.fromkeys(bridged))[:10],
-            f"{len(bridged)} of {gaps} gaps between requests are longer than the {_minutes(short_ttl)} TTL but "
-            f"within {_minutes(long_ttl)}: with ttl \"{LONG_TTL_OPTION}\" on the breakpoints the cached part "
-            f"would cost {saving:.4f} USD less ({_usd(long_cost, rules):.4f} instead of "
-            f"{_usd(short_cost, rules):.4f}), the dearer writes included.{alive}",
+            message,
             {"shortTtlCostUsd": round(_usd(short_cost, rules), 6), "longTtlCostUsd": round(_usd(long_cost, rules), 6),
              "keepAliveBreakEvenSeconds": keep_alive})

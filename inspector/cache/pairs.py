@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterator
 
+from inspector import wording
 from inspector.cache.calls import Call
 from inspector.cache.findings import LayoutEvidence, breakpoint_locations, data_blocks_last
 from inspector.cache.naming import DifferenceNamer, context_around
@@ -136,7 +137,7 @@ class PairMaker:
             comparison = Comparison(0, 0, 0, 0, 0)
             predicted = 0
             write = cold_write(rules, cur) if explicit else breakpoint_write(rules, cur, 0)
-            why, detail = "cold-start", "the first request of this runtime in the session"
+            why, detail = "cold-start", wording.COLD_START
             verdict = judge(rules, provenance, why, detail, 0, 0, gap, ttl, miss_reason, missed)
             detail = verdict.reason_detail
             name, where, was, now = "(no earlier request)", "end", None, None
@@ -176,7 +177,7 @@ class PairMaker:
                 route_gap = (len(detail) if why != "unexplained" else len(verdict.reason_detail), ROUTE_APPENDED)
             why, detail = verdict.reason, verdict.reason_detail
             if prev.failed and why != "model-changed":
-                detail += "; the request compared with failed, so the prediction uses the last one that succeeded"
+                detail += "; " + wording.COMPARED_WITH_FAILED
             state.evidence.collect(prev, cur, where, kind, why, detail, name, was, now)
         cur.shared_tokens = comparison.shared_tokens
 

@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+from inspector import wording
 from inspector.anatomy.labelling import leading_system_kind, leading_system_kinds
 from inspector.cache.calls import AREAS, Call
 from inspector.cache.prediction import Comparison, keyed_reach, predict_explicit
@@ -51,27 +52,25 @@ def reason(side: SideEvents, prev: Call, cur: Call, cmp: Comparison, region: str
     and the detail a person reads."""
     rules = cur.rules
     if prev.model is not None and cur.model is not None and prev.model != cur.model:
-        return "model-changed", f"{prev.model} → {cur.model}: caches are per model"
+        return "model-changed", wording.MODEL_CHANGED.format(old=prev.model, new=cur.model)
     if untimed > 0 and predicted == 0:
-        return "expired", f"{gap:g} s since this runtime's last request, over the {ttl:g} s TTL ({rules.source})"
+        return "expired", wording.EXPIRED.format(gap=f"{gap:g}", ttl=f"{ttl:g}", source=rules.source)
     reach, changed = keyed_reach(prev, cur, cmp.index)
     if changed and reach < cmp.index:
         return "options-changed", _options_detail(changed, rules.source)
     if region in ("tools", "settings"):
-        what = "tool definitions" if region == "tools" else "tool choice or output schema"
-        return "tools-changed", f"the {what} changed: nothing after them can be read from the cache"
+        return "tools-changed", wording.TOOLS_CHANGED if region == "tools" else wording.SETTINGS_CHANGED
     if region == "system":
         if prev.area(cmp.index) != cur.area(cmp.index):
-            return "system-changed", ("the system prompt gained or lost a part here (a leading system message "
-                                      "joined it or left it): the history after it is re-sent uncached")
-        return "system-changed", "the system prompt changed: the history after it is re-sent uncached"
+            return "system-changed", wording.SYSTEM_REGROUPED
+        return "system-changed", wording.SYSTEM_CHANGED
     if region == "history":
         return "history-rewritten", _history_detail(side, prev, cur, cmp)
     moved = _breakpoint_moved_earlier(prev, cur, cmp, predicted)
     if moved is not None:
         return "options-changed", moved
     if rules.mode == "explicit" and not cur.layout.breakpoints:
-        return "turn-context", "the prefix runs to the turn context, but the request has no cache_control breakpoint"
+        return "turn-context", wording.NO_BREAKPOINT
     if predicted == 0:
         minimum = rules.min_cacheable_tokens
         below = cmp.shared_tokens < minimum
@@ -79,22 +78,21 @@ def reason(side: SideEvents, prev: Call, cur: Call, cmp: Comparison, region: str
             # Long enough in all, but was any breakpoint's prefix long enough on its own?
             below = predict_explicit(rules, prev, cur, cmp.index, gap, False, minimum=0)[0] > 0
             if not below:
-                return "turn-context", ("the prefix runs to the turn context, but no breakpoint of the earlier "
-                                        "request ends within it and the lookback: there was nothing to read")
+                return "turn-context", wording.NOTHING_TO_READ
         if below:
-            return "below-minimum", (f"{cmp.shared_tokens} shared tokens; {rules.source} caches no prefix "
-                                     f"under {minimum} tokens")
+            return "below-minimum", wording.BELOW_MINIMUM.format(shared=cmp.shared_tokens, source=rules.source,
+                                                                 minimum=minimum)
     if reported == 0 and predicted > 0:
         # The cause is filled in by routing.settle (ROUTE_CAUSE): the route's load or no visible reason.
-        return "unexplained", f"{predicted} tokens predicted cached but none reported; "
-    return "turn-context", "the prefix runs to the turn context or later"
+        return "unexplained", wording.UNEXPLAINED.format(predicted=predicted, cause="")
+    return "turn-context", wording.TURN_CONTEXT
 
 
 def _options_detail(changed, source: str) -> str:
     fields = ", ".join(key.field for key in changed)
     levels = sorted({level for key in changed for level in key.drops}, key=("tools", "system", "messages").index)
-    return (f"{fields} changed: the {' and '.join(levels)} cache{'s' if len(levels) > 1 else ''} "
-            f"{'are' if len(levels) > 1 else 'is'} keyed by it, so nothing from there on is read ({source})")
+    template = wording.OPTIONS_CHANGED_MANY if len(levels) > 1 else wording.OPTIONS_CHANGED_ONE
+    return template.format(fields=fields, levels=" and ".join(levels), source=source)
 
 
 def _breakpoint_moved_earlier(prev: Call, cur: Call, cmp: Comparison, predicted: int) -> str | None:
@@ -110,8 +108,7 @@ def _breakpoint_moved_earlier(prev: Call, cur: Call, cmp: Comparison, predicted:
     before = prev.cum_tokens()[was[-1][0] + 1]
     after = cur.cum_tokens()[now[-1][0] + 1]
     if after < before <= cmp.shared_tokens and predicted < before and predicted <= after:
-        return (f"cache_control moved earlier: the last breakpoint's prefix is {after} tokens, {before} in the "
-                f"previous request, so at most {after} of the {cmp.shared_tokens} shared tokens can be read")
+        return wording.BREAKPOINT_MOVED_EARLIER.format(after=after, before=before, shared=cmp.shared_tokens)
     return None
 
 
@@ -141,13 +138,13 @@ def _history_detail(side: SideEvents, prev: Call, cur: Call, cmp: Comparison) ->
     bag, kind = _kind_at(cur, d)
     _, prev_kind = _kind_at(prev, d)
     if cur.turn_id in side.compactions or bag == "summaries" or prev_kind in ("compacted-history", "legacy-compacted-history"):
-        return "history compacted: summaries replaced the oldest messages"
+        return wording.HISTORY_COMPACTED
     if kind == "pruned-marker" or prev_kind == "pruned-marker" or (cur.turn_id, cur.runtime_id) in side.prunes:
-        return "history pruned to stay within the token budget"
+        return wording.HISTORY_PRUNED
     if kind == "system-insertion" or prev_kind == "system-insertion":
-        return "a depth insertion inside the history moved"
+        return wording.HISTORY_INSERTION_MOVED
     if d >= cur.message_start:
         loc = cur.locator()
         if loc.elem_first[d - cur.message_start] == loc.history_start():
-            return "the history window slid: its oldest message changed"
-    return "a history message differs from the previous request's"
+            return wording.HISTORY_SLID
+    return wording.HISTORY_MESSAGE_DIFFERS

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections import deque
 from typing import Any
 
+from inspector import wording
 from inspector.cache.calls import Call
 from inspector.cache.rules import CacheRules, over_routing_limit
 from inspector.cache.tokenizing import leading_tokens_digest
@@ -22,22 +23,18 @@ def overflow_note(rules: CacheRules, rate: int | None) -> str | None:
     requests a minute than one machine takes (provider-caching §3.2)."""
     if not over_routing_limit(rules, rate):
         return None
-    return (f"{rate} requests on its route (model, cache key, first {rules.routing_prefix_tokens} "
-            f"tokens) in the minute up to it, over the ~{rules.overflow_requests_per_minute:g} a minute one "
-            f"machine takes ({rules.source}): some overflow to machines without the cache")
+    return wording.ROUTE_OVERFLOW.format(rate=rate, prefix=rules.routing_prefix_tokens,
+                                         limit=f"{rules.overflow_requests_per_minute:g}", source=rules.source)
 
 
 # A pair's reason detail may name its route's load (overflow_note), which is known only once every
 # request before it has been read, by whichever process read it (inspector.cache.worker). So the detail is
 # made with a gap at that place, and settle fills it: with "; <note>" or nothing after a reason
-# (ROUTE_APPENDED), or with the note or _NO_VISIBLE_REASON in an unexplained miss (ROUTE_CAUSE).
+# (ROUTE_APPENDED), or with the note or wording.NO_VISIBLE_REASON in an unexplained miss (ROUTE_CAUSE).
 ROUTE_APPENDED = "appended"
 
 
 ROUTE_CAUSE = "cause"
-
-
-_NO_VISIBLE_REASON = "no visible reason (eviction, routing overflow, or a relay that drops caching)"
 
 
 def settle(pair: Any, gap: tuple[int, str] | None) -> None:
@@ -48,7 +45,7 @@ def settle(pair: Any, gap: tuple[int, str] | None) -> None:
     at, kind = gap
     note = overflow_note(pair.rules, pair.routing_rate)
     if kind == ROUTE_CAUSE:
-        text = note if note is not None else _NO_VISIBLE_REASON
+        text = note if note is not None else wording.NO_VISIBLE_REASON
     else:
         text = f"; {note}" if note is not None else ""
     pair.reason_detail = pair.reason_detail[:at] + text + pair.reason_detail[at:]

@@ -22,6 +22,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from inspector import wording
 from inspector.cache.rules import CacheRules
 
 __all__ = ["CONFIDENCES", "PROVIDER_MISS_REASONS", "Verdict", "first_step", "judge"]
@@ -76,21 +77,21 @@ def _bands(rules: CacheRules, provenance: str, shared: int, predicted: int, gap:
     found: list[str] = []
     error = rules.proxy_token_error
     if provenance == "proxy" and error:
-        band = f"±{error:.0%} error band of the proxy tokenizer ({rules.tokenizer})"
+        band = {"error": f"{error:.0%}", "tokenizer": rules.tokenizer}
         counts = [shared] + ([predicted] if predicted > 0 else [])
         minimum = rules.min_cacheable_tokens
         near = [c for c in counts if _near(c, minimum, error)]
         if near:
-            found.append(f"{near[0]} tokens lie within the {band} of the {minimum}-token minimum")
+            found.append(wording.NEAR_MINIMUM.format(count=near[0], minimum=minimum, **band))
         step = first_step(rules)
         if step is not None and step != minimum:
             near = [c for c in counts if _near(c, step, error)]
             if near:
-                found.append(f"{near[0]} tokens lie within the {band} of the first {step}-token step")
+                found.append(wording.NEAR_FIRST_STEP.format(count=near[0], step=step, **band))
     grace = rules.expiry_grace_seconds
     if grace is not None and gap is not None and ttl is not None and ttl == rules.ttl_seconds and ttl < gap <= ttl + grace:
-        found.append(f"the {gap:g} s gap lies within the {grace:g} s grace band after the {ttl:g} s TTL, "
-                     f"where {rules.family} entries have been seen to survive")
+        found.append(wording.WITHIN_GRACE.format(gap=f"{gap:g}", grace=f"{grace:g}", ttl=f"{ttl:g}",
+                                                 family=rules.family))
     return found
 
 
@@ -98,18 +99,18 @@ def judge(rules: CacheRules, provenance: str, reason: str, detail: str, shared: 
           gap: float | None, ttl: float | None, miss_reason: str | None, missed_tokens: int | None) -> Verdict:
     """Our reason beside the provider's (``miss_reason``), with its confidence."""
     if miss_reason is not None:
-        missed = f", {missed_tokens} input tokens missed" if missed_tokens is not None else ""
+        counted = missed_tokens is not None
+        said = {"reason": miss_reason, "missed": missed_tokens}
         if reason == "unexplained":
-            return Verdict("provider-reported",
-                           f"the provider reports the miss: {miss_reason}{missed}; we found no cause of our own "
-                           f"(our reading: {detail.rstrip('; ')})",
+            template = wording.PROVIDER_REPORTS_MISSED if counted else wording.PROVIDER_REPORTS
+            return Verdict("provider-reported", template.format(detail=detail.rstrip("; "), **said),
                            "certain", miss_reason, missed_tokens, False)
         agreeing = PROVIDER_MISS_REASONS.get(miss_reason, frozenset())
         if reason not in agreeing:
-            detail = f"{detail}; the provider disagrees: it reports {miss_reason}{missed}"
-            return Verdict(reason, detail, "certain", miss_reason, missed_tokens, True)
-        return Verdict(reason, f"{detail}; the provider agrees: {miss_reason}{missed}", "certain", miss_reason,
-                       missed_tokens, False)
+            template = wording.PROVIDER_DISAGREES_MISSED if counted else wording.PROVIDER_DISAGREES
+            return Verdict(reason, f"{detail}; {template.format(**said)}", "certain", miss_reason, missed_tokens, True)
+        template = wording.PROVIDER_AGREES_MISSED if counted else wording.PROVIDER_AGREES
+        return Verdict(reason, f"{detail}; {template.format(**said)}", "certain", miss_reason, missed_tokens, False)
     if reason not in _COUNTED:
         return Verdict(reason, detail, "certain", None, None, False)
     bands = _bands(rules, provenance, shared, predicted, gap, ttl)
@@ -117,8 +118,6 @@ def judge(rules: CacheRules, provenance: str, reason: str, detail: str, shared: 
         return Verdict(reason, detail, "certain", None, None, False)
     why = "; ".join(bands)
     if reason == "unexplained":
-        return Verdict("below-minimum",
-                       f"uncertain, so not called unexplained: {why}; {predicted} tokens predicted cached, but a "
-                       f"true count on the other side of the threshold would cache none (our reading: "
-                       f"{detail.rstrip('; ')})", "uncertain", None, None, False)
-    return Verdict(reason, f"{detail}; uncertain: {why}", "uncertain", None, None, False)
+        return Verdict("below-minimum", wording.UNCERTAIN_NOT_UNEXPLAINED.format(
+            why=why, predicted=predicted, detail=detail.rstrip("; ")), "uncertain", None, None, False)
+    return Verdict(reason, f"{detail}; {wording.UNCERTAIN.format(why=why)}", "uncertain", None, None, False)

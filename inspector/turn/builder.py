@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from inspector import wording
 from inspector.covel.events import (
     KNOWN_TYPES,
     RUNTIME_LIFECYCLE_TYPES,
@@ -196,7 +197,7 @@ class _Builder:
                     if model_call is not None:
                         target, target_id = "call", model_call.event_id
                     else:
-                        self.notes.append(f"llm.responded {ev.id} matches no llm.calling of its runtime")
+                        self.notes.append(wording.UNMATCHED_RESPONSE.format(id=ev.id))
                 elif etype in ("tool.calling", "tool.completed", "tool.failed"):
                     tool = self._tool_row(ev, runtime, tools_by_key, open_tools, start_ms)
                     target, target_id = "tool", tool.key
@@ -265,7 +266,7 @@ class _Builder:
             commit_source = "trace"
         origin = (result.origin or "player") if result is not None else None
         if result is not None and result.runtime_results_error:
-            self.notes.append(f"turn_results.runtime_results: {result.runtime_results_error}")
+            self.notes.append(wording.RUNTIME_RESULTS_UNREADABLE.format(error=result.runtime_results_error))
 
         turn = Turn(
             session_id=self.session_id, turn_id=self.turn_id,
@@ -519,7 +520,7 @@ class _Builder:
             nxt = min(((i, c) for cs in calls.values() for i, c in cs if i > index), default=None,
                       key=lambda pair: pair[0])
             if nxt is None:
-                self.notes.append(f"context.compacted {item.event_id}: no model call follows it")
+                self.notes.append(wording.COMPACTION_WITHOUT_CALL.format(id=item.event_id))
                 continue
             item.call_event_id = nxt[1].event_id
             item.runtime_id = nxt[1].runtime_id

@@ -8,6 +8,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from inspector import wording
 from inspector.covel import markers
 from inspector.json_guards import int_accepting_integral_float, nonempty_str_or_none
 from inspector.store import SessionSummary, Store, TurnMessage
@@ -151,7 +152,7 @@ def turn_history(store: Store, session_id: str, turn_id: str, event_id: str) -> 
     raw_messages = payload.get("messages")
     messages = raw_messages if isinstance(raw_messages, list) else []
     if not isinstance(raw_messages, list):
-        notes.append("the call recorded no kernel messages: nothing can be matched")
+        notes.append(wording.NO_KERNEL_MESSAGES)
     texts = [message_text(m) for m in messages]
     stripped = [t.strip() for t in texts]
     roles = [m.get("role") if isinstance(m, dict) else None for m in messages]
@@ -272,8 +273,7 @@ def turn_history(store: Store, session_id: str, turn_id: str, event_id: str) -> 
         uses.append(SummaryUse(summary=summary, sent=index is not None, request_index=index, replaces=replaces))
     unmatched = len(envelopes) - len(matched)
     if unmatched:
-        notes.append(f"{unmatched} <compacted_history> envelopes match no stored summary text "
-                     "(rewritten by a later merge, or deleted)")
+        notes.append(wording.UNMATCHED_ENVELOPES.format(count=unmatched))
     return CallHistory(session_id=session_id, turn_id=turn_id, event_id=event_id, runtime_id=runtime_id, at=at,
                        rows=rows, summaries=uses, window=window, pruned_marker=pruned_marker, pruning=pruning,
                        request_messages=len(messages), history_end=history_end, unmatched_envelopes=unmatched,

@@ -1923,6 +1923,38 @@ Click a name to copy its id.</source>
   <context>
     <name>CoreTexts</name>
     <message>
+      <source>tools</source>
+      <translation>工具</translation>
+    </message>
+    <message>
+      <source>system</source>
+      <translation>系统</translation>
+    </message>
+    <message>
+      <source>messages</source>
+      <translation>消息</translation>
+    </message>
+    <message>
+      <source> and </source>
+      <translation>和</translation>
+    </message>
+    <message>
+      <source>{n} min</source>
+      <translation>{n} 分钟</translation>
+    </message>
+    <message>
+      <source>{n} s</source>
+      <translation>{n} 秒</translation>
+    </message>
+    <message>
+      <source>, </source>
+      <translation>、</translation>
+    </message>
+    <message>
+      <source>; </source>
+      <translation>；</translation>
+    </message>
+    <message>
       <source>{old} → {new}: caches are per model</source>
       <translation>{old} → {new}：缓存按模型分开</translation>
     </message>
@@ -2087,22 +2119,6 @@ Click a name to copy its id.</source>
       <translation>{requests} 个已计价请求的输入花费 {usd} 美元：{classes}。</translation>
     </message>
     <message>
-      <source>uncached input {usd} USD ({tokens} tokens)</source>
-      <translation>未缓存输入 {usd} 美元（{tokens} 个 token）</translation>
-    </message>
-    <message>
-      <source>cache read {usd} USD ({tokens} tokens)</source>
-      <translation>缓存读取 {usd} 美元（{tokens} 个 token）</translation>
-    </message>
-    <message>
-      <source>5-minute write {usd} USD ({tokens} tokens)</source>
-      <translation>5 分钟写入 {usd} 美元（{tokens} 个 token）</translation>
-    </message>
-    <message>
-      <source>1-hour write {usd} USD ({tokens} tokens)</source>
-      <translation>1 小时写入 {usd} 美元（{tokens} 个 token）</translation>
-    </message>
-    <message>
       <source>The cache_control breakpoint on the {where} closes a prefix of at most {longest} tokens, under the {minimum} the model caches, in {count} of {total} requests: nothing is cached there, and it spends one of the {slots} breakpoint slots. Drop it, or move it to the end of a longer stable prefix (the end of the system prompt).</source>
       <translation>在 {total} 个请求中有 {count} 个，「{where}」上的 cache_control 断点所封闭的前缀最多 {longest} 个 token，低于该模型缓存所需的 {minimum} 个：那里什么也不会被缓存，却占用了 {slots} 个断点名额中的一个。请删除它，或把它移到更长的稳定前缀末尾（系统提示词末尾）。</translation>
     </message>
@@ -2143,36 +2159,20 @@ Click a name to copy its id.</source>
       <translation>{count} 个 &lt;compacted_history&gt; 封装与任何已存储的摘要文本都不匹配（已被之后的合并改写，或已删除）</translation>
     </message>
     <message>
-      <source>tools</source>
-      <translation>工具</translation>
+      <source>uncached input {usd} USD ({tokens} tokens)</source>
+      <translation>未缓存输入 {usd} 美元（{tokens} 个 token）</translation>
     </message>
     <message>
-      <source>system</source>
-      <translation>系统</translation>
+      <source>cache read {usd} USD ({tokens} tokens)</source>
+      <translation>缓存读取 {usd} 美元（{tokens} 个 token）</translation>
     </message>
     <message>
-      <source>messages</source>
-      <translation>消息</translation>
+      <source>5-minute write {usd} USD ({tokens} tokens)</source>
+      <translation>5 分钟写入 {usd} 美元（{tokens} 个 token）</translation>
     </message>
     <message>
-      <source> and </source>
-      <translation>和</translation>
-    </message>
-    <message>
-      <source>{n} min</source>
-      <translation>{n} 分钟</translation>
-    </message>
-    <message>
-      <source>{n} s</source>
-      <translation>{n} 秒</translation>
-    </message>
-    <message>
-      <source>, </source>
-      <translation>、</translation>
-    </message>
-    <message>
-      <source>; </source>
-      <translation>；</translation>
+      <source>1-hour write {usd} USD ({tokens} tokens)</source>
+      <translation>1 小时写入 {usd} 美元（{tokens} 个 token）</translation>
     </message>
   </context>
   <context>

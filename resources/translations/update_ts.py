@@ -4,7 +4,8 @@
 ``QCoreApplication.translate`` (directly or through a module's one-line ``_tr``-style helper) and
 every command-line message of the ``inspector`` package (the literal first argument of
 ``inspector.messages.localized`` or ``marked``, context ``CommandLine``, read back by the core from
-this same .ts), adds missing ones to the .ts as unfinished, keeps the translations already written, marks strings
+this same .ts) and every sentence of ``inspector.wording`` (``sentence``'s literal argument,
+context ``CoreTexts``, which the app's views translate by template), adds missing ones to the .ts as unfinished, keeps the translations already written, marks strings
 no longer used as obsolete, and runs ``pyside6-lrelease``. The translations themselves are
 edited by hand (or in Qt Linguist) in the .ts file.
 
@@ -28,6 +29,10 @@ CORE_DIR = HERE.parent.parent / "inspector"
 # inspector.messages: the functions whose literal first argument is a command-line message.
 CORE_MESSAGE_FUNCTIONS = ("localized", "marked")
 CORE_CONTEXT = "CommandLine"
+# inspector.wording: the function whose literal argument is one of the core's sentences for a
+# person (the app translates them by template, ui.views.core_texts).
+CORE_SENTENCE_FUNCTION = "sentence"
+SENTENCE_CONTEXT = "CoreTexts"
 TS_FILE = HERE / "prompt_inspector_zh_CN.ts"
 QM_FILE = HERE / "prompt_inspector_zh_CN.qm"
 
@@ -111,7 +116,8 @@ def extract(ui_dir: Path = UI_DIR) -> list[tuple[str, str]]:
 
 
 def extract_core(core_dir: Path = CORE_DIR) -> list[tuple[str, str]]:
-    """The command line's messages: (``CommandLine``, template) pairs in file order, without duplicates."""
+    """The command line's messages, (``CommandLine``, template), and the core's sentences,
+    (``CoreTexts``, template), in file order, without duplicates."""
     seen: list[tuple[str, str]] = []
     for path in sorted(core_dir.rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
@@ -120,8 +126,10 @@ def extract_core(core_dir: Path = CORE_DIR) -> list[tuple[str, str]]:
             func = node.func
             name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
             first = node.args[0]
-            if name in CORE_MESSAGE_FUNCTIONS and isinstance(first, ast.Constant) and isinstance(first.value, str):
-                pair = (CORE_CONTEXT, first.value)
+            context = CORE_CONTEXT if name in CORE_MESSAGE_FUNCTIONS else (
+                SENTENCE_CONTEXT if name == CORE_SENTENCE_FUNCTION else None)
+            if context is not None and isinstance(first, ast.Constant) and isinstance(first.value, str):
+                pair = (context, first.value)
                 if pair not in seen:
                     seen.append(pair)
     return seen

@@ -2,10 +2,10 @@
 
 The headless core writes its explanations in English (a cache pair's reason detail, a layout
 finding, the routing and confidence notes, a turn's notes): they are data too, printed by the
-command line and carried by the JSON and by kept analyses. A view shows them through
-:func:`core_text`, which matches a sentence against the English templates below (the core's own
-wording, with ``{name}`` where it puts a value), translates the template and fills the values in
-again. A sentence made of ``"; "``-joined clauses (a detail with the provider's verdict, a
+command line and carried by the JSON and by kept analyses. It makes each from a template of
+:mod:`inspector.wording`. A view shows them through :func:`core_text`, which matches a sentence
+against those same templates (``{name}`` where the core put a value), translates the template and
+fills the values in again. A sentence made of ``"; "``-joined clauses (a detail with the provider's verdict, a
 confidence note, the failed-request note appended) is translated clause by clause. What matches
 no template is shown as the core wrote it.
 
@@ -15,8 +15,9 @@ are sentences again, ``part`` and ``where`` a part label (:func:`ui.views.part_n
 ``short``, ``long`` and ``keep`` a duration ("5 min"); any other value (a count, a model, a rules
 row, a provider's own words) is shown as recorded.
 
-A change of the core's wording shows as an untranslated sentence: ``tests/ui/test_translations.py``
-translates every detail and finding of the demo's analysis and fails on one that matches nothing.
+A sentence the core writes without a template of :mod:`inspector.wording` shows untranslated:
+``tests/ui/test_translations.py`` translates every detail and finding of the demo's analysis and
+fails on one that matches nothing.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from functools import cache, lru_cache
 
 from PySide6.QtCore import QCoreApplication
 
+from inspector import wording
 from ui.views.part_names import part_label
 
 __all__ = ["clear_cache", "core_text", "strict_core_text", "template_sources"]
@@ -35,110 +37,11 @@ def _tr(text: str) -> str:
     return QCoreApplication.translate("CoreTexts", text)
 
 
-def _pair(text: str) -> tuple[str, str]:
-    return text, QCoreApplication.translate("CoreTexts", text)
-
-
 @cache
 def _table() -> tuple[tuple[str, str], ...]:
-    """(English template, translation) of every sentence the core writes for a person. Literal
-    braces in the core's text are doubled, as ``str.format`` writes them."""
-    return (
-        # inspector.cache.reasons: why the cached prefix ends where it does.
-        _pair("{old} → {new}: caches are per model"),
-        _pair("{gap} s since this runtime's last request, over the {ttl} s TTL ({source})"),
-        _pair("{fields} changed: the {levels} cache is keyed by it, so nothing from there on is read ({source})"),
-        _pair("{fields} changed: the {levels} caches are keyed by it, so nothing from there on is read ({source})"),
-        _pair("the tool definitions changed: nothing after them can be read from the cache"),
-        _pair("the tool choice or output schema changed: nothing after them can be read from the cache"),
-        _pair("the system prompt gained or lost a part here (a leading system message joined it or left it): the "
-              "history after it is re-sent uncached"),
-        _pair("the system prompt changed: the history after it is re-sent uncached"),
-        _pair("history compacted: summaries replaced the oldest messages"),
-        _pair("history pruned to stay within the token budget"),
-        _pair("a depth insertion inside the history moved"),
-        _pair("the history window slid: its oldest message changed"),
-        _pair("a history message differs from the previous request's"),
-        _pair("the prefix runs to the turn context, but the request has no cache_control breakpoint"),
-        _pair("the prefix runs to the turn context, but no breakpoint of the earlier request ends within it and the "
-              "lookback: there was nothing to read"),
-        _pair("{shared} shared tokens; {source} caches no prefix under {minimum} tokens"),
-        _pair("{predicted} tokens predicted cached but none reported; {cause}"),
-        _pair("the prefix runs to the turn context or later"),
-        _pair("cache_control moved earlier: the last breakpoint's prefix is {after} tokens, {before} in the previous "
-              "request, so at most {after} of the {shared} shared tokens can be read"),
-        # inspector.cache.pairs
-        _pair("the first request of this runtime in the session"),
-        _pair("the request compared with failed, so the prediction uses the last one that succeeded"),
-        # inspector.cache.routing
-        _pair("{rate} requests on its route (model, cache key, first {prefix} tokens) in the minute up to it, over "
-              "the ~{limit} a minute one machine takes ({source}): some overflow to machines without the cache"),
-        _pair("no visible reason (eviction, routing overflow, or a relay that drops caching)"),
-        # inspector.cache.verdicts: the provider's verdict beside ours, and how sure ours is.
-        _pair("the provider reports the miss: {reason}, {missed} input tokens missed; we found no cause of our own "
-              "(our reading: {detail})"),
-        _pair("the provider reports the miss: {reason}; we found no cause of our own (our reading: {detail})"),
-        _pair("the provider disagrees: it reports {reason}, {missed} input tokens missed"),
-        _pair("the provider disagrees: it reports {reason}"),
-        _pair("the provider agrees: {reason}, {missed} input tokens missed"),
-        _pair("the provider agrees: {reason}"),
-        _pair("uncertain: {why}"),
-        _pair("uncertain, so not called unexplained: {why}; {predicted} tokens predicted cached, but a true count on "
-              "the other side of the threshold would cache none (our reading: {detail})"),
-        _pair("{count} tokens lie within the ±{error} error band of the proxy tokenizer ({tokenizer}) of the "
-              "{minimum}-token minimum"),
-        _pair("{count} tokens lie within the ±{error} error band of the proxy tokenizer ({tokenizer}) of the first "
-              "{step}-token step"),
-        _pair("the {gap} s gap lies within the {grace} s grace band after the {ttl} s TTL, where {family} entries "
-              "have been seen to survive"),
-        # inspector.cache.findings: layout problems and money.
-        _pair("The system prompt changes between turns at {part} in {count} of {turns} turns (a {{{{ "
-              "player.character }}}}-style value inside it?): everything after it, the whole history included, is "
-              "re-sent uncached every turn. Move turn-volatile values to the turn context."),
-        _pair("{count} requests carry more than {limit} cache_control breakpoints (up to {most}); Anthropic accepts "
-              "at most that many, so the prediction honours only the first ones."),
-        _pair("The cache_control breakpoint on the {where} is written {count} times and never read: the content "
-              "before it changes every turn, so each write pays the write premium for nothing."),
-        _pair("The turn context (data blocks such as <runtime-inputs>) is the last message of the request; Covel "
-              "keeps it before the player message because small models copy data-block syntax into tool calls when "
-              "it comes last."),
-        _pair("The oldest history message changes in {count} of {turns} turns: the history window slides every "
-              "turn, so no turn can reuse the previous turn's history from the cache. Trim in larger steps (Covel "
-              "prunes in 30 % steps) or summarise instead."),
-        _pair("A depth insertion inside the history (a lorebook or extension segment at depth n) moves in {count} of "
-              "{turns} turns: the history is re-sent uncached from that point every turn. Place it in the turn "
-              "context or at depth 0."),
-        _pair("The input of {requests} priced requests cost {usd} USD: {classes}."),
-        _pair("uncached input {usd} USD ({tokens} tokens)"),
-        _pair("cache read {usd} USD ({tokens} tokens)"),
-        _pair("5-minute write {usd} USD ({tokens} tokens)"),
-        _pair("1-hour write {usd} USD ({tokens} tokens)"),
-        _pair("The cache_control breakpoint on the {where} closes a prefix of at most {longest} tokens, under the "
-              "{minimum} the model caches, in {count} of {total} requests: nothing is cached there, and it spends one "
-              "of the {slots} breakpoint slots. Drop it, or move it to the end of a longer stable prefix (the end of "
-              "the system prompt)."),
-        _pair("None of this runtime's cache_control breakpoints can cache: the longest prefix one closes is "
-              "{longest} tokens, under the {minimum} the model caches, in all {total} requests, so the breakpoints "
-              "it marks ({places}) cache nothing and each spends one of the {slots} slots. Drop them, or cache on a "
-              "model with a lower minimum."),
-        _pair("{count} of {total} requests wrote {tokens} tokens to the cache that the next request did not read: "
-              "their write premium ({usd} USD) bought nothing. The prefix they closed changes before it is reused, "
-              "or the next request comes after the TTL."),
-        _pair("{count} of {gaps} gaps between requests are longer than the {short} TTL but within {long}: with ttl "
-              "\"{option}\" on the breakpoints the cached part would cost {saving} USD less ({cost} instead of "
-              "{was}), the dearer writes included. Keep-alive requests every {short} would pay only for gaps up to "
-              "about {keep}."),
-        _pair("{count} of {gaps} gaps between requests are longer than the {short} TTL but within {long}: with ttl "
-              "\"{option}\" on the breakpoints the cached part would cost {saving} USD less ({cost} instead of "
-              "{was}), the dearer writes included."),
-        # inspector.turn: what a turn's or a call's reading could not match.
-        _pair("llm.responded {id} matches no llm.calling of its runtime"),
-        _pair("turn_results.runtime_results: {error}"),
-        _pair("context.compacted {id}: no model call follows it"),
-        _pair("the call recorded no kernel messages: nothing can be matched"),
-        _pair("{count} <compacted_history> envelopes match no stored summary text (rewritten by a later merge, or "
-              "deleted)"),
-    )
+    """(English template, translation) of every sentence the core writes for a person
+    (:func:`inspector.wording.templates`, the one place their wording lives)."""
+    return tuple((source, QCoreApplication.translate("CoreTexts", source)) for source in wording.templates())
 
 
 def template_sources() -> list[str]:
