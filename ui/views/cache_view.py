@@ -70,6 +70,9 @@ from .pair_view import PairView
 from .share_chart import ShareCellDelegate, ShareChart, ShareLegend
 
 
+# The share of the width the table takes beside the findings: at least the first (a long session
+# scrolls), at most the second (a short one gives the findings what its columns leave).
+TABLE_SHARE = (0.35, 0.6)
 # The table and findings row's minimum height (px): its header and about three rows.
 UPPER_MINIMUM_HEIGHT = 100
 
@@ -140,6 +143,7 @@ class CacheView(QWidget):
         self._wanted: tuple[str | None] | None = None  # request_session() before the list arrived
         self._chart_runtime: str | None = None
         self._split_done = False
+        self._upper_moved = False  # the user moved the table / findings splitter
         self._totals = SessionTotals()
         self._chart_timer = QTimer(self)
         self._chart_timer.setSingleShot(True)
@@ -206,6 +210,7 @@ class CacheView(QWidget):
         self.upper.addWidget(self.findings)
         self.upper.setStretchFactor(0, 3)
         self.upper.setStretchFactor(1, 2)
+        self.upper.splitterMoved.connect(self._upper_moved_by_user)
         self.lower = QSplitter(Qt.Orientation.Horizontal, self)
         self.lower.addWidget(self.chart)
         self.lower.addWidget(self.pair_view)
@@ -698,6 +703,9 @@ class CacheView(QWidget):
             self._chart_runtime = finding.runtime_id
             self._update_chart()
 
+    def _upper_moved_by_user(self, *_: Any) -> None:
+        self._upper_moved = True
+
     def _fit_table(self) -> None:
         """Size the upper half to the table's rows (up to ten; more scroll), so every runtime is
         visible without wasting the height the pair view needs."""
@@ -712,6 +720,26 @@ class CacheView(QWidget):
         # At least the header and a few rows, but small enough that the view fits a 340 px dock
         # (1280x720) with the pair view's minimum below it: more rows scroll.
         self.upper.setMinimumHeight(min(wanted, UPPER_MINIMUM_HEIGHT))
+        self._fit_upper()
+
+    def _fit_upper(self) -> None:
+        """Give the table the width its columns take (a short session leaves the rest empty) and
+        the findings beside it the rest, within TABLE_SHARE of the width; once the user has moved
+        that splitter, the split stays theirs."""
+        if self._upper_moved:
+            return
+        sizes = self.upper.sizes()
+        total = sum(sizes)
+        if total <= 0 or len(sizes) != 2:
+            return
+        table = self.table
+        columns = table.horizontalHeader().length()
+        scroll = table.verticalScrollBar().sizeHint().width() if table.verticalScrollBar().isVisible() else 0
+        need = table.verticalHeader().sizeHint().width() + columns + 2 * table.frameWidth() + scroll + 2
+        low, high = TABLE_SHARE
+        wanted = max(int(total * low), min(need, int(total * high)))
+        if sizes[0] != wanted:
+            self.upper.setSizes([wanted, total - wanted])
 
     def showEvent(self, e: Any) -> None:  # noqa: N802 - Qt override
         super().showEvent(e)
@@ -723,6 +751,10 @@ class CacheView(QWidget):
             self.lower.setSizes([int(width * 0.3), width - int(width * 0.3)])
             self.upper.setSizes([int(width * 0.6), width - int(width * 0.6)])
         self._fit_table()
+
+    def resizeEvent(self, e: Any) -> None:  # noqa: N802 - Qt override
+        super().resizeEvent(e)
+        self._fit_upper()
 
     def _update_chart(self) -> None:
         runtime = self._chart_runtime

@@ -98,6 +98,26 @@ def test_the_table_fills_progressively_and_holds_every_pair(qtbot: Any, window: 
     assert "analysed in" in view.status_text and "two processes" not in view.status_text
 
 
+def test_a_short_session_leaves_its_table_width_to_the_findings_until_the_user_moves_it(
+        qtbot: Any, window: MainWindow) -> None:
+    from ui.views.cache_view import TABLE_SHARE
+
+    window.cache_dock.show()
+    view = window.cache_view
+    analyse(qtbot, view, CLAUDE)
+    qtbot.waitUntil(lambda: sum(view.upper.sizes()) > 0, timeout=5000)
+    table, total = view.table, sum(view.upper.sizes())
+    columns = table.verticalHeader().sizeHint().width() + table.horizontalHeader().length()
+    assert columns < total * TABLE_SHARE[1]  # six turns: narrower than its largest share
+    width = view.upper.sizes()[0]
+    assert width >= columns and width <= max(columns + 40, int(total * TABLE_SHARE[0]) + 1)
+    view.upper.setSizes([300, total - 300])
+    view.upper.splitterMoved.emit(300, 1)  # what a drag of the handle says
+    view.open_session(DEEPSEEK)  # another session: its table is measured again, the split is kept
+    qtbot.waitUntil(lambda: not view.running, timeout=30000)
+    assert view.upper.sizes()[0] == 300
+
+
 def test_cells_are_coloured_by_shared_share(qtbot: Any, window: MainWindow) -> None:
     view = window.cache_view
     analyse(qtbot, view, DEEPSEEK)
