@@ -334,14 +334,26 @@ class RequestView(QWidget):
         self.cards = cards
         self.budget = budget
         self._prepared_nodes = prepared
+        # Shown in three steps, each on its own turn of the event loop so each is drawn before
+        # the next starts: the header and the trees; the first part's text (a long system prompt
+        # is a document of thousands of highlighted lines); the other tabs (then ``loaded``).
+        # One step for all stalled the window for as long as the three and their drawing took.
         self._fill(detail)
-        # The other tabs are filled on the next turn of the event loop, after the header and the
-        # trees are drawn: one long step would stall the window for both (then ``loaded``).
+        QTimer.singleShot(0, partial(self._fill_text, event_id, detail))
+
+    def _current(self, event_id: str, detail: RequestDetail) -> bool:
+        """Whether ``detail`` of ``event_id`` is still the request shown (not left meanwhile)."""
+        return event_id == self.event_id and self.detail is detail
+
+    def _fill_text(self, event_id: str, detail: RequestDetail) -> None:
+        if not self._current(event_id, detail):
+            return
+        self._select_first_part()
         QTimer.singleShot(0, partial(self._fill_rest, event_id, detail))
 
     def _fill_rest(self, event_id: str, detail: RequestDetail) -> None:
-        if event_id != self.event_id or self.detail is not detail:
-            return  # another request was asked for meanwhile
+        if not self._current(event_id, detail):
+            return
         self._fill_tabs(detail)
         self._set_enabled(True)
         self.loaded.emit(event_id)
@@ -396,7 +408,9 @@ class RequestView(QWidget):
                                        self._summary(_tr("History bags"), d.history_bags, d))
         self.text_pane.set_content("", caption=_tr("Select a part to see its text"))
         self._fit()
-        # Start on the system prompt (else the first part) so the pane never sits empty.
+
+    def _select_first_part(self) -> None:
+        """Start on the system prompt (else the first part) so the pane never sits empty."""
         if not self.select_node(lambda n: n.kind == "system-prompt"):
             first = self.stack_section.model.index(0, 0)
             if first.isValid():

@@ -416,3 +416,24 @@ def test_a_request_loads_without_building_the_tokenizer_in_the_app(qtbot: Any, v
     assert built == []
     assert view.detail.exact_counted and view.detail.total_exact == expected.total_exact
     assert [n.exact for r in view.detail.roots for n in r.walk()] == [n.exact for r in expected.roots for n in r.walk()]
+
+
+def test_a_loaded_request_is_shown_in_steps_each_drawn_before_the_next(qtbot: Any, view: RequestView, store: Any,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """The trees first, the first part's text on the next turn of the event loop, then the other
+    tabs: one step for all stalled the window for as long as the three and their drawing took."""
+    seen: list[tuple[str, bool, str, bool]] = []
+    fill_text, fill_rest = view._fill_text, view._fill_rest
+
+    def state(step: str) -> None:
+        seen.append((step, view.stack_section.model.rowCount() > 0, view.text_pane.text(), view.kernel_pane.pending
+                     is not None))
+
+    monkeypatch.setattr(view, "_fill_text", lambda *args: (state("text"), fill_text(*args)))
+    monkeypatch.setattr(view, "_fill_rest", lambda *args: (state("rest"), fill_rest(*args)))
+    load(qtbot, view, anthropic_narrator(store))
+    assert [s[0] for s in seen] == ["text", "rest"]
+    assert seen[0][1] and seen[0][2] == ""  # trees filled, no text yet
+    assert seen[1][2] != "" and not seen[1][3]  # the text shown, the other tabs not filled yet
+    assert view.kernel_pane.pending is not None  # ...and then they are (each prepared when shown)
+    assert view.text_pane.text() == seen[1][2]
