@@ -214,3 +214,44 @@ def test_a_damaged_state_is_refused_or_resumes_without_a_traceback(demo_db: Path
         check()
     finally:
         store.close()
+
+
+def test_a_kept_analysis_resumes_on_postgresql_too(pg_schema: Any, tmp_path: Path) -> None:
+    """PostgreSQL numbers trace rows by ``seq``: a grown session resumes there as on SQLite."""
+    import psycopg
+    from psycopg.types.json import Jsonb
+
+    from inspector.cache.kept import KeptAnalyses, analyses_of
+    from inspector.cache.rules import default_rules
+    from inspector.demo.pg import generate_demo_pg, libpq_conninfo
+
+    url = pg_schema()
+    generate_demo_pg(url, turns=5)
+    rules = default_rules()
+    with closing(open_store(url)) as store:
+        session_id = max(store.sessions(), key=lambda s: s.llm_call_count or 0).id
+    libpq = libpq_conninfo(url)
+    with closing(psycopg.connect(libpq)) as conn:
+        last = conn.execute("SELECT turn_id FROM trace_events WHERE session_id = %s ORDER BY seq DESC LIMIT 1",
+                            (session_id,)).fetchone()[0]
+        cur = conn.execute("SELECT * FROM trace_events WHERE turn_id = %s ORDER BY seq", (last,))
+        cols, rows = [d.name for d in cur.description], cur.fetchall()
+        conn.execute("DELETE FROM trace_events WHERE turn_id = %s", (last,))
+        conn.commit()
+    cache = tmp_path / "cache"
+    with closing(open_store(url)) as store:
+        before = analyses_of(store, [session_id], rules, KeptAnalyses(store, cache))[0]
+    with closing(psycopg.connect(libpq)) as conn:
+        conn.cursor().executemany(f"INSERT INTO trace_events ({', '.join(cols)}) VALUES "
+                                  f"({', '.join('%s' for _ in cols)})",
+                                  [[Jsonb(v) if isinstance(v, (dict, list)) else v for v in row] for row in rows])
+        conn.commit()
+    with closing(open_store(url)) as store:
+        keep = KeptAnalyses(store, cache)
+        found = keep.load(session_id, rules, grown=True)
+        assert found is not None and not found.current and found.resume is not None
+        resumed = keep.resumed(found, rules)
+        assert resumed is not None and not resumed.analyser.restarted
+        assert 0 < len(resumed.changed) < len(resumed.analysis.pairs)
+        _same(resumed.analysis, analyse_session(store, session_id))
+    assert len(resumed.analysis.pairs) > len(before.pairs)
