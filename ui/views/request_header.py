@@ -155,15 +155,24 @@ class RequestHeader(QWidget):
             self._layout_facts()
 
     def show_loading(self, event_id: str) -> None:
+        """Say ``event_id`` is loading. The facts and the budget bar shown stay where they are,
+        greyed, until the request's replace them: emptied, the header would shrink now and grow
+        back when the request is shown, and each time the whole page below it (trees, text) would
+        be laid out and drawn again, the first time while the load job runs beside the GUI thread."""
         self.title.setText(esc(_tr("Loading request {id}…").format(id=short_id(event_id))))
-        self._facts = []
-        self.facts.clear()
-        self.budget_bar.clear()
-        self.budget_bar.hide()
+        self.title.setToolTip("")
+        self._set_current(False)
         self.message.hide()
+
+    def _set_current(self, on: bool) -> None:
+        """Facts and budget bar shown as the request's (True) or greyed while another loads."""
+        self.facts.setEnabled(on)
+        self.budget_bar.setEnabled(on)
 
     def show_error(self, text: str) -> None:
         self.title.setText(esc(_tr("Request not shown")))
+        self.title.setToolTip("")
+        self._set_current(True)
         self._facts = []
         self.facts.clear()
         self.budget_bar.clear()
@@ -181,6 +190,7 @@ class RequestHeader(QWidget):
         """Show ``d``'s facts; ``turn_number`` names its turn ("Turn 4"; None: by short id)."""
         row = d.record
         self.message.hide()
+        self._set_current(True)
         # "Turn 4 · narrator/main · step 1" (one-based, as the navigator counts), then the short id,
         # a link that copies the full id.
         name = request_title(turn_number, row.turn_id, row.runtime_id or _tr("(no runtime)"), row.step, row.attempt)

@@ -437,3 +437,23 @@ def test_a_loaded_request_is_shown_in_steps_each_drawn_before_the_next(qtbot: An
     assert seen[1][2] != "" and not seen[1][3]  # the text shown, the other tabs not filled yet
     assert view.kernel_pane.pending is not None  # ...and then they are (each prepared when shown)
     assert view.text_pane.text() == seen[1][2]
+
+
+def test_while_a_request_loads_the_header_keeps_its_size_and_greys_the_last_facts(qtbot: Any, view: RequestView,
+                                                                                  store: Any) -> None:
+    """Emptied while loading, the header shrank and grew back, and each time the page below it
+    was laid out and drawn again (the first time beside the load job)."""
+    first, second = [r["eventId"] for r in views.request_rows(store)][:2]
+    load(qtbot, view, first)
+    height, facts = view.header.sizeHint().height(), view.facts.text()
+    assert view.facts.isEnabled() and view.budget_bar.isVisible() and view.budget_bar.isEnabled()
+    with qtbot.waitSignal(view.loaded, timeout=20000):
+        view.show_request(second)
+        assert view.title.text().startswith("Loading request")
+        assert view.facts.text() == facts and not view.facts.isEnabled()
+        assert view.budget_bar.isVisible() and not view.budget_bar.isEnabled()
+        assert view.header.sizeHint().height() == height
+    assert view.facts.isEnabled() and view.budget_bar.isEnabled() and view.facts.text() != facts
+    view.show_request("no-such-request")
+    qtbot.waitUntil(lambda: view.title.text() == "Request not shown", timeout=20000)
+    assert view.facts.isEnabled() and view.facts.text() == ""
