@@ -72,10 +72,11 @@ def state_doc(states: Iterable[Any], rows: int, routes: dict[tuple, deque], curs
             "rows": rows,
             "runtimes": runtimes,
             "routes": [[route[0], _hex(route[1]), _hex(route[2]), list(times)] for route, times in routes.items()],
-            "cursor": {"seen": sorted(cursor.calls_seen), "readTurns": sorted(map(list, read_turns), key=str),
-                       "lastEvent": cursor.last_event_id, "key": cursor.cursor,
+            "cursor": {"seen": sorted(_texts(cursor.calls_seen)),
+                       "readTurns": sorted(([_text(t), _text_or_none(r)] for t, r in read_turns), key=str),
+                       "lastEvent": _text_or_none(cursor.last_event_id), "key": cursor.cursor,
                        "lastOrder": list(cursor.last_order) if cursor.last_order is not None else None},
-            "sideSeen": sorted(side_seen),
+            "sideSeen": sorted(_texts(side_seen)),
         }
     except _Unsayable:
         return None
@@ -86,7 +87,8 @@ def part_doc(states: Iterable[Any], read_turns: Iterable[tuple]) -> dict[str, An
     """The worker process's part of a shared analysis's state (:func:`state_doc`): its runtimes
     and the (turn, runtime) pairs it read. None when JSON cannot say it."""
     try:
-        return {"runtimes": [_runtime_doc(state) for state in states], "readTurns": [list(t) for t in read_turns]}
+        return {"runtimes": [_runtime_doc(state) for state in states],
+                "readTurns": [[_text(t), _text_or_none(r)] for t, r in read_turns]}
     except _Unsayable:
         return None
 
@@ -161,9 +163,20 @@ def _text_or_none(value: Any) -> str | None:
     return value
 
 
+def _text(value: Any) -> str:
+    """An id the state names: text (a store of odd shape may hold others; such a state is not kept)."""
+    if not isinstance(value, str):
+        raise _Unsayable
+    return value
+
+
+def _texts(values: Iterable[Any]) -> list[str]:
+    return [_text(value) for value in values]
+
+
 def _call_doc(call: Any) -> dict[str, Any]:
     usage = call.usage
-    return {"event": _text_or_none(call.event_id), "row": call.row, "step": call.step, "written": list(call.written),
+    return {"event": _text(call.event_id), "row": call.row, "step": call.step, "written": list(call.written),
             "usage": None if usage is None else [getattr(usage, name) for name in _USAGE_FIELDS],
             "responseAt": call.response_at, "failed": call.failed, "shared": call.shared_tokens,
             "routingRate": call.routing_rate, "reads": sorted(call.bp_reads)}

@@ -255,3 +255,27 @@ def test_a_kept_analysis_resumes_on_postgresql_too(pg_schema: Any, tmp_path: Pat
         assert 0 < len(resumed.changed) < len(resumed.analysis.pairs)
         _same(resumed.analysis, analyse_session(store, session_id))
     assert len(resumed.analysis.pairs) > len(before.pairs)
+
+
+def test_a_store_of_odd_shape_keeps_no_state_and_no_traceback(demo_db: Path, tmp_path: Path) -> None:
+    """Ids that are not text (a BLOB id) cannot be named in a state: there is none, and the
+    analysis is kept without one."""
+    from inspector.cache.kept import KeptAnalyses, analyses_of
+    from inspector.cache.rules import default_rules
+
+    odd = tmp_path / "odd.db"
+    with closing(sqlite3.connect(demo_db)) as conn:
+        conn.execute("VACUUM INTO ?", (str(odd),))
+    with closing(sqlite3.connect(odd)) as conn:
+        session_id = _sessions(conn)[0]
+        conn.execute("UPDATE trace_events SET id = CAST(id AS BLOB) WHERE rowid = (SELECT MIN(rowid) FROM "
+                     "trace_events WHERE session_id = ? AND type = 'llm.calling')", (session_id,))
+        conn.commit()
+    with closing(open_store(odd)) as store:
+        analyser = SessionCacheAnalyser(store, session_id)
+        analysis = run_analysis(analyser, analyser.pairs())
+        assert analysis.pairs and analyser.resume_state() is None
+        keep = KeptAnalyses(store, tmp_path / "cache")
+        analyses_of(store, [session_id], default_rules(), keep)
+        found = keep.load(session_id, default_rules())
+        assert found is None or found.resume is None
