@@ -5,10 +5,16 @@ and of the widest value in sight (the rows on screen first, then up to :data:`RO
 Qt's ``sizeHintForColumn``), never less than a minimum, and at most a share of the view's width so
 that one long value cannot push the others out of sight; one column, the stretch column, takes
 what the others leave (and, when asked, never less than its own widest value: the navigator's
-names). The columns are measured again when the rows change (debounced: a burst of inserts is one
-measure), when a tree row expands, and when the language, font or style changes; a resize of the
-view only hands the stretch column its new room. A column the user drags keeps the width given
-to it.
+names). The columns are measured again when the rows change, when a tree row expands, and when
+the language, font or style changes; a resize of the view only hands the stretch column its new
+room. A column the user drags keeps the width given to it.
+
+A measure asks the view for every role of every cell it reads (Python calls on a Python model),
+so it is made once the rows have settled: the timer restarts on each change and fires
+``settle_ms`` after the last (a burst of inserts, a batch per turn of the event loop, is one
+measure), and not while ``waits_for()`` says the view is still being filled (a search being
+applied): then once it is done. A view of many rows can measure the rows in sight alone
+(``in_sight``), again when it has been scrolled.
 
 A value wider than its column's share is elided by the view; a cell that can be that long (a
 message's text, a long path) should carry its whole text in a tooltip.
@@ -16,7 +22,7 @@ message's text, a long path) should carry its whole text in a tooltip.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 import shiboken6
@@ -48,11 +54,17 @@ class ColumnFitter(QObject):
     (down to their title or minimum, their text elided and whole in its tooltip) before that
     happens, when the view is too narrow for every column's content; only then does a horizontal
     scroll bar appear.
+
+    ``settle_ms`` is how long the rows must stay unchanged before they are measured again;
+    ``waits_for``, when given, holds every measure while it returns true (checked every
+    ``settle_ms``); ``in_sight`` measures the rows on screen alone (and again after a scroll)
+    instead of up to :data:`ROWS_MEASURED` rows.
     """
 
     def __init__(self, view: QAbstractItemView, stretch: int, *, minimum: int = DEFAULT_MINIMUM,
                  minimums: Mapping[int, int] | None = None, skip: Iterable[int] = (), fit_stretch: bool = False,
-                 gives_way: Iterable[int] = (), most: float = MOST_SHARE) -> None:
+                 gives_way: Iterable[int] = (), most: float = MOST_SHARE, settle_ms: int = 0,
+                 waits_for: Callable[[], bool] | None = None, in_sight: bool = False) -> None:
         super().__init__(view)
         self.view = view
         self.stretch = stretch
@@ -62,23 +74,29 @@ class ColumnFitter(QObject):
         self.fit_stretch = fit_stretch
         self.gives_way = tuple(gives_way)
         self.most = most
+        self.settle_ms = settle_ms
+        self.waits_for = waits_for
+        self.measures = 0  # how many measures were made (what a test counts)
         self.wanted: dict[int, int] = {}  # the last measure: column → width its content asks for
         self.user_sized: set[int] = set()
         self._sizing = False
         header = self.header
         header.setStretchLastSection(False)
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        header.setResizeContentsPrecision(ROWS_MEASURED)
+        # 0: Qt's sizeHintForColumn reads the rows in sight alone.
+        header.setResizeContentsPrecision(0 if in_sight else ROWS_MEASURED)
         header.sectionResized.connect(self._section_resized)
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
-        self._timer.setInterval(0)
-        self._timer.timeout.connect(self.fit)
+        self._timer.setInterval(settle_ms)
+        self._timer.timeout.connect(self._due)
         self._viewport = view.viewport()
         self._viewport.installEventFilter(self)
         view.installEventFilter(self)
         if isinstance(view, QTreeView):
             view.expanded.connect(self.schedule)
+        if in_sight:
+            view.verticalScrollBar().valueChanged.connect(self.schedule)
         self._model: Any = None
         self._watch_model()
         self.fit()
@@ -109,8 +127,20 @@ class ColumnFitter(QObject):
                 model.headerDataChanged, model.columnsInserted]
 
     def schedule(self, *_args: Any) -> None:
-        """Measure again once control returns to the event loop (many changes, one measure)."""
-        self._timer.start()
+        """Measure again once the rows have settled: ``settle_ms`` after the last change (many
+        changes, one measure)."""
+        self._timer.start(self.settle_ms)
+
+    @property
+    def pending(self) -> bool:
+        """A measure is due (the rows changed since the last one)."""
+        return self._timer.isActive()
+
+    def _due(self) -> None:
+        if self.waits_for is not None and self.waits_for():
+            self._timer.start(max(self.settle_ms, 20))  # still being filled: look again later
+            return
+        self.fit()
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt override
         kind = event.type()
@@ -120,7 +150,7 @@ class ColumnFitter(QObject):
             self.relayout()
         elif watched is self.view and kind in (QEvent.Type.LanguageChange, QEvent.Type.FontChange,
                                                QEvent.Type.StyleChange, QEvent.Type.Show):
-            self.schedule()
+            self._timer.start(0)  # no burst to wait for: measure on the next turn of the loop
         return False
 
     def _section_resized(self, section: int, _old: int, _new: int) -> None:
@@ -150,6 +180,7 @@ class ColumnFitter(QObject):
         self._watch_model()
         if self.view.model() is None:
             return
+        self.measures += 1
         wanted: dict[int, int] = {}
         for column in self._columns():
             if column in self.skip:

@@ -65,6 +65,8 @@ MAX_EXPANDED_MATCH_TURNS = 50
 # The least widths (px) of the name and detail columns (ui.views.columns sizes them to their texts).
 NAME_COLUMN_MINIMUM = 120
 DETAIL_COLUMN_MINIMUM = 60
+# How long (ms) the tree's rows stay unchanged before its columns are measured again.
+COLUMNS_SETTLE_MS = 80
 
 
 def _tr(text: str) -> str:
@@ -160,9 +162,14 @@ class Navigator(QWidget):
         # sight; the detail is as wide as its widest text, and gives way first (its whole text on
         # hover) when the navigator is too narrow for both, before a horizontal scroll bar. The number columns are sized from the font and the widest figure shown
         # (the model's widest), not measured: that read every row of the tree on each expand.
+        # The name and detail are measured on the rows in sight, once the tree has settled, and
+        # not while a filter is being applied (its rows are inserted a batch per turn of the
+        # event loop, the matches opened a few at a time): each measure asks Python for every
+        # role of every row it reads, and a measure per batch stalled the window.
         self.columns = ColumnFitter(self.tree, COL_NAME, fit_stretch=True, minimum=NAME_COLUMN_MINIMUM,
                                     minimums={COL_DETAIL: DETAIL_COLUMN_MINIMUM},
-                                    skip=(COL_TOKENS, COL_CACHED, COL_DURATION), gives_way=(COL_DETAIL,))
+                                    skip=(COL_TOKENS, COL_CACHED, COL_DURATION), gives_way=(COL_DETAIL,),
+                                    settle_ms=COLUMNS_SETTLE_MS, waits_for=self._filling, in_sight=True)
         self.model.figuresWidened.connect(self._size_number_columns)
         self._size_number_columns()
 
@@ -217,6 +224,11 @@ class Navigator(QWidget):
         self.tree.expanded.connect(lambda _i: self._page_timer.start())
         self.setFocusProxy(self.tree)
 
+    def _filling(self) -> bool:
+        """Rows are still being loaded, filtered or opened (a filter is being applied)."""
+        return self._filter_pending or self.model.loading > 0 or self._expand_plan is not None \
+            or self._expand_timer.isActive()
+
     @property
     def proxy(self) -> NavigatorFilter | ShownModel:
         """The model the tree shows, with ``mapFromSource``/``mapToSource`` between it and
@@ -260,6 +272,7 @@ class Navigator(QWidget):
                 tree.scrollTo(index, QAbstractItemView.ScrollHint.PositionAtCenter)
         # Connected after the current row is restored: the selection did not change for the user.
         tree.selectionModel().currentRowChanged.connect(self._current_changed)
+        self.columns.schedule()  # other rows in sight
 
     def _size_number_columns(self) -> None:
         """Each number column as wide as its title or the widest figure shown so far (at least

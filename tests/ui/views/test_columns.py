@@ -69,3 +69,44 @@ def test_a_column_the_user_drags_keeps_its_width(qtbot: Any) -> None:
     QApplication.processEvents()
     assert header.sectionSize(0) == 180
     assert sum(header.sectionSize(c) for c in range(3)) == view.viewport().width()
+
+
+def test_a_burst_of_changes_is_measured_once_the_rows_settle(qtbot: Any) -> None:
+    view = _table(qtbot, [["alpha", "kind", "text"]], 600)
+    fitter = ColumnFitter(view, 2, settle_ms=40)
+    qtbot.waitUntil(lambda: not fitter.pending)
+    before = fitter.measures
+    model = view.model()
+    for n in range(5):  # a batch per turn of the event loop, as a loading tree inserts them
+        model.appendRow([QStandardItem(f"row {n} " + "w" * n * 4), QStandardItem(""), QStandardItem("")])
+        QApplication.processEvents()
+    assert fitter.pending and fitter.measures == before  # nothing measured between the batches
+    qtbot.waitUntil(lambda: not fitter.pending)
+    assert fitter.measures == before + 1
+    assert view.horizontalHeader().sectionSize(0) >= view.fontMetrics().horizontalAdvance("row 4 " + "w" * 16)
+
+
+def test_no_measure_while_the_view_is_being_filled(qtbot: Any) -> None:
+    view = _table(qtbot, [["alpha", "kind", "text"]], 600)
+    filling = [True]
+    fitter = ColumnFitter(view, 2, settle_ms=10, waits_for=lambda: filling[0])
+    before = fitter.measures
+    view.model().appendRow([QStandardItem("a longer name than alpha"), QStandardItem(""), QStandardItem("")])
+    qtbot.wait(60)
+    assert fitter.measures == before and fitter.pending  # held, and still due
+    filling[0] = False
+    qtbot.waitUntil(lambda: not fitter.pending)
+    assert fitter.measures == before + 1
+    assert view.horizontalHeader().sectionSize(0) >= view.fontMetrics().horizontalAdvance("a longer name than alpha")
+
+
+def test_in_sight_measures_the_rows_on_screen_and_again_after_a_scroll(qtbot: Any) -> None:
+    rows = [[f"n{i}", "k", "t"] for i in range(200)] + [["a far longer name, far below the screen", "k", "t"]]
+    view = _table(qtbot, rows, 600)
+    fitter = ColumnFitter(view, 2, in_sight=True)
+    header = view.horizontalHeader()
+    wide = view.fontMetrics().horizontalAdvance("a far longer name, far below the screen")
+    assert header.sectionSize(0) < wide  # not in sight, not measured
+    view.scrollToBottom()
+    qtbot.waitUntil(lambda: header.sectionSize(0) >= wide)
+    assert fitter.wanted[0] >= wide

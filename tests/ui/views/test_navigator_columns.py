@@ -66,6 +66,7 @@ def open_turn_4(qtbot: Any, navigator: Navigator, store: Store) -> None:
         navigator.reveal([("session", SESSION), ("turn", turn_id), ("runtime", runtime)])
     navigator.tree.expand(navigator.tree.currentIndex().parent())
     qtbot.waitUntil(lambda: _row(navigator, LONG_RUNTIME) is not None, timeout=10000)
+    qtbot.waitUntil(lambda: not navigator.columns.pending)  # measured once the rows settled
     QApplication.processEvents()
 
 
@@ -82,6 +83,7 @@ def _row(navigator: Navigator, name: str) -> Any:
 def _settle(qtbot: Any, navigator: Navigator, width: int) -> None:
     navigator.resize(width, 600)
     qtbot.wait(30)
+    qtbot.waitUntil(lambda: not navigator.columns.pending)
     QApplication.processEvents()
 
 
@@ -125,3 +127,25 @@ def test_a_column_the_user_drags_keeps_its_width(qtbot: Any, navigator: Navigato
     assert header.sectionSize(nav.COL_DETAIL) == 200
     # The name still takes the rest.
     assert sum(header.sectionSize(c) for c in range(header.count())) == navigator.tree.viewport().width()
+
+
+def test_a_search_is_measured_once_it_is_applied_not_while_its_rows_go_in(qtbot: Any, navigator: Navigator,
+                                                                       store: Store) -> None:
+    _settle(qtbot, navigator, 538)
+    measured: list[bool] = []  # for each measure: whether the tree was still being filled
+    real = navigator.columns.fit
+
+    def fit() -> None:
+        measured.append(navigator._filling())
+        real()
+
+    navigator.columns.fit = fit  # type: ignore[method-assign]
+    # A few words of the first request's first message: many requests share them.
+    payload = store.event(views.request_rows(store)[0]["eventId"]).payload
+    needle = next(m["content"] for m in payload["messages"] if isinstance(m.get("content"), str) and m["content"])[:10]
+    with qtbot.waitSignal(navigator.searchApplied, timeout=20000):
+        navigator.search.setText(needle)
+    qtbot.waitUntil(lambda: not navigator._filling() and not navigator.columns.pending, timeout=20000)
+    assert measured and not any(measured)  # measured, and never while loading, filtering or opening
+    assert len(measured) <= 2  # the filter shown, the matches opened: not once per inserted batch
+    assert cut_cells(navigator.tree) == []
