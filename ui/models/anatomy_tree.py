@@ -42,6 +42,24 @@ BREAKPOINT_COLOUR = QColor("#d9480f")
 GUESS_COLOUR = QColor("#b7791f")
 
 
+def _header_cells() -> dict[int, tuple[Any, ...]]:
+    """The header's answers, role → one value per column."""
+    right = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+    return {
+        int(Qt.ItemDataRole.DisplayRole): (_tr("Part"), _tr("Role"), _tr("Recognised by"), _tr("Tokens"),
+                                           _tr("Estimate"), _tr("Share")),
+        int(Qt.ItemDataRole.TextAlignmentRole): (None, None, None, right, right, None),
+        int(Qt.ItemDataRole.ToolTipRole): (
+            _tr("The part of the request, as Covel assembled it"),
+            _tr("Message role"),
+            _tr("How the part was recognised: sentinel, marker, position, structure or guess"),
+            _tr("Exact tokens with the model's tokenizer (or its closest proxy)"),
+            _tr("Covel's own estimate (characters / 4, CJK characters one each)"),
+            _tr("Share of the whole request's exact tokens"),
+        ),
+    }
+
+
 class _Item:
     __slots__ = ("node", "parent", "row", "children", "cells")
 
@@ -63,6 +81,7 @@ class AnatomyTreeModel(QAbstractItemModel):
         super().__init__(parent)
         self._root = _Item(None, None, 0)
         self.exact_counted = True
+        self._header: dict[int, tuple[Any, ...]] | None = None
 
     def set_roots(self, roots: list[DetailNode], *, exact_counted: bool = True) -> None:
         self.beginResetModel()
@@ -103,23 +122,27 @@ class AnatomyTreeModel(QAbstractItemModel):
         return 6
 
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:  # noqa: N802
-        if orientation != Qt.Orientation.Horizontal:
+        # The header asks for its titles on every paint and size hint (thousands of calls while
+        # a request loads): translated once, again after a language change (retranslate).
+        if orientation != Qt.Orientation.Horizontal or not 0 <= section < 6:
             return None
-        if role == Qt.ItemDataRole.DisplayRole:
-            return [_tr("Part"), _tr("Role"), _tr("Recognised by"), _tr("Tokens"), _tr("Estimate"),
-                    _tr("Share")][section]
-        if role == Qt.ItemDataRole.TextAlignmentRole and section in (COL_EXACT, COL_ESTIMATE):
-            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        if role == Qt.ItemDataRole.ToolTipRole:
-            return [
-                _tr("The part of the request, as Covel assembled it"),
-                _tr("Message role"),
-                _tr("How the part was recognised: sentinel, marker, position, structure or guess"),
-                _tr("Exact tokens with the model's tokenizer (or its closest proxy)"),
-                _tr("Covel's own estimate (characters / 4, CJK characters one each)"),
-                _tr("Share of the whole request's exact tokens"),
-            ][section]
-        return None
+        header = self._header
+        if header is None:
+            header = self._header = _header_cells()
+        values = header.get(role)
+        return None if values is None else values[section]
+
+    def retranslate(self) -> None:
+        """The language changed: translate the titles again (and the rows' texts, next shown)."""
+        self._header = None
+        self.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, 5)
+        stack = list(self._root.children)
+        while stack:
+            item = stack.pop()
+            item.cells = None
+            stack.extend(item.children)
+        if self._root.children:
+            self.dataChanged.emit(self.index(0, 0), self.index(len(self._root.children) - 1, 5))
 
     def node(self, index: QModelIndex) -> DetailNode | None:
         return self._item(index).node if index.isValid() else None

@@ -76,6 +76,11 @@ class AnatomySection(QWidget):
         layout.addWidget(self.title)
         layout.addWidget(self.tree, 1)
 
+    def changeEvent(self, event) -> None:  # noqa: N802 - Qt override
+        super().changeEvent(event)
+        if event.type() == event.Type.LanguageChange:
+            self.model.retranslate()  # its titles and texts are translated once, kept
+
     def set_roots(self, roots: list[DetailNode], exact_counted: bool, summary: str) -> None:
         self.model.set_roots(roots, exact_counted=exact_counted)
         self.tree.expandAll()

@@ -1,0 +1,45 @@
+"""The anatomy trees' column titles: translated once and kept (the header asks for them on every
+paint and size hint), translated again when the language changes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication, QWidget
+
+from ui import i18n
+from ui.models import anatomy_tree
+from ui.models.anatomy_tree import COL_RECOGNISED
+from ui.views.anatomy_sections import AnatomySection
+
+
+def test_the_titles_are_translated_once_and_again_after_a_language_change(qtbot: Any, qapp: Any,
+                                                                           monkeypatch: Any) -> None:
+    host = QWidget()
+    qtbot.addWidget(host)
+    section = AnatomySection("Segments", host)
+    model = section.model
+    asked: list[str] = []
+    real = anatomy_tree._tr
+
+    def counting(text: str) -> str:
+        asked.append(text)
+        return real(text)
+
+    monkeypatch.setattr(anatomy_tree, "_tr", counting)
+    model.retranslate()
+    for _ in range(100):  # as a header's paints and size hints ask
+        assert model.headerData(COL_RECOGNISED, Qt.Orientation.Horizontal) == "Recognised by"
+        model.headerData(COL_RECOGNISED, Qt.Orientation.Horizontal, Qt.ItemDataRole.ToolTipRole)
+    assert asked.count("Recognised by") == 1
+    host.show()
+    try:
+        with qtbot.waitSignal(model.headerDataChanged, timeout=5000):
+            i18n.install_translators(qapp, "zh_CN")
+            QApplication.processEvents()
+        assert model.headerData(COL_RECOGNISED, Qt.Orientation.Horizontal) == "识别依据"
+    finally:
+        i18n.install_translators(qapp, "en")
+        QApplication.processEvents()
+    assert model.headerData(COL_RECOGNISED, Qt.Orientation.Horizontal) == "Recognised by"
