@@ -159,6 +159,26 @@ class AnatomyTreeModel(QAbstractItemModel):
         values = cells.get(role)
         return None if values is None else values[index.column()]
 
+    def multiData(self, index: QModelIndex, roles: Any) -> None:  # noqa: N802 - Qt override
+        """Every role a cell's paint or size hint asks for, in one Python call (Qt's own asks
+        data() once per role)."""
+        item: _Item | None = index.internalPointer()
+        if item is None or item.node is None:
+            for asked in roles:
+                asked.clearData()
+            return
+        cells = item.cells
+        if cells is None:
+            cells = item.cells = self._cells(item.node)
+        column = index.column()
+        for asked in roles:
+            values = cells.get(asked.role())
+            value = None if values is None else values[column]
+            if value is None:
+                asked.clearData()
+            else:
+                asked.setData(value)
+
     def _cells(self, node: DetailNode) -> dict[int, tuple[Any, ...]]:
         """Every role this model answers for ``node``, as role → one value per column."""
         none6 = (None,) * 6

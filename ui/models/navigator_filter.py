@@ -11,7 +11,7 @@ from PySide6.QtCore import QAbstractItemModel, QModelIndex, QObject, QSortFilter
 from inspector.rows import RequestRow
 
 from .navigator_nodes import REQUEST, Node
-from .navigator_tree import NavigatorModel
+from .navigator_tree import NavigatorModel, fill_roles
 
 __all__ = ["NavigatorFilter", "ShownModel"]
 
@@ -118,6 +118,14 @@ class NavigatorFilter(QSortFilterProxyModel):
             return False
         node: Node | None = self.mapToSource(parent).internalPointer()
         return node is not None and node.kind != REQUEST and node in self._accepted
+
+    def multiData(self, index: QModelIndex, roles: Any) -> None:  # noqa: N802 - Qt override
+        # Qt's proxy answers multiData role by role through data(): one Python call per cell.
+        if self._source is None:
+            super().multiData(index, roles)
+            return
+        source = self.mapToSource(index)
+        fill_roles(self._source, source.internalPointer() if source.isValid() else None, source.column(), roles)
 
     def filterAcceptsRow(self, source_row: int, source_parent: QModelIndex) -> bool:  # noqa: N802
         if not self.active:

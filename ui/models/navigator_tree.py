@@ -626,15 +626,21 @@ class NavigatorModel(QAbstractItemModel):
         handler = _ROLE_HANDLERS.get(role)
         if handler is None:
             return None
-        shown = node.cells
-        if shown is None:
-            shown = node.cells = cells(node)
-            texts = shown[0]
-            widest = self.widest
-            if len(texts[COL_TOKENS]) > len(widest[0]) or len(texts[COL_CACHED]) > len(widest[1]) \
-                    or len(texts[COL_DURATION]) > len(widest[2]):
-                self._widen(texts)
-        return handler(self, node, shown, index.column())
+        return handler(self, node, node.cells or self._cells(node), index.column())
+
+    def multiData(self, index: QModelIndex, roles: Any) -> None:  # noqa: N802 - Qt override
+        """Every role a cell's paint or size hint asks for, in one Python call (Qt's own
+        multiData asks data() once per role: seven calls per painted cell)."""
+        fill_roles(self, index.internalPointer(), index.column(), roles)
+
+    def _cells(self, node: Node) -> tuple[Any, ...]:
+        shown = node.cells = cells(node)
+        texts = shown[0]
+        widest = self.widest
+        if len(texts[COL_TOKENS]) > len(widest[0]) or len(texts[COL_CACHED]) > len(widest[1]) \
+                or len(texts[COL_DURATION]) > len(widest[2]):
+            self._widen(texts)
+        return shown
 
     def _widen(self, texts: tuple[str, ...]) -> None:
         """A row shown for the first time has a longer figure than any shown before: remember it
@@ -654,6 +660,24 @@ class NavigatorModel(QAbstractItemModel):
             node.cells = None
             stack.extend(node.children)
         self.layoutChanged.emit()
+
+
+def fill_roles(model: NavigatorModel, node: Node | None, column: int, roles: Any) -> None:
+    """Answer each ``QModelRoleData`` of ``roles`` for ``node``'s cell in ``column`` (what
+    :meth:`NavigatorModel.data` answers role by role)."""
+    if node is None:
+        for asked in roles:
+            asked.clearData()
+        return
+    shown = node.cells or model._cells(node)
+    handlers = _ROLE_HANDLERS
+    for asked in roles:
+        handler = handlers.get(asked.role())
+        value = None if handler is None else handler(model, node, shown, column)
+        if value is None:
+            asked.clearData()
+        else:
+            asked.setData(value)
 
 
 _ROLE_HANDLERS: dict[int, Any] = {

@@ -645,3 +645,34 @@ def test_the_number_columns_grow_to_the_widest_figure_shown(qtbot: Any, navigato
     qtbot.waitUntil(lambda: header.sectionSize(nav.COL_TOKENS) > before)
     assert header.sectionSize(nav.COL_TOKENS) >= metrics.horizontalAdvance(wide)
     assert navigator.model.widest[0] == wide
+
+
+def test_a_cell_paints_from_one_multidata_call_with_what_data_answers(qtbot: Any, navigator: Navigator,
+                                                                      store: Store) -> None:
+    from PySide6.QtCore import QModelRoleData
+    from PySide6.QtWidgets import QStyledItemDelegate, QStyleOptionViewItem
+
+    from ui.models.item_roles import ID_ROLE
+
+    model = navigator.model
+    index = model.index(0, 0)
+    model.fetchMore(index)
+    qtbot.waitUntil(lambda: model.rowCount(index) > 0)
+    roles = [Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.DecorationRole, Qt.ItemDataRole.ForegroundRole,
+             Qt.ItemDataRole.TextAlignmentRole, Qt.ItemDataRole.FontRole, Qt.ItemDataRole.ToolTipRole, ID_ROLE]
+    delegate = QStyledItemDelegate()
+    navigator.search.setText("")
+    with qtbot.waitSignal(navigator.searchApplied, timeout=20000):
+        navigator.model_box.setCurrentIndex(1)  # a filter: the tree shows the proxy
+        navigator.search.setText(_common_prompt_text(store))
+    for shown in (model, navigator.filter):
+        for row in range(min(3, shown.rowCount())):
+            for column in range(shown.columnCount()):
+                cell = shown.index(row, column)
+                asked = [QModelRoleData(int(role)) for role in roles]
+                shown.multiData(cell, asked)
+                assert [a.data() for a in asked] == [cell.data(role) for role in roles]
+                assert column != nav.COL_NAME or asked[0].data()  # answered, not left empty
+                option = QStyleOptionViewItem()
+                delegate.initStyleOption(option, cell)  # Qt's own paint path, through multiData
+                assert option.text == (cell.data() or "")
