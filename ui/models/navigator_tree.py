@@ -230,6 +230,10 @@ class NavigatorModel(QAbstractItemModel):
                 else:
                     self._fetch_session_runtimes(session)
 
+    # The pause (ms) between two batches of a load: a zero-timer's batch could run right after
+    # the last one, before the window's own timers and paints (three batches in one stall).
+    BATCH_PAUSE_MS = 1
+
     # Turns inserted per turn of the event loop while everything is loaded: building a
     # 1,000-turn session's nodes (its runtimes and requests with them) at once held the GUI for
     # a tenth of a second.
@@ -249,7 +253,7 @@ class NavigatorModel(QAbstractItemModel):
                 return  # the model was reset meanwhile (and its load count with it)
             self.fetch_page(session, self.LOAD_ALL_BATCH)
             if session.pending:
-                QTimer.singleShot(0, step)
+                QTimer.singleShot(self.BATCH_PAUSE_MS, step)
                 return
             self._inserting.discard(session)
             if self._load_all:
@@ -305,7 +309,7 @@ class NavigatorModel(QAbstractItemModel):
                 self.dataChanged.emit(idx, idx.siblingAtColumn(COL_DURATION))
             self.loaded.emit(turn)
         if rest:
-            QTimer.singleShot(0, lambda: self._attach_batches(generation, session, rest, groups))
+            QTimer.singleShot(self.BATCH_PAUSE_MS, lambda: self._attach_batches(generation, session, rest, groups))
         else:
             freeze_heap()
             self._set_loading(self._loading - 1)

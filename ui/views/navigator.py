@@ -190,6 +190,16 @@ class Navigator(QWidget):
         self._search_timer.setSingleShot(True)
         self._search_timer.setInterval(300)
         self._search_timer.timeout.connect(self._run_search)
+        self._show_timer = QTimer(self)
+        self._show_timer.setSingleShot(True)
+        self._show_timer.setInterval(NavigatorModel.BATCH_PAUSE_MS)
+        self._show_timer.timeout.connect(self._show_filter)
+        # The load a filter waits for ends with its last batch: the filter is applied on the next
+        # turn of the event loop, not in the same one.
+        self._finish_timer = QTimer(self)
+        self._finish_timer.setSingleShot(True)
+        self._finish_timer.setInterval(NavigatorModel.BATCH_PAUSE_MS)
+        self._finish_timer.timeout.connect(self._finish_pending_filter)
         self._search_job: Job | None = None
         self._searching = False
         self._matches: set[str] | None = None
@@ -210,7 +220,7 @@ class Navigator(QWidget):
         self.model.loadFailed.connect(self.failed)
         self._filter_pending = False
         self.model.loadingChanged.connect(lambda _n: self._emit_busy())
-        self.model.loadingChanged.connect(lambda n: self._finish_pending_filter() if n == 0 else None)
+        self.model.loadingChanged.connect(lambda n: self._finish_timer.start() if n == 0 else None)
         # A filter applied to a tree still loading (a level loading after another) counts again
         # once the last level is in; searchApplied waits for that.
         self.model.loadingChanged.connect(lambda n: self._search_shown() if n == 0 and self.search.text() else None)
@@ -227,7 +237,7 @@ class Navigator(QWidget):
     def _filling(self) -> bool:
         """Rows are still being loaded, filtered or opened (a filter is being applied)."""
         return self._filter_pending or self.model.loading > 0 or self._expand_plan is not None \
-            or self._expand_timer.isActive()
+            or self._expand_timer.isActive() or self._show_timer.isActive() or self._finish_timer.isActive()
 
     @property
     def proxy(self) -> NavigatorFilter | ShownModel:
@@ -240,11 +250,31 @@ class Navigator(QWidget):
             # No filter: show the model (keeping the current row through the old mappings), then
             # drop the filter's mappings rather than re-filter every row of the tree through
             # Python only to accept it (a quarter-second stall on a 1,000-turn session).
+            self._show_timer.stop()
             self._show_model(self.model)
             self.filter.clear_criteria()
             return
         self.filter.set_criteria(**criteria)
-        self._show_model(self.filter if self.filter.active else self.model)
+        if not self.filter.active:
+            self._show_timer.stop()
+            self._show_model(self.model)
+        elif self.tree.model() is not self.filter:
+            # The matches are found on this turn of the event loop, the tree is laid out over
+            # them on the next (_show_filter): together they stalled the window (with the last
+            # batch of a load before them, 40-60 ms on the benchmark's 1,025-turn session).
+            self._show_timer.start()
+
+    def _show_filter(self) -> None:
+        """Put the filter under the tree, now that its criteria are set; say it is shown."""
+        if not self.filter.active:
+            return
+        self._show_model(self.filter)
+        self._search_shown()
+
+    @property
+    def _showing(self) -> bool:
+        """A filter's criteria are set and the tree switches to it on the next turn of the loop."""
+        return self._show_timer.isActive()
 
     def _show_model(self, model: QAbstractItemModel) -> None:
         """Put ``model`` (the filter or the model) under the tree, keeping the current row."""
@@ -525,7 +555,8 @@ class Navigator(QWidget):
         self._set_criteria(runtime=runtime, model=model, matches=matches)
         if self.filter.active:
             self._schedule_expand()
-        self._search_shown()
+        if not self._showing:
+            self._search_shown()
 
     def _finish_pending_filter(self) -> None:
         if self._filter_pending and self.model.loading == 0:
@@ -537,7 +568,8 @@ class Navigator(QWidget):
                                         model=self.model_box.currentData(),
                                         matches=self._matches if self.search.text() else None)
                 self._schedule_expand()
-                self._search_shown()
+                if not self._showing:
+                    self._search_shown()
 
     def _rows_inserted(self, *_args: Any) -> None:
         if self.filter.active:
@@ -580,7 +612,7 @@ class Navigator(QWidget):
             self._expand_plan = None
             self._expand_timer.setInterval(50)
         else:
-            self._expand_timer.setInterval(0)
+            self._expand_timer.setInterval(NavigatorModel.BATCH_PAUSE_MS)
             self._expand_timer.start()
 
     def _expansions(self) -> Iterator[bool]:
@@ -615,7 +647,7 @@ class Navigator(QWidget):
 
     def _search_done(self) -> bool:
         return bool(self.search.text()) and self._matches is not None and not self._searching \
-            and not self._search_timer.isActive() and not self._filter_pending
+            and not self._search_timer.isActive() and not self._filter_pending and not self._showing
 
     def _is_hit(self, node: Node) -> bool:
         return self._search_done() and self._matches is not None and node.key in self._matches

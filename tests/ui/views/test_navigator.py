@@ -676,3 +676,21 @@ def test_a_cell_paints_from_one_multidata_call_with_what_data_answers(qtbot: Any
                 option = QStyleOptionViewItem()
                 delegate.initStyleOption(option, cell)  # Qt's own paint path, through multiData
                 assert option.text == (cell.data() or "")
+
+
+def test_a_filter_is_computed_on_one_turn_of_the_event_loop_and_shown_on_the_next(
+        qtbot: Any, navigator: Navigator, store: Store) -> None:
+    model = navigator.model
+    model.load_everything()
+    qtbot.waitUntil(lambda: model.loading == 0 and model.fully_loaded(), timeout=10000)
+    qtbot.waitUntil(lambda: navigator.runtime_box.count() > 1)
+    runtime = views.request_facets(store)["runtimes"][0]
+    navigator.runtime_box.setCurrentIndex(navigator.runtime_box.findData(runtime))
+    # The matches are found, the tree not yet laid out over them (one stall, not two in one).
+    assert navigator.filter.active and navigator.tree.model() is model
+    qtbot.waitUntil(lambda: navigator.tree.model() is navigator.filter)
+    expected = {r["eventId"] for r in views.request_rows(store) if r["runtimeId"] == runtime}
+    assert set(visible_requests(navigator.proxy)) == expected
+    # Clearing it is at once.
+    navigator.runtime_box.setCurrentIndex(0)
+    assert navigator.tree.model() is model and navigator.proxy.rowCount() == len(views.session_rows(store))
