@@ -37,6 +37,7 @@ import tempfile
 import time
 from contextlib import closing
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -87,36 +88,14 @@ def _child(mode: str, db: str, session: str) -> dict[str, float | int]:
             analysis = analyse_session(store, session, rules=rules)
             return {"seconds": time.perf_counter() - started, "pairs": len(analysis.pairs)}
     if mode == "view":
-        os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-        from PySide6.QtWidgets import QApplication
+        from cache_reopen import time_cache_view  # benchmarks/cache_reopen.py
 
-        from ui.views.cache_view import CacheView
-        from ui.workers import TaskManager
-
-        app = QApplication.instance() or QApplication([])
-        tasks = TaskManager()
-        with open_store(db) as store:
-            view = CacheView(tasks)
-            view.resize(1400, 900)
-            view.show()
-            view.set_store(store)
-            deadline = time.perf_counter() + 60
-            while not view.sessions_loaded and time.perf_counter() < deadline:
-                app.processEvents()
-                time.sleep(0.005)
-            started = time.perf_counter()
-            view.open_session(session)
-            app.processEvents()
-            while view.running:
-                app.processEvents()
-                time.sleep(0.001)
-            seconds = time.perf_counter() - started
+        def resumed(view: Any) -> str | None:
             if view.analysis is None or view._analyser is None or view._analyser.restarted:
-                raise SystemExit("the view did not resume the kept analysis")
-            pairs = len(view.analysis.pairs)
-            view.shutdown()
-            tasks.shutdown()
-            return {"seconds": seconds, "pairs": pairs}
+                return "the view did not resume the kept analysis"
+            return None
+
+        return time_cache_view(db, session, keep_results=True, load_tokenizers=False, check=resumed)
     raise SystemExit(f"unknown mode {mode}")
 
 

@@ -33,7 +33,9 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -77,43 +79,59 @@ def _child(mode: str, db: str, session: str) -> dict[str, float | int]:
                 raise SystemExit("no current kept analysis to read back")
             return {"seconds": seconds, "pairs": len(found.analysis.pairs)}
     if mode in ("view", "view cold"):
-        os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-        from PySide6.QtWidgets import QApplication
-
-        from ui.views.cache_view import CacheView
-        from ui.workers import TaskManager
-
-        app = QApplication.instance() or QApplication([])
-        tasks = TaskManager()
-        with open_store(db) as store:
-            view = CacheView(tasks)
-            view.resize(1400, 900)
-            view.show()
-            view.set_store(store)
-            deadline = time.perf_counter() + 60
-            while not view.sessions_loaded and time.perf_counter() < deadline:
-                app.processEvents()
-                time.sleep(0.005)
-            view.keep_results = mode == "view"
-            if mode == "view cold":
-                from inspector.tokens import get_encoding
-
-                for name in ("o200k_base", "cl100k_base"):
-                    get_encoding(name)
-            started = time.perf_counter()
-            view.open_session(session)
-            app.processEvents()  # the table laid out and painted once
-            while view.running:
-                app.processEvents()
-                time.sleep(0.001)
-            seconds = time.perf_counter() - started
+        def shown_as_asked(view: Any) -> str | None:
             if view.from_kept != (mode == "view") or view.analysis is None:
-                raise SystemExit(f"the view did not show the {'kept' if mode == 'view' else 'fresh'} analysis")
-            pairs = len(view.model.pairs)
-            view.shutdown()
-            tasks.shutdown()
-            return {"seconds": seconds, "pairs": pairs}
+                return f"the view did not show the {'kept' if mode == 'view' else 'fresh'} analysis"
+            return None
+
+        return time_cache_view(db, session, keep_results=mode == "view", load_tokenizers=mode == "view cold",
+                               check=shown_as_asked)
     raise SystemExit(f"unknown mode {mode}")
+
+
+def time_cache_view(db: str, session: str, *, keep_results: bool, load_tokenizers: bool,
+                    check: Callable[[Any], str | None]) -> dict[str, float | int]:
+    """The app's cache view (Qt offscreen) from ``open_session`` to nothing left to run: its
+    seconds and the pairs it holds. ``check`` looks at the view then and names what is wrong (the
+    run fails with it) or gives None. For this script and ``cache_grown.py``."""
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from PySide6.QtWidgets import QApplication
+
+    from inspector.store import open_store
+    from ui.views.cache_view import CacheView
+    from ui.workers import TaskManager
+
+    app = QApplication.instance() or QApplication([])
+    tasks = TaskManager()
+    with open_store(db) as store:
+        view = CacheView(tasks)
+        view.resize(1400, 900)
+        view.show()
+        view.set_store(store)
+        deadline = time.perf_counter() + 60
+        while not view.sessions_loaded and time.perf_counter() < deadline:
+            app.processEvents()
+            time.sleep(0.005)
+        view.keep_results = keep_results
+        if load_tokenizers:
+            from inspector.tokens import get_encoding
+
+            for name in ("o200k_base", "cl100k_base"):
+                get_encoding(name)
+        started = time.perf_counter()
+        view.open_session(session)
+        app.processEvents()  # the table laid out and painted once
+        while view.running:
+            app.processEvents()
+            time.sleep(0.001)
+        seconds = time.perf_counter() - started
+        wrong = check(view)
+        if wrong is not None:
+            raise SystemExit(wrong)
+        pairs = len(view.analysis.pairs) if view.analysis is not None else len(view.model.pairs)
+        view.shutdown()
+        tasks.shutdown()
+        return {"seconds": seconds, "pairs": pairs}
 
 
 def _run_child(mode: str, db: str, session: str, env: dict[str, str]) -> float:
