@@ -106,7 +106,11 @@ def _count(texts: list[str], encoding: str) -> list[int]:
         try:
             return count_process.counts(texts, encoding)
         except count_process.CountProcessError:
-            pass  # counted here: a slower window, but the same counts
+            return _count_here(texts, encoding)  # a slower window, but the same counts
+    return _count_here(texts, encoding)
+
+
+def _count_here(texts: list[str], encoding: str) -> list[int]:
     return [tokens.count_exact(text, encoding) for text in texts]
 
 

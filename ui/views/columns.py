@@ -22,6 +22,7 @@ message's text, a long path) should carry its whole text in a tooltip.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
@@ -112,10 +113,8 @@ class ColumnFitter(QObject):
             return
         if self._model is not None:
             for signal in self._signals(self._model):
-                try:
+                with contextlib.suppress(RuntimeError, TypeError):  # the old model is gone with its connections
                     signal.disconnect(self.schedule)
-                except (RuntimeError, TypeError):
-                    pass  # the old model is gone with its connections
         self._model = model
         if model is not None:
             for signal in self._signals(model):
