@@ -91,3 +91,18 @@ def errors(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, str]]:
 
     monkeypatch.setattr(QMessageBox, "warning", staticmethod(fake))
     return seen
+
+
+@pytest.fixture(params=["en", "zh_CN"])
+def language(request: pytest.FixtureRequest, qapp: Any) -> Iterator[str]:
+    """The UI's language for one test, each of the two the app ships, English again after."""
+    from ui import i18n
+    from ui.views import part_names
+
+    i18n.install_translators(qapp, request.param)
+    part_names.clear_cache()
+    try:
+        yield request.param
+    finally:
+        i18n.install_translators(qapp, "en")
+        part_names.clear_cache()

@@ -16,9 +16,7 @@ from PySide6.QtWidgets import QApplication
 
 from inspector import views
 from inspector.store import Store, open_store
-from ui import i18n
 from ui.models import navigator_nodes as nav
-from ui.views import part_names
 from ui.views.navigator import Navigator
 from ui.workers import TaskManager
 
@@ -30,17 +28,6 @@ LONG_RUNTIME = "char-creator/character-tracker"
 def store(demo_store: Path) -> Iterator[Store]:
     with open_store(demo_store) as s:
         yield s
-
-
-@pytest.fixture(params=["en", "zh_CN"])
-def language(request: pytest.FixtureRequest, qapp: Any) -> Iterator[str]:
-    i18n.install_translators(qapp, request.param)
-    part_names.clear_cache()
-    try:
-        yield request.param
-    finally:
-        i18n.install_translators(qapp, "en")
-        part_names.clear_cache()
 
 
 @pytest.fixture

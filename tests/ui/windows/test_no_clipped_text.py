@@ -7,7 +7,6 @@ design (in the column that takes the rest or gives way, whole in its tooltip) ar
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -18,22 +17,9 @@ from PySide6.QtWidgets import QApplication, QLabel, QWidget
 from inspector.store import open_store
 from inspector.turn.builder import build_turn
 from resources import resource_path
-from ui import i18n
-from ui.views import part_names
 
 
 README_REQUEST = "29877d78"
-
-
-@pytest.fixture(params=["en", "zh_CN"])
-def language(request: pytest.FixtureRequest, qapp: Any) -> Iterator[str]:
-    i18n.install_translators(qapp, request.param)
-    part_names.clear_cache()
-    try:
-        yield request.param
-    finally:
-        i18n.install_translators(qapp, "en")
-        part_names.clear_cache()
 
 
 def show_at_laptop_size(qtbot: Any, window: QWidget, size: tuple[int, int] = (1280, 720)) -> None:
