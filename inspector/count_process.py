@@ -19,129 +19,66 @@ function this process would use, so a count is the same wherever it was made.
 
 from __future__ import annotations
 
-import atexit
 import json
-import os
 import subprocess
 import sys
-import threading
-from pathlib import Path
 
-__all__ = ["IDLE_STOP_S", "CountProcessError", "counts", "running", "stop"]
+from inspector.child_process import ChildError, OnDemandChild
+
+__all__ = ["CHILD", "IDLE_STOP_S", "CountProcessError", "counts", "running", "stop"]
 
 # A child that has counted nothing for this long (seconds) ends; the next count starts another
 # (about half a second, most of it building the tokenizer).
 IDLE_STOP_S = 60.0
 
 
-class CountProcessError(RuntimeError):
+class CountProcessError(ChildError):
     """The child could not be started, ended, or answered with an error."""
 
 
-class _Child:
-    def __init__(self) -> None:
-        package_root = str(Path(__file__).resolve().parent.parent)
-        env = dict(os.environ)
-        # The child runs this very code, also from a checkout that is not the installed one.
-        env["PYTHONPATH"] = os.pathsep.join(p for p in (package_root, env.get("PYTHONPATH")) if p)
-        try:
-            self.process = subprocess.Popen([sys.executable, "-m", "inspector.count_process"],
-                                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                            env=env, cwd=package_root)
-        except OSError as exc:
-            raise CountProcessError(f"the count process cannot start: {exc.strerror or exc}") from exc
-
-    def ask(self, encoding: str, texts: list[str]) -> list[int]:
-        stdin, stdout = self.process.stdin, self.process.stdout
-        assert stdin is not None and stdout is not None
-        try:
-            stdin.write(json.dumps({"encoding": encoding, "texts": texts}).encode("ascii") + b"\n")
-            stdin.flush()
-            line = stdout.readline()  # waits without the interpreter lock
-        except (OSError, ValueError) as exc:
-            raise CountProcessError(f"the count process ended: {exc}") from exc
-        if not line:
-            raise CountProcessError(f"the count process ended (status {self.process.poll()})")
-        try:
-            answer = json.loads(line)
-        except ValueError as exc:
-            raise CountProcessError(f"the count process answered {line[:80]!r}") from exc
-        if "error" in answer:
-            raise CountProcessError(str(answer["error"]))
-        found = answer.get("counts")
-        if not isinstance(found, list) or len(found) != len(texts) or not all(isinstance(c, int) for c in found):
-            raise CountProcessError("the count process answered the wrong number of counts")
-        return found
-
-    def close(self) -> None:
-        process = self.process
-        try:
-            if process.stdin is not None:
-                process.stdin.close()  # the child ends at the end of its input
-            process.wait(timeout=5)
-        except (OSError, subprocess.TimeoutExpired):
-            process.kill()
-            process.wait()
-        if process.stdout is not None:
-            process.stdout.close()
+def _ask(process: subprocess.Popen[bytes], encoding: str, texts: list[str]) -> list[int]:
+    stdin, stdout = process.stdin, process.stdout
+    assert stdin is not None and stdout is not None
+    try:
+        stdin.write(json.dumps({"encoding": encoding, "texts": texts}).encode("ascii") + b"\n")
+        stdin.flush()
+        line = stdout.readline()  # waits without the interpreter lock
+    except (OSError, ValueError) as exc:
+        raise CountProcessError(f"the count process ended: {exc}") from exc
+    if not line:
+        raise CountProcessError(f"the count process ended (status {process.poll()})")
+    try:
+        answer = json.loads(line)
+    except ValueError as exc:
+        raise CountProcessError(f"the count process answered {line[:80]!r}") from exc
+    if "error" in answer:
+        raise CountProcessError(str(answer["error"]))
+    found = answer.get("counts")
+    if not isinstance(found, list) or len(found) != len(texts) or not all(isinstance(c, int) for c in found):
+        raise CountProcessError("the count process answered the wrong number of counts")
+    return found
 
 
-_lock = threading.Lock()  # one request at a time on the pipes; held while the child answers
-_child: _Child | None = None
-_idle_timer: threading.Timer | None = None
+CHILD = OnDemandChild("inspector.count_process", "the count process", CountProcessError)
 
 
 def counts(texts: list[str], encoding: str, *, idle_stop_s: float = IDLE_STOP_S) -> list[int]:
     """The exact count of each of ``texts`` under ``encoding``, made by the child (started if it
     is not running). Raises :class:`CountProcessError` when the child fails; the child is then
     stopped, and the next call starts another."""
-    global _child, _idle_timer
     if not texts:
         return []
-    with _lock:
-        if _idle_timer is not None:
-            _idle_timer.cancel()
-            _idle_timer = None
-        if _child is None:
-            _child = _Child()
-        try:
-            found = _child.ask(encoding, texts)
-        except CountProcessError:
-            _child.close()
-            _child = None
-            raise
-        _idle_timer = threading.Timer(idle_stop_s, _stop_if_idle, args=(_child,))
-        _idle_timer.daemon = True
-        _idle_timer.start()
-        return found
-
-
-def _stop_if_idle(child: _Child) -> None:
-    global _child
-    with _lock:
-        if _child is child:
-            _child = None
-            child.close()
+    return CHILD.run(lambda process: _ask(process, encoding, texts), idle_stop_s)
 
 
 def running() -> bool:
     """Whether a child is running now."""
-    return _child is not None
+    return CHILD.running()
 
 
 def stop() -> None:
     """End the child, if one runs (also when this process ends)."""
-    global _child, _idle_timer
-    with _lock:
-        if _idle_timer is not None:
-            _idle_timer.cancel()
-            _idle_timer = None
-        if _child is not None:
-            _child.close()
-            _child = None
-
-
-atexit.register(stop)
+    CHILD.stop()
 
 
 def _serve() -> int:

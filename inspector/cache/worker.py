@@ -28,12 +28,12 @@ import os
 import pickle
 import queue
 import subprocess
-import sys
 import threading
 import time
 from collections.abc import Callable
-from pathlib import Path
 from typing import IO, Any
+
+from inspector.child_process import read_message_bytes, start_child, write_frame
 
 __all__ = ["IDLE_STOP_S", "WORKER_MIN_REQUESTS", "WORKER_START_WAIT_S", "AnalysisWorker", "WorkerGone",
            "claim_worker", "start_worker", "stop_worker", "worker_enabled", "worker_for_session", "worker_state"]
@@ -56,40 +56,14 @@ _TERMINAL = ("end", "cancelled", "error")
 # Row ids handed over at once, and read by the worker in one query at most.
 _SEND_BATCH = 64
 FETCH_BATCH = 256
-_LENGTH_BYTES = 8
 
 
 class WorkerGone(RuntimeError):
     """The worker process ended or failed in the middle of a job."""
 
 
-# The worker is a plain ``python -m inspector.cache.worker_process`` child talking pickled frames over its
-# stdin and stdout, not a multiprocessing child: those import the parent's __main__ again, which
-# breaks any script that starts the app or an analysis without a main guard.
-
-# A frame is its length (8 bytes), then a pickled message.
-
-def write_frame(stream: IO[bytes], message: Any) -> None:
-    data = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
-    stream.write(len(data).to_bytes(_LENGTH_BYTES, "little") + data)
-    stream.flush()
-
-
-def _read_exactly(stream: IO[bytes], size: int) -> bytes:
-    data = stream.read(size)
-    if data is None or len(data) < size:
-        raise EOFError("the pipe closed")
-    return data
-
-
-def _read_message_bytes(stream: IO[bytes]) -> bytes:
-    """The next frame's pickled message, to be unpickled by whoever takes it."""
-    return _read_exactly(stream, int.from_bytes(_read_exactly(stream, _LENGTH_BYTES), "little"))
-
-
-def read_frame(stream: IO[bytes]) -> Any:
-    return pickle.loads(_read_message_bytes(stream))
-
+# The worker is a plain ``python -m inspector.cache.worker_process`` child talking pickled frames
+# over its stdin and stdout (:mod:`inspector.child_process`).
 
 # -- the app's side ----------------------------------------------------------------------------
 
@@ -169,12 +143,7 @@ class AnalysisWorker:
                  on_idle: Callable[[AnalysisWorker], None] | None = None) -> None:
         """``idle_stop_s``: once loaded, the worker ends after that many seconds without a job
         (None: never), calling ``on_idle`` with itself first (from its idle watch thread)."""
-        package_root = str(Path(__file__).resolve().parent.parent)
-        env = dict(os.environ)
-        # The worker runs this very code, also from a checkout that is not the installed one.
-        env["PYTHONPATH"] = os.pathsep.join(p for p in (package_root, env.get("PYTHONPATH")) if p)
-        self._process = subprocess.Popen([sys.executable, "-m", "inspector.cache.worker_process"], stdin=subprocess.PIPE,
-                                         stdout=subprocess.PIPE, env=env, cwd=package_root)
+        self._process = start_child("inspector.cache.worker_process")
         self.inbox: queue.SimpleQueue = queue.SimpleQueue()
         self._ready = threading.Event()
         self._free = threading.Condition()
@@ -224,7 +193,7 @@ class AnalysisWorker:
         stream = self._process.stdout
         while True:
             try:
-                data = _read_message_bytes(stream)  # type: ignore[arg-type]
+                data = read_message_bytes(stream)  # type: ignore[arg-type]
                 message = pickle.loads(data) if not self._ready.is_set() else data
             except (EOFError, OSError, pickle.UnpicklingError, ValueError) as exc:
                 self.broken = True

@@ -15,7 +15,8 @@ import sys
 import threading
 from typing import IO, Any
 
-from inspector.cache.worker import FETCH_BATCH, read_frame, write_frame
+from inspector.cache.worker import FETCH_BATCH
+from inspector.child_process import read_frame, write_frame
 
 
 def _serve(commands: IO[bytes], results: IO[bytes]) -> None:

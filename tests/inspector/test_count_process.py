@@ -45,13 +45,25 @@ def test_the_child_counts_as_this_process_does(child: None, encoding: str) -> No
 
 def test_a_child_that_ended_is_replaced(child: None) -> None:
     assert count_process.counts(["hello world"], "o200k_base") == [2]
-    process = count_process._child.process
+    process = count_process.CHILD.process
+    assert process is not None
     process.kill()
     process.wait()
-    with pytest.raises(count_process.CountProcessError):
+    assert count_process.counts(["hello world"], "o200k_base") == [2]  # another child
+    assert count_process.CHILD.process is not process
+
+
+def test_a_child_that_ends_while_counting_is_an_error_then_replaced(child: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    assert count_process.counts(["hello world"], "o200k_base") == [2]
+    process = count_process.CHILD.process
+    assert process is not None
+    # Its input closed under it: it ends before it answers.
+    monkeypatch.setattr(process.stdin, "write", lambda _data: process.kill())
+    with pytest.raises(count_process.CountProcessError, match="ended"):
         count_process.counts(["hello world"], "o200k_base")
     assert not count_process.running()
-    assert count_process.counts(["hello world"], "o200k_base") == [2]  # another child
+    monkeypatch.undo()
+    assert count_process.counts(["hello world"], "o200k_base") == [2]
 
 
 def test_a_failure_in_the_child_is_its_answer(child: None) -> None:
@@ -61,7 +73,7 @@ def test_a_failure_in_the_child_is_its_answer(child: None) -> None:
 
 def test_an_idle_child_ends(child: None) -> None:
     count_process.counts(["hello world"], "o200k_base", idle_stop_s=0)
-    timer = count_process._idle_timer
+    timer = count_process.CHILD.idle_timer
     assert isinstance(timer, threading.Timer)
     timer.join()
     assert not count_process.running()

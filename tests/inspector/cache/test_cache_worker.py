@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from inspector import child_process
 from inspector.cache import sharing
 from inspector.cache import worker as cache_worker
 from inspector.cache.analysis import SessionCacheAnalyser
@@ -302,11 +303,11 @@ def test_messages_cross_the_pipe_unchanged():
     sent = [("ids", [(7, "ev-1", None), (9, "ev-2", (10, 1, 5, "openai-chat-v1", "openai", "gpt-4o", "r", 0, None))]), ("items", [("m", 3, [(1, 2.5, ("gpt-4o", None, b"\x00"))])]),
             ("rows-end",)]
     for message in sent:
-        cache_worker.write_frame(stream, message)
+        child_process.write_frame(stream, message)
     stream.seek(0)
-    assert [cache_worker.read_frame(stream) for _ in sent] == sent
+    assert [child_process.read_frame(stream) for _ in sent] == sent
     with pytest.raises(EOFError):
-        cache_worker.read_frame(stream)
+        child_process.read_frame(stream)
 
 
 def test_pairs_cross_the_pipe_with_every_field(tmp_path):
@@ -315,9 +316,9 @@ def test_pairs_cross_the_pipe_with_every_field(tmp_path):
     pairs = analysis.pairs
     assert any(p.routing_rate is not None for p in pairs) and any(p.previous_event_id is None for p in pairs)
     stream = io.BytesIO()
-    cache_worker.write_frame(stream, ("items", [("p", (i, 0, 0), pair, None, i) for i, pair in enumerate(pairs)]))
+    child_process.write_frame(stream, ("items", [("p", (i, 0, 0), pair, None, i) for i, pair in enumerate(pairs)]))
     stream.seek(0)
-    back = [item[2] for item in cache_worker.read_frame(stream)[1]]
+    back = [item[2] for item in child_process.read_frame(stream)[1]]
     assert back == pairs
     assert [p.to_json() for p in back] == [p.to_json() for p in pairs]
     assert all(type(p) is CachePair for p in back)
