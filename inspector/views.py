@@ -129,11 +129,15 @@ def session_runtime_groups(store: Store, session_id: str) -> dict[str, list[dict
     return {tid: [row.to_json() for row in rows] for tid, rows in session_runtimes(store, session_id).items()}
 
 
-def turn_tree_rows(store: Store, session_id: str) -> list[dict[str, Any]]:
-    """``turn_rows`` of a session, each with its ``runtimes`` (typed, :func:`turn_runtimes`) attached.
+def turn_tree_rows(store: Store, session_id: str,
+                   groups: dict[str, list[RuntimeRow]] | None = None) -> list[dict[str, Any]]:
+    """``turn_rows`` of a session, each with its ``runtimes`` (typed, :func:`turn_runtimes`) attached:
+    ``groups``, the session's :func:`session_runtimes` when they were made elsewhere
+    (:mod:`inspector.rows_process`), else made here.
 
     Used when everything has to be in memory at once (filtering a whole store)."""
-    groups = session_runtimes(store, session_id)
+    if groups is None:
+        groups = session_runtimes(store, session_id)
     rows = turn_rows(store, session_id)
     for row in rows:
         row["runtimes"] = groups.get(row["turnId"], [])

@@ -13,7 +13,7 @@ from typing import Any
 from PySide6.QtCore import QAbstractItemModel, QModelIndex, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QIcon
 
-from inspector import views
+from inspector import rows_process, views
 from inspector.collector import freeze_heap
 from inspector.output import dump_json
 from inspector.rows import RuntimeRow, SessionRow, TurnRow
@@ -87,6 +87,7 @@ class NavigatorModel(QAbstractItemModel):
         self._generation = 0
         self._loading = 0
         self._load_all = False
+        self._rows_apart = False  # load_everything: runtime rows made in a child process
         self._inserting: set[Node] = set()  # sessions whose pending turns go in batch by batch
         self._icons: dict[str, QIcon] = {}
         self._retry: list[Node] = []  # fetches that failed for want of a connection
@@ -127,6 +128,7 @@ class NavigatorModel(QAbstractItemModel):
         self._root = Node("root", None, {}, None)
         self._root.state = LOADED
         self._load_all = False
+        self._rows_apart = False
         self._inserting = set()
         self._retry = []
         self._retry_timer.stop()
@@ -187,8 +189,10 @@ class NavigatorModel(QAbstractItemModel):
         if node.kind == SESSION:
             sid = node.key
             if self._load_all:
+                in_child = self._rows_apart
+
                 def work(_job: Job) -> Any:
-                    return views.turn_tree_rows(store, sid)
+                    return views.turn_tree_rows(store, sid, rows_process.session_runtimes(store, sid, in_child))
             else:
                 def work(_job: Job) -> Any:
                     return views.turn_rows(store, sid)
@@ -219,6 +223,10 @@ class NavigatorModel(QAbstractItemModel):
         A session whose turns are listed but not opened gets all its runtimes in one read
         (``views.session_runtimes``), attached in batches so the GUI never stalls."""
         self._load_all = True
+        # A big store's runtime rows are made in a child process: made here, they held the
+        # interpreter lock the GUI thread needs for every row it lays out (inspector.rows_process).
+        self._rows_apart = rows_process.apart(self._store, (
+            s.record.llm_calls if isinstance(s.record, SessionRow) else None for s in self._root.children))
         for session in self._root.children:
             if session.state == IDLE:
                 self.fetch(session)
@@ -269,6 +277,7 @@ class NavigatorModel(QAbstractItemModel):
         for turn in idle:
             turn.state = LOADING
         store, generation, sid = self._store, self._generation, session.key
+        in_child = self._rows_apart
         self._set_loading(self._loading + 1)
 
         def failed(exc: BaseException) -> None:
@@ -280,7 +289,7 @@ class NavigatorModel(QAbstractItemModel):
             self._fetch_failed(generation, session, exc)
             session.state = LOADED
 
-        self._tasks.run(lambda _job: views.session_runtimes(store, sid),
+        self._tasks.run(lambda _job: rows_process.session_runtimes(store, sid, in_child),
                         lambda groups: self._attach_batches(generation, session, idle, groups),
                         failed, resource=store, pause_gc="freeze")
 

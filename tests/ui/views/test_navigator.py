@@ -269,6 +269,36 @@ def test_filter_after_sessions_are_opened_loads_runtimes_in_one_read_then_filter
     assert per_turn == []  # one read per session, none per turn
 
 
+def test_a_big_store_filters_with_rows_made_in_a_child_process(
+        qtbot: Any, navigator: Navigator, store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Made here, a big store's runtime rows held the interpreter lock the GUI thread needs
+    # (inspector.rows_process); the fixture store counts as big here, and the rows made in this
+    # process fail the test.
+    from inspector import rows_process
+
+    monkeypatch.setattr(rows_process, "APART_MIN_REQUESTS", 1)
+    runtime = sorted({r["runtimeId"] for r in views.request_rows(store) if r["runtimeId"]})[0]
+    expected = {r["eventId"] for r in views.request_rows(store) if r["runtimeId"] == runtime}
+    expected_tree = {sid: views.session_runtimes(store, sid) for sid in (r["sessionId"] for r in views.session_rows(store))}
+
+    def refuse(*_args: object) -> None:
+        raise AssertionError("the rows were made in this process")
+
+    monkeypatch.setattr(views, "session_runtimes", refuse)
+    try:
+        qtbot.waitUntil(lambda: navigator.runtime_box.findData(runtime) >= 0, timeout=10000)
+        navigator.runtime_box.setCurrentIndex(navigator.runtime_box.findData(runtime))
+        qtbot.waitUntil(lambda: set(visible_requests(navigator.proxy)) == expected, timeout=20000)
+        assert rows_process.CHILD.running()
+        model = navigator.model
+        assert model.fully_loaded()
+        for session in model.root.children:
+            assert {turn.key: [runtime.record for runtime in turn.children] for turn in session.children
+                    if turn.children} == {tid: rows for tid, rows in expected_tree[session.key].items() if rows}
+    finally:
+        rows_process.CHILD.stop()
+
+
 def test_a_broad_filter_opens_only_the_first_matching_turns(qtbot: Any, navigator: Navigator, store: Store,
                                                             monkeypatch: Any) -> None:
     # Expanding every match of a broad search froze the window for half a minute on a large store.
