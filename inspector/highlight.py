@@ -242,11 +242,18 @@ class PreparedText:
         return len(self.shown) < len(self.display.display)
 
 
+# How long line_spans pauses between its slices. A pause of 0 let the lock go and took it straight
+# back, before a waiting GUI thread had woken: the GUI waited for Python's switch interval (5 ms)
+# at each of its calls, and the Raw event tab of the largest request stalled for 29–47 ms while
+# it was lexed. A pause this long lets a waiting thread take the lock (the tab: 13–14 ms).
+YIELD_S = 0.0002
+
+
 def line_spans(text: str, language: str = "prompt", *, should_stop=None,
                slice_s: float = 0.002) -> list[list[tuple[int, int, str]]] | None:
     """:func:`spans_utf16` of every line of ``text`` (the Qt highlighter's blocks), lexed line by
-    line exactly as the highlighter would. Meant for a worker thread: it yields the GIL every
-    ``slice_s`` so the GUI thread is never starved, and returns None when ``should_stop()``."""
+    line exactly as the highlighter would. Meant for a worker thread: it pauses (:data:`YIELD_S`)
+    every ``slice_s`` so the GUI thread is never starved, and returns None when ``should_stop()``."""
     import time
 
     out: list[list[tuple[int, int, str]]] = []
@@ -255,7 +262,7 @@ def line_spans(text: str, language: str = "prompt", *, should_stop=None,
     for line in text.split("\n"):
         out.append(spans_utf16(line, language) if line else [])
         if clock() - mark > slice_s:
-            time.sleep(0)  # let a waiting GUI thread take the GIL
+            time.sleep(YIELD_S)  # a waiting GUI thread takes the interpreter lock meanwhile
             if should_stop is not None and should_stop():
                 return None
             mark = clock()
