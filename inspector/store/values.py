@@ -22,9 +22,12 @@ however many rows have it. Values read out of a JSON payload have their own guar
 
 from __future__ import annotations
 
+import math
 import re
 import threading
 from typing import Any
+
+from inspector.jsjson import js_number
 
 __all__ = [
     "NUMBER",
@@ -71,9 +74,8 @@ def stored_forms(text: str) -> list[Any]:
 
 
 def _number_text(value: int | float) -> str:
-    if isinstance(value, float) and value.is_integer() and abs(value) < 1e21:
-        return str(int(value))  # as JavaScript prints it
-    return repr(value)
+    # A float as JavaScript prints it ("3" for 3.0, "Infinity"); an integer as its digits.
+    return js_number(value) if isinstance(value, float) else str(value)
 
 
 def _is_blob(value: Any) -> bool:
@@ -85,6 +87,7 @@ _MESSAGES = {
     (TEXT, "number"): "holds numbers where text is expected: shown as their digits",
     (NUMBER, "text"): "holds text where a number is expected: shown as the text",
     (NUMBER, "blob"): "holds BLOB values where a number is expected: shown as x'…' (the bytes in hex)",
+    (NUMBER, "not finite"): "holds Infinity or NaN where a number is expected: shown as JavaScript prints it",
     (ORDER, "text"): "holds text where a number is expected: those rows are ordered as if it were empty",
     (ORDER, "blob"): "holds BLOB values where a number is expected: those rows are ordered as if it were empty",
     (ORDER, "fraction"): "holds numbers that are not whole: those rows are ordered as if it were empty",
@@ -133,6 +136,9 @@ class ValueNotes:
         if value is None or type(value) is int:
             return value
         if isinstance(value, float):
+            if not math.isfinite(value):  # a count or a duration of no size: int() of it fails
+                self._problem(table, column, NUMBER, "not finite")
+                return _number_text(value)
             return int(value) if value.is_integer() else value
         if _is_blob(value):
             self._problem(table, column, NUMBER, "blob")

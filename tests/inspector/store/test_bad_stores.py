@@ -270,6 +270,25 @@ def test_a_number_column_shows_what_is_stored(db: Path, value: Any) -> None:
     assert code == 0 and str(expected) in out and "Traceback" not in err
 
 
+@pytest.mark.parametrize(("value", "shown"), [(float("inf"), "Infinity"), (float("-inf"), "-Infinity")])
+def test_a_number_that_is_not_finite_is_shown_as_javascript_prints_it(db: Path, value: float, shown: str) -> None:
+    # SQLite keeps Infinity in a REAL column (and NaN as NULL); int() of it failed.
+    _sql(db, "UPDATE sessions SET completed_player_turns = ? WHERE id = ?", value, SID)
+    _sql(db, "UPDATE turn_results SET duration_ms = ?", value)
+    with open_store(db) as store:
+        rows = {s["sessionId"]: s for s in views.session_rows(store)}
+        turn = views.turn_rows(store, SID)[0]
+        notes = store.schema_notes
+    assert rows[SID]["completedPlayerTurns"] == shown and turn["durationMs"] == shown
+    assert [n for n in notes if "Infinity or NaN" in n] == [
+        "sessions.completed_player_turns holds Infinity or NaN where a number is expected: shown as JavaScript "
+        "prints it",
+        "turn_results.duration_ms holds Infinity or NaN where a number is expected: shown as JavaScript prints it"]
+    for argv in (("sessions", db), ("turns", db, SID), ("cache", "--json", db), ("prefix", "--json", db)):
+        code, _out, err = cli(*argv)
+        assert code == 0 and "Traceback" not in err and "internal error" not in err, (argv, err)
+
+
 def test_one_note_per_column_however_many_rows(db: Path) -> None:
     conn = sqlite3.connect(db)
     conn.executemany("INSERT INTO trace_events (id, session_id, type, trace_id, turn_id, payload, created_at, seq) "
