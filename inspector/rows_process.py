@@ -117,7 +117,9 @@ def _ask(process: subprocess.Popen[bytes], spec: str, session_id: str) -> dict[s
 def _serve() -> int:
     """The child's loop: a request ``(spec, session_id)`` in, its parts and an end out, until its
     input ends or it answered for :data:`LEAVE_AFTER_REQUESTS` requests or more. The store is
-    opened for each request and closed after it, so the child holds no file between requests."""
+    opened for each request and closed after it: the child holds no file between requests, and a
+    file written anew under the same name is read as it is now (a store kept open went on reading
+    the old one)."""
     from inspector.store import open_store
 
     requests, answers = sys.stdin.buffer, sys.stdout.buffer

@@ -101,6 +101,27 @@ def test_a_child_that_cannot_open_the_store_falls_back_here(child: None, demo_sq
         assert rows_process.session_runtimes(store, sid, True) == expected
 
 
+def test_a_file_written_anew_under_the_same_name_is_read_as_it_is_now(child: None, demo_sqlite: Path,
+                                                                      tmp_path: Path) -> None:
+    path = tmp_path / "covel.db"
+    shutil.copyfile(demo_sqlite, path)
+    with open_store(path) as store:
+        sid = _sessions(store)[0]
+        before = rows_process.session_runtimes(store, sid, True)
+    shorter = tmp_path / "shorter.db"
+    shutil.copyfile(demo_sqlite, shorter)
+    conn = sqlite3.connect(shorter)
+    conn.execute("DELETE FROM trace_events WHERE turn_id = (SELECT turn_id FROM trace_events WHERE session_id = ? "
+                 "ORDER BY rowid DESC LIMIT 1)", (sid,))
+    conn.commit()
+    conn.close()
+    shorter.replace(path)
+    with open_store(path) as store:
+        now = views.session_runtimes(store, sid)
+        assert len(now) == len(before) - 1
+        assert rows_process.session_runtimes(store, sid, True) == now
+
+
 def test_a_child_that_ended_is_replaced(child: None, demo_sqlite: Path) -> None:
     with open_store(demo_sqlite) as store:
         sid = _sessions(store)[0]
