@@ -7,7 +7,7 @@ Python over each request's recorded payload: two seconds for the benchmark datab
 6,000-request session, in pieces of a millisecond at most. But while a background thread of the
 app made them, every Python call of the GUI thread (each ``index()`` and ``data()`` of the tree it
 was laying out) waited its turn for the interpreter lock: a search's filter stalled the window for
-45–64 ms, and took three times as long to arrive.
+45–64 ms, and arrived after 5.5–8 s instead of 4.
 
 So the app's jobs ask this child for the rows of sessions read together (every session of a store,
 for a filter) that hold :data:`APART_MIN_REQUESTS` requests or more (:func:`apart`,
