@@ -251,14 +251,19 @@ def test_blob_and_number_timestamps_are_shown_as_stored(db: Path) -> None:
         assert code == 0 and "Traceback" not in err
 
 
-@pytest.mark.parametrize("value", ["many", b"\x01\x02", 2.5])
-def test_a_number_column_shows_what_is_stored(db: Path, value: Any) -> None:
+def _with_number(db: Path, value: Any) -> tuple[dict[str, Any], dict[str, Any], list[str]]:
+    """``value`` stored as session s1's completed turns and as every turn's duration; the sessions
+    listed, s1's first turn and the store's notes."""
     _sql(db, "UPDATE sessions SET completed_player_turns = ? WHERE id = ?", value, SID)
     _sql(db, "UPDATE turn_results SET duration_ms = ?", value)
     with open_store(db) as store:
         rows = {s["sessionId"]: s for s in views.session_rows(store)}
-        turn = views.turn_rows(store, SID)[0]
-        notes = store.schema_notes
+        return rows, views.turn_rows(store, SID)[0], store.schema_notes
+
+
+@pytest.mark.parametrize("value", ["many", b"\x01\x02", 2.5])
+def test_a_number_column_shows_what_is_stored(db: Path, value: Any) -> None:
+    rows, turn, notes = _with_number(db, value)
     expected = blob_literal(value) if isinstance(value, bytes) else value
     assert rows[SID]["completedPlayerTurns"] == expected and rows["s2"]["completedPlayerTurns"] == 2
     assert turn["durationMs"] == (int(value) if isinstance(value, float) else expected)  # whole ms, as before
@@ -273,12 +278,7 @@ def test_a_number_column_shows_what_is_stored(db: Path, value: Any) -> None:
 @pytest.mark.parametrize(("value", "shown"), [(float("inf"), "Infinity"), (float("-inf"), "-Infinity")])
 def test_a_number_that_is_not_finite_is_shown_as_javascript_prints_it(db: Path, value: float, shown: str) -> None:
     # SQLite keeps Infinity in a REAL column (and NaN as NULL); int() of it failed.
-    _sql(db, "UPDATE sessions SET completed_player_turns = ? WHERE id = ?", value, SID)
-    _sql(db, "UPDATE turn_results SET duration_ms = ?", value)
-    with open_store(db) as store:
-        rows = {s["sessionId"]: s for s in views.session_rows(store)}
-        turn = views.turn_rows(store, SID)[0]
-        notes = store.schema_notes
+    rows, turn, notes = _with_number(db, value)
     assert rows[SID]["completedPlayerTurns"] == shown and turn["durationMs"] == shown
     assert [n for n in notes if "Infinity or NaN" in n] == [
         "sessions.completed_player_turns holds Infinity or NaN where a number is expected: shown as JavaScript "
