@@ -1,5 +1,5 @@
-"""Finding text a widget cuts: labels, buttons, check boxes, column titles, and the cells of trees
-and tables in sight (issue 19). Texts elided by design (with the whole text in a tooltip, in a
+"""Finding text a widget cuts: labels, buttons, check boxes, column titles, tabs, and the cells of
+trees and tables in sight (issue 19). Texts elided by design (with the whole text in a tooltip, in a
 column that gives way) are not counted. Used by tests/ui/windows/test_no_clipped_text.py and the
 navigator's column tests."""
 
@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QStyleOptionViewItem,
+    QTabBar,
     QTableView,
     QTreeView,
     QWidget,
@@ -54,6 +55,11 @@ def cut_texts(root: QWidget) -> list[str]:
                 title = w.model().headerData(i, Qt.Orientation.Horizontal, Qt.ItemDataRole.DisplayRole)
                 if title and not w.isSectionHidden(i) and fm.horizontalAdvance(str(title)) + 6 > w.sectionSize(i):
                     cut.append(f"column {title!r}: {w.sectionSize(i)} px")
+        elif isinstance(w, QTabBar):
+            # A tab scrolled out of sight, or behind the scroll arrows, cannot be read or found.
+            for i in range(w.count()):
+                if w.isTabVisible(i) and not w.rect().contains(w.tabRect(i)):
+                    cut.append(f"tab {w.tabText(i)!r}: {w.tabRect(i)} beyond {w.rect()}")
         if isinstance(w, (QTreeView, QTableView)):
             cut += cut_cells(w)
     return cut

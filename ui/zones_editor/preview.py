@@ -169,6 +169,7 @@ class PreviewPane(QWidget):
         if self.input_edit.text() != text:
             with QSignalBlocker(self.input_edit):
                 self.input_edit.setText(text)
+            self.input_edit.setCursorPosition(0)  # a text longer than the field shows its start
 
     def set_turn(self, turn: int) -> None:
         if self.turn_spin.value() != turn:

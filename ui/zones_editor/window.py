@@ -175,6 +175,9 @@ class ZonesEditorWindow(QMainWindow):
         self.catalog = CatalogView(self)
         self.tabs = QTabWidget(self)
         self.tabs.setObjectName("zonesTabs")
+        # Every tab in sight: scrolled, "Environment" sat behind the arrows at 1280×720. Without
+        # the arrows the tab bar's width is the pane's minimum, and the splitter gives it that.
+        self.tabs.tabBar().setUsesScrollButtons(False)
         self.tabs.addTab(self.preview, _tr("Preview"))
         self.tabs.addTab(self.simulator, _tr("Turns"))
         self.tabs.addTab(self.variables, _tr("Variables"))

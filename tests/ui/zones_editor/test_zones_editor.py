@@ -212,6 +212,8 @@ def test_preview_updates_as_you_type_with_the_digests(qtbot: Any, editor: ZonesE
 
 def test_sample_input_and_double_click_to_source(qtbot: Any, editor: ZonesEditorWindow) -> None:
     window = editor
+    assert window.preview.input_edit.cursorPosition() == 0  # a long sample input shows its start
+    window.preview.input_edit.end(False)  # as a user adding to it would
     with qtbot.waitSignal(window.refreshed, timeout=2000):
         QTest.keyClicks(window.preview.input_edit, "!")
     assert window.doc.config.sample_input.endswith("!")
