@@ -160,6 +160,69 @@ UNMATCHED_ENVELOPES = sentence(
     "{count} <compacted_history> envelopes match no stored summary text (rewritten by a later merge, or deleted)")
 
 
+# -- inspector.zones (the static check, blocks, Covel templates): what the blocks editor's checks say --
+# ``variable``, ``name``, ``block`` and ``purpose`` come quoted (repr); ``zone`` is a zone's name and
+# ``zones`` a list of them, which the app translates; ``tag`` is template text, shown as written.
+
+ZONE_NOT_ALLOWED = sentence("{variable} may be used in {zones}, not in the {zone} zone (ChatLuna throws "
+                            "VariableZoneError)")
+MUTABLE_IN_SYSTEM = sentence(
+    "{variable} is mutable, so it cannot enter the system zone: it would change the cached prefix on every request "
+    "(ChatLuna throws MutableVariableError); move it to a context block")
+VARYING_IN_SYSTEM = sentence(
+    "{variable} is not declared mutable, but its sample values change between turns: the pinned system zone keeps "
+    "the first value and each change adds an \"environment updated\" note; move it to a context block if it "
+    "changes often")
+PROMPT_OUTSIDE_INPUT = sentence("{{prompt}} is the user's input and only exists in the input zone, not the {zone} "
+                                "zone")
+INPUT_TEMPLATE_WITHOUT_PROMPT = sentence(
+    "an input template must contain {{prompt}} (the user's input); without it the input is dropped")
+INPUT_NOT_TEMPLATE = sentence(
+    "this input block is not a template, so {{prompt}} is literal text and the user's input is dropped; set "
+    "template: true")
+INPUT_WITHOUT_PROMPT = sentence("an input block must contain {{prompt}} (the user's input) and be a template")
+TAG_READS_VARIABLE = sentence(
+    "{tag} reads a variable, but this block is not a template, so it is sent as literal braces; set template: true")
+TAG_NAMES_VARIABLE = sentence(
+    "{tag} names a variable, but this block is not a template, so it is sent as literal braces; set template: true")
+BARE_WORD = sentence("{name} is not a variable, so it is passed as the text \"{text}\"; quote it to say so")
+UNKNOWN_VARIABLE = sentence("unknown variable {name}")
+UNKNOWN_VARIABLE_SUGGESTED = sentence("unknown variable {name}; did you mean {suggestion}?")
+NO_ARGUMENTS = sentence("{variable} takes no arguments, given {given}")
+ONE_ARGUMENT = sentence("{variable} takes 1 argument ({names}), given {given}")
+ARGUMENTS = sentence("{variable} takes {count} arguments ({names}), given {given}")
+ARGUMENT_RANGE = sentence("{variable} takes {low} to {high} arguments ({names}), given {given}")
+LOOP_SHADOWS = sentence("the loop name {name} hides the variable of the same name inside this loop")
+WHILE_CONSTANT = sentence("{{while}} on the constant {value} is always true: it runs until the loop limit ({limit})")
+DUPLICATE_ID = sentence(
+    "block id {block} is already used by block #{number}; registering it again throws, so this block is left out")
+ORDER_OUT_OF_RANGE = sentence("system order {order} is outside {low}..{high}")
+ORDER_OUTSIDE_BAND = sentence("order {order} is outside the {band_name} band ({band})")
+COMPLETE_OUTSIDE_SYSTEM = sentence("complete is only allowed on system blocks; this block is left out")
+COMPLETE_IGNORED = sentence("complete only means something in the system zone; it is ignored on this {zone} block")
+PURPOSE_OUTSIDE_SYSTEM = sentence("order bands are a system-zone rule; purpose {purpose} means nothing in the {zone} "
+                                  "zone")
+ORDER_TIE = sentence(
+    "{zone} order {order} is also used by {block}; registration order decides which comes first, and a change in "
+    "plugin load order swaps them silently")
+MULTIPLE_COMPLETE_CHECK = sentence(
+    "{count} complete system blocks ({ids}); at most one may take over the system zone, so the assembly fails")
+MULTIPLE_COMPLETE = sentence(
+    "{count} complete system blocks ({ids}); only one may take over the system zone, so the assembly fails")
+UNUSED_VARIABLE = sentence("variable {name} is declared but no template uses it")
+CONTRIBUTOR_FAILED = sentence("environment contributor {name} failed on turn {turn} ({error}); skipped")
+REPLACED_BY_COMPLETE = sentence("replaced by the complete block {block}")
+INPUT_MODE_ONE_BLOCK = sentence("input mode {mode} applies one block only")
+COVEL_UNKNOWN_VARIABLE = sentence("{path} is not a Covel template variable, so it renders as nothing")
+COVEL_UNKNOWN_VARIABLE_SUGGESTED = sentence(
+    "{path} is not a Covel template variable, so it renders as nothing; did you mean {suggestion}?")
+COVEL_VOLATILE_IN_SYSTEM = sentence(
+    "{path} changes between turns, and the runtime body is part of the system prompt: every change rewrites the "
+    "system prompt and the prefix cache stops there; {instead}")
+COVEL_ESCAPED_IN_TAG = sentence(
+    "inside <{tag}> the value is XML-escaped (&, <, > become &amp; &lt; &gt;), so it cannot close the block")
+
+
 def cost_class_row(name: str, usd: str, tokens: int) -> str:
     """One billing class of :data:`COST_CLASSES`' ``classes`` (``name`` one of
     :data:`inspector.cache.pricing.COST_CLASSES`)."""

@@ -32,6 +32,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from inspector import wording
 from inspector.jsjson import UNDEFINED, js_stringify, utf16_len
 
 from . import diagnostic as dg
@@ -83,7 +84,7 @@ def build_environment(config: PromptConfig, turn: int, *, log_failures: bool = T
     warnings: list[dg.Diagnostic] = []
     for contributor in env_cfg.contributors:
         if contributor.fails_at(turn):
-            message = f"environment contributor {contributor.id!r} failed on turn {turn} ({contributor.error}); skipped"
+            message = wording.CONTRIBUTOR_FAILED.format(name=repr(contributor.id), turn=turn, error=contributor.error)
             if log_failures:
                 log.warning(message)
             warnings.append(dg.field_diagnostic(dg.CONTRIBUTOR_FAILED, dg.WARNING, message, None, "environment"))
@@ -276,13 +277,13 @@ def layout(config: PromptConfig) -> Layout:
     if len(complete) > 1:
         ids = ", ".join(repr(b.id) for b in complete)
         error = dg.field_diagnostic(dg.MULTIPLE_COMPLETE, dg.ERROR,
-                                    f"{len(complete)} complete system blocks ({ids}); only one may take over "
-                                    "the system zone, so the assembly fails", complete[1].id, "complete")
+                                    wording.MULTIPLE_COMPLETE.format(count=len(complete), ids=ids), complete[1].id,
+                                    "complete")
     elif complete:
         chosen = complete[0]
         for b in system:
             if b is not chosen:
-                excluded.append((b, f"replaced by the complete block {chosen.id!r}"))
+                excluded.append((b, wording.REPLACED_BY_COMPLETE.format(block=repr(chosen.id))))
         system = [chosen]
     return Layout(system, ordered["context"], ordered["input"], excluded, chosen, error)
 
@@ -581,7 +582,7 @@ class Session:
         for block in lay.input:
             if id(block) not in in_chain:
                 blocks.append(RenderedBlock(block.id, "input", "user", "excluded", "",
-                                            reason=f"input mode {settings.input_mode!r} applies one block only"))
+                                            reason=wording.INPUT_MODE_ONE_BLOCK.format(mode=repr(settings.input_mode))))
         for block in chain:
             text, ev = _render_block(block, values, settings, budget, prompt_text=current)
             warnings += _block_warnings(block, ev)

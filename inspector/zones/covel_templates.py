@@ -31,6 +31,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from inspector import wording
 from inspector.covel.assembly import xml_escape
 from inspector.jsjson import UNDEFINED, js_number, js_stringify
 
@@ -292,19 +293,17 @@ def check_covel(source: str, template_id: str | None = None, *, front_matter: bo
         entry = lookup(ref.path)
         if entry is None:
             close = difflib.get_close_matches(ref.path, known, n=1, cutoff=0.7)
-            hint = f"; did you mean {close[0]!r}?" if close else ""
-            out.append(dg.make(dg.COVEL_UNKNOWN_VARIABLE, dg.ERROR, f"{ref.path!r} is not a Covel template "
-                               f"variable, so it renders as nothing{hint}", pos, ref.path_start, ref.path_end,
+            message = (wording.COVEL_UNKNOWN_VARIABLE_SUGGESTED.format(path=repr(ref.path), suggestion=repr(close[0]))
+                       if close else wording.COVEL_UNKNOWN_VARIABLE.format(path=repr(ref.path)))
+            out.append(dg.make(dg.COVEL_UNKNOWN_VARIABLE, dg.ERROR, message, pos, ref.path_start, ref.path_end,
                                block_id=template_id, variable=ref.path))
             continue
         if entry.changes_between_turns and in_system_prompt:
-            out.append(dg.make(dg.COVEL_VOLATILE_IN_SYSTEM, dg.WARNING, f"{ref.path!r} changes between turns, and "
-                               "the runtime body is part of the system prompt: every change rewrites the system "
-                               f"prompt and the prefix cache stops there; {entry.instead}",
+            out.append(dg.make(dg.COVEL_VOLATILE_IN_SYSTEM, dg.WARNING, wording.COVEL_VOLATILE_IN_SYSTEM.format(
+                               path=repr(ref.path), instead=entry.instead),
                                pos, ref.start, ref.end, block_id=template_id, variable=ref.path))
         if ref.tag is not None:
-            out.append(dg.make(dg.COVEL_ESCAPED_IN_TAG, dg.INFO, f"inside <{ref.tag}> the value is XML-escaped "
-                               "(&, <, > become &amp; &lt; &gt;), so it cannot close the block",
+            out.append(dg.make(dg.COVEL_ESCAPED_IN_TAG, dg.INFO, wording.COVEL_ESCAPED_IN_TAG.format(tag=ref.tag),
                                pos, ref.start, ref.end, block_id=template_id, variable=ref.path))
     return out
 

@@ -19,6 +19,7 @@ import difflib
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
+from inspector import wording
 from inspector.jsjson import js_number, js_truthy
 
 from . import diagnostic as dg
@@ -124,7 +125,7 @@ class CheckContext:
             self.variables.setdefault(v.name, v)
         self.known = set(self.variables) | {PROMPT}
         self.sorted_known = sorted(self.known)
-        self.hints: dict[str, str] = {}  # unknown name -> its "did you mean" hint
+        self.hints: dict[str, str] = {}  # unknown name -> the known name it is closest to (quoted), or ""
         self.suggest_left = SUGGEST_BUDGET
         self.varying = self._varying()
 
@@ -152,6 +153,14 @@ class CheckContext:
 SUGGEST_BUDGET = 20_000
 
 
+def _unknown_variable(name: str, ctx: CheckContext) -> str:
+    """The message for an unknown variable ``name``, with the known name it is closest to."""
+    suggestion = _suggest(name, ctx)
+    if suggestion:
+        return wording.UNKNOWN_VARIABLE_SUGGESTED.format(name=repr(name), suggestion=suggestion)
+    return wording.UNKNOWN_VARIABLE.format(name=repr(name))
+
+
 def _suggest(name: str, ctx: CheckContext) -> str:
     hint = ctx.hints.get(name)
     if hint is None:
@@ -159,9 +168,21 @@ def _suggest(name: str, ctx: CheckContext) -> str:
         if ctx.suggest_left >= len(ctx.sorted_known):
             ctx.suggest_left -= len(ctx.sorted_known)
             close = difflib.get_close_matches(name, ctx.sorted_known, n=1, cutoff=0.75)
-            hint = f"; did you mean {close[0]!r}?" if close else ""
+            hint = repr(close[0]) if close else ""
         ctx.hints[name] = hint
     return hint
+
+
+def _argument_count(var: Variable, given: int) -> str:
+    """The message for ``var`` called with ``given`` arguments it does not take."""
+    low, high = var.min_args, len(var.args)
+    names = " ".join(a.name for a in var.args)
+    if high == 0:
+        return wording.NO_ARGUMENTS.format(variable=repr(var.name), given=given)
+    if low == high:
+        template = wording.ONE_ARGUMENT if high == 1 else wording.ARGUMENTS
+        return template.format(variable=repr(var.name), count=high, names=names, given=given)
+    return wording.ARGUMENT_RANGE.format(variable=repr(var.name), low=low, high=high, names=names, given=given)
 
 
 def _zones_text(v: Variable) -> str:
@@ -174,30 +195,25 @@ def _zone_problems(var: Variable, zone: str, ctx: CheckContext, pos: dg.SourcePo
     out: list[Diagnostic] = []
     base = var.name
     if not var.allows(zone):
-        out.append(dg.make(dg.ZONE_NOT_ALLOWED, dg.ERROR, f"{base!r} may be used in {_zones_text(var)}, "
-                           f"not in the {zone} zone (ChatLuna throws VariableZoneError)",
+        out.append(dg.make(dg.ZONE_NOT_ALLOWED, dg.ERROR, wording.ZONE_NOT_ALLOWED.format(
+                           variable=repr(base), zones=_zones_text(var), zone=zone),
                            pos, start, end, block_id=bid, variable=base))
     if zone == "system" and var.mutable:
-        out.append(dg.make(dg.MUTABLE_IN_SYSTEM, dg.ERROR, f"{base!r} is mutable, so it cannot enter the system "
-                           "zone: it would change the cached prefix on every request (ChatLuna throws "
-                           "MutableVariableError); move it to a context block", pos, start, end,
+        out.append(dg.make(dg.MUTABLE_IN_SYSTEM, dg.ERROR, wording.MUTABLE_IN_SYSTEM.format(variable=repr(base)), pos, start, end,
                            block_id=bid, variable=base))
     elif zone == "system" and base in ctx.varying:
-        out.append(dg.make(dg.MUTABLE_IN_SYSTEM, dg.WARNING, f"{base!r} is not declared mutable, but its sample "
-                           "values change between turns: the pinned system zone keeps the first value and each "
-                           "change adds an \"environment updated\" note; move it to a context block if it changes "
-                           "often", pos, start, end, block_id=bid, variable=base))
+        out.append(dg.make(dg.MUTABLE_IN_SYSTEM, dg.WARNING, wording.VARYING_IN_SYSTEM.format(variable=repr(base)),
+                           pos, start, end, block_id=bid, variable=base))
     return out
 
 
 def _prompt_outside_input(zone: str, pos: dg.SourcePositions, start: int, end: int, bid: str) -> Diagnostic:
-    return dg.make(dg.ZONE_NOT_ALLOWED, dg.ERROR, "{prompt} is the user's input and only exists "
-                   f"in the input zone, not the {zone} zone", pos, start, end, block_id=bid, variable=PROMPT)
+    return dg.make(dg.ZONE_NOT_ALLOWED, dg.ERROR, wording.PROMPT_OUTSIDE_INPUT.format(zone=zone), pos, start, end, block_id=bid, variable=PROMPT)
 
 
 def _missing_prompt(bid: str) -> Diagnostic:
-    return dg.field_diagnostic(dg.INPUT_MISSING_PROMPT, dg.ERROR, "an input template must contain {prompt} "
-                               "(the user's input); without it the input is dropped", bid, "content")
+    return dg.field_diagnostic(dg.INPUT_MISSING_PROMPT, dg.ERROR, wording.INPUT_TEMPLATE_WITHOUT_PROMPT.format(), bid,
+                               "content")
 
 
 def _check_renderer_block(block: Block, ctx: CheckContext) -> list[Diagnostic]:
@@ -242,19 +258,17 @@ def check_block(block: Block, ctx: CheckContext) -> list[Diagnostic]:
         if block.zone == "input":
             if "{prompt}" in block.content:
                 at = block.content.index("{prompt}")
-                out.append(dg.make(dg.INPUT_MISSING_PROMPT, dg.ERROR, "this input block is not a template, so "
-                                   "{prompt} is literal text and the user's input is dropped; set template: true",
+                out.append(dg.make(dg.INPUT_MISSING_PROMPT, dg.ERROR, wording.INPUT_NOT_TEMPLATE.format(),
                                    dg.SourcePositions(block.content), at, at + len("{prompt}"), block_id=bid))
             else:
-                out.append(dg.field_diagnostic(dg.INPUT_MISSING_PROMPT, dg.ERROR, "an input block must contain "
-                                               "{prompt} (the user's input) and be a template", bid, "content"))
+                out.append(dg.field_diagnostic(dg.INPUT_MISSING_PROMPT, dg.ERROR, wording.INPUT_WITHOUT_PROMPT.format(), bid,
+                                               "content"))
         elif "{" in block.content and ctx.config.settings.dialect == RENDERER_DIALECT:
             read = _renderer_variables_read(block.content, ctx)
             if read:
                 _name, _s, _e, tag_start, tag_end = read[0]
-                out.append(dg.make(dg.TEMPLATE_OFF, dg.WARNING, f"{block.content[tag_start:tag_end]} reads a variable, "
-                                   "but this block is not a template, so it is sent as literal braces; set "
-                                   "template: true", dg.SourcePositions(block.content), tag_start, tag_end,
+                out.append(dg.make(dg.TEMPLATE_OFF, dg.WARNING, wording.TAG_READS_VARIABLE.format(
+                                   tag=block.content[tag_start:tag_end]), dg.SourcePositions(block.content), tag_start, tag_end,
                                    block_id=bid))
         elif "{" in block.content:
             template = parse(block.content, ctx.config.settings.trim_standalone)
@@ -262,8 +276,7 @@ def check_block(block: Block, ctx: CheckContext) -> list[Diagnostic]:
             named = [r for r in refs if r.kind == "tag" and r.name in ctx.variables]
             if named:
                 r = named[0]
-                out.append(dg.make(dg.TEMPLATE_OFF, dg.WARNING, f"{{{r.name}}} names a variable, but this block "
-                                   "is not a template, so it is sent as literal braces; set template: true",
+                out.append(dg.make(dg.TEMPLATE_OFF, dg.WARNING, wording.TAG_NAMES_VARIABLE.format(tag=f"{{{r.name}}}"),
                                    template.positions, r.tag_start, r.tag_end, block_id=bid))
         return out
     if ctx.config.settings.dialect == RENDERER_DIALECT:
@@ -279,11 +292,10 @@ def check_block(block: Block, ctx: CheckContext) -> list[Diagnostic]:
         target = name_target(ref.name, ref.loop_scope, ctx.known)
         if target is None:
             if ref.kind == "argument":
-                out.append(dg.make(dg.BARE_WORD, dg.INFO, f"{ref.name!r} is not a variable, so it is passed as the "
-                                   f"text \"{ref.name}\"; quote it to say so", pos, ref.start, ref.end, block_id=bid))
+                out.append(dg.make(dg.BARE_WORD, dg.INFO, wording.BARE_WORD.format(name=repr(ref.name), text=ref.name),
+                                   pos, ref.start, ref.end, block_id=bid))
             else:
-                out.append(dg.make(dg.UNKNOWN_VARIABLE, dg.ERROR, f"unknown variable {ref.name!r}"
-                                   + _suggest(ref.name, ctx), pos, ref.start, ref.end, block_id=bid,
+                out.append(dg.make(dg.UNKNOWN_VARIABLE, dg.ERROR, _unknown_variable(ref.name, ctx), pos, ref.start, ref.end, block_id=bid,
                                    variable=ref.name))
             continue
         kind, base = target
@@ -302,23 +314,17 @@ def check_block(block: Block, ctx: CheckContext) -> list[Diagnostic]:
         if base == ref.name and ref.kind != "argument":
             n, lo, hi = ref.nargs, var.min_args, len(var.args)
             if not (lo <= n <= hi):
-                if hi == 0:
-                    expect = "no arguments"
-                elif lo == hi:
-                    expect = f"{hi} argument{'s' if hi != 1 else ''} ({' '.join(a.name for a in var.args)})"
-                else:
-                    expect = f"{lo} to {hi} arguments ({' '.join(a.name for a in var.args)})"
-                out.append(dg.make(dg.ARG_COUNT, dg.ERROR, f"{base!r} takes {expect}, given {n}",
+                out.append(dg.make(dg.ARG_COUNT, dg.ERROR, _argument_count(var, n),
                                    pos, ref.tag_start, ref.tag_end, block_id=bid, variable=base))
     for loop in loops:
         if loop.var in ctx.variables:
-            out.append(dg.make(dg.SHADOWED_VARIABLE, dg.WARNING, f"the loop name {loop.var!r} hides the variable "
-                               f"of the same name inside this loop", pos, loop.var_start, loop.var_end, block_id=bid))
+            out.append(dg.make(dg.SHADOWED_VARIABLE, dg.WARNING, wording.LOOP_SHADOWS.format(name=repr(loop.var)),
+                               pos, loop.var_start, loop.var_end, block_id=bid))
     for node in whiles:
         cond = node.condition
         if cond.op is None and cond.left.kind != "word" and js_truthy(cond.left.value):
-            out.append(dg.make(dg.LOOP_LIMIT, dg.WARNING, f"{{while}} on the constant {to_text(cond.left.value)!r} "
-                               f"is always true: it runs until the loop limit ({ctx.config.settings.loop_cap})",
+            out.append(dg.make(dg.LOOP_LIMIT, dg.WARNING, wording.WHILE_CONSTANT.format(
+                               value=repr(to_text(cond.left.value)), limit=ctx.config.settings.loop_cap),
                                pos, node.start, node.tag_end, block_id=bid))
     if zone == "input" and not has_prompt:
         out.append(_missing_prompt(bid))
@@ -371,35 +377,34 @@ def check(config: PromptConfig) -> list[Diagnostic]:
     for i, block in enumerate(config.blocks):
         found = per_block[i]
         if block.id in seen:
-            found.append(dg.field_diagnostic(dg.DUPLICATE_ID, dg.ERROR, f"block id {block.id!r} is already used by "
-                                             f"block #{seen[block.id] + 1}; registering it again throws, so this "
-                                             "block is left out", block.id, "id"))
+            found.append(dg.field_diagnostic(dg.DUPLICATE_ID, dg.ERROR, wording.DUPLICATE_ID.format(
+                                             block=repr(block.id), number=seen[block.id] + 1), block.id, "id"))
             continue
         seen[block.id] = i
         if block.zone == "system":
             lo, hi = ORDER_RANGE
             if not in_system_range(block.order):
-                found.append(dg.field_diagnostic(dg.ORDER_OUT_OF_RANGE, dg.ERROR, f"system order {_num(block.order)} "
-                                                 f"is outside {lo}..{hi}", block.id, "order"))
+                found.append(dg.field_diagnostic(dg.ORDER_OUT_OF_RANGE, dg.ERROR, wording.ORDER_OUT_OF_RANGE.format(
+                                                 order=_num(block.order), low=lo, high=hi), block.id, "order"))
             if block.purpose is not None:
                 blo, bhi = band_range(block.purpose)
                 if not (blo <= block.order <= bhi):
                     band = f"{blo}" if blo == bhi else f"{blo}..{bhi}"
-                    found.append(dg.field_diagnostic(dg.ORDER_BAND, dg.WARNING, f"order {_num(block.order)} is "
-                                                     f"outside the {block.purpose} band ({band})", block.id, "order"))
+                    found.append(dg.field_diagnostic(dg.ORDER_BAND, dg.WARNING, wording.ORDER_OUTSIDE_BAND.format(
+                                                     order=_num(block.order), band_name=block.purpose, band=band),
+                                                     block.id, "order"))
             if block.complete:
                 complete.append(i)
         elif block.complete:
             if reject_complete:
-                found.append(dg.field_diagnostic(dg.COMPLETE_OUTSIDE_SYSTEM, dg.ERROR, "complete is only allowed on "
-                                                 "system blocks; this block is left out", block.id, "complete"))
+                found.append(dg.field_diagnostic(dg.COMPLETE_OUTSIDE_SYSTEM, dg.ERROR, wording.COMPLETE_OUTSIDE_SYSTEM.format(),
+                                                 block.id, "complete"))
                 continue
-            found.append(dg.field_diagnostic(dg.COMPLETE_OUTSIDE_SYSTEM, dg.WARNING, f"complete only means something "
-                                             f"in the system zone; it is ignored on this {block.zone} block",
+            found.append(dg.field_diagnostic(dg.COMPLETE_OUTSIDE_SYSTEM, dg.WARNING, wording.COMPLETE_IGNORED.format(zone=block.zone),
                                              block.id, "complete"))
         if block.purpose is not None and block.zone != "system":
-            found.append(dg.field_diagnostic(dg.ORDER_BAND, dg.WARNING, "order bands are a system-zone rule; "
-                                             f"purpose {block.purpose!r} means nothing in the {block.zone} zone",
+            found.append(dg.field_diagnostic(dg.ORDER_BAND, dg.WARNING, wording.PURPOSE_OUTSIDE_SYSTEM.format(
+                                             purpose=repr(block.purpose), zone=block.zone),
                                              block.id, "purpose"))
         found.extend(check_block(block, ctx))
         if block.template and config.settings.dialect == RENDERER_DIALECT:
@@ -415,23 +420,21 @@ def check(config: PromptConfig) -> list[Diagnostic]:
         first = config.blocks[indexes[0]].id
         for i in indexes[1:]:
             per_block[i].insert(0, dg.field_diagnostic(
-                dg.ORDER_TIE, dg.WARNING, f"{zone} order {_num(order)} is also used by {first!r}; registration order "
-                "decides which comes first, and a change in plugin load order swaps them silently",
+                dg.ORDER_TIE, dg.WARNING, wording.ORDER_TIE.format(zone=zone, order=_num(order), block=repr(first)),
                 config.blocks[i].id, "order"))
 
     if len(complete) > 1:
         ids = ", ".join(repr(config.blocks[i].id) for i in complete)
         for i in complete:
             per_block[i].insert(0, dg.field_diagnostic(
-                dg.MULTIPLE_COMPLETE, dg.ERROR, f"{len(complete)} complete system blocks ({ids}); at most one may "
-                "take over the system zone, so the assembly fails", config.blocks[i].id, "complete"))
+                dg.MULTIPLE_COMPLETE, dg.ERROR, wording.MULTIPLE_COMPLETE_CHECK.format(count=len(complete), ids=ids),
+                config.blocks[i].id, "complete"))
 
     out = [d if config.blocks[i].source is None else replace(d, source=config.blocks[i].source)
            for i in range(len(config.blocks)) for d in per_block[i]]
     for v in config.variables:
         if v.name not in used and v.name != PROMPT:
-            out.append(dg.field_diagnostic(dg.UNUSED_VARIABLE, dg.WARNING, f"variable {v.name!r} is declared but no "
-                                           "template uses it", None, "variables", variable=v.name))
+            out.append(dg.field_diagnostic(dg.UNUSED_VARIABLE, dg.WARNING, wording.UNUSED_VARIABLE.format(name=repr(v.name)), None, "variables", variable=v.name))
     return out
 
 

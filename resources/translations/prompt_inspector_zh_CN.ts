@@ -228,10 +228,6 @@
       <translation>推测</translation>
     </message>
     <message>
-      <source>── cache breakpoint ──</source>
-      <translation>── 缓存断点 ──</translation>
-    </message>
-    <message>
       <source>Part</source>
       <translation>部分</translation>
     </message>
@@ -278,6 +274,10 @@
     <message>
       <source>Share of the whole request's exact tokens</source>
       <translation>占整个请求精确 token 数的比例</translation>
+    </message>
+    <message>
+      <source>── cache breakpoint ──</source>
+      <translation>── 缓存断点 ──</translation>
     </message>
     <message>
       <source>The provider caches the request up to this point ({label})</source>
@@ -1939,6 +1939,18 @@ Click a name to copy its id.</source>
       <translation>和</translation>
     </message>
     <message>
+      <source>context</source>
+      <translation>上下文</translation>
+    </message>
+    <message>
+      <source>input</source>
+      <translation>输入</translation>
+    </message>
+    <message>
+      <source>none</source>
+      <translation>无</translation>
+    </message>
+    <message>
       <source>{n} min</source>
       <translation>{n} 分钟</translation>
     </message>
@@ -2157,6 +2169,146 @@ Click a name to copy its id.</source>
     <message>
       <source>{count} &lt;compacted_history&gt; envelopes match no stored summary text (rewritten by a later merge, or deleted)</source>
       <translation>{count} 个 &lt;compacted_history&gt; 封装与任何已存储的摘要文本都不匹配（已被之后的合并改写，或已删除）</translation>
+    </message>
+    <message>
+      <source>{variable} may be used in {zones}, not in the {zone} zone (ChatLuna throws VariableZoneError)</source>
+      <translation>{variable} 只能用在{zones}区，不能用在{zone}区（ChatLuna 会抛出 VariableZoneError）</translation>
+    </message>
+    <message>
+      <source>{variable} is mutable, so it cannot enter the system zone: it would change the cached prefix on every request (ChatLuna throws MutableVariableError); move it to a context block</source>
+      <translation>{variable} 是可变变量，不能进入系统区：它会让每次请求的缓存前缀都发生变化（ChatLuna 会抛出 MutableVariableError）；请把它移到上下文块</translation>
+    </message>
+    <message>
+      <source>{variable} is not declared mutable, but its sample values change between turns: the pinned system zone keeps the first value and each change adds an "environment updated" note; move it to a context block if it changes often</source>
+      <translation>{variable} 没有声明为可变，但它的示例值在回合之间会变化：固定的系统区保留第一个值，每次变化都会追加一条“环境已更新”说明；如果它经常变化，请把它移到上下文块</translation>
+    </message>
+    <message>
+      <source>{{prompt}} is the user's input and only exists in the input zone, not the {zone} zone</source>
+      <translation>{{prompt}} 是用户的输入，只存在于输入区，不在{zone}区</translation>
+    </message>
+    <message>
+      <source>an input template must contain {{prompt}} (the user's input); without it the input is dropped</source>
+      <translation>输入模板必须包含 {{prompt}}（用户的输入）；没有它，输入会被丢弃</translation>
+    </message>
+    <message>
+      <source>this input block is not a template, so {{prompt}} is literal text and the user's input is dropped; set template: true</source>
+      <translation>这个输入块不是模板，所以 {{prompt}} 只是字面文本，用户的输入会被丢弃；请设置 template: true</translation>
+    </message>
+    <message>
+      <source>an input block must contain {{prompt}} (the user's input) and be a template</source>
+      <translation>输入块必须包含 {{prompt}}（用户的输入），并且必须是模板</translation>
+    </message>
+    <message>
+      <source>{tag} reads a variable, but this block is not a template, so it is sent as literal braces; set template: true</source>
+      <translation>{tag} 读取了一个变量，但这个块不是模板，所以它会连同花括号原样发送；请设置 template: true</translation>
+    </message>
+    <message>
+      <source>{tag} names a variable, but this block is not a template, so it is sent as literal braces; set template: true</source>
+      <translation>{tag} 指向一个变量，但这个块不是模板，所以它会连同花括号原样发送；请设置 template: true</translation>
+    </message>
+    <message>
+      <source>{name} is not a variable, so it is passed as the text "{text}"; quote it to say so</source>
+      <translation>{name} 不是变量，所以作为文本“{text}”传入；如果本意如此，请给它加上引号</translation>
+    </message>
+    <message>
+      <source>unknown variable {name}</source>
+      <translation>未知变量 {name}</translation>
+    </message>
+    <message>
+      <source>unknown variable {name}; did you mean {suggestion}?</source>
+      <translation>未知变量 {name}；是不是想写 {suggestion}？</translation>
+    </message>
+    <message>
+      <source>{variable} takes no arguments, given {given}</source>
+      <translation>{variable} 不接受参数，却给了 {given} 个</translation>
+    </message>
+    <message>
+      <source>{variable} takes 1 argument ({names}), given {given}</source>
+      <translation>{variable} 接受 1 个参数（{names}），却给了 {given} 个</translation>
+    </message>
+    <message>
+      <source>{variable} takes {count} arguments ({names}), given {given}</source>
+      <translation>{variable} 接受 {count} 个参数（{names}），却给了 {given} 个</translation>
+    </message>
+    <message>
+      <source>{variable} takes {low} to {high} arguments ({names}), given {given}</source>
+      <translation>{variable} 接受 {low} 到 {high} 个参数（{names}），却给了 {given} 个</translation>
+    </message>
+    <message>
+      <source>the loop name {name} hides the variable of the same name inside this loop</source>
+      <translation>循环名 {name} 在这个循环内遮住了同名变量</translation>
+    </message>
+    <message>
+      <source>{{while}} on the constant {value} is always true: it runs until the loop limit ({limit})</source>
+      <translation>以常量 {value} 为条件的 {{while}} 永远为真：它会一直运行到循环上限（{limit}）</translation>
+    </message>
+    <message>
+      <source>block id {block} is already used by block #{number}; registering it again throws, so this block is left out</source>
+      <translation>块 ID {block} 已被第 {number} 个块使用；再次注册会抛出异常，所以这个块被略去</translation>
+    </message>
+    <message>
+      <source>system order {order} is outside {low}..{high}</source>
+      <translation>系统区顺序 {order} 超出了 {low}..{high}</translation>
+    </message>
+    <message>
+      <source>order {order} is outside the {band_name} band ({band})</source>
+      <translation>顺序 {order} 不在 {band_name} 区段（{band}）内</translation>
+    </message>
+    <message>
+      <source>complete is only allowed on system blocks; this block is left out</source>
+      <translation>complete 只允许用在系统块上；这个块被略去</translation>
+    </message>
+    <message>
+      <source>complete only means something in the system zone; it is ignored on this {zone} block</source>
+      <translation>complete 只在系统区有意义；在这个{zone}块上它被忽略</translation>
+    </message>
+    <message>
+      <source>order bands are a system-zone rule; purpose {purpose} means nothing in the {zone} zone</source>
+      <translation>顺序区段是系统区的规则；用途 {purpose} 在{zone}区没有意义</translation>
+    </message>
+    <message>
+      <source>{zone} order {order} is also used by {block}; registration order decides which comes first, and a change in plugin load order swaps them silently</source>
+      <translation>{zone}区顺序 {order} 也被 {block} 使用；谁在前由注册顺序决定，插件加载顺序一变，它们就会悄悄对调</translation>
+    </message>
+    <message>
+      <source>{count} complete system blocks ({ids}); at most one may take over the system zone, so the assembly fails</source>
+      <translation>有 {count} 个 complete 系统块（{ids}）；最多只能有一个接管系统区，所以组装失败</translation>
+    </message>
+    <message>
+      <source>{count} complete system blocks ({ids}); only one may take over the system zone, so the assembly fails</source>
+      <translation>有 {count} 个 complete 系统块（{ids}）；只能有一个接管系统区，所以组装失败</translation>
+    </message>
+    <message>
+      <source>variable {name} is declared but no template uses it</source>
+      <translation>变量 {name} 已声明，但没有模板使用它</translation>
+    </message>
+    <message>
+      <source>environment contributor {name} failed on turn {turn} ({error}); skipped</source>
+      <translation>环境提供者 {name} 在第 {turn} 回合失败（{error}）；已跳过</translation>
+    </message>
+    <message>
+      <source>replaced by the complete block {block}</source>
+      <translation>被 complete 块 {block} 取代</translation>
+    </message>
+    <message>
+      <source>input mode {mode} applies one block only</source>
+      <translation>输入模式 {mode} 只使用一个块</translation>
+    </message>
+    <message>
+      <source>{path} is not a Covel template variable, so it renders as nothing</source>
+      <translation>{path} 不是 Covel 模板变量，所以渲染为空</translation>
+    </message>
+    <message>
+      <source>{path} is not a Covel template variable, so it renders as nothing; did you mean {suggestion}?</source>
+      <translation>{path} 不是 Covel 模板变量，所以渲染为空；是不是想写 {suggestion}？</translation>
+    </message>
+    <message>
+      <source>{path} changes between turns, and the runtime body is part of the system prompt: every change rewrites the system prompt and the prefix cache stops there; {instead}</source>
+      <translation>{path} 在回合之间会变化，而运行时主体是系统提示的一部分：每次变化都会改写系统提示，前缀缓存就断在那里；{instead}</translation>
+    </message>
+    <message>
+      <source>inside &lt;{tag}&gt; the value is XML-escaped (&amp;, &lt;, &gt; become &amp;amp; &amp;lt; &amp;gt;), so it cannot close the block</source>
+      <translation>在 &lt;{tag}&gt; 内，值会经过 XML 转义（&amp;、&lt;、&gt; 变成 &amp;amp; &amp;lt; &amp;gt;），所以它无法闭合这个块</translation>
     </message>
     <message>
       <source>uncached input {usd} USD ({tokens} tokens)</source>

@@ -18,7 +18,6 @@ from PySide6.QtWidgets import QMessageBox
 
 from covel_sample import build_sample_store
 
-
 def make_store_file(path: Path) -> Path:
     try:
         from inspector.demo import generate_demo  # type: ignore[attr-defined]
@@ -106,3 +105,15 @@ def language(request: pytest.FixtureRequest, qapp: Any) -> Iterator[str]:
     finally:
         i18n.install_translators(qapp, "en")
         part_names.clear_cache()
+
+
+@pytest.fixture
+def chinese(qapp: Any) -> Iterator[None]:
+    """The app's translators in Simplified Chinese for the test, English again after it."""
+    from ui import i18n
+
+    assert i18n.install_translators(qapp, "zh_CN") == "zh_CN"
+    try:
+        yield
+    finally:
+        i18n.install_translators(qapp, "en")

@@ -11,8 +11,6 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from inspector.anatomy.labelling import BAG_LABELS
 from inspector.cache.results import FINDING_KINDS, REASONS, REGIONS
 from resources.translations.update_ts import (
@@ -21,7 +19,6 @@ from resources.translations.update_ts import (
     glossary_problems,
     read_ts,
 )
-from ui import i18n
 from ui.views.cache_texts import (
     finding_message_text,
     reason_detail_text,
@@ -30,15 +27,6 @@ from ui.views.cache_texts import (
 )
 from ui.views.core_texts import core_text, strict_core_text, template_sources
 from ui.views.part_names import part_label
-
-
-@pytest.fixture
-def chinese(qapp: Any) -> Iterator[None]:
-    assert i18n.install_translators(qapp, "zh_CN") == "zh_CN"
-    try:
-        yield
-    finally:
-        i18n.install_translators(qapp, "en")
 
 
 def _cjk(text: str) -> bool:
@@ -200,7 +188,8 @@ def test_the_demo_analysis_reads_in_chinese(chinese: None, demo_store: Path) -> 
 # notes, a turn's notes): every piece of prose they write must lie in a template of core_texts or
 # be a label part_names translates, so a new or reworded sentence fails here, not in a screenshot.
 _CORE_PROSE = ("inspector/cache/reasons.py", "inspector/cache/verdicts.py", "inspector/cache/routing.py",
-               "inspector/cache/findings.py", "inspector/cache/pairs.py", "inspector/turn/builder.py")
+               "inspector/cache/findings.py", "inspector/cache/pairs.py", "inspector/turn/builder.py",
+               "inspector/zones/diagnostics.py")
 
 
 def _prose_pieces(path: Path) -> Iterator[tuple[int, str]]:

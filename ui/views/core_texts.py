@@ -12,7 +12,8 @@ no template is shown as the core wrote it.
 Values are translated by their placeholder's name: ``detail``, ``why``, ``cause`` and ``classes``
 are sentences again, ``part`` and ``where`` a part label (:func:`ui.views.part_names.part_label`),
 ``places`` a comma-separated list of them, ``levels`` the cache levels ("tools and system"),
-``short``, ``long`` and ``keep`` a duration ("5 min"); any other value (a count, a model, a rules
+``short``, ``long`` and ``keep`` a duration ("5 min"), ``zone`` and ``zones`` a prompt zone's name or a
+comma-separated list of them ("system, context"); any other value (a count, a model, a rules
 row, a provider's own words) is shown as recorded.
 
 A sentence the core writes without a template of :mod:`inspector.wording` shows untranslated:
@@ -52,6 +53,7 @@ def template_sources() -> list[str]:
 _SENTENCES = frozenset({"detail", "why", "cause", "classes"})
 _PARTS = frozenset({"part", "where"})
 _DURATIONS = frozenset({"short", "long", "keep"})
+_ZONES = frozenset({"zone", "zones"})
 _CLAUSE_SEPARATOR = "; "
 
 
@@ -75,7 +77,14 @@ def _compiled() -> tuple[tuple[re.Pattern[str], str, tuple[str, ...]], ...]:
 
 @cache
 def _words() -> dict[str, str]:
-    return {"tools": _tr("tools"), "system": _tr("system"), "messages": _tr("messages"), " and ": _tr(" and ")}
+    return {"tools": _tr("tools"), "system": _tr("system"), "messages": _tr("messages"), " and ": _tr(" and "),
+            "context": _tr("context"), "input": _tr("input"), "none": _tr("none")}
+
+
+def _zones(value: str) -> str:
+    """A zone's name, or a comma-separated list of them (``none`` for no zone)."""
+    words = _words()
+    return _tr(", ").join(words.get(zone, zone) for zone in value.split(", "))
 
 
 def _levels(value: str) -> str:
@@ -103,6 +112,8 @@ def _value(name: str, value: str) -> str | None:
         return _tr(", ").join(part_label(piece) for piece in value.split(", "))
     if name == "levels":
         return _levels(value)
+    if name in _ZONES:
+        return _zones(value)
     if name in _DURATIONS:
         return _duration(value)
     return value

@@ -15,7 +15,7 @@ from inspector.zones import diagnostic as dg
 from inspector.zones.config import PURPOSES, ROLES, ZONES
 
 from .blocks_model import zone_title
-from .problems import severity_icon, severity_name
+from .problems import message_text, severity_icon, severity_name
 from .ruler import band_title
 
 
@@ -165,7 +165,7 @@ class BlockForm(QWidget):
                 marker.setToolTip("")
                 continue
             marker.setPixmap(severity_icon(found[0].severity, self.palette()).pixmap(16, 16))
-            marker.setToolTip("\n".join(f"{severity_name(d.severity)} [{d.code}]: {d.message}" for d in found))
+            marker.setToolTip("\n".join(f"{severity_name(d.severity)} [{d.code}]: {message_text(d)}" for d in found))
 
     def focus_field(self, field: str | None) -> bool:
         widget = self.widgets.get(field or "")

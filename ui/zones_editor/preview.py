@@ -28,7 +28,7 @@ from inspector.zones.blocks import (
 )
 from ui.theme import is_dark
 
-from .problems import severity_colour
+from .problems import message_text, severity_colour
 
 
 def _tr(text: str) -> str:
@@ -201,7 +201,7 @@ class PreviewPane(QWidget):
         self.content_digest_label.setToolTip(result.content_digest + "\n" + _tr(
             "SHA-256 of the system prefix (system text and prelude as JSON)"))
         if result.error is not None:
-            self.action_label.setText(_tr("Assembly failed: {message}").format(message=result.error.message))
+            self.action_label.setText(_tr("Assembly failed: {message}").format(message=message_text(result.error)))
             pal = self.action_label.palette()
             pal.setColor(QPalette.ColorRole.WindowText, severity_colour("error", self.palette()))
             self.action_label.setPalette(pal)
@@ -237,7 +237,7 @@ class PreviewPane(QWidget):
 
         if r.error is not None:
             heading("── " + _tr("assembly failed") + " ──")
-            body(r.error.message, ("error", 0))
+            body(message_text(r.error), ("error", 0))
         if r.system:
             heading("── " + _tr("system") + " ──")
             body(r.system, ("system", 0))
@@ -258,7 +258,7 @@ class PreviewPane(QWidget):
         body("\n".join(r.section_names) if r.section_names else _tr("(none)"), ("names", 0))
         if r.warnings:
             heading("── " + _tr("render warnings") + " ──")
-            body("\n".join(f"[{w.code}] {w.message}" for w in r.warnings), ("warnings", 0))
+            body("\n".join(f"[{w.code}] {message_text(w)}" for w in r.warnings), ("warnings", 0))
 
         segments = []
         for b in r.blocks:

@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
 from inspector.zones import Diagnostic
 from inspector.zones import diagnostic as dg
 from ui.theme import is_dark
+from ui.views.core_texts import core_text
 
 _COLOURS = {
     # (light theme, dark theme)
@@ -38,6 +39,12 @@ def _tr(text: str) -> str:
 def severity_colour(severity: str, palette: QPalette) -> QColor:
     light, dark = _COLOURS.get(severity, _COLOURS[dg.INFO])
     return QColor(dark if is_dark(palette) else light)
+
+
+def message_text(diag: Diagnostic) -> str:
+    """A diagnostic's message in the UI's language (the core writes it in English, from a template of
+    :mod:`inspector.wording`)."""
+    return core_text(diag.message)
 
 
 def severity_name(severity: str) -> str:
@@ -181,10 +188,11 @@ class ProblemsView(QTreeWidget):
                 where = f"{diag.line}:{diag.column}" if diag.field == "content" and diag.end_utf16 > diag.start_utf16 \
                     else field_name(diag.field)
                 block = self.block_names.get(diag.block_id or "", diag.block_id or "—")
-                item = QTreeWidgetItem([look[0], block, where, diag.code, diag.message])
+                message = message_text(diag)
+                item = QTreeWidgetItem([look[0], block, where, diag.code, message])
                 item.setIcon(0, look[1])
                 item.setForeground(0, look[2])
-                tip = diag.message + (throws if diag.throws else "")
+                tip = message + (throws if diag.throws else "")
                 if block != (diag.block_id or "—"):
                     tip = f"{block} ({diag.block_id})\n{tip}"
                 # The position and code are in the tooltip too: a narrow list hides their columns.

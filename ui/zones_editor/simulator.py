@@ -20,7 +20,7 @@ from inspector.zones.blocks import MAX_TURNS
 from inspector.zones import diagnostic as dg
 
 from .preview import action_text, value_text
-from .problems import severity_colour, severity_icon
+from .problems import message_text, severity_colour, severity_icon
 
 
 def _tr(text: str) -> str:
@@ -126,7 +126,7 @@ class SimulatorView(QWidget):
                 if row.note:
                     self.table.item(r, 2).setToolTip(row.note)
                 if row.warnings:
-                    self.table.item(r, 7).setToolTip("\n".join(w.message for w in row.warnings))
+                    self.table.item(r, 7).setToolTip("\n".join(message_text(w) for w in row.warnings))
                 if r > 0 and row.digest != rows[r - 1].digest:
                     self.table.item(r, 4).setForeground(severity_colour(dg.WARNING, palette))
                 else:
@@ -168,7 +168,7 @@ class SimulatorView(QWidget):
                  _tr("Digest: {digest}").format(digest=row.digest),
                  _tr("Content digest: {digest}").format(digest=row.content_digest)]
         if row.error is not None:
-            lines.append(_tr("Assembly failed: {message}").format(message=row.error.message))
+            lines.append(_tr("Assembly failed: {message}").format(message=message_text(row.error)))
         if row.changes:
             lines.append("")
             lines.append(_tr("Changed since the pinned values:"))
@@ -177,7 +177,7 @@ class SimulatorView(QWidget):
         if row.note:
             lines += ["", _tr("Note added to the context messages:"), row.note]
         for w in row.warnings:
-            lines.append(f"⚠ [{w.code}] {w.message}")
+            lines.append(f"⚠ [{w.code}] {message_text(w)}")
         self.details.setPlainText("\n".join(lines))
 
 

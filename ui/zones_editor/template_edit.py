@@ -21,7 +21,7 @@ from inspector.zones import diagnostic as dg
 from inspector.zones.lexer import spans_utf16
 from ui.theme import is_dark
 
-from .problems import severity_colour, severity_name
+from .problems import message_text, severity_colour, severity_name
 
 
 
@@ -279,7 +279,7 @@ class TemplateEdit(QPlainTextEdit):
 
     def tooltip_text(self, position: int) -> str:
         found = self.diagnostics_at(position)
-        return "\n".join(f"{severity_name(d.severity)} [{d.code}]: {d.message}" for d in found)
+        return "\n".join(f"{severity_name(d.severity)} [{d.code}]: {message_text(d)}" for d in found)
 
     def _tooltip(self, e: QHelpEvent) -> None:
         cursor = self.cursorForPosition(self.viewport().mapFrom(self, e.pos()))

@@ -42,7 +42,7 @@ from .document import (
 )
 from .preset_view import PresetBlocksView, PresetPreview, slot_detail, slot_title
 from .preview import PreviewPane
-from .problems import ProblemsView
+from .problems import ProblemsView, message_text
 from .ruler import OrderRuler
 from .simulator import SimulatorView
 from .template_edit import TemplateEdit
@@ -739,7 +739,7 @@ class ZonesEditorWindow(QMainWindow):
                 text = interpolate(covel.content, example_variables(), front_matter=covel.front_matter)
             except Exception as exc:  # noqa: BLE001
                 diagnostics.append(dg.failure(exc, "render"))
-                text = diagnostics[-1].message
+                text = message_text(diagnostics[-1])
             self.rows = [(d, None) for d in diagnostics]
             self.preview.show_covel(text)
         elif self.doc.mode == PRESET_MODE:
@@ -818,7 +818,7 @@ class ZonesEditorWindow(QMainWindow):
             rows = []
             self.rows.append((failure, None))
             self.problems.set_problems(self.rows)
-            self.statusBar().showMessage(failure.message, 8000)
+            self.statusBar().showMessage(message_text(failure), 8000)
         finally:
             zones_log.disabled = previous
         self.simulator.set_count(n)
