@@ -227,3 +227,230 @@ def cost_class_row(name: str, usd: str, tokens: int) -> str:
     """One billing class of :data:`COST_CLASSES`' ``classes`` (``name`` one of
     :data:`inspector.cache.pricing.COST_CLASSES`)."""
     return _COST_CLASS_ROWS[name].format(usd=usd, tokens=tokens)
+
+
+# -- inspector.zones (presets, renderer, template parser): what the blocks editor's checks say ---
+# ``found`` is what a check found, as :func:`inspector.zones.config.value_kind` names it ("the number 3").
+
+# A ChatLuna preset file (inspector.zones.presets.model).
+_PRESET_UNKNOWN_KEYS = {
+    "a preset": sentence("{path}: a preset has no key {key}, so ChatLuna ignores it (known: {known})"),
+    "a prompt": sentence("{path}: a prompt has no key {key}, so ChatLuna ignores it (known: {known})"),
+    "the lore book's settings": sentence(
+        "{path}: the lore book's settings has no key {key}, so ChatLuna ignores it (known: {known})"),
+    "a lore entry": sentence("{path}: a lore entry has no key {key}, so ChatLuna ignores it (known: {known})"),
+    "the author's note": sentence(
+        "{path}: the author's note has no key {key}, so ChatLuna ignores it (known: {known})"),
+    "knowledge": sentence("{path}: knowledge has no key {key}, so ChatLuna ignores it (known: {known})"),
+    "config": sentence("{path}: config has no key {key}, so ChatLuna ignores it (known: {known})"),
+    "the post handler": sentence(
+        "{path}: the post handler has no key {key}, so ChatLuna ignores it (known: {known})"),
+}
+PRESET_FIELD_REQUIRED = sentence("{path}.{key} is required")
+PRESET_NOT_STRING = sentence("{path}.{key} must be a string, found {found}")
+PRESET_NOT_BOOLEAN = sentence("{path}.{key} must be true or false, found {found}")
+PRESET_NOT_BOOLEAN_FALSE_WORD = sentence(
+    "{path}.{key} must be true or false, found {found} (ChatLuna would not read it as false)")
+PRESET_NOT_WHOLE = sentence("{path}.{key} must be a whole number, found {found}")
+PRESET_BELOW_MINIMUM = sentence("{path}.{key} must be {minimum} or more, found {found}")
+PRESET_NOT_NUMBER = sentence("{path}.{key} must be a number, found {found}")
+PRESET_NOT_CHOICE = sentence("{path}.{key} must be one of {choices}, found {value}")
+PRESET_TOO_LARGE = sentence("{origin}: the text is {length} characters; a preset may be at most {limit} bytes")
+PRESET_NOT_YAML_AT = sentence("{origin}: not valid YAML: {problem} at line {line}, column {column}")
+PRESET_YAML_TOO_DEEP = sentence("{origin}: not valid YAML: nested too deeply to read")
+PRESET_NOT_YAML = sentence("{origin}: not valid YAML: {problem}")
+PRESET_NESTED_TOO_DEEP = sentence("{origin}: values are nested more than {limit} levels deep")
+PRESET_NOT_MAPPING = sentence(
+    "{origin}: a ChatLuna preset is a YAML mapping with 'keywords' and 'prompts', found {found}")
+PRESET_VERSION_NOT_STRING = sentence("version must be a string, found {found}")
+PRESET_KEYWORDS_REQUIRED = sentence(
+    "keywords is required: the names a user gives to pick this preset (ChatLuna looks every preset up by them)")
+PRESET_KEYWORDS_NOT_LIST = sentence("keywords must be a list of at least one name, found {found}")
+PRESET_KEYWORD_NOT_STRING = sentence("keywords[{index}] must be a string, found {found}")
+PRESET_PROMPTS_REQUIRED = sentence(
+    "prompts is required (a list of {{role, content}}; [] for none): ChatLuna cannot load a preset without it")
+PRESET_PROMPTS_NOT_LIST = sentence("prompts must be a list of {{role, content}}, found {found}")
+PRESET_PROMPT_NOT_MAPPING = sentence("{path} must be a mapping with role and content, found {found}")
+PRESET_PROMPT_ROLE_MISSING = sentence("{path}.role must be one of system, user, assistant, found {found}")
+PRESET_PROMPT_ROLE_UNKNOWN = sentence(
+    "{path}.role must be one of system, user, assistant, found {found} (ChatLuna refuses the whole preset: "
+    "\"Unknown role\")")
+PRESET_PROMPT_TYPE_UNKNOWN = sentence(
+    "{path}.type {type} is none of {types}; it only labels the message (lore entries are placed by description, "
+    "scenario and first_message)")
+PRESET_PROMPT_CONTENT_REQUIRED = sentence(
+    "{path}.content is required (ChatLuna refuses the whole preset: \"Content is required\")")
+PRESET_PROMPT_CONTENT_KIND = sentence("{path}.content must be text or a list of content parts, found {found}")
+PRESET_PROMPT_PART_KIND = sentence(
+    "{path}.content[{index}] must be a content part such as {{type: text, text: ...}}, found {found}")
+PRESET_PROMPT_PART_TEXT = sentence("{path}.content[{index}].text must be a string, found {found}")
+PRESET_LORE_POSITION_UNRULED = sentence(
+    "{path}.insertPosition {position} (ChatLuna 1.3.36 has no rule for it and inserts the entry as the second "
+    "message)")
+PRESET_LORES_NOT_LIST = sentence(
+    "world_lores must be a list of lore entries (and one optional settings mapping), found {found}")
+PRESET_LORE_NOT_MAPPING = sentence("{path} must be a mapping, found {found}")
+PRESET_LORE_HALF_ENTRY = sentence("{path} has {present} but no {missing}, so ChatLuna does not read it as an entry")
+PRESET_LORE_HALF_ENTRY_SETTINGS = sentence(
+    "{path} has {present} but no {missing}, so ChatLuna does not read it as an entry but as the settings of the "
+    "lore book")
+PRESET_LORE_SECOND_SETTINGS = sentence(
+    "{path}: a second settings mapping; ChatLuna uses only the first (world_lores[{index}])")
+PRESET_LORE_SETTINGS_POSITION = sentence(
+    "{path}.insertPosition: ChatLuna 1.3.36 does not apply the settings' insertPosition to the entries; give it "
+    "on each entry")
+PRESET_LORE_KEYWORDS_KIND = sentence("{path}.keywords must be a keyword or a list of them, found {found}")
+PRESET_LORE_KEYWORD_NOT_STRING = sentence("{path}.keywords[{index}] must be a string, found {found}")
+PRESET_NOTE_NOT_MAPPING = sentence("{path} must be a mapping with content, found {found}")
+PRESET_KNOWLEDGE_NOT_MAPPING = sentence("knowledge must be a mapping {{knowledge, prompt}}, found {found}")
+PRESET_KNOWLEDGE_NAMES = sentence(
+    "knowledge.knowledge must be a knowledge base name or a list of them, found {found}")
+PRESET_CONFIG_NOT_MAPPING = sentence("config must be a mapping, found {found}")
+PRESET_POST_HANDLER_NOT_MAPPING = sentence(
+    "config.postHandler must be a mapping {{prefix, postfix, variables, censor}}, found {found}")
+PRESET_NOT_WRITABLE = sentence("the preset cannot be written back as YAML that reads the same; nothing was saved")
+
+# What ChatLuna sends for a preset (inspector.zones.presets.assemble, .functions).
+LORE_PROMPT_UNCLOSED = sentence("a '{{' is not closed")
+LORE_PROMPT_OTHER_VARIABLE = sentence(
+    "{{{name}}} is not a variable it has (only {{input}}; write {{{{ and }}}} for braces)")
+LORE_PROMPT_SINGLE_CLOSER = sentence("a single '}}' (write }}}} for a brace)")
+# ``detail``: one of the three above.
+LORE_PROMPT_THROWS = sentence("config.loreBooksPrompt: {detail}; LangChain throws there and the chat fails")
+NOTE_NEVER = sentence("insertFrequency 0: never inserted")
+NOTE_ALWAYS = sentence("insertFrequency below 0: inserted on every turn")
+NOTE_DUE = sentence("turn {turn}: ChatLuna's counter is {count}, a multiple of insertFrequency {frequency}")
+NOTE_NOT_DUE = sentence("turn {turn}: ChatLuna's counter is {count}, not a multiple of insertFrequency {frequency}")
+NOTE_EMPTY = sentence("the note renders as the empty string, which ChatLuna leaves out")
+# ``reason``: the pattern's own error (Python's ``re`` or the JavaScript translation's), as written.
+LORE_KEYWORD_NOT_PATTERN = sentence(
+    "world_lores[{index}]: keyword {keyword} is not a regular expression ({reason}); ChatLuna builds one from "
+    "every keyword, so this throws there and no lore entry is used for that chat")
+LORE_KEYWORD_SLASHES = sentence(
+    "world_lores[{index}]: keyword {keyword} looks like a /regex/ literal, but ChatLuna reads every keyword as the "
+    "pattern itself: this one only matches text containing the slashes (write the pattern without slashes and "
+    "flags)")
+INPUT_WITHOUT_PROMPT = sentence(
+    "format_user_prompt never writes {{prompt}}: ChatLuna replaces what the user said with this text, so the "
+    "user's message is lost")
+TIME_UTC_NOT_OFFSET = sentence("time_UTC({argument}): not a UTC offset; ChatLuna renders \"Invalid UTC offset\"")
+TIME_DIFF_NOT_DATE = sentence(
+    "timeDiff: {value} is not an ISO date or date-time; it counts as an invalid date (\"now\")")
+URL_NOT_FETCHED = sentence(
+    "url(): ChatLuna fetches {address} here and inserts up to {limit} characters of the reply; this tool does not "
+    "use the network, so the call renders as the empty string")
+
+# The chatluna-renderer dialect: checks and the render (inspector.zones.renderer). ``error`` is the
+# JavaScript error the renderer would throw, or the Python one a function raised, as written.
+RENDERER_UNKNOWN_FUNCTION = sentence("unknown function {name}: ChatLuna's renderer throws on the call")
+RENDERER_UNKNOWN_FUNCTION_VARIABLE = sentence(
+    "unknown function {name}: ChatLuna's renderer throws on the call; {name} is a variable, and the renderer only "
+    "calls registered functions this way")
+RENDERER_UNKNOWN_VARIABLE = sentence("unknown variable {name} (it renders as nothing)")
+RENDERER_WHILE_ALWAYS_TRUE = sentence(
+    "this {{while}} condition is always true: ChatLuna stops the loop after {limit} iterations (and logs a warning)")
+RENDERER_OUTPUT_LIMIT = sentence("the render would write more than {limit} characters; it stops here")
+RENDERER_ITERATION_LIMIT = sentence(
+    "the render ran more than {limit} loop iterations in all; it stops here (ChatLuna would go on)")
+RENDERER_STEP_LIMIT = sentence("the render took more than {limit} steps in all; it stops here (ChatLuna would go on)")
+RENDERER_FUNCTION_FAILED_READ = sentence("the function {name} failed ({error}); it reads as nothing")
+RENDERER_FUNCTION_FAILED = sentence("the function {name} failed ({error})")
+RENDERER_UNKNOWN_VARIABLE_READ = sentence("unknown variable {name}: it reads as nothing")
+RENDERER_UNKNOWN_FUNCTION_IN_HEADER = sentence(
+    "unknown function {name}: ChatLuna's renderer throws here, and the whole template fails to render")
+RENDERER_UNKNOWN_FUNCTION_IN_TAG = sentence(
+    "unknown function {name}: ChatLuna's renderer throws here, and the tag writes nothing")
+RENDERER_HEADER_THROWS = sentence(
+    "evaluating this block's expression throws ({error}); ChatLuna's renderer fails on the whole template")
+RENDERER_TAG_THROWS = sentence("evaluating this tag throws in ChatLuna's renderer ({error}), so it writes nothing")
+RENDERER_WHILE_LIMIT = sentence(
+    "{{while}} was still true after {limit} iterations; ChatLuna stops it there and logs a warning")
+RENDERER_REPEAT_COUNT = sentence(
+    "{{repeat}} needs a number of at least 0, got {value}; ChatLuna skips the block and logs a warning")
+RENDERER_TOO_DEEP = sentence("the template is nested too deeply to render")
+RENDERER_ELSEIF_OUTSIDE_IF = sentence("{{elseif}} outside an {{if}}; it is kept as text")
+# ``detail``: an expression's parse error (the RENDERER_EXPRESSION_* sentences below).
+RENDERER_NOT_A_TAG = sentence("not a tag ({detail}), so it is kept as text")
+RENDERER_HEADER_UNPARSED = sentence(
+    "this block's expression does not parse ({detail}); ChatLuna's renderer throws on it and the whole template "
+    "fails to render")
+RENDERER_BRACE_UNCLOSED = sentence("this {{ is never closed by a }}, so it and the rest of the text are kept as text")
+RENDERER_BLOCKS_TOO_DEEP = sentence(
+    "blocks nested deeper than {limit} levels; ChatLuna's renderer runs out of stack and fails")
+RENDERER_FOR_WITHOUT_IN = sentence("{{for}} needs \"NAME in LIST\"; without \" in \" the tag is kept as text")
+RENDERER_STRAY_CLOSER = sentence("{{{closer}}} closes no open {{{block}}}; it is kept as text")
+RENDERER_BRANCH_AS_VARIABLE = sentence(
+    "{{{keyword}}} outside an {{if}} is read as a variable named {name} (it renders as nothing)")
+RENDERER_KEYWORD_AS_VARIABLE = sentence(
+    "{{{keyword}}} without anything after it opens no block: it is read as a variable named {name} (it renders "
+    "as nothing)")
+RENDERER_BLOCK_UNCLOSED = sentence(
+    "{{{block}}} is never closed: add {{/{block}}} (ChatLuna renders the rest of the text as its body)")
+RENDERER_MORE_PROBLEMS = sentence("{count} more parse problems after this one are not listed")
+
+# Covel's template language: the parser's and the render's findings (inspector.zones.template, .evaluate).
+TEMPLATE_EXPECTED_VALUE = sentence("expected a value (a quoted string, a number or a name), found {token}")
+TEMPLATE_NEEDS_CONDITION = sentence(
+    "{{{keyword}}} needs a condition, e.g. {{{keyword} name}} or {{{keyword} name == \"x\"}}")
+TEMPLATE_CONDITION_SHAPE = sentence(
+    "a condition is one value or 'value OP value' (OP one of {operators}); logical operators are not part of the "
+    "language")
+TEMPLATE_CONDITION_TWO_VALUES = sentence("a condition compares exactly two values")
+TEMPLATE_UNEXPECTED_IN_TAG = sentence("unexpected {token} in a tag")
+TEMPLATE_UNKNOWN_CLOSER = sentence("unknown closing tag {{{closer}}}; blocks close with {closers}")
+TEMPLATE_CLOSER_TAKES_NOTHING = sentence("{{{closer}}} takes nothing after it")
+TEMPLATE_ELSE_TAKES_NOTHING = sentence("{{else}} takes nothing after it; use {{elseif condition}}")
+TEMPLATE_FOR_SHAPE = sentence("a loop is written {{for name in list}}")
+TEMPLATE_REPEAT_SHAPE = sentence("a repeat is written {{repeat count}}")
+TEMPLATE_CONSTANT_TAG = sentence("{{{name}}} is a constant, not a variable")
+TEMPLATE_OPERATOR_OUTSIDE_CONDITION = sentence("an operator ({operator}) only appears in a condition")
+# ``detail``: one of the TEMPLATE_* sentences above.
+TEMPLATE_TAG_KEPT = sentence("{detail}; the tag is kept as text")
+TEMPLATE_BLOCK_UNCLOSED = sentence("{{{block}}} is never closed with {{/{block}}}; its tag is kept as text")
+TEMPLATE_STRING_UNCLOSED = sentence(
+    "a quoted string in this tag is never closed on its line, so the tag never ends; the '{{' is kept as text")
+TEMPLATE_STRAY_BRACE = sentence(
+    "'{{' opens no tag (there is no '}}' on this line); it is kept as text. Write '{{{{' for a literal brace")
+TEMPLATE_NOT_A_TAG = sentence(
+    "this is not a tag, so it is kept as text; write '{{{{' and '}}}}' for literal braces")
+TEMPLATE_BRANCH_OUTSIDE_IF = sentence("{{{keyword}}} outside an {{if}} block; kept as text")
+TEMPLATE_BRANCH_AFTER_ELSE = sentence("{{{keyword}}} after {{else}}; kept as text")
+TEMPLATE_STRAY_CLOSER = sentence("{{/{block}}} closes no open {{{block}}}; kept as text")
+TEMPLATE_OUTPUT_LIMIT = sentence(
+    "the render would write more than {limit} characters in all (settings.outputLimit); writing stopped here")
+TEMPLATE_ITERATION_LIMIT = sentence(
+    "the render looped more than {limit} times in all (every block of one render shares this budget); rendering "
+    "stopped here")
+TEMPLATE_WHILE_LIMIT = sentence(
+    "{{while}} was still true after {limit} iterations (values do not change during one render); stopped at the "
+    "loop limit")
+TEMPLATE_OBJECT_VALUE = sentence(
+    "{name} is an object, which renders as '[object Object]'; give a string or pick a property (name.key)")
+TEMPLATE_FOR_NOT_LIST = sentence("{{for}} needs a list, but this is {found}; the loop runs zero times")
+TEMPLATE_FOR_LIMIT = sentence("the list has {count} items; only the first {limit} are rendered (loop limit)")
+TEMPLATE_REPEAT_NOT_NUMBER = sentence("{{repeat}} needs a number, but this is {found}; it repeats zero times")
+TEMPLATE_REPEAT_ENDLESS = sentence("{{repeat}} count {count} is not a whole number >= 0; it repeats without end")
+TEMPLATE_REPEAT_NOT_WHOLE = sentence("{{repeat}} count {count} is not a whole number >= 0; it repeats {times} times")
+TEMPLATE_REPEAT_LIMIT = sentence("{{repeat}} asks for {count} repetitions; only {limit} are rendered (loop limit)")
+
+# The chatluna-renderer's expression parse errors (inspector.zones.renderer.lexer, .parser), the
+# ``detail`` of RENDERER_NOT_A_TAG and RENDERER_HEADER_UNPARSED. Last: "unexpected {token}" would
+# match any sentence that starts so.
+RENDERER_EXPRESSION_UNTERMINATED_STRING = sentence("unterminated string literal")
+RENDERER_EXPRESSION_BAD_CHARACTER = sentence("unexpected character {character}")
+RENDERER_EXPRESSION_TREE_TOO_DEEP = sentence("the expression is nested deeper than {limit} levels")
+RENDERER_EXPRESSION_TRAILING = sentence("unexpected token after the expression")
+RENDERER_EXPRESSION_TOO_DEEP = sentence("the expression is nested too deeply (more than {limit} levels)")
+RENDERER_EXPRESSION_NO_COLON = sentence('expected ":" in the conditional expression')
+RENDERER_EXPRESSION_PREFIXES = sentence("too many prefix operators in a row")
+RENDERER_EXPRESSION_NO_NAME = sentence('expected a name after "."')
+RENDERER_EXPRESSION_NO_BRACKET = sentence('expected "]"')
+RENDERER_EXPRESSION_NO_PARENTHESIS = sentence('expected ")"')
+RENDERER_EXPRESSION_END = sentence("unexpected end of the expression")
+RENDERER_EXPRESSION_UNEXPECTED = sentence("unexpected {token}")
+
+
+def preset_unknown_key(what: str, path: str, key: str, known: str) -> str:
+    """A key a preset's ``what`` ("a preset", "a lore entry" …) does not have, which ChatLuna
+    ignores (``key`` already quoted, ``known`` the keys it has, comma-joined)."""
+    return _PRESET_UNKNOWN_KEYS[what].format(path=path, key=key, known=known)

@@ -35,6 +35,7 @@ from collections.abc import Callable, Container
 from dataclasses import dataclass, field
 from typing import Any
 
+from inspector import wording
 from inspector.jsjson import (
     UNDEFINED, js_code_units, js_number, js_to_number, js_to_string, js_truthy, utf16_len,
 )
@@ -301,8 +302,8 @@ class _Evaluator:
             budget.output = budget.output_limit + 1
             if not budget.reported:
                 budget.reported = True
-                self.report(dg.OUTPUT_LIMIT, dg.ERROR, f"the render would write more than {budget.output_limit} "
-                            "characters in all (settings.outputLimit); writing stopped here", start, end)
+                self.report(dg.OUTPUT_LIMIT, dg.ERROR, wording.TEMPLATE_OUTPUT_LIMIT.format(limit=budget.output_limit),
+                            start, end)
             raise _Budget()
         budget.output += len(text)
         self.out.append(text)
@@ -364,9 +365,8 @@ class _Evaluator:
         if budget.iterations > budget.iteration_limit:
             if not budget.reported:
                 budget.reported = True
-                self.report(dg.LOOP_LIMIT, dg.ERROR, f"the render looped more than {budget.iteration_limit} times "
-                            "in all (every block of one render shares this budget); rendering stopped here",
-                            start, end)
+                self.report(dg.LOOP_LIMIT, dg.ERROR,
+                            wording.TEMPLATE_ITERATION_LIMIT.format(limit=budget.iteration_limit), start, end)
             raise _Budget()
 
     def run(self, nodes) -> None:
@@ -427,8 +427,7 @@ class _Evaluator:
                 stack.pop()
                 return
             if loop.index >= self.loop_cap:
-                self.report(dg.LOOP_LIMIT, dg.ERROR, f"{{while}} was still true after {self.loop_cap} iterations "
-                            "(values do not change during one render); stopped at the loop limit",
+                self.report(dg.LOOP_LIMIT, dg.ERROR, wording.TEMPLATE_WHILE_LIMIT.format(limit=self.loop_cap),
                             node.start, node.tag_end)
                 stack.pop()
                 return
@@ -449,20 +448,20 @@ class _Evaluator:
             self.emit(self.template.source[node.start:node.end], node.start, node.end)
             return
         if isinstance(value, dict):
-            self.report(dg.VALUE_TYPE, dg.WARNING, f"{node.name} is an object, which renders as "
-                        "'[object Object]'; give a string or pick a property (name.key)", node.start, node.end)
+            self.report(dg.VALUE_TYPE, dg.WARNING, wording.TEMPLATE_OBJECT_VALUE.format(name=node.name),
+                        node.start, node.end)
         self.emit(self.budget.text_of(value), node.start, node.end)
 
     def for_loop(self, node: ForBlock) -> _Loop | None:
         items = self.operand(node.iterable, bare_is_literal=False)
         if not isinstance(items, (list, tuple)):
             if items is not None and items is not UNDEFINED:
-                self.report(dg.VALUE_TYPE, dg.WARNING, f"{{for}} needs a list, but this is {_describe(items)}; "
-                            "the loop runs zero times", node.iterable.start, node.iterable.end)
+                self.report(dg.VALUE_TYPE, dg.WARNING, wording.TEMPLATE_FOR_NOT_LIST.format(found=_describe(items)),
+                            node.iterable.start, node.iterable.end)
             return None
         if len(items) > self.loop_cap:
-            self.report(dg.LOOP_LIMIT, dg.ERROR, f"the list has {len(items)} items; only the first "
-                        f"{self.loop_cap} are rendered (loop limit)", node.start, node.tag_end)
+            self.report(dg.LOOP_LIMIT, dg.ERROR,
+                        wording.TEMPLATE_FOR_LIMIT.format(count=len(items), limit=self.loop_cap), node.start, node.tag_end)
             items = items[: self.loop_cap]
         return _Loop(node, "for", items)
 
@@ -470,18 +469,19 @@ class _Evaluator:
         raw = self.operand(node.count, bare_is_literal=False)
         n = to_number(self.budget.flat(raw))
         if math.isnan(n):
-            self.report(dg.VALUE_TYPE, dg.WARNING, f"{{repeat}} needs a number, but this is {_describe(raw)}; "
-                        "it repeats zero times", node.count.start, node.count.end)
+            self.report(dg.VALUE_TYPE, dg.WARNING, wording.TEMPLATE_REPEAT_NOT_NUMBER.format(found=_describe(raw)),
+                        node.count.start, node.count.end)
             return None
         if n < 0 or not math.isfinite(n) or n != math.floor(n):
             times = max(0, math.ceil(n)) if math.isfinite(n) else (0 if n < 0 else math.inf)
-            self.report(dg.VALUE_TYPE, dg.WARNING, f"{{repeat}} count {js_number(n)} is not a whole number "
-                        f">= 0; it repeats {times if times != math.inf else 'without end'} times",
-                        node.count.start, node.count.end)
+            message = (wording.TEMPLATE_REPEAT_ENDLESS.format(count=js_number(n)) if times == math.inf
+                       else wording.TEMPLATE_REPEAT_NOT_WHOLE.format(count=js_number(n), times=times))
+            self.report(dg.VALUE_TYPE, dg.WARNING, message, node.count.start, node.count.end)
         times = 0 if n <= 0 else math.ceil(n) if math.isfinite(n) else math.inf
         if times > self.loop_cap:
-            self.report(dg.LOOP_LIMIT, dg.ERROR, f"{{repeat}} asks for {js_number(n)} repetitions; only "
-                        f"{self.loop_cap} are rendered (loop limit)", node.start, node.tag_end)
+            self.report(dg.LOOP_LIMIT, dg.ERROR, wording.TEMPLATE_REPEAT_LIMIT.format(count=js_number(n),
+                                                                                      limit=self.loop_cap),
+                        node.start, node.tag_end)
             times = self.loop_cap
         return _Loop(node, "repeat", times=int(times))
 

@@ -34,6 +34,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Iterator, Union
 
+from inspector import wording
+
 from . import diagnostic as dg
 
 KEYWORDS = ("if", "elseif", "else", "for", "while", "repeat")
@@ -338,13 +340,12 @@ def _operand(tok: Token) -> Operand:
         if tok.text in CONSTANTS:
             return Operand(tok.start, tok.end, "constant", CONSTANTS[tok.text])
         return Operand(tok.start, tok.end, "word", tok.text)
-    raise _TagError(f"expected a value (a quoted string, a number or a name), found {tok.text!r}",
-                    tok.start, tok.end)
+    raise _TagError(wording.TEMPLATE_EXPECTED_VALUE.format(token=repr(tok.text)), tok.start, tok.end)
 
 
 def _condition(keyword: str, toks: list[Token], tag_start: int, tag_end: int) -> Condition:
     if not toks:
-        raise _TagError(f"{{{keyword}}} needs a condition, e.g. {{{keyword} name}} or {{{keyword} name == \"x\"}}")
+        raise _TagError(wording.TEMPLATE_NEEDS_CONDITION.format(keyword=keyword))
     if len(toks) == 1:
         left = _operand(toks[0])
         return Condition(left.start, left.end, left)
@@ -353,9 +354,9 @@ def _condition(keyword: str, toks: list[Token], tag_start: int, tag_end: int) ->
         return Condition(left.start, right.end, left, toks[1].text, right)
     ops = [t for t in toks if t.kind == "op"]
     if not ops:
-        raise _TagError(f"a condition is one value or 'value OP value' (OP one of {' '.join(OPERATORS)}); "
-                        f"logical operators are not part of the language", toks[1].start, toks[-1].end)
-    raise _TagError("a condition compares exactly two values", toks[0].start, toks[-1].end)
+        raise _TagError(wording.TEMPLATE_CONDITION_SHAPE.format(operators=" ".join(OPERATORS)),
+                        toks[1].start, toks[-1].end)
+    raise _TagError(wording.TEMPLATE_CONDITION_TWO_VALUES, toks[0].start, toks[-1].end)
 
 
 # What the tag analysis returns: ("var", VarTag) | ("open", kind, payload) | ("branch", kw, cond)
@@ -368,39 +369,40 @@ def _analyse_tag(piece: Piece, source: str) -> tuple:
         # Not shaped like a tag at all: most likely literal text (JSON, a set, a brace in prose).
         raise _TagError("", None, None)
     if bad is not None:
-        raise _TagError(f"unexpected {bad.text!r} in a tag", bad.start, bad.end)
+        raise _TagError(wording.TEMPLATE_UNEXPECTED_IN_TAG.format(token=repr(bad.text)), bad.start, bad.end)
     head = first.text
     rest = toks[1:]
     if first.kind == "close":
         kind = head[1:]
         if kind not in BLOCK_KEYWORDS:
-            raise _TagError(f"unknown closing tag {{{head}}}; blocks close with "
-                            + ", ".join("{/%s}" % k for k in BLOCK_KEYWORDS), first.start, first.end)
+            closers = ", ".join("{/%s}" % k for k in BLOCK_KEYWORDS)
+            raise _TagError(wording.TEMPLATE_UNKNOWN_CLOSER.format(closer=head, closers=closers),
+                            first.start, first.end)
         if rest:
-            raise _TagError(f"{{{head}}} takes nothing after it", rest[0].start, rest[-1].end)
+            raise _TagError(wording.TEMPLATE_CLOSER_TAKES_NOTHING.format(closer=head), rest[0].start, rest[-1].end)
         return ("close", kind)
     if head in ("if", "elseif", "while"):
         cond = _condition(head, rest, piece.start, piece.end)
         return ("open", head, cond) if head != "elseif" else ("branch", "elseif", cond)
     if head == "else":
         if rest:
-            raise _TagError("{else} takes nothing after it; use {elseif condition}", rest[0].start, rest[-1].end)
+            raise _TagError(wording.TEMPLATE_ELSE_TAKES_NOTHING.format(), rest[0].start, rest[-1].end)
         return ("branch", "else", None)
     if head == "for":
         if (len(rest) != 3 or rest[0].kind != "word" or rest[0].text in CONSTANTS or "." in rest[0].text
                 or rest[1].kind != "word" or rest[1].text != "in"):
-            raise _TagError("a loop is written {for name in list}")
+            raise _TagError(wording.TEMPLATE_FOR_SHAPE.format())
         iterable = _operand(rest[2])
         return ("open", "for", (rest[0], iterable))
     if head == "repeat":
         if len(rest) != 1:
-            raise _TagError("a repeat is written {repeat count}")
+            raise _TagError(wording.TEMPLATE_REPEAT_SHAPE.format())
         return ("open", "repeat", _operand(rest[0]))
     if head in CONSTANTS:
-        raise _TagError(f"{{{head}}} is a constant, not a variable", first.start, first.end)
+        raise _TagError(wording.TEMPLATE_CONSTANT_TAG.format(name=head), first.start, first.end)
     for tok in rest:
         if tok.kind == "op":
-            raise _TagError(f"an operator ({tok.text}) only appears in a condition", tok.start, tok.end)
+            raise _TagError(wording.TEMPLATE_OPERATOR_OUTSIDE_CONDITION.format(operator=tok.text), tok.start, tok.end)
     args = tuple(_operand(t) for t in rest)
     return ("var", VarTag(piece.start, piece.end, head, first.start, first.end, args))
 
@@ -499,8 +501,7 @@ def parse_uncached(source: str, trim_standalone: bool = True) -> Template:
     open_kinds = dict.fromkeys(BLOCK_KEYWORDS, 0)
 
     def unclosed(frame: _Frame) -> None:
-        report(dg.ERROR, f"{{{frame.kind}}} is never closed with {{/{frame.kind}}}; its tag is kept as text",
-               frame.piece.start, frame.piece.end)
+        report(dg.ERROR, wording.TEMPLATE_BLOCK_UNCLOSED.format(block=frame.kind), frame.piece.start, frame.piece.end)
         open_kinds[frame.kind] -= 1
         body().append(_flatten(frame, source))
 
@@ -512,25 +513,22 @@ def parse_uncached(source: str, trim_standalone: bool = True) -> Template:
             body().append(Text(piece.start, piece.end, source[piece.start], "escape"))
             continue
         if piece.kind == "open-string":
-            report(dg.ERROR, "a quoted string in this tag is never closed on its line, so the tag never ends; "
-                   "the '{' is kept as text", piece.start, piece.end)
+            report(dg.ERROR, wording.TEMPLATE_STRING_UNCLOSED.format(), piece.start, piece.end)
             body().append(_literal(piece, source))
             continue
         if piece.kind == "stray-brace":
-            report(dg.WARNING, "'{' opens no tag (there is no '}' on this line); it is kept as text. "
-                   "Write '{{' for a literal brace", piece.start, piece.end)
+            report(dg.WARNING, wording.TEMPLATE_STRAY_BRACE.format(), piece.start, piece.end)
             body().append(_literal(piece, source))
             continue
         try:
             shape = _analyse_tag(piece, source)
         except _TagError as exc:
             if exc.message:
-                report(dg.ERROR, exc.message + "; the tag is kept as text",
+                report(dg.ERROR, wording.TEMPLATE_TAG_KEPT.format(detail=exc.message),
                        piece.start if exc.start is None else exc.start,
                        piece.end if exc.end is None else exc.end)
             else:
-                report(dg.WARNING, "this is not a tag, so it is kept as text; write '{{' and '}}' for "
-                       "literal braces", piece.start, piece.end)
+                report(dg.WARNING, wording.TEMPLATE_NOT_A_TAG.format(), piece.start, piece.end)
             body().append(_literal(piece, source))
             continue
         what = shape[0]
@@ -546,17 +544,17 @@ def parse_uncached(source: str, trim_standalone: bool = True) -> Template:
             kw = shape[1]
             top = stack[-1] if stack else None
             if top is None or top.kind != "if":
-                report(dg.ERROR, f"{{{kw}}} outside an {{if}} block; kept as text", piece.start, piece.end)
+                report(dg.ERROR, wording.TEMPLATE_BRANCH_OUTSIDE_IF.format(keyword=kw), piece.start, piece.end)
                 body().append(_literal(piece, source))
             elif top.branches[-1][1] == "else":
-                report(dg.ERROR, f"{{{kw}}} after {{else}}; kept as text", piece.start, piece.end)
+                report(dg.ERROR, wording.TEMPLATE_BRANCH_AFTER_ELSE.format(keyword=kw), piece.start, piece.end)
                 body().append(_literal(piece, source))
             else:
                 top.branches.append((piece, kw, shape[2], []))
         else:  # close
             kind = shape[1]
             if not open_kinds[kind]:
-                report(dg.ERROR, f"{{/{kind}}} closes no open {{{kind}}}; kept as text", piece.start, piece.end)
+                report(dg.ERROR, wording.TEMPLATE_STRAY_CLOSER.format(block=kind), piece.start, piece.end)
                 body().append(_literal(piece, source))
                 continue
             while stack[-1].kind != kind:

@@ -31,6 +31,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from inspector import wording
 from inspector.zones import diagnostic as dg
 from inspector.zones.diagnostic import ERROR, WARNING, Diagnostic, SourcePositions, field_diagnostic, make
 from inspector.zones.renderer import check_template, render_detailed
@@ -280,10 +281,10 @@ def format_lore_prompt(template: str, value: str) -> tuple[str | None, str | Non
                 continue
             end = template.find("}", i + 1)
             if end == -1:
-                return None, "a '{' is not closed"
+                return None, wording.LORE_PROMPT_UNCLOSED.format()
             name = template[i + 1:end]
             if name != "input":
-                return None, f"{{{name}}} is not a variable it has (only {{input}}; write {{{{ and }}}} for braces)"
+                return None, wording.LORE_PROMPT_OTHER_VARIABLE.format(name=name)
             out.append(value)
             i = end + 1
             continue
@@ -292,7 +293,7 @@ def format_lore_prompt(template: str, value: str) -> tuple[str | None, str | Non
                 out.append("}")
                 i += 2
                 continue
-            return None, "a single '}' (write }} for a brace)"
+            return None, wording.LORE_PROMPT_SINGLE_CLOSER.format()
         out.append(ch)
         i += 1
     return "".join(out), None
@@ -363,19 +364,19 @@ def _note_active(frequency: int, turn: int) -> tuple[bool, str]:
     """ChatLuna's counter: chatCount starts at 1 on the first chat and is one less than the chat's
     number after it; the note goes in when frequency divides it (0: never, < 0: always)."""
     if frequency == 0:
-        return False, "insertFrequency 0: never inserted"
+        return False, wording.NOTE_NEVER
     if frequency < 0:
-        return True, "insertFrequency below 0: inserted on every turn"
+        return True, wording.NOTE_ALWAYS
     count = 1 if turn == 1 else turn - 1
     if count % frequency == 0:
-        return True, f"turn {turn}: ChatLuna's counter is {count}, a multiple of insertFrequency {frequency}"
-    return False, f"turn {turn}: ChatLuna's counter is {count}, not a multiple of insertFrequency {frequency}"
+        return True, wording.NOTE_DUE.format(turn=turn, count=count, frequency=frequency)
+    return False, wording.NOTE_NOT_DUE.format(turn=turn, count=count, frequency=frequency)
 
 
 def _lore_pattern_diagnostics(matcher: LoreMatcher) -> tuple[Diagnostic, ...]:
-    return tuple(field_diagnostic(LORE_PATTERN, ERROR, f"world_lores[{p.entry.index}]: keyword {p.keyword!r} is "
-                                  f"not a regular expression ({p.reason}); ChatLuna builds one from every keyword, "
-                                  "so this throws there and no lore entry is used for that chat",
+    return tuple(field_diagnostic(LORE_PATTERN, ERROR,
+                                  wording.LORE_KEYWORD_NOT_PATTERN.format(index=p.entry.index, keyword=repr(p.keyword),
+                                                                          reason=p.reason),
                                   f"world_lores[{p.entry.index}]", "keywords") for p in matcher.problems)
 
 
@@ -384,10 +385,8 @@ def _slash_keywords(preset: Preset) -> tuple[Diagnostic, ...]:
     for entry in preset.lore_entries:
         for word in entry.keywords:
             if re.fullmatch(r"/.+/[dgimsuvy]*", word, re.S):
-                out.append(field_diagnostic(LORE_PATTERN, WARNING, f"world_lores[{entry.index}]: keyword {word!r} "
-                                            "looks like a /regex/ literal, but ChatLuna reads every keyword as the "
-                                            "pattern itself: this one only matches text containing the slashes "
-                                            "(write the pattern without slashes and flags)",
+                out.append(field_diagnostic(LORE_PATTERN, WARNING,
+                                            wording.LORE_KEYWORD_SLASHES.format(index=entry.index, keyword=repr(word)),
                                             f"world_lores[{entry.index}]", "keywords"))
     return tuple(out)
 
@@ -451,9 +450,8 @@ def _format_input(preset: Preset, ctx: _Context, text: str) -> tuple[str, list[D
     rendered = ctx.render("format_user_prompt", template, user=True)
     out = list(rendered.diagnostics)
     if "prompt" not in rendered.variables and not re.search(r"\{\s*prompt\s*\}", template):
-        out.append(field_diagnostic(INPUT_MISSING_PROMPT, ERROR, "format_user_prompt never writes {prompt}: "
-                                    "ChatLuna replaces what the user said with this text, so the user's message "
-                                    "is lost", "format_user_prompt", "content"))
+        out.append(field_diagnostic(INPUT_MISSING_PROMPT, ERROR, wording.INPUT_WITHOUT_PROMPT.format(),
+                                    "format_user_prompt", "content"))
     return rendered.text, out
 
 
@@ -469,8 +467,8 @@ def _insert_lore(preset: Preset, ctx: _Context, activations: list[Activation], m
     for position, members in groups.items():
         text, problem = format_lore_prompt(preset.lore_books_prompt, "\n".join(a.entry.content for a in members))
         if problem is not None:
-            diagnostics.append(field_diagnostic(LORE_PROMPT, ERROR, f"config.loreBooksPrompt: {problem}; LangChain "
-                                                "throws there and the chat fails", "config", "loreBooksPrompt"))
+            diagnostics.append(field_diagnostic(LORE_PROMPT, ERROR, wording.LORE_PROMPT_THROWS.format(detail=problem),
+                                                "config", "loreBooksPrompt"))
             break
         # The entries' own diagnostics are reported per entry (with their spans); the group's
         # text is only rendered here.
@@ -501,7 +499,7 @@ def _insert_note(preset: Preset, ctx: _Context, options: PresetOptions, messages
     if not active:
         return NoteState(False, turn, reason)
     if rendered.text == "":
-        return NoteState(False, turn, "the note renders as the empty string, which ChatLuna leaves out")
+        return NoteState(False, turn, wording.NOTE_EMPTY)
     index = find_message_index(types, len(preset.prompts), note.insert_position)
     if note.insert_position == "in_chat":
         index = max(0, index - note.insert_depth)

@@ -16,6 +16,7 @@ from typing import Any
 
 import yaml
 
+from inspector import wording
 from inspector.numbering import shown
 from . import yaml_core
 from .model import Preset, PresetError, parse_preset_text, preset_from_data
@@ -82,7 +83,7 @@ class PresetDocument:
         text = yaml.dump(data, Dumper=_Dumper, allow_unicode=True, sort_keys=False, width=100)
         # What js-yaml reads back must be the same data; check before anything is written.
         if parse_preset_text(text) != data:
-            raise PresetError("the preset cannot be written back as YAML that reads the same; nothing was saved")
+            raise PresetError(wording.PRESET_NOT_WRITABLE)
         return text
 
 

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
+from inspector import wording
 from inspector.jsjson import JS_SPACE, js_number, js_to_number, js_to_string, js_trim
 from inspector.zones.diagnostic import NETWORK_FUNCTION
 
@@ -202,8 +203,7 @@ class Builtins:
         first = js_to_string(args[0]) if args else ""
         offset = js_parse_int(first) if first else 0.0
         if offset != offset:
-            self._note("time_UTC", FUNCTION_ARGUMENT, f"time_UTC({first!r}): not a UTC offset; ChatLuna "
-                       "renders \"Invalid UTC offset\"")
+            self._note("time_UTC", FUNCTION_ARGUMENT, wording.TIME_UTC_NOT_OFFSET.format(argument=repr(first)))
             return "Invalid UTC offset"
         return _iso_utc(_ms(self.now) + offset * 3_600_000).replace("T", " ")[:-5]
 
@@ -213,8 +213,7 @@ class Builtins:
             text = js_to_string(args[i]) if i < len(args) else "undefined"
             ms = parse_js_date(text, self.local_zone)
             if ms is None:
-                self._note("timeDiff", FUNCTION_ARGUMENT, f"timeDiff: {text!r} is not an ISO date or "
-                           "date-time; it counts as an invalid date (\"now\")")
+                self._note("timeDiff", FUNCTION_ARGUMENT, wording.TIME_DIFF_NOT_DATE.format(value=repr(text)))
                 ms = math.nan
             times.append(ms)
         return time_diff_text(times[0], times[1])
@@ -263,9 +262,8 @@ class Builtins:
 
     def url(self, args: list[Any], _variables: Mapping[str, Any]) -> str:
         address = js_to_string(args[1]) if len(args) > 1 else "undefined"
-        self._note("url", NETWORK_FUNCTION, f"url(): ChatLuna fetches {address} here and inserts up to "
-                   f"{js_to_string(args[3]) if len(args) > 3 else '1000'} characters of the reply; this tool "
-                   "does not use the network, so the call renders as the empty string")
+        limit = js_to_string(args[3]) if len(args) > 3 else "1000"
+        self._note("url", NETWORK_FUNCTION, wording.URL_NOT_FETCHED.format(address=address, limit=limit))
         return ""
 
     def providers(self) -> dict[str, Callable[[list[Any], Mapping[str, Any]], Any]]:

@@ -18,6 +18,7 @@ from typing import Any
 
 import yaml
 
+from inspector import wording
 from inspector.zones.config import MAX_CONFIG_BYTES, MAX_NESTING, ConfigError, too_deep, value_kind
 from inspector.zones.diagnostic import ERROR, WARNING, Diagnostic, field_diagnostic
 
@@ -135,19 +136,22 @@ def parse_preset_text(text: str, origin: str = "<preset>") -> Any:
     """The YAML of a preset file (js-yaml's reading); :class:`PresetError` with the line and
     column when it is not YAML, or too large or deep."""
     if len(text) > MAX_CONFIG_BYTES:
-        raise PresetError(f"{origin}: the text is {len(text)} characters; a preset may be at most "
-                          f"{MAX_CONFIG_BYTES} bytes")
+        raise PresetError(wording.PRESET_TOO_LARGE.format(origin=origin, length=len(text), limit=MAX_CONFIG_BYTES))
     try:
         data = yaml_core.load(text)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
-        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
         problem = getattr(exc, "problem", None) or str(exc)
-        raise PresetError(f"{origin}: not valid YAML: {problem}{where}") from None
+        if mark is not None:
+            message = wording.PRESET_NOT_YAML_AT.format(origin=origin, problem=problem, line=mark.line + 1,
+                                                        column=mark.column + 1)
+        else:
+            message = wording.PRESET_NOT_YAML.format(origin=origin, problem=problem)
+        raise PresetError(message) from None
     except RecursionError:
-        raise PresetError(f"{origin}: not valid YAML: nested too deeply to read") from None
+        raise PresetError(wording.PRESET_YAML_TOO_DEEP.format(origin=origin)) from None
     if too_deep(data):
-        raise PresetError(f"{origin}: values are nested more than {MAX_NESTING} levels deep")
+        raise PresetError(wording.PRESET_NESTED_TOO_DEEP.format(origin=origin, limit=MAX_NESTING))
     return data
 
 
@@ -187,17 +191,17 @@ class _Checker:
     def unknown_keys(self, data: dict, path: str, known: tuple[str, ...], what: str) -> None:
         for key in data:
             if key not in known:
-                self.problem(path, str(key), f"{path}: {what} has no key {str(key)!r}, so ChatLuna ignores it "
-                             f"(known: {', '.join(known)})", WARNING, PRESET_UNKNOWN_KEY)
+                self.problem(path, str(key), wording.preset_unknown_key(what, path, repr(str(key)), ", ".join(known)),
+                             WARNING, PRESET_UNKNOWN_KEY)
 
     def string(self, data: dict, key: str, path: str, *, required: bool = False) -> str | None:
         value = data.get(key)
         if value is None:
             if required:
-                self.problem(path, key, f"{path}.{key} is required")
+                self.problem(path, key, wording.PRESET_FIELD_REQUIRED.format(path=path, key=key))
             return None
         if not isinstance(value, str):
-            self.problem(path, key, f"{path}.{key} must be a string, found {_kind(value)}")
+            self.problem(path, key, wording.PRESET_NOT_STRING.format(path=path, key=key, found=_kind(value)))
             return None
         return value
 
@@ -206,8 +210,8 @@ class _Checker:
         if value is None:
             return None
         if not isinstance(value, bool):
-            self.problem(path, key, f"{path}.{key} must be true or false, found {_kind(value)}"
-                         + (" (ChatLuna would not read it as false)" if value in ("false", "no", 0) else ""))
+            sentence = wording.PRESET_NOT_BOOLEAN_FALSE_WORD if value in ("false", "no", 0) else wording.PRESET_NOT_BOOLEAN
+            self.problem(path, key, sentence.format(path=path, key=key, found=_kind(value)))
             return None
         return value
 
@@ -217,10 +221,11 @@ class _Checker:
             return None
         if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value \
                 or (isinstance(value, float) and not value.is_integer()):
-            self.problem(path, key, f"{path}.{key} must be a whole number, found {_kind(value)}")
+            self.problem(path, key, wording.PRESET_NOT_WHOLE.format(path=path, key=key, found=_kind(value)))
             return None
         if minimum is not None and value < minimum:
-            self.problem(path, key, f"{path}.{key} must be {minimum} or more, found {_kind(value)}")
+            self.problem(path, key, wording.PRESET_BELOW_MINIMUM.format(path=path, key=key, minimum=minimum,
+                                                                        found=_kind(value)))
             return None
         return int(value)
 
@@ -229,22 +234,22 @@ class _Checker:
         if value is None:
             return None
         if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value:
-            self.problem(path, key, f"{path}.{key} must be a number, found {_kind(value)}")
+            self.problem(path, key, wording.PRESET_NOT_NUMBER.format(path=path, key=key, found=_kind(value)))
             return None
         return value
 
-    def choice(self, data: dict, key: str, path: str, choices: tuple[str, ...], note: str = "") -> str | None:
+    def choice(self, data: dict, key: str, path: str, choices: tuple[str, ...]) -> str | None:
         value = self.string(data, key, path)
         if value is not None and value not in choices:
-            self.problem(path, key, f"{path}.{key} must be one of {', '.join(choices)}, found {value!r}{note}")
+            self.problem(path, key, wording.PRESET_NOT_CHOICE.format(path=path, key=key, choices=", ".join(choices),
+                                                                     value=repr(value)))
             return None
         return value
 
 
 def preset_from_data(data: Any, origin: str = "<preset>") -> Preset:
     if not isinstance(data, dict):
-        raise PresetError(f"{origin}: a ChatLuna preset is a YAML mapping with 'keywords' and 'prompts', "
-                          f"found {_kind(data)}")
+        raise PresetError(wording.PRESET_NOT_MAPPING.format(origin=origin, found=_kind(data)))
     data = _plain(data)
     c = _Checker()
     c.unknown_keys(data, "top level", TOP_KEYS, "a preset")
@@ -258,7 +263,7 @@ def preset_from_data(data: Any, origin: str = "<preset>") -> Preset:
     preset.knowledge = _knowledge(c, data.get("knowledge"))
     version = data.get("version")
     if version is not None and not isinstance(version, (str, int, float)) or isinstance(version, bool):
-        c.problem("top level", "version", f"version must be a string, found {_kind(version)}")
+        c.problem("top level", "version", wording.PRESET_VERSION_NOT_STRING.format(found=_kind(version)))
     elif version is not None:
         preset.version = version if isinstance(version, str) else str(version)
     preset.config = _config(c, data.get("config"))
@@ -269,16 +274,15 @@ def preset_from_data(data: Any, origin: str = "<preset>") -> Preset:
 def _keywords(c: _Checker, data: dict) -> tuple[str, ...]:
     value = data.get("keywords")
     if value is None:
-        c.problem("keywords", "keywords", "keywords is required: the names a user gives to pick this preset "
-                  "(ChatLuna looks every preset up by them)")
+        c.problem("keywords", "keywords", wording.PRESET_KEYWORDS_REQUIRED)
         return ()
     if not isinstance(value, list) or not value:
-        c.problem("keywords", "keywords", f"keywords must be a list of at least one name, found {_kind(value)}")
+        c.problem("keywords", "keywords", wording.PRESET_KEYWORDS_NOT_LIST.format(found=_kind(value)))
         return ()
     out = []
     for i, item in enumerate(value):
         if not isinstance(item, str):
-            c.problem(f"keywords[{i}]", "keywords", f"keywords[{i}] must be a string, found {_kind(item)}")
+            c.problem(f"keywords[{i}]", "keywords", wording.PRESET_KEYWORD_NOT_STRING.format(index=i, found=_kind(item)))
         else:
             out.append(item)
     return tuple(out)
@@ -287,50 +291,47 @@ def _keywords(c: _Checker, data: dict) -> tuple[str, ...]:
 def _prompts(c: _Checker, data: dict) -> list[Prompt]:
     value = data.get("prompts")
     if value is None:
-        c.problem("prompts", "prompts", "prompts is required (a list of {role, content}; [] for none): "
-                  "ChatLuna cannot load a preset without it")
+        c.problem("prompts", "prompts", wording.PRESET_PROMPTS_REQUIRED.format())
         return []
     if not isinstance(value, list):
-        c.problem("prompts", "prompts", f"prompts must be a list of {{role, content}}, found {_kind(value)}")
+        c.problem("prompts", "prompts", wording.PRESET_PROMPTS_NOT_LIST.format(found=_kind(value)))
         return []
     out = []
     for i, raw in enumerate(value):
         path = f"prompts[{i}]"
         if not isinstance(raw, dict):
-            c.problem(path, None, f"{path} must be a mapping with role and content, found {_kind(raw)}")
+            c.problem(path, None, wording.PRESET_PROMPT_NOT_MAPPING.format(path=path, found=_kind(raw)))
             continue
         c.unknown_keys(raw, path, ("role", "type", "content"), "a prompt")
         role = raw.get("role")
         if not isinstance(role, str) or role not in ROLES:
-            c.problem(path, "role", f"{path}.role must be one of system, user, assistant, found {_kind(role)}"
-                      + (" (ChatLuna refuses the whole preset: \"Unknown role\")" if role is not None else ""))
+            sentence = wording.PRESET_PROMPT_ROLE_UNKNOWN if role is not None else wording.PRESET_PROMPT_ROLE_MISSING
+            c.problem(path, "role", sentence.format(path=path, found=_kind(role)))
             continue
         kind = c.string(raw, "type", path)
         if kind is not None and kind not in PROMPT_TYPES + POSITION_TYPES:
-            c.problem(path, "type", f"{path}.type {kind!r} is none of {', '.join(PROMPT_TYPES)}; it only "
-                      "labels the message (lore entries are placed by description, scenario and first_message)",
+            c.problem(path, "type", wording.PRESET_PROMPT_TYPE_UNKNOWN.format(path=path, type=repr(kind),
+                                                                              types=", ".join(PROMPT_TYPES)),
                       WARNING)
         content = raw.get("content")
         if content is None:
-            c.problem(path, "content", f"{path}.content is required (ChatLuna refuses the whole preset: "
-                      "\"Content is required\")")
+            c.problem(path, "content", wording.PRESET_PROMPT_CONTENT_REQUIRED.format(path=path))
             continue
         if isinstance(content, str):
             out.append(Prompt(ROLES[role], content.strip(_TRIM), kind))
             continue
         if not isinstance(content, list):
-            c.problem(path, "content", f"{path}.content must be text or a list of content parts, found "
-                      f"{_kind(content)}")
+            c.problem(path, "content", wording.PRESET_PROMPT_CONTENT_KIND.format(path=path, found=_kind(content)))
             continue
         texts, others = [], 0
         for j, part in enumerate(content):
             if not isinstance(part, dict) or not isinstance(part.get("type"), str):
-                c.problem(path, "content", f"{path}.content[{j}] must be a content part such as "
-                          f"{{type: text, text: ...}}, found {_kind(part)}")
+                c.problem(path, "content", wording.PRESET_PROMPT_PART_KIND.format(path=path, index=j,
+                                                                                  found=_kind(part)))
             elif part["type"] == "text":
                 if not isinstance(part.get("text"), str):
-                    c.problem(path, "content", f"{path}.content[{j}].text must be a string, found "
-                              f"{_kind(part.get('text'))}")
+                    c.problem(path, "content", wording.PRESET_PROMPT_PART_TEXT.format(
+                        path=path, index=j, found=_kind(part.get("text"))))
                 else:
                     texts.append(part["text"])
             else:
@@ -342,31 +343,29 @@ def _prompts(c: _Checker, data: dict) -> list[Prompt]:
 # String.prototype.trim's white space (the JS set, not Python's).
 _TRIM = "\t\n\v\f\r \u00a0\u1680" + "".join(map(chr, range(0x2000, 0x200B))) + "\u2028\u2029\u202f\u205f\u3000\ufeff"
 
-_POSITION_NOTE = {
-    "before_scenario": " (ChatLuna 1.3.36 has no rule for it and inserts the entry as the second message)",
-    "after_scenario": " (ChatLuna 1.3.36 has no rule for it and inserts the entry as the second message)",
-}
+# Positions ChatLuna 1.3.36 has no rule for (the entry goes in as the second message).
+_UNRULED_POSITIONS = ("before_scenario", "after_scenario")
 
 
 def _lore_position(c: _Checker, raw: dict, path: str) -> str | None:
     position = c.choice(raw, "insertPosition", path, LORE_POSITIONS)
-    if position in _POSITION_NOTE:
-        c.problem(path, "insertPosition", f"{path}.insertPosition {position!r}{_POSITION_NOTE[position]}",
+    if position in _UNRULED_POSITIONS:
+        c.problem(path, "insertPosition", wording.PRESET_LORE_POSITION_UNRULED.format(path=path,
+                                                                                      position=repr(position)),
                   WARNING)
     return position
 
 
 def _world_lores(c: _Checker, value: Any) -> tuple[LoreSettings, list[LoreEntry]]:
     if not isinstance(value, list):
-        c.problem("world_lores", "world_lores", f"world_lores must be a list of lore entries (and one optional "
-                  f"settings mapping), found {_kind(value)}")
+        c.problem("world_lores", "world_lores", wording.PRESET_LORES_NOT_LIST.format(found=_kind(value)))
         return LoreSettings(), []
     settings: LoreSettings | None = None
     entries: list[LoreEntry] = []
     for i, raw in enumerate(value):
         path = f"world_lores[{i}]"
         if not isinstance(raw, dict):
-            c.problem(path, None, f"{path} must be a mapping, found {_kind(raw)}")
+            c.problem(path, None, wording.PRESET_LORE_NOT_MAPPING.format(path=path, found=_kind(raw)))
             continue
         if "keywords" in raw and "content" in raw:
             entry = _lore_entry(c, raw, path, i)
@@ -376,11 +375,11 @@ def _world_lores(c: _Checker, value: Any) -> tuple[LoreSettings, list[LoreEntry]
         half = next((k for k in ("keywords", "content") if k in raw), None)
         if half is not None:
             missing = "content" if half == "keywords" else "keywords"
-            c.problem(path, missing, f"{path} has {half} but no {missing}, so ChatLuna does not read it as an "
-                      "entry" + (" but as the settings of the lore book" if settings is None else ""))
+            sentence = wording.PRESET_LORE_HALF_ENTRY_SETTINGS if settings is None else wording.PRESET_LORE_HALF_ENTRY
+            c.problem(path, missing, sentence.format(path=path, present=half, missing=missing))
         if settings is not None:
-            c.problem(path, None, f"{path}: a second settings mapping; ChatLuna uses only the first "
-                      f"(world_lores[{settings.index}])", WARNING)
+            c.problem(path, None, wording.PRESET_LORE_SECOND_SETTINGS.format(path=path, index=settings.index),
+                      WARNING)
             continue
         c.unknown_keys({k: v for k, v in raw.items() if k not in ("keywords", "content")}, path,
                        LORE_SETTING_KEYS, "the lore book's settings")
@@ -388,8 +387,7 @@ def _world_lores(c: _Checker, value: Any) -> tuple[LoreSettings, list[LoreEntry]
                                 c.boolean(raw, "recursiveScan", path), c.whole(raw, "maxRecursionDepth", path),
                                 _lore_position(c, raw, path), i)
         if settings.insert_position is not None:
-            c.problem(path, "insertPosition", f"{path}.insertPosition: ChatLuna 1.3.36 does not apply the "
-                      "settings' insertPosition to the entries; give it on each entry", WARNING)
+            c.problem(path, "insertPosition", wording.PRESET_LORE_SETTINGS_POSITION.format(path=path), WARNING)
     return settings or LoreSettings(), entries
 
 
@@ -399,12 +397,13 @@ def _lore_entry(c: _Checker, raw: dict, path: str, index: int) -> LoreEntry | No
     if isinstance(keywords, str):
         keywords = [keywords]
     if not isinstance(keywords, list):
-        c.problem(path, "keywords", f"{path}.keywords must be a keyword or a list of them, found {_kind(keywords)}")
+        c.problem(path, "keywords", wording.PRESET_LORE_KEYWORDS_KIND.format(path=path, found=_kind(keywords)))
         return None
     words = []
     for j, word in enumerate(keywords):
         if not isinstance(word, str):
-            c.problem(path, "keywords", f"{path}.keywords[{j}] must be a string, found {_kind(word)}")
+            c.problem(path, "keywords", wording.PRESET_LORE_KEYWORD_NOT_STRING.format(path=path, index=j,
+                                                                                     found=_kind(word)))
         else:
             words.append(word)
     content = c.string(raw, "content", path, required=True)
@@ -424,7 +423,7 @@ def _authors_note(c: _Checker, data: dict) -> AuthorsNote | None:
     if not raw:
         return None
     if not isinstance(raw, dict):
-        c.problem(key, key, f"{key} must be a mapping with content, found {_kind(raw)}")
+        c.problem(key, key, wording.PRESET_NOTE_NOT_MAPPING.format(path=key, found=_kind(raw)))
         return None
     c.unknown_keys(raw, key, NOTE_KEYS, "the author's note")
     content = c.string(raw, "content", key, required=True)
@@ -440,7 +439,7 @@ def _knowledge(c: _Checker, raw: Any) -> Knowledge | None:
     if raw is None:
         return None
     if not isinstance(raw, dict):
-        c.problem("knowledge", "knowledge", f"knowledge must be a mapping {{knowledge, prompt}}, found {_kind(raw)}")
+        c.problem("knowledge", "knowledge", wording.PRESET_KNOWLEDGE_NOT_MAPPING.format(found=_kind(raw)))
         return None
     c.unknown_keys(raw, "knowledge", KNOWLEDGE_KEYS, "knowledge")
     value = raw.get("knowledge")
@@ -450,8 +449,7 @@ def _knowledge(c: _Checker, raw: Any) -> Knowledge | None:
     elif isinstance(value, list) and all(isinstance(v, str) for v in value):
         names = list(value)
     else:
-        c.problem("knowledge", "knowledge", f"knowledge.knowledge must be a knowledge base name or a list of "
-                  f"them, found {_kind(value)}")
+        c.problem("knowledge", "knowledge", wording.PRESET_KNOWLEDGE_NAMES.format(found=_kind(value)))
     return Knowledge(tuple(names), c.string(raw, "prompt", "knowledge"))
 
 
@@ -459,7 +457,7 @@ def _config(c: _Checker, raw: Any) -> dict[str, Any]:
     if raw is None:
         return {}
     if not isinstance(raw, dict):
-        c.problem("config", "config", f"config must be a mapping, found {_kind(raw)}")
+        c.problem("config", "config", wording.PRESET_CONFIG_NOT_MAPPING.format(found=_kind(raw)))
         return {}
     c.unknown_keys(raw, "config", CONFIG_KEYS, "config")
     out: dict[str, Any] = {}
@@ -473,8 +471,7 @@ def _config(c: _Checker, raw: Any) -> dict[str, Any]:
     handler = raw.get("postHandler")
     if handler is not None:
         if not isinstance(handler, dict):
-            c.problem("config", "postHandler", f"config.postHandler must be a mapping {{prefix, postfix, variables, "
-                      f"censor}}, found {_kind(handler)}")
+            c.problem("config", "postHandler", wording.PRESET_POST_HANDLER_NOT_MAPPING.format(found=_kind(handler)))
         else:
             c.unknown_keys(handler, "config.postHandler", ("prefix", "postfix", "variables", "censor"),
                            "the post handler")

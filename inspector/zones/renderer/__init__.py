@@ -24,6 +24,8 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from inspector import wording
+
 from .. import diagnostic as dg
 from ..diagnostic import Diagnostic
 from .check import Reference, references
@@ -138,17 +140,16 @@ def _check(source: str, known_variables: Collection[str], known_functions: Colle
         if ref.kind == "function":
             if ref.name in known_functions or ref.name in ("toString", "constructor"):
                 continue
-            hint = (f"; {ref.name!r} is a variable, and the renderer only calls registered functions this way"
-                    if ref.name in known_variables else "")
-            out.append(dg.make(UNKNOWN_FUNCTION, dg.ERROR, f"unknown function {ref.name!r}: ChatLuna's renderer "
-                               f"throws on the call{hint}", positions, ref.start, ref.end, variable=ref.name))
+            sentence = (wording.RENDERER_UNKNOWN_FUNCTION_VARIABLE if ref.name in known_variables
+                        else wording.RENDERER_UNKNOWN_FUNCTION)
+            out.append(dg.make(UNKNOWN_FUNCTION, dg.ERROR, sentence.format(name=repr(ref.name)), positions,
+                               ref.start, ref.end, variable=ref.name))
         elif not (ref.builtin or ref.name in known_variables or ref.name in known_functions):
-            out.append(dg.make(dg.UNKNOWN_VARIABLE, dg.ERROR, f"unknown variable {ref.name!r} (it renders as "
-                               "nothing)", positions, ref.start, ref.end, variable=ref.name))
+            out.append(dg.make(dg.UNKNOWN_VARIABLE, dg.ERROR, wording.RENDERER_UNKNOWN_VARIABLE.format(
+                name=repr(ref.name)), positions, ref.start, ref.end, variable=ref.name))
     for node in walk(template.nodes):
         if isinstance(node, WhileBlock) and isinstance(node.condition, Literal) and truthy(node.condition.value):
-            out.append(dg.make(dg.LOOP_LIMIT, dg.WARNING, "this {while} condition is always true: ChatLuna stops "
-                               f"the loop after {WHILE_LIMIT} iterations (and logs a warning)", positions,
-                               node.start, node.tag_end))
+            out.append(dg.make(dg.LOOP_LIMIT, dg.WARNING, wording.RENDERER_WHILE_ALWAYS_TRUE.format(limit=WHILE_LIMIT),
+                               positions, node.start, node.tag_end))
     out.sort(key=lambda d: (d.start, d.end, d.code))
     return tuple(out)

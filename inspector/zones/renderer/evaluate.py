@@ -32,6 +32,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from inspector import wording
 from inspector.jsjson import UNDEFINED
 
 from .. import diagnostic as dg
@@ -194,8 +195,8 @@ class _Renderer:
         if len(text) > room:
             text = text[:max(room, 0)]
             self.emit(text, start, start + len(text) if verbatim else end, verbatim)
-            self.note(dg.OUTPUT_LIMIT, dg.ERROR, f"the render would write more than {self.output_limit} characters; "
-                      "it stops here", start, end)
+            self.note(dg.OUTPUT_LIMIT, dg.ERROR, wording.RENDERER_OUTPUT_LIMIT.format(limit=self.output_limit),
+                      start, end)
             raise _Stop
         self.emit(text, start, end, verbatim)
 
@@ -216,15 +217,14 @@ class _Renderer:
     def iterate(self, start: int, end: int) -> None:
         self.iterations += 1
         if self.iterations > self.iteration_budget:
-            self.note(dg.LOOP_LIMIT, dg.ERROR, f"the render ran more than {TOTAL_ITERATIONS} loop iterations in all; "
-                      "it stops here (ChatLuna would go on)", start, end)
+            self.note(dg.LOOP_LIMIT, dg.ERROR, wording.RENDERER_ITERATION_LIMIT.format(limit=TOTAL_ITERATIONS),
+                      start, end)
             raise _Stop
 
     def step(self, cost: int, start: int, end: int) -> None:
         self.steps += cost
         if self.steps > self.step_budget:
-            self.note(dg.LOOP_LIMIT, dg.ERROR, f"the render took more than {TOTAL_STEPS} steps in all; it stops "
-                      "here (ChatLuna would go on)", start, end)
+            self.note(dg.LOOP_LIMIT, dg.ERROR, wording.RENDERER_STEP_LIMIT.format(limit=TOTAL_STEPS), start, end)
             raise _Stop
 
     # --- expressions ---
@@ -249,10 +249,10 @@ class _Renderer:
             try:
                 return provider([], _Scope(self.variables, self.loops))
             except Exception as exc:  # the renderer catches it, warns and reads ""
-                self.note(dg.INTERNAL_ERROR, dg.WARNING, f"the function {name!r} failed ({type(exc).__name__}: "
-                          f"{exc}); it reads as nothing", node.start, node.end, name)
+                self.note(dg.INTERNAL_ERROR, dg.WARNING, wording.RENDERER_FUNCTION_FAILED_READ.format(
+                    name=repr(name), error=f"{type(exc).__name__}: {exc}"), node.start, node.end, name)
                 return ""
-        self.note(dg.UNKNOWN_VARIABLE, dg.WARNING, f"unknown variable {name!r}: it reads as nothing",
+        self.note(dg.UNKNOWN_VARIABLE, dg.WARNING, wording.RENDERER_UNKNOWN_VARIABLE_READ.format(name=repr(name)),
                   node.start, node.end, name)
         return ""
 
@@ -268,12 +268,10 @@ class _Renderer:
                 elif name in OBJECT_PROTOTYPE_NAMES:
                     raise JsThrow(f"{name} cannot be called this way")
                 else:
-                    if self.in_header:
-                        message = "ChatLuna's renderer throws here, and the whole template fails to render"
-                    else:
-                        message = "ChatLuna's renderer throws here, and the tag writes nothing"
+                    sentence = (wording.RENDERER_UNKNOWN_FUNCTION_IN_HEADER if self.in_header
+                                else wording.RENDERER_UNKNOWN_FUNCTION_IN_TAG)
                     self.note(UNKNOWN_FUNCTION, dg.ERROR if self.in_header else dg.WARNING,
-                              f"unknown function {name!r}: {message}", node.start, node.start + len(name), name)
+                              sentence.format(name=repr(name)), node.start, node.start + len(name), name)
                     raise JsThrow(f"Unknown function: {name}", reported=True)
             args = [to_string(self.eval(a)) for a in node.arguments]
             try:
@@ -281,8 +279,8 @@ class _Renderer:
             except JsThrow:
                 raise
             except Exception as exc:
-                self.note(dg.INTERNAL_ERROR, dg.WARNING, f"the function {name!r} failed ({type(exc).__name__}: "
-                          f"{exc})", node.start, node.end, name)
+                self.note(dg.INTERNAL_ERROR, dg.WARNING, wording.RENDERER_FUNCTION_FAILED.format(
+                    name=repr(name), error=f"{type(exc).__name__}: {exc}"), node.start, node.end, name)
                 raise JsThrow(str(exc)) from None
         if not is_function(callee_value):
             raise JsThrow("Expression is not callable")
@@ -340,8 +338,7 @@ class _Renderer:
             value = self.eval(expr)
         except JsThrow as exc:
             if not exc.reported:
-                self.note(dg.PARSE_ERROR, dg.ERROR, f"evaluating this block's expression throws ({exc}); ChatLuna's "
-                          "renderer fails on the whole template", start, end)
+                self.note(dg.PARSE_ERROR, dg.ERROR, wording.RENDERER_HEADER_THROWS.format(error=str(exc)), start, end)
             raise _Fatal from None
         finally:
             self.in_header = False
@@ -363,8 +360,8 @@ class _Renderer:
                     value = self.eval(node.expression)
                 except JsThrow as exc:
                     if not exc.reported:
-                        self.note(dg.VALUE_TYPE, dg.WARNING, f"evaluating this tag throws in ChatLuna's renderer "
-                                  f"({exc}), so it writes nothing", node.start, node.end)
+                        self.note(dg.VALUE_TYPE, dg.WARNING, wording.RENDERER_TAG_THROWS.format(error=str(exc)),
+                                  node.start, node.end)
                     continue
                 self.collect(node.expression)
                 self.write(to_output(value), node.start, node.end, False)
@@ -390,15 +387,14 @@ class _Renderer:
                     self.render(node.body, depth + 1)
                     count += 1
                 if count >= self.loop_limit:
-                    self.note(dg.LOOP_LIMIT, dg.WARNING, f"{{while}} was still true after {self.loop_limit} iterations; "
-                              "ChatLuna stops it there and logs a warning", node.start, node.tag_end)
+                    self.note(dg.LOOP_LIMIT, dg.WARNING, wording.RENDERER_WHILE_LIMIT.format(limit=self.loop_limit),
+                              node.start, node.tag_end)
             elif kind is RepeatBlock:
                 value = self.header(node.count, node.start, node.tag_end)
                 n = to_number(value)
                 if math.isnan(n) or n < 0:
-                    self.note(dg.VALUE_TYPE, dg.WARNING, f"{{repeat}} needs a number of at least 0, got "
-                              f"{to_string(value)!r}; ChatLuna skips the block and logs a warning",
-                              node.start, node.tag_end)
+                    self.note(dg.VALUE_TYPE, dg.WARNING, wording.RENDERER_REPEAT_COUNT.format(
+                        value=repr(to_string(value))), node.start, node.tag_end)
                     continue
                 times = math.inf if math.isinf(n) else math.floor(n)
                 i = 0
@@ -442,7 +438,7 @@ def render_tree(template: Template, variables: Mapping, functions: Mapping[str, 
     except _Stop:
         pass
     except RecursionError:
-        r.note(dg.PARSE_ERROR, dg.ERROR, "the template is nested too deeply to render", 0, 0)
+        r.note(dg.PARSE_ERROR, dg.ERROR, wording.RENDERER_TOO_DEEP, 0, 0)
         failed = True
     if failed:
         return Rendered("", [], list(r.findings.values()), True, [], r.iterations, r.steps)

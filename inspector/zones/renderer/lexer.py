@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
+from inspector import wording
 from inspector.jsjson import JS_SPACE
 
 __all__ = [
@@ -164,7 +165,7 @@ def tokenize_expression(text: str, start: int = 0, end: int | None = None) -> li
         if ch == '"' or ch == "'":
             m = _STRING_BODY[ch].match(text, pos + 1, end)
             if m is None:
-                raise ExpressionError("unterminated string literal", pos, end)
+                raise ExpressionError(wording.RENDERER_EXPRESSION_UNTERMINATED_STRING, pos, end)
             raw = text[pos + 1:m.end() - 1]
             value = _ESCAPE.sub(lambda e: _ESCAPED.get(e.group(1), e.group(1)), raw) if "\\" in raw else raw
             append(Token("string", value, pos, m.end()))
@@ -188,6 +189,6 @@ def tokenize_expression(text: str, start: int = 0, end: int | None = None) -> li
             append(Token("punctuation", ch, pos, pos + 1))
             pos += 1
         else:
-            raise ExpressionError(f"unexpected character {ch!r}", pos, pos + 1)
+            raise ExpressionError(wording.RENDERER_EXPRESSION_BAD_CHARACTER.format(character=repr(ch)), pos, pos + 1)
     append(Token("eof", None, end, end))
     return tokens

@@ -27,6 +27,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
+from inspector import wording
+
 from .. import diagnostic as dg
 from .lexer import (
     ESCAPE,
@@ -177,25 +179,26 @@ class _ExpressionParser:
 
     def check(self, node: Expr) -> Expr:
         if node.depth > MAX_TREE_DEPTH:
-            raise ExpressionError(f"the expression is nested deeper than {MAX_TREE_DEPTH} levels", node.start, node.end)
+            raise ExpressionError(wording.RENDERER_EXPRESSION_TREE_TOO_DEEP.format(limit=MAX_TREE_DEPTH),
+                                  node.start, node.end)
         return node
 
     def parse(self) -> Expr:
         expr = self.conditional()
         if self.peek().type != "eof":
-            raise self.fail("unexpected token after the expression")
+            raise self.fail(wording.RENDERER_EXPRESSION_TRAILING)
         return expr
 
     def conditional(self) -> Expr:
         self.level += 10
         if self.level > MAX_NESTING:
-            raise self.fail(f"the expression is nested too deeply (more than {MAX_NESTING // 10} levels)")
+            raise self.fail(wording.RENDERER_EXPRESSION_TOO_DEEP.format(limit=MAX_NESTING // 10))
         expr = self.logical_or()
         if self.is_punct("?"):
             self.pos += 1
             consequent = self.conditional()
             if not self.is_punct(":"):
-                raise self.fail('expected ":" in the conditional expression')
+                raise self.fail(wording.RENDERER_EXPRESSION_NO_COLON)
             self.pos += 1
             alternate = self.conditional()
             expr = self.check(Conditional(expr, consequent, alternate))
@@ -234,7 +237,7 @@ class _ExpressionParser:
             self.pos += 1
             self.level += 1
             if self.level > MAX_NESTING:
-                raise self.fail("too many prefix operators in a row", tok)
+                raise self.fail(wording.RENDERER_EXPRESSION_PREFIXES, tok)
             node = self.check(Unary(tok.value, self.unary(), tok.start))
             self.level -= 1
             return node
@@ -247,14 +250,14 @@ class _ExpressionParser:
                 self.pos += 1
                 prop = self.peek()
                 if prop.type != "identifier":
-                    raise self.fail('expected a name after "."', prop)
+                    raise self.fail(wording.RENDERER_EXPRESSION_NO_NAME, prop)
                 self.pos += 1
                 expr = self.check(Member(expr, prop.value, prop.end))
             elif self.is_punct("["):
                 self.pos += 1
                 index = self.conditional()
                 if not self.is_punct("]"):
-                    raise self.fail('expected "]"')
+                    raise self.fail(wording.RENDERER_EXPRESSION_NO_BRACKET)
                 end = self.peek().end
                 self.pos += 1
                 expr = self.check(Index(expr, index, end))
@@ -262,7 +265,7 @@ class _ExpressionParser:
                 self.pos += 1
                 args = self.arguments()
                 if not self.is_punct(")"):
-                    raise self.fail('expected ")"')
+                    raise self.fail(wording.RENDERER_EXPRESSION_NO_PARENTHESIS)
                 end = self.peek().end
                 self.pos += 1
                 callee: str | Expr = expr.name if isinstance(expr, Identifier) else expr
@@ -285,10 +288,11 @@ class _ExpressionParser:
             self.pos += 1
             expr = self.conditional()
             if not self.is_punct(")"):
-                raise self.fail('expected ")"')
+                raise self.fail(wording.RENDERER_EXPRESSION_NO_PARENTHESIS)
             self.pos += 1
             return expr
-        raise self.fail("unexpected end of the expression" if tok.type == "eof" else f"unexpected {tok.value!r}")
+        raise self.fail(wording.RENDERER_EXPRESSION_END if tok.type == "eof"
+                        else wording.RENDERER_EXPRESSION_UNEXPECTED.format(token=repr(tok.value)))
 
     def arguments(self) -> list[Expr]:
         args: list[Expr] = []
@@ -392,11 +396,11 @@ _STRAY = {"/if", "/for", "/while", "/repeat"}
 
 def _kept_as_text(content: str, trimmed: str, start: int, end: int, error: ExpressionError) -> Problem:
     if trimmed.startswith("elseif "):
-        return Problem(dg.ERROR, "{elseif} outside an {if}; it is kept as text", start, end)
+        return Problem(dg.ERROR, wording.RENDERER_ELSEIF_OUTSIDE_IF.format(), start, end)
     first = trimmed[:1]
     looks_like_tag = first.isidentifier() and "\n" not in content
     severity = dg.WARNING if looks_like_tag else dg.INFO
-    return Problem(severity, f"not a tag ({error.message}), so it is kept as text", start, end)
+    return Problem(severity, wording.RENDERER_NOT_A_TAG.format(detail=error.message), start, end)
 
 
 def _header(source: str, tag_start: int, tag_end: int, offset: int, problems: list[Problem]) -> Expr | None:
@@ -405,8 +409,7 @@ def _header(source: str, tag_start: int, tag_end: int, offset: int, problems: li
     try:
         return parse_expression(source, offset, tag_end - 1)
     except ExpressionError as exc:
-        problems.append(Problem(dg.ERROR, f"this block's expression does not parse ({exc.message}); ChatLuna's "
-                                "renderer throws on it and the whole template fails to render",
+        problems.append(Problem(dg.ERROR, wording.RENDERER_HEADER_UNPARSED.format(detail=exc.message),
                                 exc.start if exc.start < tag_end else tag_start, max(exc.end, exc.start),
                                 fatal=True))
         return None
@@ -423,8 +426,8 @@ def parse_uncached(source: str) -> Template:
         if kind == TEXT or kind == UNTERMINATED:
             current.append(Text(value, start, end, True))
             if kind == UNTERMINATED:
-                problems.append(Problem(dg.WARNING, "this { is never closed by a }, so it and the rest of the text "
-                                        "are kept as text", start, min(end, start + 1)))
+                problems.append(Problem(dg.WARNING, wording.RENDERER_BRACE_UNCLOSED.format(), start,
+                                        min(end, start + 1)))
             continue
         if kind == ESCAPE:
             current.append(Text(value, start, end, False))
@@ -454,8 +457,8 @@ def parse_uncached(source: str) -> Template:
         opened: Any = None
         if trimmed.startswith(("if ", "for ", "while ", "repeat ")) and len(stack) >= MAX_BLOCK_DEPTH:
             if not too_deep:
-                problems.append(Problem(dg.ERROR, f"blocks nested deeper than {MAX_BLOCK_DEPTH} levels; ChatLuna's "
-                                        "renderer runs out of stack and fails", start, end, fatal=True))
+                problems.append(Problem(dg.ERROR, wording.RENDERER_BLOCKS_TOO_DEEP.format(limit=MAX_BLOCK_DEPTH),
+                                        start, end, fatal=True))
                 too_deep = True
             current.append(Text(source[start:end], start, end, True))
             continue
@@ -466,8 +469,7 @@ def parse_uncached(source: str) -> Template:
             at = source.find(" in ", rest_lo, rest_hi)
             if at < 0:
                 current.append(Text("{" + trimmed + "}", start, end, False))
-                problems.append(Problem(dg.WARNING, "{for} needs \"NAME in LIST\"; without \" in \" the tag is kept "
-                                        "as text", start, end))
+                problems.append(Problem(dg.WARNING, wording.RENDERER_FOR_WITHOUT_IN.format(), start, end))
                 continue
             var_lo, var_hi = trim_span(source, rest_lo, at)
             opened = ForBlock(source[var_lo:var_hi], _header(source, start, end, at + 4, problems), [], start, end)
@@ -482,7 +484,7 @@ def parse_uncached(source: str) -> Template:
             continue
         if trimmed in _STRAY:  # "/" cannot start an expression: kept as text
             current.append(Text(source[start:end], start, end, True))
-            problems.append(Problem(dg.ERROR, f"{{{trimmed}}} closes no open {{{trimmed[1:]}}}; it is kept as text",
+            problems.append(Problem(dg.ERROR, wording.RENDERER_STRAY_CLOSER.format(closer=trimmed, block=trimmed[1:]),
                                     start, end))
             continue
         try:
@@ -493,15 +495,15 @@ def parse_uncached(source: str) -> Template:
             continue
         current.append(ExprTag(expression, start, end))
         if trimmed in ("else", "elseif"):
-            problems.append(Problem(dg.ERROR, f"{{{trimmed}}} outside an {{if}} is read as a variable named "
-                                    f"{trimmed!r} (it renders as nothing)", start, end))
+            problems.append(Problem(dg.ERROR, wording.RENDERER_BRANCH_AS_VARIABLE.format(keyword=trimmed,
+                                                                                      name=repr(trimmed)), start, end))
         elif trimmed in ("if", "for", "while", "repeat"):
-            problems.append(Problem(dg.ERROR, f"{{{trimmed}}} without anything after it opens no block: it is read "
-                                    f"as a variable named {trimmed!r} (it renders as nothing)", start, end))
+            problems.append(Problem(dg.ERROR, wording.RENDERER_KEYWORD_AS_VARIABLE.format(keyword=trimmed,
+                                                                                       name=repr(trimmed)), start, end))
     for block, _body in stack:
         name = _CLOSERS[type(block)][1:]
-        problems.append(Problem(dg.ERROR, f"{{{name}}} is never closed: add {{/{name}}} (ChatLuna renders the rest "
-                                "of the text as its body)", block.start, block.tag_end))
+        problems.append(Problem(dg.ERROR, wording.RENDERER_BLOCK_UNCLOSED.format(block=name), block.start,
+                                block.tag_end))
     problems.sort(key=lambda p: (p.start, p.end))
     if len(problems) > MAX_PROBLEMS:
         kept = problems[:MAX_PROBLEMS]
@@ -509,8 +511,8 @@ def parse_uncached(source: str) -> Template:
         if fatal is not None and not any(p.fatal for p in kept):
             kept.append(fatal)
         rest = problems[len(kept):]
-        kept.append(Problem(dg.INFO, f"{len(problems) - len(kept)} more parse problems after this one are not "
-                            "listed", rest[0].start, rest[0].end))
+        kept.append(Problem(dg.INFO, wording.RENDERER_MORE_PROBLEMS.format(count=len(problems) - len(kept)),
+                            rest[0].start, rest[0].end))
         problems = kept
     return Template(source, root, problems)
 
