@@ -212,13 +212,52 @@ MULTIPLE_COMPLETE = sentence(
 UNUSED_VARIABLE = sentence("variable {name} is declared but no template uses it")
 CONTRIBUTOR_FAILED = sentence("environment contributor {name} failed on turn {turn} ({error}); skipped")
 REPLACED_BY_COMPLETE = sentence("replaced by the complete block {block}")
+EXCLUDED_DUPLICATE_ID = sentence("duplicate id: registering it again throws")
 INPUT_MODE_ONE_BLOCK = sentence("input mode {mode} applies one block only")
 COVEL_UNKNOWN_VARIABLE = sentence("{path} is not a Covel template variable, so it renders as nothing")
 COVEL_UNKNOWN_VARIABLE_SUGGESTED = sentence(
     "{path} is not a Covel template variable, so it renders as nothing; did you mean {suggestion}?")
+# ``detail``: one of the COVEL_INSTEAD_* sentences below.
 COVEL_VOLATILE_IN_SYSTEM = sentence(
     "{path} changes between turns, and the runtime body is part of the system prompt: every change rewrites the "
-    "system prompt and the prefix cache stops there; {instead}")
+    "system prompt and the prefix cache stops there; {detail}")
+# Covel's template variables (inspector.zones.covel_templates.CATALOG): what each is, and what
+# to use instead of one that changes between turns.
+COVEL_ABOUT_MESSAGE = sentence("the player's message this turn")
+COVEL_ABOUT_FORM = sentence("the last submitted form, as pretty JSON text (empty when none)")
+COVEL_ABOUT_FORM_RAW = sentence("the last submitted form as an object")
+COVEL_ABOUT_CHARACTER = sentence("the primary seat's current character (JSON), empty when none")
+COVEL_ABOUT_NPCS = sentence("profiles of every character but the current one, one per line")
+COVEL_ABOUT_SESSION_ID = sentence("the session id")
+COVEL_ABOUT_TURN_NUMBER = sentence("the number of the current turn")
+COVEL_ABOUT_INPUTS = sentence("inputs.<pluginId>.<runtimeId>.<field>: this execution's outputs of earlier runtimes")
+COVEL_ABOUT_WORLD_NAME = sentence("the world's name")
+COVEL_ABOUT_WORLD_DESCRIPTION = sentence("the world's description")
+COVEL_ABOUT_WORLD_TAGS = sentence("the world's tags")
+COVEL_ABOUT_WORLD_LORE = sentence("the whole lore text, including the narrator-only part")
+COVEL_ABOUT_WORLD_SCHEMA = sentence("the world's character schema (bookkeeping ids and times stripped)")
+COVEL_ABOUT_WORLD_ENTRIES = sentence("the world's lorebook entries")
+COVEL_ABOUT_DIMENSIONS = sentence(
+    "world.dimensions.<id>: {{name, description?, schema, value, version}}, frozen per turn")
+COVEL_ABOUT_USER_SETTINGS = sentence("userSettings.<key>: the plugin's settings (defaults merged with the player's)")
+COVEL_ABOUT_GROUP = sentence("every {group}.* value, as one JSON object")
+COVEL_INSTEAD_TURN_SEGMENT = sentence(
+    "provide it from the plugin entry as a turn segment (prompt.segment@1 with volatility \"turn\"), which goes to "
+    "the turn context instead of the system prompt")
+COVEL_INSTEAD_MESSAGE = sentence("it is already the current user message; leave it out of the body")
+COVEL_INSTEAD_CHARACTER = sentence(
+    "use characterSheetSegments(...) from @covel/plugin-handlers-utils in the plugin entry; its <player-character> "
+    "block goes to the turn context")
+COVEL_INSTEAD_PROFILES = sentence(
+    "use characterSheetSegments(..., {{profiles: true}}) in the plugin entry; its <character-profiles> block goes "
+    "to the turn context")
+COVEL_INSTEAD_INPUTS = sentence(
+    "declare the field in io.inputs; it is injected as data in <runtime-inputs> in the turn context")
+COVEL_INSTEAD_DIMENSIONS = sentence(
+    "let world-init's <world-dimensions> turn segment carry the values, or read them with world-dimension-get")
+COVEL_INSTEAD_GROUP = sentence("name the field you need")
+# ``detail``: the COVEL_INSTEAD_* sentence of the first of ``paths``.
+COVEL_INSTEAD_GROUP_VOLATILE = sentence("name the field you need and leave out {paths}: {detail}")
 COVEL_ESCAPED_IN_TAG = sentence(
     "inside <{tag}> the value is XML-escaped (&, <, > become &amp; &lt; &gt;), so it cannot close the block")
 
@@ -230,7 +269,17 @@ def cost_class_row(name: str, usd: str, tokens: int) -> str:
 
 
 # -- inspector.zones (presets, renderer, template parser): what the blocks editor's checks say ---
-# ``found`` is what a check found, as :func:`inspector.zones.config.value_kind` names it ("the number 3").
+# ``found`` is what a check found, named by :func:`inspector.zones.config.value_kind` or the
+# template render's ``_describe`` with one of these (or "null", "undefined", a type's name).
+FOUND_BOOLEAN = sentence("the boolean {value}")
+FOUND_NUMBER = sentence("the number {value}")
+FOUND_STRING = sentence("the string {value}")
+FOUND_A_STRING = sentence("a string")
+FOUND_A_BOOLEAN = sentence("a boolean")
+FOUND_A_LIST = sentence("a list")
+FOUND_A_TABLE = sentence("a table")
+FOUND_A_MAPPING = sentence("a mapping")
+FOUND_AN_OBJECT = sentence("an object")
 
 # A ChatLuna preset file (inspector.zones.presets.model).
 _PRESET_UNKNOWN_KEYS = {
@@ -433,6 +482,59 @@ TEMPLATE_REPEAT_ENDLESS = sentence("{{repeat}} count {count} is not a whole numb
 TEMPLATE_REPEAT_NOT_WHOLE = sentence("{{repeat}} count {count} is not a whole number >= 0; it repeats {times} times")
 TEMPLATE_REPEAT_LIMIT = sentence("{{repeat}} asks for {count} repetitions; only {limit} are rendered (loop limit)")
 
+# A prompt-zones config file (inspector.zones.config). ``place`` is where in the file ("blocks[2]
+# (id 'persona')"), ``origin`` the file.
+CONFIG_EXPECTED_TABLE = sentence("expected a table/object, found {found}")
+CONFIG_UNKNOWN_KEY = sentence("unknown key {key} (known: {known})")
+CONFIG_REQUIRED = sentence("{key} is required")
+CONFIG_NOT_STRING = sentence("{key} must be a string, found {found}")
+CONFIG_NOT_CHOICE = sentence("{key} must be one of {choices}, found {value}")
+CONFIG_NOT_BOOLEAN = sentence("{key} must be true or false, found {found}")
+CONFIG_NOT_NUMBER = sentence("{key} must be a number, found {found}")
+CONFIG_NESTED_TOO_DEEP = sentence("values are nested more than {limit} levels deep")
+CONFIG_EXPECTED_LIST = sentence("expected a list, found {found}")
+CONFIG_VARIABLE_TWICE = sentence("variable {name} is declared twice")
+CONFIG_BAD_VARIABLE_NAME = sentence("'name' must be a word without spaces or braces, found {name}")
+CONFIG_ZONES_NOT_LIST = sentence("'zones' must be a list of zone names, found {found}")
+CONFIG_UNKNOWN_ZONE = sentence("'zones' lists {name}; zones are {zones}")
+CONFIG_ARGS_NOT_LIST = sentence("'args' must be a list, found {found}")
+CONFIG_BAD_ARGUMENT = sentence("an argument is a name or {{name, optional}}, found {found}")
+CONFIG_MIXED_ENVIRONMENT = sentence(
+    "mixes the plain form (key {key}) with the per-turn form ({used}); put plain values under 'base', or drop "
+    "{used} and write the environment as one mapping")
+CONFIG_EXPECTED_TABLES = sentence("expected a list of tables, found {found}")
+CONFIG_FAIL_TURNS = sentence("'failTurns' must be a list of turn numbers")
+CONFIG_NOT_WHOLE = sentence("{key} must be a whole number >= 0, found {found}")
+CONFIG_ABOVE_MAXIMUM = sentence("{key} may be at most {most} ({mebi} Mi), found {found}")
+CONFIG_UNKNOWN_SUFFIX = sentence("{path}: unknown config format {suffix}; use .json, .yaml, .yml or .toml")
+CONFIG_NO_EXTENSION = sentence("{path}: unknown config format (no extension); use .json, .yaml, .yml or .toml")
+CONFIG_UNKNOWN_FORMAT = sentence("unknown config format {format}")
+CONFIG_FILE_UNKNOWN_FORMAT = sentence("{origin}: unknown config format {format}")
+CONFIG_NOT_VALID_DEEP = sentence("{origin}: not valid {format}: nested too deeply to read")
+CONFIG_NOT_VALID_DIGITS = sentence(
+    "{origin}: not valid {format}: an integer literal has more digits than can be read (the limit is 4300)")
+CONFIG_NOT_VALID_AT = sentence("{origin}: not valid {format}: {problem} at line {line}, column {column}")
+CONFIG_NOT_VALID = sentence("{origin}: not valid {format}: {problem}")
+# Reading a config-like file (inspector.zones.config.read_text_file), by the kind of file read.
+_READ_TOO_LARGE = {
+    "file": sentence("{path}: the file is {size} bytes; a file may be at most {limit} bytes"),
+    "config": sentence("{path}: the file is {size} bytes; a config may be at most {limit} bytes"),
+    "preset": sentence("{path}: the file is {size} bytes; a preset may be at most {limit} bytes"),
+}
+_READ_FOLDER = {
+    "file": sentence("{path}: is a directory, not a file"),
+    "config": sentence("{path}: is a directory, not a config"),
+    "preset": sentence("{path}: is a directory, not a preset"),
+}
+READ_NO_FILE = sentence("{path}: no such file")
+READ_FAILED = sentence("{path}: cannot read: {error}")
+READ_NOT_UTF8 = sentence("{path}: not UTF-8 text (byte {offset})")
+CONFIG_TOML_NULL = sentence(
+    "TOML has no null, and a list of per-turn values cannot skip one; save this config as JSON or YAML")
+CONFIG_TOML_TYPE = sentence("cannot write {type} to TOML")
+# ``detail``: one of the CONFIG_* sentences above. Last of them: it would match many a sentence.
+CONFIG_PROBLEM = sentence("{origin}: {place}: {detail}")
+
 # The chatluna-renderer's expression parse errors (inspector.zones.renderer.lexer, .parser), the
 # ``detail`` of RENDERER_NOT_A_TAG and RENDERER_HEADER_UNPARSED. Last: "unexpected {token}" would
 # match any sentence that starts so.
@@ -454,3 +556,13 @@ def preset_unknown_key(what: str, path: str, key: str, known: str) -> str:
     """A key a preset's ``what`` ("a preset", "a lore entry" …) does not have, which ChatLuna
     ignores (``key`` already quoted, ``known`` the keys it has, comma-joined)."""
     return _PRESET_UNKNOWN_KEYS[what].format(path=path, key=key, known=known)
+
+
+def read_too_large(what: str, path: str, size: int, limit: int) -> str:
+    """A ``what`` ("file", "config" or "preset") larger than may be read."""
+    return _READ_TOO_LARGE[what].format(path=path, size=size, limit=limit)
+
+
+def read_folder(what: str, path: str) -> str:
+    """A folder given where a ``what`` ("file", "config" or "preset") was expected."""
+    return _READ_FOLDER[what].format(path=path)

@@ -262,7 +262,7 @@ def layout(config: PromptConfig) -> Layout:
     reject_complete = config.settings.complete_outside_system == "error"
     for index, block in enumerate(config.blocks):
         if block.id in seen:
-            excluded.append((block, "duplicate id: registering it again throws"))
+            excluded.append((block, wording.EXCLUDED_DUPLICATE_ID))
             continue
         seen.add(block.id)
         if block.complete and block.zone != "system" and reject_complete:

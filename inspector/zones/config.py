@@ -34,7 +34,7 @@ from typing import Any
 
 import yaml
 
-from inspector import safe_yaml
+from inspector import safe_yaml, wording
 from inspector.files import write_atomic
 from inspector.jsjson import UNDEFINED
 
@@ -317,28 +317,30 @@ class _Reader:
         self.origin = origin
 
     def fail(self, where: str, message: str) -> ConfigError:
-        return ConfigError(f"{self.origin}: {where}: {message}")
+        return ConfigError(wording.CONFIG_PROBLEM.format(origin=self.origin, place=where, detail=message))
 
     def table(self, value: Any, where: str) -> dict:
         if not isinstance(value, dict):
-            raise self.fail(where, f"expected a table/object, found {value_kind(value)}")
+            raise self.fail(where, wording.CONFIG_EXPECTED_TABLE.format(found=value_kind(value)))
         return value
 
     def keys(self, data: dict, where: str, allowed: set[str]) -> None:
         unknown = sorted(str(k) for k in data if k not in allowed)
         if unknown:
-            raise self.fail(where, f"unknown key {unknown[0]!r} (known: {', '.join(sorted(allowed))})")
+            raise self.fail(where, wording.CONFIG_UNKNOWN_KEY.format(key=repr(unknown[0]),
+                                                                     known=", ".join(sorted(allowed))))
 
     def string(self, data: dict, key: str, where: str, default: Any = _UNSET, *, choices=None) -> Any:
         if key not in data or data[key] is None:
             if default is _UNSET:
-                raise self.fail(where, f"{key!r} is required")
+                raise self.fail(where, wording.CONFIG_REQUIRED.format(key=repr(key)))
             return default
         value = data[key]
         if not isinstance(value, str):
-            raise self.fail(where, f"{key!r} must be a string, found {value_kind(value)}")
+            raise self.fail(where, wording.CONFIG_NOT_STRING.format(key=repr(key), found=value_kind(value)))
         if choices is not None and value not in choices:
-            raise self.fail(where, f"{key!r} must be one of {', '.join(choices)}, found {value!r}")
+            raise self.fail(where, wording.CONFIG_NOT_CHOICE.format(key=repr(key), choices=", ".join(choices),
+                                                                    value=repr(value)))
         return value
 
     def boolean(self, data: dict, key: str, where: str, default: bool) -> bool:
@@ -346,7 +348,7 @@ class _Reader:
         if value is None:
             return default
         if not isinstance(value, bool):
-            raise self.fail(where, f"{key!r} must be true or false, found {value_kind(value)}")
+            raise self.fail(where, wording.CONFIG_NOT_BOOLEAN.format(key=repr(key), found=value_kind(value)))
         return value
 
     def number(self, data: dict, key: str, where: str, default: Any) -> Any:
@@ -354,23 +356,23 @@ class _Reader:
         if value is None:
             return default
         if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value:
-            raise self.fail(where, f"{key!r} must be a number, found {value_kind(value)}")
+            raise self.fail(where, wording.CONFIG_NOT_NUMBER.format(key=repr(key), found=value_kind(value)))
         return value
 
 
-def value_kind(value: Any, mapping: str = "a table") -> str:
+def value_kind(value: Any, mapping: str = wording.FOUND_A_TABLE) -> str:
     """A value as an error message names what was found ("the number 3", "a list"); a mapping
     is ``mapping`` (a config's "table", a preset's "mapping")."""
     if value is None:
         return "null"
     if isinstance(value, bool):
-        return f"the boolean {str(value).lower()}"
+        return wording.FOUND_BOOLEAN.format(value=str(value).lower())
     if isinstance(value, (int, float)):
-        return f"the number {value}"
+        return wording.FOUND_NUMBER.format(value=value)
     if isinstance(value, str):
-        return f"the string {value!r}" if len(value) < 40 else "a string"
+        return wording.FOUND_STRING.format(value=repr(value)) if len(value) < 40 else wording.FOUND_A_STRING
     if isinstance(value, list):
-        return "a list"
+        return wording.FOUND_A_LIST
     if isinstance(value, dict):
         return mapping
     return type(value).__name__
@@ -408,20 +410,20 @@ def from_data(data: Any, origin: str = "<config>", path: Path | None = None) -> 
     try:
         data = _plain(r.table(data, "top level"))
     except _TooDeep:
-        raise r.fail("top level", f"values are nested more than {MAX_NESTING} levels deep") from None
+        raise r.fail("top level", wording.CONFIG_NESTED_TOO_DEEP.format(limit=MAX_NESTING)) from None
     r.keys(data, "top level", _TOP_KEYS)
     blocks_raw = data.get("blocks", [])
     if not isinstance(blocks_raw, list):
-        raise r.fail("blocks", f"expected a list, found {value_kind(blocks_raw)}")
+        raise r.fail("blocks", wording.CONFIG_EXPECTED_LIST.format(found=value_kind(blocks_raw)))
     blocks = [_block(r, raw, i) for i, raw in enumerate(blocks_raw)]
     vars_raw = data.get("variables", [])
     if not isinstance(vars_raw, list):
-        raise r.fail("variables", f"expected a list, found {value_kind(vars_raw)}")
+        raise r.fail("variables", wording.CONFIG_EXPECTED_LIST.format(found=value_kind(vars_raw)))
     variables = [_variable(r, raw, i) for i, raw in enumerate(vars_raw)]
     names: set[str] = set()
     for i, v in enumerate(variables):
         if v.name in names:
-            raise r.fail(f"variables[{i}]", f"variable {v.name!r} is declared twice")
+            raise r.fail(f"variables[{i}]", wording.CONFIG_VARIABLE_TWICE.format(name=repr(v.name)))
         names.add(v.name)
     environment = _environment(r, data.get("environment", {}))
     settings = _settings(r, data.get("settings", {}))
@@ -453,19 +455,19 @@ def _variable(r: _Reader, raw: Any, i: int) -> Variable:
     r.keys(raw, where, _VARIABLE_KEYS)
     name = r.string(raw, "name", where)
     if not is_variable_name(name):
-        raise r.fail(where, f"'name' must be a word without spaces or braces, found {name!r}")
+        raise r.fail(where, wording.CONFIG_BAD_VARIABLE_NAME.format(name=repr(name)))
     zones_raw = raw.get("zones")
     zones: tuple[str, ...] | None = None
     if zones_raw is not None:
         if not isinstance(zones_raw, list) or not all(isinstance(z, str) for z in zones_raw):
-            raise r.fail(where, f"'zones' must be a list of zone names, found {value_kind(zones_raw)}")
+            raise r.fail(where, wording.CONFIG_ZONES_NOT_LIST.format(found=value_kind(zones_raw)))
         for z in zones_raw:
             if z not in ZONES:
-                raise r.fail(where, f"'zones' lists {z!r}; zones are {', '.join(ZONES)}")
+                raise r.fail(where, wording.CONFIG_UNKNOWN_ZONE.format(name=repr(z), zones=", ".join(ZONES)))
         zones = tuple(zones_raw)
     args_raw = raw.get("args") or []
     if not isinstance(args_raw, list):
-        raise r.fail(where, f"'args' must be a list, found {value_kind(args_raw)}")
+        raise r.fail(where, wording.CONFIG_ARGS_NOT_LIST.format(found=value_kind(args_raw)))
     args = []
     for j, a in enumerate(args_raw):
         if isinstance(a, str):
@@ -476,7 +478,7 @@ def _variable(r: _Reader, raw: Any, i: int) -> Variable:
             args.append(ArgSpec(r.string(a, "name", aw), r.boolean(a, "optional", aw, False),
                                 r.string(a, "description", aw, "")))
         else:
-            raise r.fail(f"{where}.args[{j}]", f"an argument is a name or {{name, optional}}, found {value_kind(a)}")
+            raise r.fail(f"{where}.args[{j}]", wording.CONFIG_BAD_ARGUMENT.format(found=value_kind(a)))
     env = r.string(raw, "env", where, None)
     return Variable(name, r.string(raw, "description", where, ""), r.boolean(raw, "mutable", where, False),
                     zones, tuple(args), raw.get("example", _UNSET), raw.get("values", _UNSET), env)
@@ -492,13 +494,11 @@ def _environment(r: _Reader, raw: Any) -> Environment:
     others = sorted(str(k) for k in raw if k not in _ENV_KEYS)
     if others:
         used = ", ".join(repr(k) for k in sorted(_ENV_KEYS) if k in raw)
-        raise r.fail("environment", f"mixes the plain form (key {others[0]!r}) with the per-turn form "
-                     f"({used}); put plain values under 'base', or drop {used} and write the "
-                     "environment as one mapping")
+        raise r.fail("environment", wording.CONFIG_MIXED_ENVIRONMENT.format(key=repr(others[0]), used=used))
     base = r.table(raw.get("base") or {}, "environment.base")
     turns = raw.get("turns") or []
     if not isinstance(turns, list):
-        raise r.fail("environment.turns", f"expected a list of tables, found {value_kind(turns)}")
+        raise r.fail("environment.turns", wording.CONFIG_EXPECTED_TABLES.format(found=value_kind(turns)))
     for i, t in enumerate(turns):
         r.table(t, f"environment.turns[{i}]")
     contributors = []
@@ -515,7 +515,7 @@ def _environment(r: _Reader, raw: Any) -> Environment:
         fail_turns = c.get("failTurns") or []
         if not isinstance(fail_turns, list) or not all(isinstance(t, int) and not isinstance(t, bool)
                                                        for t in fail_turns):
-            raise r.fail(where, "'failTurns' must be a list of turn numbers")
+            raise r.fail(where, wording.CONFIG_FAIL_TURNS)
         contributors.append(Contributor(r.string(c, "id", where), patch, r.boolean(c, "fail", where, False),
                                         tuple(fail_turns), r.string(c, "error", where, "contributor threw")))
     return Environment(base, list(turns), contributors)
@@ -535,11 +535,11 @@ def _settings(r: _Reader, raw: Any) -> Settings:
         elif isinstance(default, int):
             n = r.number(raw, key, "settings", default)
             if not isinstance(n, int) or n < 0:
-                raise r.fail("settings", f"{key!r} must be a whole number >= 0, found {value_kind(n)}")
+                raise r.fail("settings", wording.CONFIG_NOT_WHOLE.format(key=repr(key), found=value_kind(n)))
             most = _SETTING_MAXIMA.get(attr)
             if most is not None and n > most:
-                raise r.fail("settings", f"{key!r} may be at most {most:,} ({most // (1 << 20)} Mi), found "
-                             f"{value_kind(n)}")
+                raise r.fail("settings", wording.CONFIG_ABOVE_MAXIMUM.format(
+                    key=repr(key), most=f"{most:,}", mebi=most // (1 << 20), found=value_kind(n)))
             values[attr] = n
         else:
             values[attr] = r.string(raw, key, "settings", default, choices=_SETTING_CHOICES.get(attr))
@@ -562,15 +562,16 @@ def format_of(path: str | Path) -> str:
         return "yaml"
     if suffix == ".toml":
         return "toml"
-    raise ConfigError(f"{path}: unknown config format {suffix or '(no extension)'!r}; "
-                      "use .json, .yaml, .yml or .toml")
+    if not suffix:
+        raise ConfigError(wording.CONFIG_NO_EXTENSION.format(path=path))
+    raise ConfigError(wording.CONFIG_UNKNOWN_SUFFIX.format(path=path, suffix=repr(suffix)))
 
 
 def loads_config(text: str, fmt: str, origin: str = "<config>", path: Path | None = None) -> PromptConfig:
     try:
         data = _parse_text(text, fmt, origin)
     except RecursionError:
-        raise ConfigError(f"{origin}: not valid {fmt.upper()}: nested too deeply to read") from None
+        raise ConfigError(wording.CONFIG_NOT_VALID_DEEP.format(origin=origin, format=fmt.upper())) from None
     except ConfigError:
         raise
     except ValueError as exc:
@@ -578,8 +579,8 @@ def loads_config(text: str, fmt: str, origin: str = "<config>", path: Path | Non
         # Python's digit limit, and the like.
         reason = str(exc)
         if "integer string conversion" in reason:
-            reason = "an integer literal has more digits than can be read (the limit is 4300)"
-        raise ConfigError(f"{origin}: not valid {fmt.upper()}: {reason}") from None
+            raise ConfigError(wording.CONFIG_NOT_VALID_DIGITS.format(origin=origin, format=fmt.upper())) from None
+        raise ConfigError(wording.CONFIG_NOT_VALID.format(origin=origin, format=fmt.upper(), problem=reason)) from None
     return from_data(data, origin, path)
 
 
@@ -588,24 +589,28 @@ def _parse_text(text: str, fmt: str, origin: str) -> Any:
         try:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
-            raise ConfigError(f"{origin}: not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}") from None
+            raise ConfigError(wording.CONFIG_NOT_VALID_AT.format(origin=origin, format="JSON", problem=exc.msg,
+                                                                 line=exc.lineno, column=exc.colno)) from None
     elif fmt == "yaml":
         try:
             data = safe_yaml.load(text)
         except yaml.YAMLError as exc:
             mark = getattr(exc, "problem_mark", None)
-            where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
             problem = getattr(exc, "problem", None) or str(exc)
-            raise ConfigError(f"{origin}: not valid YAML: {problem}{where}") from None
+            if mark is not None:
+                raise ConfigError(wording.CONFIG_NOT_VALID_AT.format(origin=origin, format="YAML", problem=problem,
+                                                                     line=mark.line + 1,
+                                                                     column=mark.column + 1)) from None
+            raise ConfigError(wording.CONFIG_NOT_VALID.format(origin=origin, format="YAML", problem=problem)) from None
         if data is None:
             data = {}
     elif fmt == "toml":
         try:
             data = tomllib.loads(text)
         except tomllib.TOMLDecodeError as exc:
-            raise ConfigError(f"{origin}: not valid TOML: {exc}") from None
+            raise ConfigError(wording.CONFIG_NOT_VALID.format(origin=origin, format="TOML", problem=exc)) from None
     else:
-        raise ConfigError(f"{origin}: unknown config format {fmt!r}")
+        raise ConfigError(wording.CONFIG_FILE_UNKNOWN_FORMAT.format(origin=origin, format=repr(fmt)))
     return data
 
 
@@ -640,18 +645,18 @@ def read_text_file(path: str | Path, error_type: type[Exception] = ConfigError, 
     try:
         size = path.stat().st_size
         if size > MAX_CONFIG_BYTES:
-            raise error_type(f"{path}: the file is {size} bytes; a {what} may be at most {MAX_CONFIG_BYTES} bytes")
+            raise error_type(wording.read_too_large(what, str(path), size, MAX_CONFIG_BYTES))
         raw = path.read_bytes()
     except FileNotFoundError:
-        raise error_type(f"{path}: no such file") from None
+        raise error_type(wording.READ_NO_FILE.format(path=path)) from None
     except IsADirectoryError:
-        raise error_type(f"{path}: is a directory, not a {what}") from None
+        raise error_type(wording.read_folder(what, str(path))) from None
     except OSError as exc:
-        raise error_type(f"{path}: cannot read: {exc.strerror}") from None
+        raise error_type(wording.READ_FAILED.format(path=path, error=exc.strerror)) from None
     try:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise error_type(f"{path}: not UTF-8 text (byte {exc.start})") from None
+        raise error_type(wording.READ_NOT_UTF8.format(path=path, offset=exc.start)) from None
 
 
 def load_config(path: str | Path) -> PromptConfig:
@@ -745,7 +750,7 @@ def dump_config(config: PromptConfig, fmt: str) -> str:
         return yaml.dump(data, Dumper=_YamlDumper, allow_unicode=True, sort_keys=False, width=100)
     if fmt == "toml":
         return _toml_document(data)
-    raise ConfigError(f"unknown config format {fmt!r}")
+    raise ConfigError(wording.CONFIG_UNKNOWN_FORMAT.format(format=repr(fmt)))
 
 
 def save_config(config: PromptConfig, path: str | Path, fmt: str | None = None) -> Path:
@@ -822,13 +827,12 @@ def _toml_value(value: Any) -> str:
         return _toml_multiline(value) if "\n" in value else _toml_string(value)
     if isinstance(value, list):
         if any(v is None for v in value):
-            raise ConfigError("TOML has no null, and a list of per-turn values cannot skip one; "
-                              "save this config as JSON or YAML")
+            raise ConfigError(wording.CONFIG_TOML_NULL)
         return "[" + ", ".join(_toml_value(v) for v in value) + "]"
     if isinstance(value, dict):
         items = [f"{_toml_key(str(k))} = {_toml_value(v)}" for k, v in value.items() if v is not None]
         return "{ " + ", ".join(items) + " }" if items else "{}"
-    raise ConfigError(f"cannot write {type(value).__name__} to TOML")
+    raise ConfigError(wording.CONFIG_TOML_TYPE.format(type=type(value).__name__))
 
 
 def _toml_table(lines: list[str], header: str, table: dict) -> None:

@@ -62,45 +62,36 @@ class CovelVariable:
     instead: str = ""
 
 
-_TURN_SEGMENT = ("provide it from the plugin entry as a turn segment (prompt.segment@1 with volatility "
-                 "\"turn\"), which goes to the turn context instead of the system prompt")
+_TURN_SEGMENT = wording.COVEL_INSTEAD_TURN_SEGMENT.format()
 
 CATALOG: tuple[CovelVariable, ...] = (
-    CovelVariable("player.message", "the player's message this turn", True, example="我去石桥那边看看。",
-                  instead="it is already the current user message; leave it out of the body"),
-    CovelVariable("player.lastFormValues", "the last submitted form, as pretty JSON text (empty when none)", True,
-                  example="", instead=_TURN_SEGMENT),
-    CovelVariable("player.lastFormValuesRaw", "the last submitted form as an object", True, open=True,
-                  example=None, instead=_TURN_SEGMENT),
-    CovelVariable("player.character", "the primary seat's current character (JSON), empty when none", True,
-                  open=True, example={"name": "夜猫子", "type": "player", "description": "外地来的游客"},
-                  instead="use characterSheetSegments(...) from @covel/plugin-handlers-utils in the plugin "
-                  "entry; its <player-character> block goes to the turn context"),
-    CovelVariable("characters.npcs", "profiles of every character but the current one, one per line", True,
-                  example=_NPCS_EXAMPLE,
-                  instead="use characterSheetSegments(..., {profiles: true}) in the plugin entry; its "
-                  "<character-profiles> block goes to the turn context"),
-    CovelVariable("session.id", "the session id", False, example="demo-lantern-deepseek"),
-    CovelVariable("session.turnNumber", "the number of the current turn", True, example=4, instead=_TURN_SEGMENT),
-    CovelVariable("inputs", "inputs.<pluginId>.<runtimeId>.<field>: this execution's outputs of earlier runtimes",
-                  True, open=True, example={}, instead="declare the field in io.inputs; it is injected as data in "
-                  "<runtime-inputs> in the turn context"),
-    CovelVariable("world.name", "the world's name", False, example="灯岭镇"),
-    CovelVariable("world.description", "the world's description", False, example="依山而建的小镇，每月十五办灯会。"),
-    CovelVariable("world.tags", "the world's tags", False, example=["古镇", "日常"]),
-    CovelVariable("world.lore", "the whole lore text, including the narrator-only part", False,
-                  example="灯岭镇的灯会始于三百年前……"),
-    CovelVariable("world.schema", "the world's character schema (bookkeeping ids and times stripped)", False,
-                  open=True, example={"fields": ["mood", "injury"]}),
-    CovelVariable("world.entries", "the world's lorebook entries", False, open=True, example=[]),
-    CovelVariable("world.dimensions", "world.dimensions.<id>: {name, description?, schema, value, version}, "
-                  "frozen per turn", True, open=True,
+    CovelVariable("player.message", wording.COVEL_ABOUT_MESSAGE, True, example="我去石桥那边看看。",
+                  instead=wording.COVEL_INSTEAD_MESSAGE),
+    CovelVariable("player.lastFormValues", wording.COVEL_ABOUT_FORM, True, example="", instead=_TURN_SEGMENT),
+    CovelVariable("player.lastFormValuesRaw", wording.COVEL_ABOUT_FORM_RAW, True, open=True, example=None,
+                  instead=_TURN_SEGMENT),
+    CovelVariable("player.character", wording.COVEL_ABOUT_CHARACTER, True, open=True,
+                  example={"name": "夜猫子", "type": "player", "description": "外地来的游客"},
+                  instead=wording.COVEL_INSTEAD_CHARACTER),
+    CovelVariable("characters.npcs", wording.COVEL_ABOUT_NPCS, True, example=_NPCS_EXAMPLE,
+                  instead=wording.COVEL_INSTEAD_PROFILES.format()),
+    CovelVariable("session.id", wording.COVEL_ABOUT_SESSION_ID, False, example="demo-lantern-deepseek"),
+    CovelVariable("session.turnNumber", wording.COVEL_ABOUT_TURN_NUMBER, True, example=4, instead=_TURN_SEGMENT),
+    CovelVariable("inputs", wording.COVEL_ABOUT_INPUTS, True, open=True, example={},
+                  instead=wording.COVEL_INSTEAD_INPUTS),
+    CovelVariable("world.name", wording.COVEL_ABOUT_WORLD_NAME, False, example="灯岭镇"),
+    CovelVariable("world.description", wording.COVEL_ABOUT_WORLD_DESCRIPTION, False,
+                  example="依山而建的小镇，每月十五办灯会。"),
+    CovelVariable("world.tags", wording.COVEL_ABOUT_WORLD_TAGS, False, example=["古镇", "日常"]),
+    CovelVariable("world.lore", wording.COVEL_ABOUT_WORLD_LORE, False, example="灯岭镇的灯会始于三百年前……"),
+    CovelVariable("world.schema", wording.COVEL_ABOUT_WORLD_SCHEMA, False, open=True,
+                  example={"fields": ["mood", "injury"]}),
+    CovelVariable("world.entries", wording.COVEL_ABOUT_WORLD_ENTRIES, False, open=True, example=[]),
+    CovelVariable("world.dimensions", wording.COVEL_ABOUT_DIMENSIONS.format(), True, open=True,
                   example={"reputation": {"name": "名望", "schema": {"type": "number", "min": 0, "max": 100},
                                           "value": 42, "version": 7}},
-                  instead="let world-init's <world-dimensions> turn segment carry the values, or read them "
-                  "with world-dimension-get"),
-    CovelVariable("userSettings", "userSettings.<key>: the plugin's settings (defaults merged with the player's)",
-                  False, open=True, example={}),
+                  instead=wording.COVEL_INSTEAD_DIMENSIONS),
+    CovelVariable("userSettings", wording.COVEL_ABOUT_USER_SETTINGS, False, open=True, example={}),
 )
 
 _BY_PATH = {v.path: v for v in CATALOG}
@@ -113,9 +104,10 @@ def _groups() -> dict[str, CovelVariable]:
     for head in dict.fromkeys(v.path.split(".")[0] for v in CATALOG if "." in v.path):
         members = [v for v in CATALOG if v.path.startswith(head + ".")]
         volatile = [v for v in members if v.changes_between_turns]
-        instead = "name the field you need" + (f" and leave out {', '.join(v.path for v in volatile)}: "
-                                               f"{volatile[0].instead}" if volatile else "")
-        out[head] = CovelVariable(head, f"every {head}.* value, as one JSON object", bool(volatile),
+        instead = (wording.COVEL_INSTEAD_GROUP_VOLATILE.format(paths=", ".join(v.path for v in volatile),
+                                                               detail=volatile[0].instead)
+                   if volatile else wording.COVEL_INSTEAD_GROUP)
+        out[head] = CovelVariable(head, wording.COVEL_ABOUT_GROUP.format(group=head), bool(volatile),
                                   example=None, instead=instead)
     return out
 
@@ -300,7 +292,7 @@ def check_covel(source: str, template_id: str | None = None, *, front_matter: bo
             continue
         if entry.changes_between_turns and in_system_prompt:
             out.append(dg.make(dg.COVEL_VOLATILE_IN_SYSTEM, dg.WARNING, wording.COVEL_VOLATILE_IN_SYSTEM.format(
-                               path=repr(ref.path), instead=entry.instead),
+                               path=repr(ref.path), detail=entry.instead),
                                pos, ref.start, ref.end, block_id=template_id, variable=ref.path))
         if ref.tag is not None:
             out.append(dg.make(dg.COVEL_ESCAPED_IN_TAG, dg.INFO, wording.COVEL_ESCAPED_IN_TAG.format(tag=ref.tag),

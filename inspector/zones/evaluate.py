@@ -204,13 +204,13 @@ def _describe(value: Any) -> str:
     if value is UNDEFINED:
         return "undefined"
     if isinstance(value, bool):
-        return "a boolean"
+        return wording.FOUND_A_BOOLEAN
     if is_js_number(value):
-        return f"the number {js_number(value)}"
+        return wording.FOUND_NUMBER.format(value=js_number(value))
     if isinstance(value, str):
-        return "a string"
+        return wording.FOUND_A_STRING
     if isinstance(value, dict):
-        return "an object"
+        return wording.FOUND_AN_OBJECT
     return type(value).__name__
 
 

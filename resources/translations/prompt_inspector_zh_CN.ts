@@ -1951,6 +1951,10 @@ Click a name to copy its id.</source>
       <translation>无</translation>
     </message>
     <message>
+      <source>top level</source>
+      <translation>顶层</translation>
+    </message>
+    <message>
       <source>{n} min</source>
       <translation>{n} 分钟</translation>
     </message>
@@ -2291,6 +2295,10 @@ Click a name to copy its id.</source>
       <translation>被 complete 块 {block} 取代</translation>
     </message>
     <message>
+      <source>duplicate id: registering it again throws</source>
+      <translation>ID 重复：再次注册会抛出异常</translation>
+    </message>
+    <message>
       <source>input mode {mode} applies one block only</source>
       <translation>输入模式 {mode} 只使用一个块</translation>
     </message>
@@ -2303,12 +2311,796 @@ Click a name to copy its id.</source>
       <translation>{path} 不是 Covel 模板变量，所以渲染为空；是不是想写 {suggestion}？</translation>
     </message>
     <message>
-      <source>{path} changes between turns, and the runtime body is part of the system prompt: every change rewrites the system prompt and the prefix cache stops there; {instead}</source>
-      <translation>{path} 在回合之间会变化，而运行时主体是系统提示的一部分：每次变化都会改写系统提示，前缀缓存就断在那里；{instead}</translation>
+      <source>{path} changes between turns, and the runtime body is part of the system prompt: every change rewrites the system prompt and the prefix cache stops there; {detail}</source>
+      <translation>{path} 会在回合之间变化，而运行时主体是系统提示词的一部分：每次变化都会改写系统提示词，前缀缓存就在那里中断；{detail}</translation>
+    </message>
+    <message>
+      <source>the player's message this turn</source>
+      <translation>玩家本回合的消息</translation>
+    </message>
+    <message>
+      <source>the last submitted form, as pretty JSON text (empty when none)</source>
+      <translation>最近一次提交的表单，格式化的 JSON 文本（没有时为空）</translation>
+    </message>
+    <message>
+      <source>the last submitted form as an object</source>
+      <translation>最近一次提交的表单，作为对象</translation>
+    </message>
+    <message>
+      <source>the primary seat's current character (JSON), empty when none</source>
+      <translation>主座位当前的角色（JSON），没有时为空</translation>
+    </message>
+    <message>
+      <source>profiles of every character but the current one, one per line</source>
+      <translation>除当前角色外每个角色的简介，每行一个</translation>
+    </message>
+    <message>
+      <source>the session id</source>
+      <translation>会话 ID</translation>
+    </message>
+    <message>
+      <source>the number of the current turn</source>
+      <translation>当前回合的序号</translation>
+    </message>
+    <message>
+      <source>inputs.&lt;pluginId&gt;.&lt;runtimeId&gt;.&lt;field&gt;: this execution's outputs of earlier runtimes</source>
+      <translation>inputs.&lt;pluginId&gt;.&lt;runtimeId&gt;.&lt;field&gt;：本次执行中之前各运行时的输出</translation>
+    </message>
+    <message>
+      <source>the world's name</source>
+      <translation>世界的名称</translation>
+    </message>
+    <message>
+      <source>the world's description</source>
+      <translation>世界的描述</translation>
+    </message>
+    <message>
+      <source>the world's tags</source>
+      <translation>世界的标签</translation>
+    </message>
+    <message>
+      <source>the whole lore text, including the narrator-only part</source>
+      <translation>完整的设定文本，包括仅叙述者可见的部分</translation>
+    </message>
+    <message>
+      <source>the world's character schema (bookkeeping ids and times stripped)</source>
+      <translation>世界的角色结构（已去掉用于记录的 ID 和时间）</translation>
+    </message>
+    <message>
+      <source>the world's lorebook entries</source>
+      <translation>世界的世界书条目</translation>
+    </message>
+    <message>
+      <source>world.dimensions.&lt;id&gt;: {{name, description?, schema, value, version}}, frozen per turn</source>
+      <translation>world.dimensions.&lt;id&gt;：{{name, description?, schema, value, version}}，每回合冻结</translation>
+    </message>
+    <message>
+      <source>userSettings.&lt;key&gt;: the plugin's settings (defaults merged with the player's)</source>
+      <translation>userSettings.&lt;key&gt;：插件的设置（默认值与玩家的设置合并）</translation>
+    </message>
+    <message>
+      <source>every {group}.* value, as one JSON object</source>
+      <translation>每个 {group}.* 值，合成一个 JSON 对象</translation>
+    </message>
+    <message>
+      <source>provide it from the plugin entry as a turn segment (prompt.segment@1 with volatility "turn"), which goes to the turn context instead of the system prompt</source>
+      <translation>在插件入口中把它作为回合片段提供（prompt.segment@1，volatility 为 "turn"），这样它会进入回合上下文，而不是系统提示词</translation>
+    </message>
+    <message>
+      <source>it is already the current user message; leave it out of the body</source>
+      <translation>它已经是当前的用户消息；请不要把它放进主体</translation>
+    </message>
+    <message>
+      <source>use characterSheetSegments(...) from @covel/plugin-handlers-utils in the plugin entry; its &lt;player-character&gt; block goes to the turn context</source>
+      <translation>在插件入口中使用 @covel/plugin-handlers-utils 的 characterSheetSegments(...)；它的 &lt;player-character&gt; 块会进入回合上下文</translation>
+    </message>
+    <message>
+      <source>use characterSheetSegments(..., {{profiles: true}}) in the plugin entry; its &lt;character-profiles&gt; block goes to the turn context</source>
+      <translation>在插件入口中使用 characterSheetSegments(..., {{profiles: true}})；它的 &lt;character-profiles&gt; 块会进入回合上下文</translation>
+    </message>
+    <message>
+      <source>declare the field in io.inputs; it is injected as data in &lt;runtime-inputs&gt; in the turn context</source>
+      <translation>在 io.inputs 中声明该字段；它会作为数据注入回合上下文中的 &lt;runtime-inputs&gt;</translation>
+    </message>
+    <message>
+      <source>let world-init's &lt;world-dimensions&gt; turn segment carry the values, or read them with world-dimension-get</source>
+      <translation>让 world-init 的 &lt;world-dimensions&gt; 回合片段携带这些值，或者用 world-dimension-get 读取它们</translation>
+    </message>
+    <message>
+      <source>name the field you need</source>
+      <translation>指明你需要的字段</translation>
+    </message>
+    <message>
+      <source>name the field you need and leave out {paths}: {detail}</source>
+      <translation>指明你需要的字段，并去掉 {paths}：{detail}</translation>
     </message>
     <message>
       <source>inside &lt;{tag}&gt; the value is XML-escaped (&amp;, &lt;, &gt; become &amp;amp; &amp;lt; &amp;gt;), so it cannot close the block</source>
       <translation>在 &lt;{tag}&gt; 内，值会经过 XML 转义（&amp;、&lt;、&gt; 变成 &amp;amp; &amp;lt; &amp;gt;），所以它无法闭合这个块</translation>
+    </message>
+    <message>
+      <source>the boolean {value}</source>
+      <translation>布尔值 {value}</translation>
+    </message>
+    <message>
+      <source>the number {value}</source>
+      <translation>数字 {value}</translation>
+    </message>
+    <message>
+      <source>the string {value}</source>
+      <translation>字符串 {value}</translation>
+    </message>
+    <message>
+      <source>a string</source>
+      <translation>字符串</translation>
+    </message>
+    <message>
+      <source>a boolean</source>
+      <translation>布尔值</translation>
+    </message>
+    <message>
+      <source>a list</source>
+      <translation>列表</translation>
+    </message>
+    <message>
+      <source>a table</source>
+      <translation>表</translation>
+    </message>
+    <message>
+      <source>a mapping</source>
+      <translation>映射</translation>
+    </message>
+    <message>
+      <source>an object</source>
+      <translation>对象</translation>
+    </message>
+    <message>
+      <source>{path}.{key} is required</source>
+      <translation>{path}.{key} 为必填项</translation>
+    </message>
+    <message>
+      <source>{path}.{key} must be a string, found {found}</source>
+      <translation>{path}.{key} 必须是字符串，实际为 {found}</translation>
+    </message>
+    <message>
+      <source>{path}.{key} must be true or false, found {found}</source>
+      <translation>{path}.{key} 必须是 true 或 false，实际为 {found}</translation>
+    </message>
+    <message>
+      <source>{path}.{key} must be true or false, found {found} (ChatLuna would not read it as false)</source>
+      <translation>{path}.{key} 必须是 true 或 false，实际为 {found}（ChatLuna 不会把它读作 false）</translation>
+    </message>
+    <message>
+      <source>{path}.{key} must be a whole number, found {found}</source>
+      <translation>{path}.{key} 必须是整数，实际为 {found}</translation>
+    </message>
+    <message>
+      <source>{path}.{key} must be {minimum} or more, found {found}</source>
+      <translation>{path}.{key} 必须不小于 {minimum}，实际为 {found}</translation>
+    </message>
+    <message>
+      <source>{path}.{key} must be a number, found {found}</source>
+      <translation>{path}.{key} 必须是数字，实际为 {found}</translation>
+    </message>
+    <message>
+      <source>{path}.{key} must be one of {choices}, found {value}</source>
+      <translation>{path}.{key} 必须是 {choices} 之一，实际为 {value}</translation>
+    </message>
+    <message>
+      <source>{origin}: the text is {length} characters; a preset may be at most {limit} bytes</source>
+      <translation>{origin}：文本有 {length} 个字符；预设最多只能有 {limit} 字节</translation>
+    </message>
+    <message>
+      <source>{origin}: not valid YAML: {problem} at line {line}, column {column}</source>
+      <translation>{origin}：不是有效的 YAML：{problem}（第 {line} 行，第 {column} 列）</translation>
+    </message>
+    <message>
+      <source>{origin}: not valid YAML: nested too deeply to read</source>
+      <translation>{origin}：不是有效的 YAML：嵌套太深，无法读取</translation>
+    </message>
+    <message>
+      <source>{origin}: not valid YAML: {problem}</source>
+      <translation>{origin}：不是有效的 YAML：{problem}</translation>
+    </message>
+    <message>
+      <source>{origin}: values are nested more than {limit} levels deep</source>
+      <translation>{origin}：值的嵌套超过 {limit} 层</translation>
+    </message>
+    <message>
+      <source>{origin}: a ChatLuna preset is a YAML mapping with 'keywords' and 'prompts', found {found}</source>
+      <translation>{origin}：ChatLuna 预设是包含 'keywords' 和 'prompts' 的 YAML 映射，实际为 {found}</translation>
+    </message>
+    <message>
+      <source>version must be a string, found {found}</source>
+      <translation>version 必须是字符串，实际为 {found}</translation>
+    </message>
+    <message>
+      <source>keywords is required: the names a user gives to pick this preset (ChatLuna looks every preset up by them)</source>
+      <translation>keywords 为必填项：用户用来选择这个预设的名称（ChatLuna 靠它们查找每个预设）</translation>
+    </message>
+    <message>
+      <source>keywords must be a list of at least one name, found {found}</source>
+      <translation>keywords 必须是至少包含一个名称的列表，实际为 {found}</translation>
+    </message>
+    <message>
+      <source>keywords[{index}] must be a string, found {found}</source>
+      <translation>keywords[{index}] 必须是字符串，实际为 {found}</translation>
+    </message>
+    <message>
+      <source>prompts is required (a list of {{role, content}}; [] for none): ChatLuna cannot load a preset without it</source>
+      <translation>prompts 为必填项（{{role, content}} 的列表；没有则写 []）：没有它，ChatLuna 无法加载预设</translation>
+    </message>
+    <message>
+      <source>prompts must be a list of {{role, content}}, found {found}</source>
+      <translation>prompts 必须是 {{role, content}} 的列表，实际为 {found}</translation>
+    </message>
+    <message>
+      <source>{path} must be a mapping with role and content, found {found}</source>
+      <translation>{path} 必须是包含 role 和 content 的映射，实际为 {found}</translation>
+    </message>
+    <message>
+      <source>{path}.role must be one of system, user, assistant, found {found}</source>
+      <translation>{path}.role 必须是 system、user、assistant 之一，实际为 {found}</translation>
+    </message>
+    <message>
+      <source>{path}.role must be one of system, user, assistant, found {found} (ChatLuna refuses the whole preset: "Unknown role")</source>
+      <translation>{path}.role 必须是 system、user、assistant 之一，实际为 {found}（ChatLuna 会拒绝整个预设："Unknown role"）</translation>
+    </message>
+    <message>
+      <source>{path}.type {type} is none of {types}; it only labels the message (lore entries are placed by description, scenario and first_message)</source>
+      <translation>{path}.type {type} 不属于 {types}；它只是给消息加标注（世界书条目按 description、scenario 和 first_message 放置）</translation>
+    </message>
+    <message>
+      <source>{path}.content is required (ChatLuna refuses the whole preset: "Content is required")</source>
+      <translation>{path}.content 为必填项（ChatLuna 会拒绝整个预设："Content is required"）</translation>
+    </message>
+    <message>
+      <source>{path}.content must be text or a list of content parts, found {found}</source>
+      <translation>{path}.content 必须是文本或内容片段列表，实际为 {found}</translation>
+    </message>
+    <message>
+      <source>{path}.content[{index}] must be a content part such as {{type: text, text: ...}}, found {found}</source>
+      <translation>{path}.content[{index}] 必须是内容片段，例如 {{type: text, text: ...}}，实际为 {found}</translation>
+    </message>
+    <message>
+      <source>{path}.content[{index}].text must be a string, found {found}</source>
+      <translation>{path}.content[{index}].text 必须是字符串，实际为 {found}</translation>
+    </message>
+    <message>
+      <source>{path}.insertPosition {position} (ChatLuna 1.3.36 has no rule for it and inserts the entry as the second message)</source>
+      <translation>{path}.insertPosition {position}（ChatLuna 1.3.36 对它没有规则，会把该条目作为第二条消息插入）</translation>
+    </message>
+    <message>
+      <source>world_lores must be a list of lore entries (and one optional settings mapping), found {found}</source>
+      <translation>world_lores 必须是世界书条目的列表（外加一个可选的设置映射），实际为 {found}</translation>
+    </message>
+    <message>
+      <source>{path} must be a mapping, found {found}</source>
+      <translation>{path} 必须是映射，实际为 {found}</translation>
+    </message>
+    <message>
+      <source>{path} has {present} but no {missing}, so ChatLuna does not read it as an entry</source>
+      <translation>{path} 有 {present} 但没有 {missing}，所以 ChatLuna 不会把它读作条目</translation>
+    </message>
+    <message>
+      <source>{path} has {present} but no {missing}, so ChatLuna does not read it as an entry but as the settings of the lore book</source>
+      <translation>{path} 有 {present} 但没有 {missing}，所以 ChatLuna 不会把它读作条目，而是读作世界书的设置</translation>
+    </message>
+    <message>
+      <source>{path}: a second settings mapping; ChatLuna uses only the first (world_lores[{index}])</source>
+      <translation>{path}：第二个设置映射；ChatLuna 只使用第一个（world_lores[{index}]）</translation>
+    </message>
+    <message>
+      <source>{path}.insertPosition: ChatLuna 1.3.36 does not apply the settings' insertPosition to the entries; give it on each entry</source>
+      <translation>{path}.insertPosition：ChatLuna 1.3.36 不会把设置中的 insertPosition 应用到各条目；请在每个条目上单独指定</translation>
+    </message>
+    <message>
+      <source>{path}.keywords must be a keyword or a list of them, found {found}</source>
+      <translation>{path}.keywords 必须是关键词或关键词列表，实际为 {found}</translation>
+    </message>
+    <message>
+      <source>{path}.keywords[{index}] must be a string, found {found}</source>
+      <translation>{path}.keywords[{index}] 必须是字符串，实际为 {found}</translation>
+    </message>
+    <message>
+      <source>{path} must be a mapping with content, found {found}</source>
+      <translation>{path} 必须是包含 content 的映射，实际为 {found}</translation>
+    </message>
+    <message>
+      <source>knowledge must be a mapping {{knowledge, prompt}}, found {found}</source>
+      <translation>knowledge 必须是映射 {{knowledge, prompt}}，实际为 {found}</translation>
+    </message>
+    <message>
+      <source>knowledge.knowledge must be a knowledge base name or a list of them, found {found}</source>
+      <translation>knowledge.knowledge 必须是知识库名称或知识库名称列表，实际为 {found}</translation>
+    </message>
+    <message>
+      <source>config must be a mapping, found {found}</source>
+      <translation>config 必须是映射，实际为 {found}</translation>
+    </message>
+    <message>
+      <source>config.postHandler must be a mapping {{prefix, postfix, variables, censor}}, found {found}</source>
+      <translation>config.postHandler 必须是映射 {{prefix, postfix, variables, censor}}，实际为 {found}</translation>
+    </message>
+    <message>
+      <source>the preset cannot be written back as YAML that reads the same; nothing was saved</source>
+      <translation>无法把这个预设写回为读取结果相同的 YAML；未保存任何内容</translation>
+    </message>
+    <message>
+      <source>a '{{' is not closed</source>
+      <translation>有一个 '{{' 没有闭合</translation>
+    </message>
+    <message>
+      <source>{{{name}}} is not a variable it has (only {{input}}; write {{{{ and }}}} for braces)</source>
+      <translation>{{{name}}} 不是它提供的变量（只有 {{input}}；花括号请写成 {{{{ 和 }}}}）</translation>
+    </message>
+    <message>
+      <source>a single '}}' (write }}}} for a brace)</source>
+      <translation>单独的 '}}'（花括号请写成 }}}}）</translation>
+    </message>
+    <message>
+      <source>config.loreBooksPrompt: {detail}; LangChain throws there and the chat fails</source>
+      <translation>config.loreBooksPrompt：{detail}；LangChain 会在这里抛出异常，对话失败</translation>
+    </message>
+    <message>
+      <source>insertFrequency 0: never inserted</source>
+      <translation>insertFrequency 为 0：从不插入</translation>
+    </message>
+    <message>
+      <source>insertFrequency below 0: inserted on every turn</source>
+      <translation>insertFrequency 小于 0：每回合都插入</translation>
+    </message>
+    <message>
+      <source>turn {turn}: ChatLuna's counter is {count}, a multiple of insertFrequency {frequency}</source>
+      <translation>第 {turn} 回合：ChatLuna 的计数器为 {count}，是 insertFrequency {frequency} 的倍数</translation>
+    </message>
+    <message>
+      <source>turn {turn}: ChatLuna's counter is {count}, not a multiple of insertFrequency {frequency}</source>
+      <translation>第 {turn} 回合：ChatLuna 的计数器为 {count}，不是 insertFrequency {frequency} 的倍数</translation>
+    </message>
+    <message>
+      <source>the note renders as the empty string, which ChatLuna leaves out</source>
+      <translation>作者注释渲染为空字符串，ChatLuna 会将其略去</translation>
+    </message>
+    <message>
+      <source>world_lores[{index}]: keyword {keyword} is not a regular expression ({reason}); ChatLuna builds one from every keyword, so this throws there and no lore entry is used for that chat</source>
+      <translation>world_lores[{index}]：关键词 {keyword} 不是正则表达式（{reason}）；ChatLuna 会用每个关键词构建正则表达式，所以这里会抛出异常，该对话不会使用任何世界书条目</translation>
+    </message>
+    <message>
+      <source>world_lores[{index}]: keyword {keyword} looks like a /regex/ literal, but ChatLuna reads every keyword as the pattern itself: this one only matches text containing the slashes (write the pattern without slashes and flags)</source>
+      <translation>world_lores[{index}]：关键词 {keyword} 看起来像 /regex/ 字面量，但 ChatLuna 会把每个关键词本身当作模式：这个关键词只会匹配包含斜杠的文本（请去掉斜杠和标志，只写模式）</translation>
+    </message>
+    <message>
+      <source>format_user_prompt never writes {{prompt}}: ChatLuna replaces what the user said with this text, so the user's message is lost</source>
+      <translation>format_user_prompt 从未写出 {{prompt}}：ChatLuna 会用这段文本替换用户说的话，所以用户的消息会丢失</translation>
+    </message>
+    <message>
+      <source>time_UTC({argument}): not a UTC offset; ChatLuna renders "Invalid UTC offset"</source>
+      <translation>time_UTC({argument})：不是 UTC 偏移量；ChatLuna 会渲染出 "Invalid UTC offset"</translation>
+    </message>
+    <message>
+      <source>timeDiff: {value} is not an ISO date or date-time; it counts as an invalid date ("now")</source>
+      <translation>timeDiff：{value} 不是 ISO 日期或日期时间；它会被当作无效日期（"now"）</translation>
+    </message>
+    <message>
+      <source>url(): ChatLuna fetches {address} here and inserts up to {limit} characters of the reply; this tool does not use the network, so the call renders as the empty string</source>
+      <translation>url()：ChatLuna 会在这里获取 {address}，并插入响应中最多 {limit} 个字符；本工具不使用网络，所以这个调用渲染为空字符串</translation>
+    </message>
+    <message>
+      <source>unknown function {name}: ChatLuna's renderer throws on the call</source>
+      <translation>未知函数 {name}：ChatLuna 的渲染器会在调用时抛出异常</translation>
+    </message>
+    <message>
+      <source>unknown function {name}: ChatLuna's renderer throws on the call; {name} is a variable, and the renderer only calls registered functions this way</source>
+      <translation>未知函数 {name}：ChatLuna 的渲染器会在调用时抛出异常；{name} 是变量，而渲染器只会以这种方式调用已注册的函数</translation>
+    </message>
+    <message>
+      <source>unknown variable {name} (it renders as nothing)</source>
+      <translation>未知变量 {name}（渲染为空）</translation>
+    </message>
+    <message>
+      <source>this {{while}} condition is always true: ChatLuna stops the loop after {limit} iterations (and logs a warning)</source>
+      <translation>这个 {{while}} 条件永远为真：ChatLuna 会在 {limit} 次迭代后停止循环（并记录一条警告）</translation>
+    </message>
+    <message>
+      <source>the render would write more than {limit} characters; it stops here</source>
+      <translation>渲染输出会超过 {limit} 个字符；在此停止</translation>
+    </message>
+    <message>
+      <source>the render ran more than {limit} loop iterations in all; it stops here (ChatLuna would go on)</source>
+      <translation>渲染总共运行了超过 {limit} 次循环迭代；在此停止（ChatLuna 会继续）</translation>
+    </message>
+    <message>
+      <source>the render took more than {limit} steps in all; it stops here (ChatLuna would go on)</source>
+      <translation>渲染总共执行了超过 {limit} 步；在此停止（ChatLuna 会继续）</translation>
+    </message>
+    <message>
+      <source>the function {name} failed ({error}); it reads as nothing</source>
+      <translation>函数 {name} 执行失败（{error}）；其结果为空</translation>
+    </message>
+    <message>
+      <source>the function {name} failed ({error})</source>
+      <translation>函数 {name} 执行失败（{error}）</translation>
+    </message>
+    <message>
+      <source>unknown variable {name}: it reads as nothing</source>
+      <translation>未知变量 {name}：读取结果为空</translation>
+    </message>
+    <message>
+      <source>unknown function {name}: ChatLuna's renderer throws here, and the whole template fails to render</source>
+      <translation>未知函数 {name}：ChatLuna 的渲染器会在这里抛出异常，整个模板渲染失败</translation>
+    </message>
+    <message>
+      <source>unknown function {name}: ChatLuna's renderer throws here, and the tag writes nothing</source>
+      <translation>未知函数 {name}：ChatLuna 的渲染器会在这里抛出异常，这个标签不输出任何内容</translation>
+    </message>
+    <message>
+      <source>evaluating this block's expression throws ({error}); ChatLuna's renderer fails on the whole template</source>
+      <translation>对这个块的表达式求值时抛出异常（{error}）；整个模板在 ChatLuna 的渲染器中渲染失败</translation>
+    </message>
+    <message>
+      <source>evaluating this tag throws in ChatLuna's renderer ({error}), so it writes nothing</source>
+      <translation>在 ChatLuna 的渲染器中对这个标签求值时抛出异常（{error}），所以它不输出任何内容</translation>
+    </message>
+    <message>
+      <source>{{while}} was still true after {limit} iterations; ChatLuna stops it there and logs a warning</source>
+      <translation>{{while}} 在 {limit} 次迭代后仍为真；ChatLuna 会在那里停止它并记录一条警告</translation>
+    </message>
+    <message>
+      <source>{{repeat}} needs a number of at least 0, got {value}; ChatLuna skips the block and logs a warning</source>
+      <translation>{{repeat}} 需要不小于 0 的数字，实际为 {value}；ChatLuna 会跳过这个块并记录一条警告</translation>
+    </message>
+    <message>
+      <source>the template is nested too deeply to render</source>
+      <translation>模板嵌套过深，无法渲染</translation>
+    </message>
+    <message>
+      <source>{{elseif}} outside an {{if}}; it is kept as text</source>
+      <translation>{{elseif}} 不在 {{if}} 内；按文本保留</translation>
+    </message>
+    <message>
+      <source>not a tag ({detail}), so it is kept as text</source>
+      <translation>不是标签（{detail}），所以按文本保留</translation>
+    </message>
+    <message>
+      <source>this block's expression does not parse ({detail}); ChatLuna's renderer throws on it and the whole template fails to render</source>
+      <translation>这个块的表达式无法解析（{detail}）；ChatLuna 的渲染器会因此抛出异常，整个模板渲染失败</translation>
+    </message>
+    <message>
+      <source>this {{ is never closed by a }}, so it and the rest of the text are kept as text</source>
+      <translation>这个 {{ 始终没有被 }} 闭合，所以它和后面的文本都按文本保留</translation>
+    </message>
+    <message>
+      <source>blocks nested deeper than {limit} levels; ChatLuna's renderer runs out of stack and fails</source>
+      <translation>块嵌套超过 {limit} 层；ChatLuna 的渲染器会栈溢出并失败</translation>
+    </message>
+    <message>
+      <source>{{for}} needs "NAME in LIST"; without " in " the tag is kept as text</source>
+      <translation>{{for}} 需要写成 "NAME in LIST"；没有 " in " 时，这个标签按文本保留</translation>
+    </message>
+    <message>
+      <source>{{{closer}}} closes no open {{{block}}}; it is kept as text</source>
+      <translation>{{{closer}}} 没有闭合任何打开的 {{{block}}}；按文本保留</translation>
+    </message>
+    <message>
+      <source>{{{keyword}}} outside an {{if}} is read as a variable named {name} (it renders as nothing)</source>
+      <translation>{{{keyword}}} 不在 {{if}} 内，会被读作名为 {name} 的变量（渲染为空）</translation>
+    </message>
+    <message>
+      <source>{{{keyword}}} without anything after it opens no block: it is read as a variable named {name} (it renders as nothing)</source>
+      <translation>{{{keyword}}} 后面没有任何内容，不会打开块：它会被读作名为 {name} 的变量（渲染为空）</translation>
+    </message>
+    <message>
+      <source>{{{block}}} is never closed: add {{/{block}}} (ChatLuna renders the rest of the text as its body)</source>
+      <translation>{{{block}}} 始终没有闭合：请添加 {{/{block}}}（ChatLuna 会把后面的文本都渲染为它的主体）</translation>
+    </message>
+    <message>
+      <source>{count} more parse problems after this one are not listed</source>
+      <translation>此后还有 {count} 个解析问题未列出</translation>
+    </message>
+    <message>
+      <source>expected a value (a quoted string, a number or a name), found {token}</source>
+      <translation>此处应为值（带引号的字符串、数字或名称），实际为 {token}</translation>
+    </message>
+    <message>
+      <source>{{{keyword}}} needs a condition, e.g. {{{keyword} name}} or {{{keyword} name == "x"}}</source>
+      <translation>{{{keyword}}} 需要条件，例如 {{{keyword} name}} 或 {{{keyword} name == "x"}}</translation>
+    </message>
+    <message>
+      <source>a condition is one value or 'value OP value' (OP one of {operators}); logical operators are not part of the language</source>
+      <translation>条件是一个值或 'value OP value'（OP 为 {operators} 之一）；该语言不支持逻辑运算符</translation>
+    </message>
+    <message>
+      <source>a condition compares exactly two values</source>
+      <translation>条件必须恰好比较两个值</translation>
+    </message>
+    <message>
+      <source>unexpected {token} in a tag</source>
+      <translation>标签中出现意外的 {token}</translation>
+    </message>
+    <message>
+      <source>unknown closing tag {{{closer}}}; blocks close with {closers}</source>
+      <translation>未知的闭合标签 {{{closer}}}；块应以 {closers} 闭合</translation>
+    </message>
+    <message>
+      <source>{{{closer}}} takes nothing after it</source>
+      <translation>{{{closer}}} 后面不能跟任何内容</translation>
+    </message>
+    <message>
+      <source>{{else}} takes nothing after it; use {{elseif condition}}</source>
+      <translation>{{else}} 后面不能跟任何内容；请使用 {{elseif condition}}</translation>
+    </message>
+    <message>
+      <source>a loop is written {{for name in list}}</source>
+      <translation>循环写作 {{for name in list}}</translation>
+    </message>
+    <message>
+      <source>a repeat is written {{repeat count}}</source>
+      <translation>repeat 写作 {{repeat count}}</translation>
+    </message>
+    <message>
+      <source>{{{name}}} is a constant, not a variable</source>
+      <translation>{{{name}}} 是常量，不是变量</translation>
+    </message>
+    <message>
+      <source>an operator ({operator}) only appears in a condition</source>
+      <translation>运算符（{operator}）只能出现在条件中</translation>
+    </message>
+    <message>
+      <source>{detail}; the tag is kept as text</source>
+      <translation>{detail}；这个标签按文本保留</translation>
+    </message>
+    <message>
+      <source>{{{block}}} is never closed with {{/{block}}}; its tag is kept as text</source>
+      <translation>{{{block}}} 始终没有用 {{/{block}}} 闭合；它的标签按文本保留</translation>
+    </message>
+    <message>
+      <source>a quoted string in this tag is never closed on its line, so the tag never ends; the '{{' is kept as text</source>
+      <translation>这个标签中的带引号字符串在本行内没有闭合，所以标签不会结束；'{{' 按文本保留</translation>
+    </message>
+    <message>
+      <source>'{{' opens no tag (there is no '}}' on this line); it is kept as text. Write '{{{{' for a literal brace</source>
+      <translation>'{{' 没有打开标签（本行没有 '}}'）；按文本保留。字面花括号请写成 '{{{{'</translation>
+    </message>
+    <message>
+      <source>this is not a tag, so it is kept as text; write '{{{{' and '}}}}' for literal braces</source>
+      <translation>这不是标签，所以按文本保留；字面花括号请写成 '{{{{' 和 '}}}}'</translation>
+    </message>
+    <message>
+      <source>{{{keyword}}} outside an {{if}} block; kept as text</source>
+      <translation>{{{keyword}}} 不在 {{if}} 块内；按文本保留</translation>
+    </message>
+    <message>
+      <source>{{{keyword}}} after {{else}}; kept as text</source>
+      <translation>{{{keyword}}} 位于 {{else}} 之后；按文本保留</translation>
+    </message>
+    <message>
+      <source>{{/{block}}} closes no open {{{block}}}; kept as text</source>
+      <translation>{{/{block}}} 没有闭合任何打开的 {{{block}}}；按文本保留</translation>
+    </message>
+    <message>
+      <source>the render would write more than {limit} characters in all (settings.outputLimit); writing stopped here</source>
+      <translation>渲染输出总共将超过 {limit} 个字符（settings.outputLimit）；输出在此停止</translation>
+    </message>
+    <message>
+      <source>the render looped more than {limit} times in all (every block of one render shares this budget); rendering stopped here</source>
+      <translation>渲染总共循环了超过 {limit} 次（同一次渲染中的所有块共用这个额度）；渲染在此停止</translation>
+    </message>
+    <message>
+      <source>{{while}} was still true after {limit} iterations (values do not change during one render); stopped at the loop limit</source>
+      <translation>{{while}} 在 {limit} 次迭代后仍为真（值在一次渲染中不会改变）；已在循环上限处停止</translation>
+    </message>
+    <message>
+      <source>{name} is an object, which renders as '[object Object]'; give a string or pick a property (name.key)</source>
+      <translation>{name} 是对象，会渲染为 '[object Object]'；请给出字符串或选取一个属性（name.key）</translation>
+    </message>
+    <message>
+      <source>{{for}} needs a list, but this is {found}; the loop runs zero times</source>
+      <translation>{{for}} 需要列表，但这里是 {found}；循环执行零次</translation>
+    </message>
+    <message>
+      <source>the list has {count} items; only the first {limit} are rendered (loop limit)</source>
+      <translation>列表有 {count} 项；只渲染前 {limit} 项（循环上限）</translation>
+    </message>
+    <message>
+      <source>{{repeat}} needs a number, but this is {found}; it repeats zero times</source>
+      <translation>{{repeat}} 需要数字，但这里是 {found}；重复零次</translation>
+    </message>
+    <message>
+      <source>{{repeat}} count {count} is not a whole number &gt;= 0; it repeats without end</source>
+      <translation>{{repeat}} 的次数 {count} 不是 &gt;= 0 的整数；它会无限重复</translation>
+    </message>
+    <message>
+      <source>{{repeat}} count {count} is not a whole number &gt;= 0; it repeats {times} times</source>
+      <translation>{{repeat}} 的次数 {count} 不是 &gt;= 0 的整数；它会重复 {times} 次</translation>
+    </message>
+    <message>
+      <source>{{repeat}} asks for {count} repetitions; only {limit} are rendered (loop limit)</source>
+      <translation>{{repeat}} 要求重复 {count} 次；只渲染 {limit} 次（循环上限）</translation>
+    </message>
+    <message>
+      <source>expected a table/object, found {found}</source>
+      <translation>应为表/对象，实际为 {found}</translation>
+    </message>
+    <message>
+      <source>unknown key {key} (known: {known})</source>
+      <translation>未知键 {key}（已知：{known}）</translation>
+    </message>
+    <message>
+      <source>{key} is required</source>
+      <translation>{key} 为必填项</translation>
+    </message>
+    <message>
+      <source>{key} must be a string, found {found}</source>
+      <translation>{key} 必须是字符串，实际为 {found}</translation>
+    </message>
+    <message>
+      <source>{key} must be one of {choices}, found {value}</source>
+      <translation>{key} 必须是 {choices} 之一，实际为 {value}</translation>
+    </message>
+    <message>
+      <source>{key} must be true or false, found {found}</source>
+      <translation>{key} 必须是 true 或 false，实际为 {found}</translation>
+    </message>
+    <message>
+      <source>{key} must be a number, found {found}</source>
+      <translation>{key} 必须是数字，实际为 {found}</translation>
+    </message>
+    <message>
+      <source>values are nested more than {limit} levels deep</source>
+      <translation>值的嵌套超过 {limit} 层</translation>
+    </message>
+    <message>
+      <source>expected a list, found {found}</source>
+      <translation>应为列表，实际为 {found}</translation>
+    </message>
+    <message>
+      <source>variable {name} is declared twice</source>
+      <translation>变量 {name} 被声明了两次</translation>
+    </message>
+    <message>
+      <source>'name' must be a word without spaces or braces, found {name}</source>
+      <translation>'name' 必须是不含空格和花括号的单词，实际为 {name}</translation>
+    </message>
+    <message>
+      <source>'zones' must be a list of zone names, found {found}</source>
+      <translation>'zones' 必须是区名列表，实际为 {found}</translation>
+    </message>
+    <message>
+      <source>'zones' lists {name}; zones are {zones}</source>
+      <translation>'zones' 列出了 {name}；可用的区为 {zones}</translation>
+    </message>
+    <message>
+      <source>'args' must be a list, found {found}</source>
+      <translation>'args' 必须是列表，实际为 {found}</translation>
+    </message>
+    <message>
+      <source>an argument is a name or {{name, optional}}, found {found}</source>
+      <translation>参数应为名称或 {{name, optional}}，实际为 {found}</translation>
+    </message>
+    <message>
+      <source>mixes the plain form (key {key}) with the per-turn form ({used}); put plain values under 'base', or drop {used} and write the environment as one mapping</source>
+      <translation>混用了普通形式（键 {key}）和按回合形式（{used}）；请把普通值放在 'base' 下，或去掉 {used}，把环境写成一个映射</translation>
+    </message>
+    <message>
+      <source>expected a list of tables, found {found}</source>
+      <translation>应为由表组成的列表，实际为 {found}</translation>
+    </message>
+    <message>
+      <source>'failTurns' must be a list of turn numbers</source>
+      <translation>'failTurns' 必须是回合编号列表</translation>
+    </message>
+    <message>
+      <source>{key} must be a whole number &gt;= 0, found {found}</source>
+      <translation>{key} 必须是 &gt;= 0 的整数，实际为 {found}</translation>
+    </message>
+    <message>
+      <source>{key} may be at most {most} ({mebi} Mi), found {found}</source>
+      <translation>{key} 最大为 {most}（{mebi} Mi），实际为 {found}</translation>
+    </message>
+    <message>
+      <source>{path}: unknown config format {suffix}; use .json, .yaml, .yml or .toml</source>
+      <translation>{path}：未知的配置格式 {suffix}；请使用 .json、.yaml、.yml 或 .toml</translation>
+    </message>
+    <message>
+      <source>{path}: unknown config format (no extension); use .json, .yaml, .yml or .toml</source>
+      <translation>{path}：未知的配置格式（没有扩展名）；请使用 .json、.yaml、.yml 或 .toml</translation>
+    </message>
+    <message>
+      <source>unknown config format {format}</source>
+      <translation>未知的配置格式 {format}</translation>
+    </message>
+    <message>
+      <source>{origin}: unknown config format {format}</source>
+      <translation>{origin}：未知的配置格式 {format}</translation>
+    </message>
+    <message>
+      <source>{origin}: not valid {format}: nested too deeply to read</source>
+      <translation>{origin}：不是有效的 {format}：嵌套太深，无法读取</translation>
+    </message>
+    <message>
+      <source>{origin}: not valid {format}: an integer literal has more digits than can be read (the limit is 4300)</source>
+      <translation>{origin}：不是有效的 {format}：整数字面量的位数超出可读取范围（上限为 4300）</translation>
+    </message>
+    <message>
+      <source>{origin}: not valid {format}: {problem} at line {line}, column {column}</source>
+      <translation>{origin}：不是有效的 {format}：{problem}（第 {line} 行，第 {column} 列）</translation>
+    </message>
+    <message>
+      <source>{origin}: not valid {format}: {problem}</source>
+      <translation>{origin}：不是有效的 {format}：{problem}</translation>
+    </message>
+    <message>
+      <source>{path}: no such file</source>
+      <translation>{path}：文件不存在</translation>
+    </message>
+    <message>
+      <source>{path}: cannot read: {error}</source>
+      <translation>{path}：无法读取：{error}</translation>
+    </message>
+    <message>
+      <source>{path}: not UTF-8 text (byte {offset})</source>
+      <translation>{path}：不是 UTF-8 文本（第 {offset} 字节）</translation>
+    </message>
+    <message>
+      <source>TOML has no null, and a list of per-turn values cannot skip one; save this config as JSON or YAML</source>
+      <translation>TOML 没有 null，而按回合的值列表不能跳过其中一项；请把这个配置保存为 JSON 或 YAML</translation>
+    </message>
+    <message>
+      <source>cannot write {type} to TOML</source>
+      <translation>无法把 {type} 写入 TOML</translation>
+    </message>
+    <message>
+      <source>{origin}: {place}: {detail}</source>
+      <translation>{origin}：{place}：{detail}</translation>
+    </message>
+    <message>
+      <source>unterminated string literal</source>
+      <translation>字符串字面量未闭合</translation>
+    </message>
+    <message>
+      <source>unexpected character {character}</source>
+      <translation>意外的字符 {character}</translation>
+    </message>
+    <message>
+      <source>the expression is nested deeper than {limit} levels</source>
+      <translation>表达式的嵌套超过 {limit} 层</translation>
+    </message>
+    <message>
+      <source>unexpected token after the expression</source>
+      <translation>表达式后出现意外的 token</translation>
+    </message>
+    <message>
+      <source>the expression is nested too deeply (more than {limit} levels)</source>
+      <translation>表达式嵌套太深（超过 {limit} 层）</translation>
+    </message>
+    <message>
+      <source>expected ":" in the conditional expression</source>
+      <translation>条件表达式中缺少 ":"</translation>
+    </message>
+    <message>
+      <source>too many prefix operators in a row</source>
+      <translation>连续的前缀运算符太多</translation>
+    </message>
+    <message>
+      <source>expected a name after "."</source>
+      <translation>"." 后应为名称</translation>
+    </message>
+    <message>
+      <source>expected "]"</source>
+      <translation>缺少 "]"</translation>
+    </message>
+    <message>
+      <source>expected ")"</source>
+      <translation>缺少 ")"</translation>
+    </message>
+    <message>
+      <source>unexpected end of the expression</source>
+      <translation>表达式意外结束</translation>
+    </message>
+    <message>
+      <source>unexpected {token}</source>
+      <translation>意外的 {token}</translation>
     </message>
     <message>
       <source>uncached input {usd} USD ({tokens} tokens)</source>
@@ -2325,6 +3117,62 @@ Click a name to copy its id.</source>
     <message>
       <source>1-hour write {usd} USD ({tokens} tokens)</source>
       <translation>1 小时写入 {usd} 美元（{tokens} 个 token）</translation>
+    </message>
+    <message>
+      <source>{path}: a preset has no key {key}, so ChatLuna ignores it (known: {known})</source>
+      <translation>{path}：预设没有键 {key}，所以 ChatLuna 会忽略它（已知：{known}）</translation>
+    </message>
+    <message>
+      <source>{path}: a prompt has no key {key}, so ChatLuna ignores it (known: {known})</source>
+      <translation>{path}：提示词没有键 {key}，所以 ChatLuna 会忽略它（已知：{known}）</translation>
+    </message>
+    <message>
+      <source>{path}: the lore book's settings has no key {key}, so ChatLuna ignores it (known: {known})</source>
+      <translation>{path}：世界书的设置没有键 {key}，所以 ChatLuna 会忽略它（已知：{known}）</translation>
+    </message>
+    <message>
+      <source>{path}: a lore entry has no key {key}, so ChatLuna ignores it (known: {known})</source>
+      <translation>{path}：世界书条目没有键 {key}，所以 ChatLuna 会忽略它（已知：{known}）</translation>
+    </message>
+    <message>
+      <source>{path}: the author's note has no key {key}, so ChatLuna ignores it (known: {known})</source>
+      <translation>{path}：作者注释没有键 {key}，所以 ChatLuna 会忽略它（已知：{known}）</translation>
+    </message>
+    <message>
+      <source>{path}: knowledge has no key {key}, so ChatLuna ignores it (known: {known})</source>
+      <translation>{path}：knowledge 没有键 {key}，所以 ChatLuna 会忽略它（已知：{known}）</translation>
+    </message>
+    <message>
+      <source>{path}: config has no key {key}, so ChatLuna ignores it (known: {known})</source>
+      <translation>{path}：config 没有键 {key}，所以 ChatLuna 会忽略它（已知：{known}）</translation>
+    </message>
+    <message>
+      <source>{path}: the post handler has no key {key}, so ChatLuna ignores it (known: {known})</source>
+      <translation>{path}：后处理器没有键 {key}，所以 ChatLuna 会忽略它（已知：{known}）</translation>
+    </message>
+    <message>
+      <source>{path}: the file is {size} bytes; a file may be at most {limit} bytes</source>
+      <translation>{path}：文件有 {size} 字节；文件最大为 {limit} 字节</translation>
+    </message>
+    <message>
+      <source>{path}: the file is {size} bytes; a config may be at most {limit} bytes</source>
+      <translation>{path}：文件有 {size} 字节；配置最大为 {limit} 字节</translation>
+    </message>
+    <message>
+      <source>{path}: the file is {size} bytes; a preset may be at most {limit} bytes</source>
+      <translation>{path}：文件有 {size} 字节；预设最大为 {limit} 字节</translation>
+    </message>
+    <message>
+      <source>{path}: is a directory, not a file</source>
+      <translation>{path}：是目录，不是文件</translation>
+    </message>
+    <message>
+      <source>{path}: is a directory, not a config</source>
+      <translation>{path}：是目录，不是配置</translation>
+    </message>
+    <message>
+      <source>{path}: is a directory, not a preset</source>
+      <translation>{path}：是目录，不是预设</translation>
     </message>
   </context>
   <context>
@@ -4283,6 +5131,10 @@ Click a name to copy its id.</source>
       <translation>更改设置</translation>
     </message>
     <message>
+      <source>This document has no file yet; use Save As.</source>
+      <translation>此文档还没有文件；请使用“另存为”。</translation>
+    </message>
+    <message>
       <source>Add variable</source>
       <translation>添加变量</translation>
     </message>
@@ -4301,6 +5153,10 @@ Click a name to copy its id.</source>
     <message>
       <source>Change {field}</source>
       <translation>更改 {field}</translation>
+    </message>
+    <message>
+      <source>{path}: a ChatLuna preset is saved as a .yml file (ChatLuna loads .yml presets)</source>
+      <translation>{path}：ChatLuna 预设须保存为 .yml 文件（ChatLuna 只加载 .yml 预设）</translation>
     </message>
   </context>
   <context>
@@ -5433,6 +6289,30 @@ Click a name to copy its id.</source>
     <message>
       <source>contextProfile must map worker refs to {{variant, historyPolicy}}</source>
       <translation>contextProfile 必须把 worker ref 映射到 {{variant, historyPolicy}}</translation>
+    </message>
+    <message>
+      <source>{origin}: expected a JSON list of {{role, content}} messages</source>
+      <translation>{origin}：应为由 {{role, content}} 消息组成的 JSON 列表</translation>
+    </message>
+    <message>
+      <source>{origin}: {count} messages; at most {limit} are read</source>
+      <translation>{origin}：共 {count} 条消息；最多读取 {limit} 条</translation>
+    </message>
+    <message>
+      <source>{origin}: message {index} must be an object with role and content only</source>
+      <translation>{origin}：消息 {index} 必须是只含 role 和 content 的对象</translation>
+    </message>
+    <message>
+      <source>{origin}: message {index}: role must be one of {roles}, found {role}</source>
+      <translation>{origin}：消息 {index}：role 必须是 {roles} 之一，实际为 {role}</translation>
+    </message>
+    <message>
+      <source>{origin}: message {index}: content must be a string</source>
+      <translation>{origin}：消息 {index}：content 必须是字符串</translation>
+    </message>
+    <message>
+      <source>--now {value}: not an ISO date-time (for example {example})</source>
+      <translation>--now {value}：不是 ISO 日期时间（例如 {example}）</translation>
     </message>
   </context>
 </TS>

@@ -48,8 +48,9 @@ GLOSSARY: tuple[tuple[str, str, tuple[str, ...], bool], ...] = (
     (r"\bids?\b", "ID", (), False),
 )
 _PLACEHOLDER = re.compile(r"\{[^{}]*\}")
-# "id" as a word in Chinese text (not inside a name such as runtime_id or a {placeholder}).
-_LOWER_ID = re.compile(r"(?<![A-Za-z0-9_.])(?:id|Id|ids)(?![A-Za-z0-9_])")
+# "id" as a word in Chinese text (not inside a name such as runtime_id, a {placeholder} or a path's
+# <id> part).
+_LOWER_ID = re.compile(r"(?<![A-Za-z0-9_.<])(?:id|Id|ids)(?![A-Za-z0-9_])")
 
 
 def glossary_problems(translations: dict[tuple[str, str], str]) -> list[str]:
@@ -61,7 +62,9 @@ def glossary_problems(translations: dict[tuple[str, str], str]) -> list[str]:
             for bad in forbidden:
                 if bad in bare:
                     problems.append(f"[{ctx}] {source!r}: {bad!r} where the glossary says {word!r}")
-            if required and re.search(term, source, re.IGNORECASE) and word.lower() not in bare.lower():
+            # A placeholder's name ({token}) is no word of the sentence.
+            if required and re.search(term, _PLACEHOLDER.sub("", source), re.IGNORECASE) \
+                    and word.lower() not in bare.lower():
                 problems.append(f"[{ctx}] {source!r}: {text!r} does not say {word!r}")
         if ctx != CORE_CONTEXT and _LOWER_ID.search(bare):
             problems.append(f"[{ctx}] {source!r}: {text!r} writes 'id' where the glossary says 'ID'")

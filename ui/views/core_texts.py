@@ -13,8 +13,9 @@ Values are translated by their placeholder's name: ``detail``, ``why``, ``cause`
 are sentences again, ``part`` and ``where`` a part label (:func:`ui.views.part_names.part_label`),
 ``places`` a comma-separated list of them, ``levels`` the cache levels ("tools and system"),
 ``short``, ``long`` and ``keep`` a duration ("5 min"), ``zone`` and ``zones`` a prompt zone's name or a
-comma-separated list of them ("system, context"); any other value (a count, a model, a rules
-row, a provider's own words) is shown as recorded.
+comma-separated list of them ("system, context"), ``found`` what a check found ("the number 3", translated
+when a template names it), ``path`` and ``place`` a place in a file ("top level" translated); any other
+value (a count, a model, a rules row, a provider's own words) is shown as recorded.
 
 A sentence the core writes without a template of :mod:`inspector.wording` shows untranslated:
 ``tests/ui/test_translations.py`` translates every detail and finding of the demo's analysis and
@@ -54,16 +55,20 @@ _SENTENCES = frozenset({"detail", "why", "cause", "classes"})
 _PARTS = frozenset({"part", "where"})
 _DURATIONS = frozenset({"short", "long", "keep"})
 _ZONES = frozenset({"zone", "zones"})
+_PLACES = frozenset({"path", "place"})
 _CLAUSE_SEPARATOR = "; "
 
 
 @cache
-def _compiled() -> tuple[tuple[re.Pattern[str], str, tuple[str, ...]], ...]:
+def _compiled() -> tuple[tuple[re.Pattern[str], str, tuple[str, ...], int], ...]:
+    """(pattern, translation, placeholder names, how many characters its literal text matches) of
+    every template."""
     out = []
     for source, target in _table():
-        pattern, names = [], []
+        pattern, names, literal_length = [], [], 0
         for literal, name, _spec, _conversion in string.Formatter().parse(source):
             pattern.append(re.escape(literal))
+            literal_length += len(literal)
             if name is None:
                 continue
             if name in names:
@@ -71,14 +76,14 @@ def _compiled() -> tuple[tuple[re.Pattern[str], str, tuple[str, ...]], ...]:
             else:
                 names.append(name)
                 pattern.append(f"(?P<{name}>.+?)")
-        out.append((re.compile("".join(pattern), re.DOTALL), target, tuple(names)))
+        out.append((re.compile("".join(pattern), re.DOTALL), target, tuple(names), literal_length))
     return tuple(out)
 
 
 @cache
 def _words() -> dict[str, str]:
     return {"tools": _tr("tools"), "system": _tr("system"), "messages": _tr("messages"), " and ": _tr(" and "),
-            "context": _tr("context"), "input": _tr("input"), "none": _tr("none")}
+            "context": _tr("context"), "input": _tr("input"), "none": _tr("none"), "top level": _tr("top level")}
 
 
 def _zones(value: str) -> str:
@@ -103,49 +108,82 @@ def _duration(value: str) -> str:
     return unit.format(n=m.group(1))
 
 
-def _value(name: str, value: str) -> str | None:
+def _value(name: str, value: str) -> tuple[str, int] | None:
+    """The value of placeholder ``name`` as shown, and how much of it templates explain; None when
+    a value that must be a sentence is none."""
     if name in _SENTENCES:
-        return strict_core_text(value)
+        return _best(value)
+    if name == "found":
+        found = _best(value)
+        if found is not None:
+            return found
+        # What a check found, named by no template: a bare word ("null", a type's name) as written;
+        # anything longer means the pattern split the sentence in the wrong place.
+        return None if " " in value else (value, 0)
     if name in _PARTS:
-        return part_label(value)
+        return part_label(value), 0
     if name == "places":
-        return _tr(", ").join(part_label(piece) for piece in value.split(", "))
+        return _tr(", ").join(part_label(piece) for piece in value.split(", ")), 0
     if name == "levels":
-        return _levels(value)
+        return _levels(value), 0
     if name in _ZONES:
-        return _zones(value)
+        return _zones(value), 0
     if name in _DURATIONS:
-        return _duration(value)
-    return value
+        return _duration(value), 0
+    if name in _PLACES:
+        return (_words()["top level"] if value == "top level" else value), 0
+    return value, 0
 
 
 @lru_cache(maxsize=4096)
-def strict_core_text(text: str) -> str | None:
-    """``text`` translated, or None when some part of it matches no template."""
-    for regex, target, names in _compiled():
+def _best(text: str) -> tuple[str, int] | None:
+    """``text`` translated, and how many of its characters the templates explain (their literal
+    text, nested sentences included); None when some part of it matches no template.
+
+    Several templates can match one sentence: "{key} is required" matches "<config>: blocks[0]:
+    'id' is required" too, with the whole head as its key. The reading that explains the most text
+    wins ("{origin}: {place}: {detail}" with "{key} is required" inside), the first defined of equals.
+    """
+    best: tuple[str, int] | None = None
+    for regex, target, names, literal_length in _compiled():
         m = regex.fullmatch(text)
         if m is None:
             continue
-        values = {}
+        values, covered = {}, literal_length
         for name in names:
             shown = _value(name, m.group(name))
             if shown is None:
                 break
-            values[name] = shown
+            values[name], explained = shown
+            covered += explained
         else:
+            if best is not None and covered <= best[1]:
+                continue
             try:
-                return target.format(**values)
+                best = (target.format(**values), covered)
             except (KeyError, IndexError, ValueError):
-                return None  # a translation naming another value: the English sentence instead
+                continue  # a translation naming another value: not this reading
+    if best is not None and best[1] == len(text):
+        return best
+    # A sentence of "; "-joined clauses, each a sentence of its own.
     start = text.find(_CLAUSE_SEPARATOR)
     while start != -1:
-        left = strict_core_text(text[:start])
+        left = _best(text[:start])
         if left is not None:
-            right = strict_core_text(text[start + len(_CLAUSE_SEPARATOR):])
+            right = _best(text[start + len(_CLAUSE_SEPARATOR):])
             if right is not None:
-                return left + _tr("; ") + right
+                covered = left[1] + right[1] + len(_CLAUSE_SEPARATOR)
+                if best is None or covered > best[1]:
+                    best = (left[0] + _tr("; ") + right[0], covered)
+                break
         start = text.find(_CLAUSE_SEPARATOR, start + 1)
-    return None
+    return best
+
+
+def strict_core_text(text: str) -> str | None:
+    """``text`` translated, or None when some part of it matches no template."""
+    best = _best(text)
+    return None if best is None else best[0]
 
 
 def core_text(text: str) -> str:
@@ -162,4 +200,4 @@ def clear_cache() -> None:
     _table.cache_clear()
     _compiled.cache_clear()
     _words.cache_clear()
-    strict_core_text.cache_clear()
+    _best.cache_clear()

@@ -17,6 +17,7 @@ from typing import Any
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
+from inspector import wording
 from inspector.zones import ConfigError, PromptConfig, load_config, save_config
 from inspector.files import OutputPathError, check_output_path, write_atomic
 from inspector.zones.config import format_of
@@ -164,11 +165,11 @@ class ZonesDocument(QObject):
             try:
                 raw = path.read_bytes()
             except OSError as exc:
-                raise ConfigError(f"{path}: cannot read: {exc.strerror or exc}") from None
+                raise ConfigError(wording.READ_FAILED.format(path=path, error=exc.strerror or exc)) from None
             try:
                 text = raw.decode("utf-8-sig")
             except UnicodeDecodeError as exc:
-                raise ConfigError(f"{path}: not UTF-8 text (byte {exc.start})") from None
+                raise ConfigError(wording.READ_NOT_UTF8.format(path=path, offset=exc.start)) from None
             self.mode = COVEL_MODE
             self.covel = CovelTemplate(text, covel_front_matter(path), path.name)
             self.config = PromptConfig()
@@ -203,7 +204,7 @@ class ZonesDocument(QObject):
         hold) or ``OSError``; the document stays dirty then."""
         target = Path(path) if path is not None else self.path
         if target is None:
-            raise ConfigError("this document has no file yet; use Save As")
+            raise ConfigError(_tr("This document has no file yet; use Save As."))
         try:
             check_output_path(target)  # never over a database (a covel.db) or a folder
         except OutputPathError as exc:
@@ -214,7 +215,8 @@ class ZonesDocument(QObject):
         elif self.mode == PRESET_MODE:
             assert self.preset is not None
             if target.suffix.lower() not in (".yml", ".yaml"):
-                raise ConfigError(f"{target}: a ChatLuna preset is saved as a .yml file (ChatLuna loads .yml presets)")
+                raise ConfigError(_tr("{path}: a ChatLuna preset is saved as a .yml file (ChatLuna loads .yml "
+                                      "presets)").format(path=target))
             write_atomic(target, self.preset.dump(), keep_backup=True)
         else:
             fmt = format_of(target)

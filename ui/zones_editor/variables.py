@@ -25,6 +25,7 @@ from inspector.zones import ConfigError, PromptConfig, Variable, build_environme
 from inspector.zones.config import ZONES, from_data, is_variable_name, to_data
 from inspector.zones.editing import args_text, parse_args_text, with_turn_value
 from inspector.zones.covel_templates import CATALOG
+from ui.views.core_texts import core_text
 
 from .preview import value_text
 
@@ -331,7 +332,7 @@ class EnvironmentEditor(QWidget):
         try:
             parsed = from_data({k: v for k, v in data.items() if v is not None}, _tr("environment"))
         except ConfigError as exc:
-            self._set_status(str(exc), error=True)
+            self._set_status(core_text(str(exc)), error=True)
             return False
         self.applied.emit(parsed.environment, parsed.settings)
         self._set_status(_tr("Applied."))
@@ -355,14 +356,15 @@ class CatalogView(QTableWidget):
         self.horizontalHeader().setStretchLastSection(True)
         for r, v in enumerate(CATALOG):
             path = v.path + (".…" if v.open else "")
-            cells = [path, _tr("yes") if v.changes_between_turns else "", v.description,
+            description = core_text(v.description)
+            cells = [path, _tr("yes") if v.changes_between_turns else "", description,
                      value_text(v.example).replace("\n", " ⏎ ")]
             for c, text in enumerate(cells):
                 item = QTableWidgetItem(text)
                 item.setData(Qt.ItemDataRole.UserRole, v.path)
-                tip = v.description
+                tip = description
                 if v.changes_between_turns and v.instead:
-                    tip += "\n" + _tr("Changes between turns; instead: {instead}").format(instead=v.instead)
+                    tip += "\n" + _tr("Changes between turns; instead: {instead}").format(instead=core_text(v.instead))
                 item.setToolTip(tip)
                 self.setItem(r, c, item)
         self.setColumnWidth(0, 170)

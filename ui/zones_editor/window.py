@@ -33,6 +33,7 @@ from inspector.zones.diagnostics import attribute, combined_problems, worst_by_b
 from inspector.zones.editing import copy_block, new_block
 from inspector.zones.presets import PresetCache, PresetOptions, render_preset
 from ui.settings import remember_splitter
+from ui.views.core_texts import core_text
 from ui.views.columns import ColumnFitter
 
 from .block_form import BlockForm
@@ -315,7 +316,7 @@ class ZonesEditorWindow(QMainWindow):
             else:
                 self.doc.load(path)
         except (ConfigError, OSError) as exc:
-            self.report_error(_tr("Cannot open"), str(exc))
+            self.report_error(_tr("Cannot open"), core_text(str(exc)))
             return False
         return True
 
@@ -345,7 +346,7 @@ class ZonesEditorWindow(QMainWindow):
         try:
             saved = self.doc.save(path)
         except ConfigError as exc:
-            self.report_error(_tr("Cannot save"), str(exc))
+            self.report_error(_tr("Cannot save"), core_text(str(exc)))
             return False
         except OSError as exc:
             self.report_error(_tr("Cannot save"), _tr("{path} could not be written: {error}").format(

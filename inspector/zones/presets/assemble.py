@@ -32,6 +32,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from inspector import wording
+from inspector.messages import localized
 from inspector.zones import diagnostic as dg
 from inspector.zones.diagnostic import ERROR, WARNING, Diagnostic, SourcePositions, field_diagnostic, make
 from inspector.zones.renderer import check_template, render_detailed
@@ -340,18 +341,21 @@ def _splice_index(index: int, length: int) -> int:
 def check_history(history: Any, origin: str = "--history") -> list[dict[str, str]]:
     """A sample history (oldest first, each {role, content}); ValueError naming the bad item."""
     if not isinstance(history, list):
-        raise ValueError(f"{origin}: expected a JSON list of {{role, content}} messages")
+        raise ValueError(localized("{origin}: expected a JSON list of {{role, content}} messages", origin=origin))
     if len(history) > MAX_HISTORY:
-        raise ValueError(f"{origin}: {len(history)} messages; at most {MAX_HISTORY} are read")
+        raise ValueError(localized("{origin}: {count} messages; at most {limit} are read", origin=origin,
+                                   count=len(history), limit=MAX_HISTORY))
     out = []
     for i, item in enumerate(history):
         if not isinstance(item, dict) or set(item) - {"role", "content"}:
-            raise ValueError(f"{origin}: message {i} must be an object with role and content only")
+            raise ValueError(localized("{origin}: message {index} must be an object with role and content only",
+                                       origin=origin, index=i))
         role, content = item.get("role"), item.get("content")
         if role not in ROLES:
-            raise ValueError(f"{origin}: message {i}: role must be one of {', '.join(ROLES)}, found {role!r}")
+            raise ValueError(localized("{origin}: message {index}: role must be one of {roles}, found {role}",
+                                       origin=origin, index=i, roles=", ".join(ROLES), role=repr(role)))
         if not isinstance(content, str):
-            raise ValueError(f"{origin}: message {i}: content must be a string")
+            raise ValueError(localized("{origin}: message {index}: content must be a string", origin=origin, index=i))
         out.append({"role": role, "content": content})
     return out
 

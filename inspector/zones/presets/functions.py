@@ -29,6 +29,7 @@ from datetime import datetime, timedelta, timezone
 from typing import Any
 
 from inspector import wording
+from inspector.messages import localized
 from inspector.jsjson import JS_SPACE, js_number, js_to_number, js_to_string, js_trim
 from inspector.zones.diagnostic import NETWORK_FUNCTION
 
@@ -60,7 +61,8 @@ def parse_now(text: str) -> datetime:
     try:
         value = datetime.fromisoformat(text.strip().replace("Z", "+00:00").replace("z", "+00:00"))
     except ValueError:
-        raise ClockError(f"--now {text!r}: not an ISO date-time (for example {DEFAULT_NOW})") from None
+        raise ClockError(localized("--now {value}: not an ISO date-time (for example {example})", value=repr(text),
+                                   example=DEFAULT_NOW)) from None
     if value.tzinfo is None:
         value = value.replace(tzinfo=timezone.utc)
     return value

@@ -160,7 +160,7 @@ def loads_preset(text: str, origin: str = "<preset>") -> Preset:
 
 
 def _kind(value: Any) -> str:
-    return value_kind(value, "a mapping")
+    return value_kind(value, wording.FOUND_A_MAPPING)
 
 
 def _plain(value: Any) -> Any:
