@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from .inputs import InputFileError, open_regular_file, refuse_special_file
+from .messages import localized
 from .signals import sigterm_as_interrupt
 
 __all__ = [
@@ -90,7 +91,8 @@ def read_file_header(path: str | os.PathLike[str], size: int = SQLITE_HEADER_BYT
             remaining -= len(chunk)
     except OSError as exc:
         name = os.fspath(path)
-        raise InputFileError(f"{name} cannot be read: {exc.strerror or exc}", path=name,
+        raise InputFileError(localized("{name} cannot be read: {error}", name=name, error=exc.strerror or exc),
+                             path=name,
                              reason="unreadable") from None
     finally:
         os.close(fd)
@@ -111,7 +113,7 @@ def _refuse_special_output(name: str) -> None:
     try:
         refuse_special_file(name)
     except InputFileError as exc:
-        raise OutputPathError(f"cannot write {name}: {exc}") from None
+        raise OutputPathError(localized("cannot write {name}: {reason}", name=name, reason=exc)) from None
 
 
 def _same_file(a: str, b: str) -> bool:
@@ -142,10 +144,10 @@ def check_output_path(
 
     name = os.fspath(output)
     if not name:
-        raise OutputPathError("the output file name is empty")
+        raise OutputPathError(localized("the output file name is empty"))
     path = Path(name)
     if os.path.isdir(name):
-        raise OutputPathError(f"cannot write {name}: it is a folder; name a file to write")
+        raise OutputPathError(localized("cannot write {name}: it is a folder; name a file to write", name=name))
     _refuse_special_output(name)
     real = os.path.normcase(os.path.realpath(name))
     for given in inputs:
@@ -155,16 +157,17 @@ def check_output_path(
         if not source or looks_like_url(source) or not os.path.lexists(source):
             continue
         if real == os.path.normcase(os.path.realpath(source)) or (os.path.lexists(name) and _same_file(name, source)):
-            raise OutputPathError(f"cannot write {name}: it is the input {source}; choose another output file")
+            raise OutputPathError(localized("cannot write {name}: it is the input {source}; choose another output file",
+                                            name=name, source=source))
         # SQLite would take a file of one of these names for the database's own (a WAL to replay).
         if real in (os.path.normcase(os.path.realpath(source)) + tail for tail in _SQLITE_SIDECARS):
-            raise OutputPathError(f"cannot write {name}: SQLite keeps a file of that name beside the input "
-                                  f"{source}; choose another output file")
+            raise OutputPathError(localized("cannot write {name}: SQLite keeps a file of that name beside the input "
+                                            "{source}; choose another output file", name=name, source=source))
     if is_sqlite_file(name):
         allowed = may_replace_database(path) if callable(may_replace_database) else may_replace_database
         if not allowed:
-            raise OutputPathError(f"cannot write {name}: it is a SQLite database, which this command does not "
-                                  "overwrite; choose another output file")
+            raise OutputPathError(localized("cannot write {name}: it is a SQLite database, which this command does "
+                                            "not overwrite; choose another output file", name=name))
     return path
 
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 import os
 import stat
 
+from .messages import localized
+
 __all__ = ["InputFileError", "check_regular_file", "open_regular_file", "refuse_special_file"]
 
 
@@ -24,21 +26,22 @@ class InputFileError(ValueError):
         self.reason = reason
 
 
-def _kind(mode: int) -> str:
+def _special(name: str, mode: int) -> str:
+    """Why ``name`` (not a regular file, not a folder) is refused."""
     if stat.S_ISFIFO(mode):
-        return "a named pipe (FIFO)"
+        return localized("{name} is a named pipe (FIFO), not a regular file: give the path of a file", name=name)
     if stat.S_ISSOCK(mode):
-        return "a socket"
+        return localized("{name} is a socket, not a regular file: give the path of a file", name=name)
     if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        return "a device"
-    return "not a regular file"
+        return localized("{name} is a device, not a regular file: give the path of a file", name=name)
+    return localized("{name} is not a regular file: give the path of a file", name=name)
 
 
 def _refuse(name: str, mode: int) -> InputFileError:
     if stat.S_ISDIR(mode):
-        return InputFileError(f"{name} is a directory, not a file", path=name, reason="directory")
-    return InputFileError(f"{name} is {_kind(mode)}, not a regular file: give the path of a file",
-                          path=name, reason="special")
+        return InputFileError(localized("{name} is a directory, not a file", name=name), path=name,
+                              reason="directory")
+    return InputFileError(_special(name, mode), path=name, reason="special")
 
 
 def check_regular_file(path: str | os.PathLike[str]) -> None:
@@ -49,9 +52,10 @@ def check_regular_file(path: str | os.PathLike[str]) -> None:
     try:
         info = os.stat(name)
     except FileNotFoundError:
-        raise InputFileError(f"{name} does not exist", path=name, reason="missing") from None
+        raise InputFileError(localized("{name} does not exist", name=name), path=name, reason="missing") from None
     except OSError as exc:
-        raise InputFileError(f"{name} cannot be read: {exc.strerror or exc}", path=name,
+        raise InputFileError(localized("{name} cannot be read: {error}", name=name, error=exc.strerror or exc),
+                             path=name,
                              reason="unreadable") from None
     if not stat.S_ISREG(info.st_mode):
         raise _refuse(name, info.st_mode)
@@ -78,9 +82,10 @@ def open_regular_file(path: str | os.PathLike[str]) -> int:
     try:
         fd = os.open(name, flags)
     except FileNotFoundError:
-        raise InputFileError(f"{name} does not exist", path=name, reason="missing") from None
+        raise InputFileError(localized("{name} does not exist", name=name), path=name, reason="missing") from None
     except OSError as exc:
-        raise InputFileError(f"{name} cannot be read: {exc.strerror or exc}", path=name,
+        raise InputFileError(localized("{name} cannot be read: {error}", name=name, error=exc.strerror or exc),
+                             path=name,
                              reason="unreadable") from None
     info = os.fstat(fd)
     if not stat.S_ISREG(info.st_mode):

@@ -44,6 +44,7 @@ from urllib.parse import parse_qsl, quote, unquote
 from ..cache_folder import default_cache_dir
 from ..files import SQLITE_HEADER, SQLITE_HEADER_BYTES, read_file_header
 from ..inputs import InputFileError, open_regular_file
+from ..messages import localized
 from .errors import EmptyDatabaseError, NotADatabaseError, StoreNotFoundError, StoreOpenError
 from .read_errors import translate_error
 from .sqlite_pool import SqlitePool
@@ -119,8 +120,8 @@ def sqlite_request(url: URL, text: str, busy_timeout: float) -> SqliteRequest:
         database, inner = _split_file_uri(database, text)
         options.extend(inner)
     if not database or database == ":memory:":
-        raise StoreOpenError(f"{text}: an in-memory SQLite database has no Covel store; give the path of "
-                             "covel.db (sqlite:///path/to/covel.db)", location=text)
+        raise StoreOpenError(localized("{location}: an in-memory SQLite database has no Covel store; give the path of "
+                                       "covel.db (sqlite:///path/to/covel.db)", location=text), location=text)
     settings: dict[str, str] = {}
     for key, value in options:
         allowed = _ALLOWED_OPTIONS.get(key, ())
@@ -136,8 +137,8 @@ def sqlite_request(url: URL, text: str, busy_timeout: float) -> SqliteRequest:
         except ValueError:
             timeout = -1.0
         if not 0 <= timeout <= 3600 or timeout != timeout:
-            raise StoreOpenError(f"{text}: timeout={settings['timeout']} is not a number of seconds "
-                                 "between 0 and 3600", location=text)
+            raise StoreOpenError(localized("{location}: timeout={value} is not a number of seconds between 0 and 3600",
+                                           location=text, value=settings["timeout"]), location=text)
     immutable = settings.get("immutable") in ("1", "true", "yes", "on")
     return SqliteRequest(Path(database), timeout, immutable)
 
@@ -150,8 +151,8 @@ def _split_file_uri(database: str, text: str) -> tuple[str, list[tuple[str, str]
     if rest.startswith("//"):
         authority, slash, rest = rest[2:].partition("/")
         if authority not in ("", "localhost"):
-            raise StoreOpenError(f"{text}: a file: URI names a file on this machine; {authority!r} is "
-                                 "another host", location=text)
+            raise StoreOpenError(localized("{location}: a file: URI names a file on this machine; {host} is another "
+                                           "host", location=text, host=repr(authority)), location=text)
         rest = slash + rest
     path = unquote(rest)
     if re.match(r"^/[A-Za-z]:", path):  # file:///C:/… on Windows
@@ -170,16 +171,18 @@ def check_sqlite_file(path: Path) -> bytes:
         header = read_file_header(path, SQLITE_HEADER_BYTES)
     except InputFileError as exc:
         if exc.reason == "directory":
-            raise StoreNotFoundError(f"{path} is a directory, not a database file", location=str(path)) from None
+            raise StoreNotFoundError(localized("{path} is a directory, not a database file", path=path),
+                                     location=str(path)) from None
         if exc.reason == "special":
             raise StoreNotFoundError(str(exc), location=str(path)) from None
         if exc.reason == "missing":
-            raise StoreNotFoundError(f"{path} does not exist", location=str(path)) from None
+            raise StoreNotFoundError(localized("{name} does not exist", name=path), location=str(path)) from None
         raise StoreOpenError(str(exc), location=str(path)) from None
     if not header:
-        raise EmptyDatabaseError(f"{path} is empty (0 bytes): not a Covel store", location=str(path))
+        raise EmptyDatabaseError(localized("{path} is empty (0 bytes): not a Covel store", path=path),
+                                 location=str(path))
     if not header.startswith(SQLITE_HEADER):
-        raise NotADatabaseError(f"{path} is not a SQLite database", location=str(path))
+        raise NotADatabaseError(localized("{path} is not a SQLite database", path=path), location=str(path))
     return header
 
 
@@ -313,8 +316,8 @@ def open_sqlite(request: SqliteRequest, cache_dir: Path | None = None) -> Opened
             return opened
         replaced = True
         opened.release()
-    raise StoreOpenError(f"{location} kept changing while it was being opened (Covel is starting or "
-                         "stopping?); try again in a moment", location=location)
+    raise StoreOpenError(localized("{location} kept changing while it was being opened (Covel is starting or "
+                                   "stopping?); try again in a moment", location=location), location=location)
 
 
 @contextmanager

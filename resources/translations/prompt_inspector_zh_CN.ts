@@ -5963,6 +5963,34 @@ Click a name to copy its id.</source>
       <translation>{where} 中的回合 {turn} 不属于会话 {session}</translation>
     </message>
     <message>
+      <source>the output file name is empty</source>
+      <translation>输出文件名为空</translation>
+    </message>
+    <message>
+      <source>cannot write {name}: it is a folder; name a file to write</source>
+      <translation>无法写入 {name}：它是文件夹；请指定要写入的文件</translation>
+    </message>
+    <message>
+      <source>{name} cannot be read: {error}</source>
+      <translation>无法读取 {name}：{error}</translation>
+    </message>
+    <message>
+      <source>cannot write {name}: {reason}</source>
+      <translation>无法写入 {name}：{reason}</translation>
+    </message>
+    <message>
+      <source>cannot write {name}: it is the input {source}; choose another output file</source>
+      <translation>无法写入 {name}：它就是输入 {source}；请另选输出文件</translation>
+    </message>
+    <message>
+      <source>cannot write {name}: SQLite keeps a file of that name beside the input {source}; choose another output file</source>
+      <translation>无法写入 {name}：SQLite 会在输入 {source} 旁边保留同名文件；请另选输出文件</translation>
+    </message>
+    <message>
+      <source>cannot write {name}: it is a SQLite database, which this command does not overwrite; choose another output file</source>
+      <translation>无法写入 {name}：它是 SQLite 数据库，本命令不会覆盖它；请另选输出文件</translation>
+    </message>
+    <message>
       <source>session</source>
       <translation>会话</translation>
     </message>
@@ -5997,6 +6025,58 @@ Click a name to copy its id.</source>
     <message>
       <source>{kind} id {text} is ambiguous: {ids} all start with it; give more of the id</source>
       <translation>{kind} ID {text} 有歧义：{ids} 都以它开头；请给出更多 ID 字符</translation>
+    </message>
+    <message>
+      <source>{name} is not a regular file: give the path of a file</source>
+      <translation>{name} 不是普通文件：请给出文件的路径</translation>
+    </message>
+    <message>
+      <source>{name} is a named pipe (FIFO), not a regular file: give the path of a file</source>
+      <translation>{name} 是命名管道（FIFO），不是普通文件：请给出文件的路径</translation>
+    </message>
+    <message>
+      <source>{name} is a socket, not a regular file: give the path of a file</source>
+      <translation>{name} 是套接字，不是普通文件：请给出文件的路径</translation>
+    </message>
+    <message>
+      <source>{name} is a device, not a regular file: give the path of a file</source>
+      <translation>{name} 是设备，不是普通文件：请给出文件的路径</translation>
+    </message>
+    <message>
+      <source>{name} is a directory, not a file</source>
+      <translation>{name} 是目录，不是文件</translation>
+    </message>
+    <message>
+      <source>{name} does not exist</source>
+      <translation>{name} 不存在</translation>
+    </message>
+    <message>
+      <source>{location} kept changing while it was being opened (Covel is starting or stopping?); try again in a moment</source>
+      <translation>{location} 在打开过程中一直在变化（Covel 正在启动或停止？）；请稍后再试</translation>
+    </message>
+    <message>
+      <source>{location}: an in-memory SQLite database has no Covel store; give the path of covel.db (sqlite:///path/to/covel.db)</source>
+      <translation>{location}：内存中的 SQLite 数据库没有 Covel 存储；请给出 covel.db 的路径（sqlite:///path/to/covel.db）</translation>
+    </message>
+    <message>
+      <source>{path} is empty (0 bytes): not a Covel store</source>
+      <translation>{path} 是空文件（0 字节）：不是 Covel 存储</translation>
+    </message>
+    <message>
+      <source>{path} is not a SQLite database</source>
+      <translation>{path} 不是 SQLite 数据库</translation>
+    </message>
+    <message>
+      <source>{location}: timeout={value} is not a number of seconds between 0 and 3600</source>
+      <translation>{location}：timeout={value} 不是 0 到 3600 之间的秒数</translation>
+    </message>
+    <message>
+      <source>{location}: a file: URI names a file on this machine; {host} is another host</source>
+      <translation>{location}：file: URI 指的是本机上的文件；{host} 是另一台主机</translation>
+    </message>
+    <message>
+      <source>{path} is a directory, not a database file</source>
+      <translation>{path} 是目录，不是数据库文件</translation>
     </message>
     <message>
       <source>Turn started</source>

@@ -109,3 +109,24 @@ def test_writing_agent_input_errors_follow_the_language(monkeypatch, capfdbinary
     missing = tmp_path / "missing.yaml"
     assert main(["assemble", str(sample / "order.json"), str(missing), "--slot", "narrator"]) != 0
     assert f"无法读取 {missing}" in capfdbinary.readouterr().err.decode()
+
+
+def test_a_file_that_cannot_be_opened_or_written_is_explained_in_the_locale(monkeypatch, capfdbinary, tmp_path):
+    from inspector.cli import main
+
+    empty = tmp_path / "empty.db"
+    empty.write_bytes(b"")
+    text = tmp_path / "notes.txt"
+    text.write_text("not a database", encoding="utf-8")
+    cases = [(["sessions", str(tmp_path)], "{0} is a directory, not a database file", "{0} 是目录，不是数据库文件"),
+             (["sessions", str(tmp_path / "missing.db")], "{0} does not exist", "{0} 不存在"),
+             (["sessions", str(empty)], "{0} is empty (0 bytes): not a Covel store", "{0} 是空文件（0 字节）：不是 Covel 存储"),
+             (["sessions", str(text)], "{0} is not a SQLite database", "{0} 不是 SQLite 数据库"),
+             (["demo", str(tmp_path)], "cannot write {0}: it is a folder; name a file to write",
+              "无法写入 {0}：它是文件夹；请指定要写入的文件")]
+    for argv, english, chinese in cases:
+        for lang, expected in (("en", english), ("zh_CN", chinese)):
+            monkeypatch.setenv("PROMPT_INSPECTOR_LANG", lang)
+            assert main(argv) == 2
+            err = capfdbinary.readouterr().err.decode()
+            assert err == f"prompt-inspector: {expected.format(argv[1])}\n", (lang, argv)
