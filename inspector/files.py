@@ -67,7 +67,12 @@ class SaveError(OSError):
 
 class OutputPathError(ValueError):
     """An output path the command must not write (an input, a database, a folder); ``str()`` is
-    the one-line message to show."""
+    the one-line message to show, ``is_database`` says whether the path is an existing SQLite
+    database (which a command may offer to replace)."""
+
+    def __init__(self, message: str, *, is_database: bool = False) -> None:
+        super().__init__(message)
+        self.is_database = is_database
 
 
 # --- where an output may go -------------------------------------------------------------------
@@ -167,7 +172,7 @@ def check_output_path(
         allowed = may_replace_database(path) if callable(may_replace_database) else may_replace_database
         if not allowed:
             raise OutputPathError(localized("cannot write {name}: it is a SQLite database, which this command does "
-                                            "not overwrite; choose another output file", name=name))
+                                            "not overwrite; choose another output file", name=name), is_database=True)
     return path
 
 

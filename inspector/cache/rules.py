@@ -39,6 +39,7 @@ from resources import resource_path
 from inspector.cache.cache_keys import CacheKey, merge_cache_keys, parse_cache_keys, top_level_fields
 from inspector.cache.model_limits import ModelLimits, match_limits, parse_model_limits
 from inspector.inputs import InputFileError, refuse_special_file
+from inspector.messages import localized
 from inspector.tokens import ENCODING_HASHES
 
 ENV_VAR = "PROMPT_INSPECTOR_RULES"
@@ -508,15 +509,16 @@ def _read(path: Path) -> dict:
     except InputFileError as exc:
         raise RulesError(str(exc)) from None
     except FileNotFoundError:
-        raise RulesError(f"{path}: no such rules file") from None
+        raise RulesError(localized("{path}: no such rules file", path=path)) from None
     except OSError as exc:
-        raise RulesError(f"{path}: cannot be read: {exc.strerror}") from None
+        raise RulesError(localized("{path}: cannot be read: {error}", path=path, error=exc.strerror)) from None
     try:
         return tomllib.loads(data.decode("utf-8"))
     except UnicodeDecodeError as exc:
-        raise RulesError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+        raise RulesError(localized("{path}: not UTF-8 text ({reason} at byte {offset})", path=path, reason=exc.reason,
+                                   offset=exc.start)) from None
     except tomllib.TOMLDecodeError as exc:
-        raise RulesError(f"{path}: not valid TOML: {exc}") from None
+        raise RulesError(localized("{path}: not valid TOML: {problem}", path=path, problem=exc)) from None
 
 
 def _fail(path: Path, errors: list[str]) -> RulesError:

@@ -7,6 +7,7 @@ import os
 
 from inspector.cli.common import CliError
 from inspector.error_boundary import EXIT_OK
+from inspector.messages import localized
 from inspector.output import dump_json as _dump_json
 from inspector.output import write_text as _write
 
@@ -20,10 +21,11 @@ def _demo_output(path: str, force: bool):
     try:
         target = check_output_path(path, may_replace_database=lambda p: force or is_demo_file(p))
     except OutputPathError as exc:
-        raise CliError(f"{exc} (or pass --force to replace it)" if "SQLite" in str(exc) else str(exc)) from None
+        raise CliError(localized("{message} (or pass --force to replace it)", message=exc) if exc.is_database
+                       else str(exc)) from None
     if not force and os.path.lexists(path) and not is_demo_file(path):
-        raise CliError(f"cannot write {path}: the file exists and is not a demo database; choose another "
-                       "file or pass --force to replace it")
+        raise CliError(localized("cannot write {path}: the file exists and is not a demo database; choose another "
+                                 "file or pass --force to replace it", path=path))
     return target
 
 

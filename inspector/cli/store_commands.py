@@ -130,7 +130,7 @@ def cmd_show(args: argparse.Namespace) -> int:
             event_id = resolve_or_fail(store, "request", args.event_id, args.db)
             detail = request_anatomy(store, event_id, exact=not args.no_exact)
             if detail is None:
-                raise CliError(f"no request {event_id!r} in {shown(args.db)}")
+                raise CliError(localized("no request {id} in {db}", id=repr(event_id), db=shown(args.db)))
             name = None if args.json else request_names(store, [detail.row])[0]
         finally:
             warn_notes(store)
@@ -151,7 +151,7 @@ def cmd_turn(args: argparse.Namespace) -> int:
             turn_id = resolve_or_fail(store, "turn", args.turn_id, args.db)
             session_id = store.session_of_turn(turn_id)
             if session_id is None:
-                raise CliError(f"no turn {turn_id!r} in {shown(args.db)}")
+                raise CliError(localized("no turn {id} in {db}", id=repr(turn_id), db=shown(args.db)))
             try:
                 turn = build_turn(store, session_id, turn_id)
             except TurnNotFoundError as exc:

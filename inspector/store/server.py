@@ -17,6 +17,7 @@ from sqlalchemy import event
 from sqlalchemy import exc as sa_exc
 from sqlalchemy.engine import URL, Connection, Engine
 
+from ..messages import localized
 from . import postgres as pg
 from .errors import StoreError, StoreOpenError
 from .read_errors import translate_error
@@ -94,22 +95,26 @@ def open_server(url: URL, location: str, busy_timeout: float) -> ServerPool:
     guarantee checked on a first connection."""
     if not pg.is_postgres(url):
         # No read-only guard is known for other backends: refused rather than trusted.
-        raise StoreOpenError(f"{location}: {url.get_backend_name()} is not a Covel store backend; give the path "
-                             "of covel.db, a sqlite:/// URL or a postgresql:// URL", location=location)
+        raise StoreOpenError(localized("{location}: {backend} is not a Covel store backend; give the path of covel.db, "
+                                       "a sqlite:/// URL or a postgresql:// URL", location=location,
+                                       backend=url.get_backend_name()), location=location)
     try:
         engine = sa.create_engine(url, connect_args=pg.connect_args(url), **pg.engine_args())
     except (sa_exc.ArgumentError, sa_exc.NoSuchModuleError, ImportError) as exc:
-        hint = "" if isinstance(exc, sa_exc.ArgumentError) else \
-            "; the PostgreSQL driver that comes with Prompt Inspector is psycopg: use postgresql://"
-        raise StoreOpenError(f"cannot open {location}: {pg.driver_message(exc, url)}{hint}", location=location) from exc
+        reason = pg.driver_message(exc, url)
+        message = (localized("cannot open {location}: {reason}", location=location, reason=reason)
+                   if isinstance(exc, sa_exc.ArgumentError) else
+                   localized("cannot open {location}: {reason}; the PostgreSQL driver that comes with Prompt Inspector "
+                             "is psycopg: use postgresql://", location=location, reason=reason))
+        raise StoreOpenError(message, location=location) from exc
     event.listen(engine, "connect", lambda dbapi_connection, _record: pg.make_read_only(dbapi_connection))
     try:
         # The guarantee is checked, not assumed: a URL option or a driver that ignored the
         # read-only request must not leave a writable session on the team's database.
         with engine.connect() as conn:
             if conn.exec_driver_sql("SHOW transaction_read_only").scalar() != "on":
-                raise StoreOpenError(f"{location}: the connection could not be made read-only, so it was "
-                                     "not used", location=location)
+                raise StoreOpenError(localized("{location}: the connection could not be made read-only, so it was "
+                                               "not used", location=location), location=location)
     except sa_exc.DBAPIError as exc:
         engine.dispose()
         raise translate_error(exc.orig, location, busy_timeout, url) from exc

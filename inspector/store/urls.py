@@ -17,6 +17,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from ..messages import localized
+
 if TYPE_CHECKING:
     from sqlalchemy.engine import URL
 
@@ -135,11 +137,11 @@ def _parse(text: str | URL) -> URL:
         return text
     text = text.strip()
     if not looks_like_url(text):
-        raise BadUrlError("a database URL looks like postgresql://user@host:5432/database")
+        raise BadUrlError(localized("a database URL looks like postgresql://user@host:5432/database"))
     try:
         return make_url(text)
     except ValueError as exc:
-        raise BadUrlError(f"not a database URL: {scrub_text(str(exc), [text])}") from None
+        raise BadUrlError(localized("not a database URL: {reason}", reason=scrub_text(str(exc), [text]))) from None
 
 
 def split_url(text: str | URL) -> SplitUrl:

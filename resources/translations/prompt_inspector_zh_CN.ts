@@ -5356,6 +5356,10 @@ Click a name to copy its id.</source>
   <context>
     <name>ZonesProblems</name>
     <message>
+      <source>top level</source>
+      <translation>顶层</translation>
+    </message>
+    <message>
       <source>Error</source>
       <translation>错误</translation>
     </message>
@@ -5959,8 +5963,40 @@ Click a name to copy its id.</source>
   <context>
     <name>CommandLine</name>
     <message>
+      <source>{path}: no such rules file</source>
+      <translation>{path}：没有这个规则文件</translation>
+    </message>
+    <message>
+      <source>{path}: cannot be read: {error}</source>
+      <translation>{path}：无法读取：{error}</translation>
+    </message>
+    <message>
+      <source>{path}: not UTF-8 text ({reason} at byte {offset})</source>
+      <translation>{path}：不是 UTF-8 文本（第 {offset} 字节处：{reason}）</translation>
+    </message>
+    <message>
+      <source>{path}: not valid TOML: {problem}</source>
+      <translation>{path}：不是有效的 TOML：{problem}</translation>
+    </message>
+    <message>
+      <source>cannot write {path}: the file exists and is not a demo database; choose another file or pass --force to replace it</source>
+      <translation>无法写入 {path}：该文件已存在，且不是演示数据库；请另选文件，或加上 --force 替换它</translation>
+    </message>
+    <message>
+      <source>{message} (or pass --force to replace it)</source>
+      <translation>{message}（或加上 --force 替换它）</translation>
+    </message>
+    <message>
       <source>turn {turn} is not a turn of session {session} in {where}</source>
       <translation>{where} 中的回合 {turn} 不属于会话 {session}</translation>
+    </message>
+    <message>
+      <source>no request {id} in {db}</source>
+      <translation>{db} 中没有请求 {id}</translation>
+    </message>
+    <message>
+      <source>no turn {id} in {db}</source>
+      <translation>{db} 中没有回合 {id}</translation>
     </message>
     <message>
       <source>the output file name is empty</source>
@@ -6051,6 +6087,22 @@ Click a name to copy its id.</source>
       <translation>{name} 不存在</translation>
     </message>
     <message>
+      <source>{location}: {backend} is not a Covel store backend; give the path of covel.db, a sqlite:/// URL or a postgresql:// URL</source>
+      <translation>{location}：{backend} 不是 Covel 存储的后端；请给出 covel.db 的路径、sqlite:/// URL 或 postgresql:// URL</translation>
+    </message>
+    <message>
+      <source>cannot open {location}: {reason}</source>
+      <translation>无法打开 {location}：{reason}</translation>
+    </message>
+    <message>
+      <source>cannot open {location}: {reason}; the PostgreSQL driver that comes with Prompt Inspector is psycopg: use postgresql://</source>
+      <translation>无法打开 {location}：{reason}；Prompt Inspector 自带的 PostgreSQL 驱动是 psycopg：请使用 postgresql://</translation>
+    </message>
+    <message>
+      <source>{location}: the connection could not be made read-only, so it was not used</source>
+      <translation>{location}：无法把连接设为只读，因此没有使用它</translation>
+    </message>
+    <message>
       <source>{location} kept changing while it was being opened (Covel is starting or stopping?); try again in a moment</source>
       <translation>{location} 在打开过程中一直在变化（Covel 正在启动或停止？）；请稍后再试</translation>
     </message>
@@ -6077,6 +6129,14 @@ Click a name to copy its id.</source>
     <message>
       <source>{path} is a directory, not a database file</source>
       <translation>{path} 是目录，不是数据库文件</translation>
+    </message>
+    <message>
+      <source>a database URL looks like postgresql://user@host:5432/database</source>
+      <translation>数据库 URL 的形式如 postgresql://user@host:5432/database</translation>
+    </message>
+    <message>
+      <source>not a database URL: {reason}</source>
+      <translation>不是数据库 URL：{reason}</translation>
     </message>
     <message>
       <source>Turn started</source>

@@ -114,8 +114,14 @@ def test_writing_agent_input_errors_follow_the_language(monkeypatch, capfdbinary
 def test_a_file_that_cannot_be_opened_or_written_is_explained_in_the_locale(monkeypatch, capfdbinary, tmp_path):
     from inspector.cli import main
 
+    import sqlite3
+
     empty = tmp_path / "empty.db"
     empty.write_bytes(b"")
+    other = tmp_path / "other.db"
+    with sqlite3.connect(other) as conn:
+        conn.execute("CREATE TABLE t (x)")
+    conn.close()
     text = tmp_path / "notes.txt"
     text.write_text("not a database", encoding="utf-8")
     cases = [(["sessions", str(tmp_path)], "{0} is a directory, not a database file", "{0} 是目录，不是数据库文件"),
@@ -123,7 +129,12 @@ def test_a_file_that_cannot_be_opened_or_written_is_explained_in_the_locale(monk
              (["sessions", str(empty)], "{0} is empty (0 bytes): not a Covel store", "{0} 是空文件（0 字节）：不是 Covel 存储"),
              (["sessions", str(text)], "{0} is not a SQLite database", "{0} 不是 SQLite 数据库"),
              (["demo", str(tmp_path)], "cannot write {0}: it is a folder; name a file to write",
-              "无法写入 {0}：它是文件夹；请指定要写入的文件")]
+              "无法写入 {0}：它是文件夹；请指定要写入的文件"),
+             (["demo", str(other)], "cannot write {0}: it is a SQLite database, which this command does not overwrite; "
+              "choose another output file (or pass --force to replace it)",
+              "无法写入 {0}：它是 SQLite 数据库，本命令不会覆盖它；请另选输出文件（或加上 --force 替换它）"),
+             (["demo", str(text)], "cannot write {0}: the file exists and is not a demo database; choose another file "
+              "or pass --force to replace it", "无法写入 {0}：该文件已存在，且不是演示数据库；请另选文件，或加上 --force 替换它")]
     for argv, english, chinese in cases:
         for lang, expected in (("en", english), ("zh_CN", chinese)):
             monkeypatch.setenv("PROMPT_INSPECTOR_LANG", lang)

@@ -47,6 +47,14 @@ def message_text(diag: Diagnostic) -> str:
     return core_text(diag.message)
 
 
+def block_label(block_id: str | None) -> str:
+    """Where a problem is, for a place no block of the editor names: the core's "top level" (a
+    config's or preset's own keys) in the UI's language, any other place as the core wrote it."""
+    if not block_id:
+        return "—"
+    return _tr("top level") if block_id == "top level" else block_id
+
+
 def severity_name(severity: str) -> str:
     return {dg.ERROR: _tr("Error"), dg.WARNING: _tr("Warning"), dg.INFO: _tr("Info")}.get(severity, severity)
 
@@ -187,7 +195,7 @@ class ProblemsView(QTreeWidget):
                                                    severity_colour(diag.severity, palette))
                 where = f"{diag.line}:{diag.column}" if diag.field == "content" and diag.end_utf16 > diag.start_utf16 \
                     else field_name(diag.field)
-                block = self.block_names.get(diag.block_id or "", diag.block_id or "—")
+                block = self.block_names.get(diag.block_id or "") or block_label(diag.block_id)
                 message = message_text(diag)
                 item = QTreeWidgetItem([look[0], block, where, diag.code, message])
                 item.setIcon(0, look[1])

@@ -14,7 +14,7 @@ from inspector.zones.diagnostics import check
 from inspector.zones.presets.model import PRESET_UNKNOWN_KEY
 from ui import i18n
 from ui.views.core_texts import strict_core_text
-from ui.zones_editor.problems import message_text
+from ui.zones_editor.problems import block_label, message_text
 
 _CJK = re.compile("[\u4e00-\u9fff]")
 # A quoted name or value ('x'), not the apostrophe of "ChatLuna's".
@@ -254,3 +254,9 @@ def test_the_reading_that_explains_most_of_a_sentence_wins(chinese: None) -> Non
     assert strict_core_text("a condition compares exactly two values") == "条件必须恰好比较两个值"
     assert strict_core_text("config.postHandler must be a mapping {prefix, postfix, variables, censor}, found null") \
         == "config.postHandler 必须是映射 {prefix, postfix, variables, censor}，实际为 null"
+
+
+def test_a_problem_of_the_file_itself_is_placed_at_the_top_level_in_chinese(chinese: None) -> None:
+    assert block_label("top level") == "顶层"
+    assert block_label("keywords[1]") == "keywords[1]"
+    assert block_label(None) == "—"
