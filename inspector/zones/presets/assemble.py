@@ -33,6 +33,7 @@ from typing import Any
 
 from inspector import wording
 from inspector.messages import localized
+from inspector.numbering import shown
 from inspector.zones import diagnostic as dg
 from inspector.zones.diagnostic import ERROR, WARNING, Diagnostic, SourcePositions, field_diagnostic, make
 from inspector.zones.renderer import check_template, render_detailed
@@ -349,13 +350,14 @@ def check_history(history: Any, origin: str = "--history") -> list[dict[str, str
     for i, item in enumerate(history):
         if not isinstance(item, dict) or set(item) - {"role", "content"}:
             raise ValueError(localized("{origin}: message {index} must be an object with role and content only",
-                                       origin=origin, index=i))
+                                       origin=origin, index=shown(i)))
         role, content = item.get("role"), item.get("content")
         if role not in ROLES:
             raise ValueError(localized("{origin}: message {index}: role must be one of {roles}, found {role}",
-                                       origin=origin, index=i, roles=", ".join(ROLES), role=repr(role)))
+                                       origin=origin, index=shown(i), roles=", ".join(ROLES), role=repr(role)))
         if not isinstance(content, str):
-            raise ValueError(localized("{origin}: message {index}: content must be a string", origin=origin, index=i))
+            raise ValueError(localized("{origin}: message {index}: content must be a string", origin=origin,
+                                       index=shown(i)))
         out.append({"role": role, "content": content})
     return out
 

@@ -122,7 +122,7 @@ def test_render_options_clock_seed_vars(tmp_path, capfdbinary) -> None:
 
 @pytest.mark.parametrize("argv, message", [
     (("--now", "yesterday"), "--now 'yesterday': not an ISO date-time"),
-    (("--history", "{h}"), "{h}: message 0: role must be one of system, user, assistant"),
+    (("--history", "{h}"), "{h}: message 1: role must be one of system, user, assistant"),
     (("--turns", "3"), "--turn and --turns simulate a zones config's turns"),
 ])
 def test_bad_render_options_are_one_message(tmp_path, capfdbinary, argv, message) -> None:
