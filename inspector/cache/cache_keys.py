@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from inspector.json_deep import json_key
+from inspector.messages import localized
 
 __all__ = ["LEVELS", "CacheKey", "changed_options", "merge_cache_keys", "option_values", "parse_cache_keys",
            "top_level_fields"]
@@ -38,17 +39,18 @@ class CacheKey:
 
 def _check(rows: Any) -> dict[str, tuple[CacheKey, ...]]:
     if not isinstance(rows, list):
-        raise ValueError("cache_keys.options: expected an array of tables ([[cache_keys.options]])")
+        raise ValueError(localized("cache_keys.options: expected an array of tables ([[cache_keys.options]])"))
     by_protocol: dict[str, list[CacheKey]] = {}
     for i, row in enumerate(rows):
         where = f"cache_keys.options[{i}]"
         if not isinstance(row, dict) or set(row) - {"protocols", "field", "drops", "sources"}:
-            raise ValueError(f"{where}: expected the keys protocols, field, drops, sources")
+            raise ValueError(localized("{where}: expected the keys protocols, field, drops, sources", where=where))
         field, drops, protocols = row.get("field"), row.get("drops"), row.get("protocols")
         if not isinstance(field, str) or not field or not isinstance(protocols, list) or not protocols:
-            raise ValueError(f"{where}: field (a string) and protocols (a list) are required")
+            raise ValueError(localized("{where}: field (a string) and protocols (a list) are required", where=where))
         if not isinstance(drops, list) or not drops or any(d not in LEVELS for d in drops):
-            raise ValueError(f"{where}.drops: expected a list of {', '.join(LEVELS)}")
+            raise ValueError(localized("{where}.drops: expected a list of {levels}", where=where,
+                                       levels=", ".join(LEVELS)))
         # A level dropped drops the later ones: keep them all, in hash order.
         first = min(LEVELS.index(d) for d in drops)
         key = CacheKey(field, tuple(field.split(".")), LEVELS[first:], tuple(row.get("sources") or ()))
@@ -63,7 +65,7 @@ def parse_cache_keys(section: Any, where: str = "cache_keys") -> dict[str, tuple
     if section is None:
         return {}
     if not isinstance(section, dict) or set(section) - {"options"}:
-        raise ValueError(f"{where}: expected the table options ([[cache_keys.options]])")
+        raise ValueError(localized("{where}: expected the table options ([[cache_keys.options]])", where=where))
     return _check(section.get("options", []))
 
 

@@ -15,6 +15,8 @@ import fnmatch
 from dataclasses import dataclass
 from typing import Any
 
+from inspector.messages import localized
+
 __all__ = ["ModelLimits", "match_limits", "parse_model_limits"]
 
 _KEYS = {"match", "context_window", "max_output_tokens", "max_input_tokens", "output_in_window", "source", "checked",
@@ -68,40 +70,47 @@ def parse_model_limits(rows: Any, where: str = "model_limits") -> tuple[ModelLim
     if rows is None:
         return ()
     if not isinstance(rows, list):
-        raise ValueError(f"{where}: expected an array of tables ([[model_limits]])")
+        raise ValueError(localized("{where}: expected an array of tables ([[model_limits]])", where=where))
     out: list[ModelLimits] = []
     for i, row in enumerate(rows):
         at = f"{where}[{i}]"
         if not isinstance(row, dict):
-            raise ValueError(f"{at}: expected a table")
+            raise ValueError(localized("{where}: expected a table", where=at))
         unknown = sorted(set(row) - _KEYS)
         if unknown:
-            raise ValueError(f"{at}.{unknown[0]}: unknown key (expected {', '.join(sorted(_KEYS))})")
+            raise ValueError(localized("{where}.{key}: unknown key (expected {keys})", where=at, key=unknown[0],
+                                       keys=", ".join(sorted(_KEYS))))
         match = row.get("match")
         if not isinstance(match, list) or not match or not all(isinstance(p, str) and p for p in match):
-            raise ValueError(f"{at}.match: expected a non-empty list of glob patterns, got {match!r}")
+            raise ValueError(localized("{where}.match: expected a non-empty list of glob patterns, got {value}",
+                                       where=at, value=repr(match)))
         for key in ("context_window", "max_output_tokens"):
             if not _whole(row.get(key)):
-                raise ValueError(f"{at}.{key}: expected a whole number, 1 or more, got {row.get(key)!r}")
+                raise ValueError(localized("{where}.{key}: expected a whole number, 1 or more, got {value}", where=at,
+                                           key=key, value=repr(row.get(key))))
         if row["max_output_tokens"] > row["context_window"] and row.get("output_in_window", True):
-            raise ValueError(f"{at}.max_output_tokens: {row['max_output_tokens']} is more than the context window "
-                             f"{row['context_window']} it shares")
+            raise ValueError(localized("{where}.max_output_tokens: {output} is more than the context window {window} "
+                                       "it shares", where=at, output=row["max_output_tokens"],
+                                       window=row["context_window"]))
         max_input = row.get("max_input_tokens")
         if max_input is not None and (not _whole(max_input) or max_input > row["context_window"]):
-            raise ValueError(f"{at}.max_input_tokens: expected a whole number, 1 or more and at most the context "
-                             f"window, got {max_input!r}")
+            raise ValueError(localized("{where}.max_input_tokens: expected a whole number, 1 or more and at most the "
+                                       "context window, got {value}", where=at, value=repr(max_input)))
         in_window = row.get("output_in_window", True)
         if not isinstance(in_window, bool):
-            raise ValueError(f"{at}.output_in_window: expected true or false, got {in_window!r}")
+            raise ValueError(localized("{where}.output_in_window: expected true or false, got {value}", where=at,
+                                       value=repr(in_window)))
         source = row.get("source")
         if not isinstance(source, str) or not source.strip():
-            raise ValueError(f"{at}.source: missing (the page or document both numbers come from)")
+            raise ValueError(localized("{where}.source: missing (the page or document both numbers come from)",
+                                       where=at))
         checked = row.get("checked")
         if checked is not None and _day(checked) is None:
-            raise ValueError(f"{at}.checked: expected a day (YYYY-MM-DD), got {checked!r}")
+            raise ValueError(localized("{where}.checked: expected a day (YYYY-MM-DD), got {value}", where=at,
+                                       value=repr(checked)))
         notes = row.get("notes", "")
         if not isinstance(notes, str):
-            raise ValueError(f"{at}.notes: expected a string, got {notes!r}")
+            raise ValueError(localized("{where}.notes: expected a string, got {value}", where=at, value=repr(notes)))
         out.append(ModelLimits(tuple(match), row["context_window"], row["max_output_tokens"], in_window,
                                source, _day(checked) if checked is not None else None, notes, max_input))
     return tuple(out)

@@ -39,7 +39,7 @@ from resources import resource_path
 from inspector.cache.cache_keys import CacheKey, merge_cache_keys, parse_cache_keys, top_level_fields
 from inspector.cache.model_limits import ModelLimits, match_limits, parse_model_limits
 from inspector.inputs import InputFileError, refuse_special_file
-from inspector.messages import localized
+from inspector.messages import localized, marked
 from inspector.tokens import ENCODING_HASHES
 
 ENV_VAR = "PROMPT_INSPECTOR_RULES"
@@ -92,22 +92,29 @@ _MODEL_KEYS = {"match": "patterns", **{k: v for k, v in _FAMILY_KEYS.items() if 
 # ``model_limits``: each model's context window and output ceiling (inspector.cache.model_limits).
 _TOP_KEYS = {"schema", "default_family", "families", "cache_keys", "model_limits"}
 
+# What a value of each kind must be, as an error says it (``choices``: the kind's allowed words).
 _EXPECTED = {
-    "str": "a string",
-    "strs": "a list of strings",
-    "patterns": "a non-empty list of glob patterns",
-    "int": "a whole number, 0 or more",
-    "pos_int": "a whole number, 1 or more",
-    "num": "a number, 0 or more",
-    "pos_num": "a number above 0",
-    "mode": f"one of {', '.join(MODES)}",
-    "granularity": f"one of {', '.join(GRANULARITIES)}",
-    "tokenizer": f"one of {', '.join(ENCODING_HASHES)}",
-    "num_map": "a table of names to numbers, 0 or more",
-    "pos_num_map": "a table of names to numbers above 0",
-    "evidence": "a table of rule keys to tables of source, checked, contested, alternatives, why",
-    "prices": "an array of tables of from, until, input_price_per_mtok, read_multiplier, source, checked",
+    "str": marked("a string"),
+    "strs": marked("a list of strings"),
+    "patterns": marked("a non-empty list of glob patterns"),
+    "int": marked("a whole number, 0 or more"),
+    "pos_int": marked("a whole number, 1 or more"),
+    "num": marked("a number, 0 or more"),
+    "pos_num": marked("a number above 0"),
+    "mode": marked("one of {choices}"),
+    "granularity": marked("one of {choices}"),
+    "tokenizer": marked("one of {choices}"),
+    "num_map": marked("a table of names to numbers, 0 or more"),
+    "pos_num_map": marked("a table of names to numbers above 0"),
+    "evidence": marked("a table of rule keys to tables of source, checked, contested, alternatives, why"),
+    "prices": marked("an array of tables of from, until, input_price_per_mtok, read_multiplier, source, checked"),
 }
+_CHOICES = {"mode": MODES, "granularity": GRANULARITIES, "tokenizer": tuple(ENCODING_HASHES)}
+
+
+def _expected(kind: str) -> str:
+    """What a value of ``kind`` must be, in the locale's language."""
+    return localized(_EXPECTED[kind], choices=", ".join(_CHOICES.get(kind, ())))
 
 # What ``evidence.<key>`` may say about a number, and what each must be.
 _EVIDENCE_KEYS = {"source": "str", "checked": "day", "contested": "bool", "alternatives": "values", "why": "str"}
@@ -192,13 +199,14 @@ def _valid(kind: str, value: Any) -> bool:
 
 def _unknown_key(where: str, key: str, allowed: Mapping[str, Any] | set[str]) -> str:
     close = difflib.get_close_matches(key, list(allowed), n=1)
-    hint = f"; did you mean {close[0]!r}?" if close else ""
-    return f"{where}{key}: unknown key{hint}"
+    if close:
+        return localized("{where}{key}: unknown key; did you mean {close}?", where=where, key=key, close=repr(close[0]))
+    return localized("{where}{key}: unknown key", where=where, key=key)
 
 
 def _check_table(table: Any, where: str, allowed: Mapping[str, str], errors: list[str]) -> None:
     if not isinstance(table, dict):
-        errors.append(f"{where.rstrip('.')}: expected a table")
+        errors.append(localized("{where}: expected a table", where=where.rstrip(".")))
         return
     for key, value in table.items():
         if key == "models" and allowed is _FAMILY_KEYS:
@@ -207,7 +215,8 @@ def _check_table(table: Any, where: str, allowed: Mapping[str, str], errors: lis
         if kind is None:
             errors.append(_unknown_key(where, key, allowed))
         elif not _valid(kind, value):
-            errors.append(f"{where}{key}: expected {_EXPECTED[kind]}, got {value!r}")
+            errors.append(localized("{where}{key}: expected {what}, got {value}", where=where, key=key,
+                                    what=_expected(kind), value=repr(value)))
 
 
 def _check_document(doc: Any, errors: list[str]) -> None:
@@ -216,9 +225,10 @@ def _check_document(doc: Any, errors: list[str]) -> None:
         if key not in _TOP_KEYS:
             errors.append(_unknown_key("", key, _TOP_KEYS))
     if "schema" in doc and doc["schema"] != SCHEMA_VERSION:
-        errors.append(f"schema: this version reads schema {SCHEMA_VERSION}, the file says {doc['schema']!r}")
+        errors.append(localized("schema: this version reads schema {version}, the file says {value}",
+                                version=SCHEMA_VERSION, value=repr(doc["schema"])))
     if "default_family" in doc and not isinstance(doc["default_family"], str):
-        errors.append(f"default_family: expected a string, got {doc['default_family']!r}")
+        errors.append(localized("default_family: expected a string, got {value}", value=repr(doc["default_family"])))
     for parse, key in ((parse_cache_keys, "cache_keys"), (parse_model_limits, "model_limits")):
         try:
             parse(doc.get(key))
@@ -226,7 +236,7 @@ def _check_document(doc: Any, errors: list[str]) -> None:
             errors.append(str(exc))
     families = doc.get("families", {})
     if not isinstance(families, dict):
-        errors.append("families: expected a table of families")
+        errors.append(localized("families: expected a table of families"))
         return
     for name, family in families.items():
         where = f"families.{name}."
@@ -235,13 +245,15 @@ def _check_document(doc: Any, errors: list[str]) -> None:
             continue
         models = family.get("models", [])
         if not isinstance(models, list):
-            errors.append(f"{where}models: expected an array of tables ([[families.{name}.models]])")
+            errors.append(localized("{where}models: expected an array of tables ([[families.{name}.models]])",
+                                    where=where, name=name))
             continue
         for i, model in enumerate(models):
             mwhere = f"{where}models[{i}]."
             _check_table(model, mwhere, _MODEL_KEYS, errors)
             if isinstance(model, dict) and "match" not in model:
-                errors.append(f"{mwhere}match: missing (a list of glob patterns on the model id)")
+                errors.append(localized("{where}match: missing (a list of glob patterns on the model id)",
+                                        where=mwhere))
 
 
 def _merge(base: dict, user: dict) -> dict:
@@ -275,21 +287,23 @@ def _required(family: dict, name: str, errors: list[str], where: str) -> None:
             "write_multiplier", "tokenizer", "image_tokens"]
     for key in need:
         if key not in family:
-            errors.append(f"{where}{key}: missing (needed by every family)")
+            errors.append(localized("{where}{key}: missing (needed by every family)", where=where, key=key))
     granularity = family.get("granularity")
     if granularity == "step" and "step_tokens" not in family:
-        errors.append(f"{where}step_tokens: missing (needed by granularity \"step\")")
+        errors.append(localized("{where}step_tokens: missing (needed by granularity \"step\")", where=where))
     mode = family.get("mode")
     if mode == "explicit":
         for key in ("max_breakpoints", "lookback_blocks"):
             if key not in family:
-                errors.append(f"{where}{key}: missing (needed by mode \"explicit\")")
+                errors.append(localized("{where}{key}: missing (needed by mode \"explicit\")", where=where, key=key))
         if granularity is not None and granularity != "breakpoints":
-            errors.append(f"{where}granularity: mode \"explicit\" needs granularity \"breakpoints\", got {granularity!r}")
+            errors.append(localized("{where}granularity: mode \"explicit\" needs granularity \"breakpoints\", got "
+                                    "{value}", where=where, value=repr(granularity)))
     elif mode == "automatic" and granularity == "breakpoints":
-        errors.append(f"{where}granularity: \"breakpoints\" needs mode \"explicit\"")
+        errors.append(localized("{where}granularity: \"breakpoints\" needs mode \"explicit\"", where=where))
     if "overflow_requests_per_minute" in family and "routing_prefix_tokens" not in family:
-        errors.append(f"{where}routing_prefix_tokens: missing (needed by overflow_requests_per_minute)")
+        errors.append(localized("{where}routing_prefix_tokens: missing (needed by overflow_requests_per_minute)",
+                                where=where))
 
 
 @dataclass(frozen=True, slots=True)
@@ -523,8 +537,10 @@ def _read(path: Path) -> dict:
 
 def _fail(path: Path, errors: list[str]) -> RulesError:
     shown = errors[:12]
-    more = f"\n  … and {len(errors) - len(shown)} more" if len(errors) > len(shown) else ""
-    return RulesError(f"{path}: invalid rules:\n  " + "\n  ".join(shown) + more)
+    more = ""
+    if len(errors) > len(shown):
+        more = "\n  " + localized("… and {count} more", count=len(errors) - len(shown))
+    return RulesError(localized("{path}: invalid rules:", path=path) + "\n  " + "\n  ".join(shown) + more)
 
 
 def load_rules(user_path: str | os.PathLike[str] | None = None, *, env: Mapping[str, str] | None = None,
@@ -557,7 +573,7 @@ def load_rules(user_path: str | os.PathLike[str] | None = None, *, env: Mapping[
         last = user_file
     families = doc.get("families", {})
     if not families:
-        raise _fail(last, ["families: no family defined"])
+        raise _fail(last, [localized("families: no family defined")])
     for name, family in families.items():
         before = len(errors)
         _required(family, name, errors, f"families.{name}.")
@@ -569,9 +585,10 @@ def load_rules(user_path: str | os.PathLike[str] | None = None, *, env: Mapping[
             _required(merged, name, errors, f"families.{name}.models[{i}].")
     default = doc.get("default_family")
     if default is None:
-        errors.append("default_family: missing")
+        errors.append(localized("default_family: missing"))
     elif default not in families:
-        errors.append(f"default_family: {default!r} is not one of the families ({', '.join(families)})")
+        errors.append(localized("default_family: {value} is not one of the families ({families})", value=repr(default),
+                                families=", ".join(families)))
     if errors:
         raise _fail(last, errors)
     return RuleSet(default_family=default, families=families, paths=tuple(paths), cache_keys=keys,

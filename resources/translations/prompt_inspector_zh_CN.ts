@@ -5963,6 +5963,170 @@ Click a name to copy its id.</source>
   <context>
     <name>CommandLine</name>
     <message>
+      <source>cache_keys.options: expected an array of tables ([[cache_keys.options]])</source>
+      <translation>cache_keys.options：应为表数组（[[cache_keys.options]]）</translation>
+    </message>
+    <message>
+      <source>{where}: expected the table options ([[cache_keys.options]])</source>
+      <translation>{where}：应为 options 表（[[cache_keys.options]]）</translation>
+    </message>
+    <message>
+      <source>{where}: expected the keys protocols, field, drops, sources</source>
+      <translation>{where}：应包含键 protocols、field、drops、sources</translation>
+    </message>
+    <message>
+      <source>{where}: field (a string) and protocols (a list) are required</source>
+      <translation>{where}：field（字符串）和 protocols（列表）为必填项</translation>
+    </message>
+    <message>
+      <source>{where}.drops: expected a list of {levels}</source>
+      <translation>{where}.drops：应为由 {levels} 组成的列表</translation>
+    </message>
+    <message>
+      <source>{where}: expected an array of tables ([[model_limits]])</source>
+      <translation>{where}：应为表数组（[[model_limits]]）</translation>
+    </message>
+    <message>
+      <source>{where}: expected a table</source>
+      <translation>{where}：应为表</translation>
+    </message>
+    <message>
+      <source>{where}.{key}: unknown key (expected {keys})</source>
+      <translation>{where}.{key}：未知键（应为 {keys}）</translation>
+    </message>
+    <message>
+      <source>{where}.match: expected a non-empty list of glob patterns, got {value}</source>
+      <translation>{where}.match：应为非空的 glob 模式列表，实际为 {value}</translation>
+    </message>
+    <message>
+      <source>{where}.max_output_tokens: {output} is more than the context window {window} it shares</source>
+      <translation>{where}.max_output_tokens：{output} 超过了它所共用的上下文窗口 {window}</translation>
+    </message>
+    <message>
+      <source>{where}.max_input_tokens: expected a whole number, 1 or more and at most the context window, got {value}</source>
+      <translation>{where}.max_input_tokens：应为不小于 1 且不超过上下文窗口的整数，实际为 {value}</translation>
+    </message>
+    <message>
+      <source>{where}.output_in_window: expected true or false, got {value}</source>
+      <translation>{where}.output_in_window：应为 true 或 false，实际为 {value}</translation>
+    </message>
+    <message>
+      <source>{where}.source: missing (the page or document both numbers come from)</source>
+      <translation>{where}.source：缺失（两个数字所出自的页面或文档）</translation>
+    </message>
+    <message>
+      <source>{where}.checked: expected a day (YYYY-MM-DD), got {value}</source>
+      <translation>{where}.checked：应为日期（YYYY-MM-DD），实际为 {value}</translation>
+    </message>
+    <message>
+      <source>{where}.notes: expected a string, got {value}</source>
+      <translation>{where}.notes：应为字符串，实际为 {value}</translation>
+    </message>
+    <message>
+      <source>{where}.{key}: expected a whole number, 1 or more, got {value}</source>
+      <translation>{where}.{key}：应为不小于 1 的整数，实际为 {value}</translation>
+    </message>
+    <message>
+      <source>a string</source>
+      <translation>字符串</translation>
+    </message>
+    <message>
+      <source>a list of strings</source>
+      <translation>字符串列表</translation>
+    </message>
+    <message>
+      <source>a non-empty list of glob patterns</source>
+      <translation>非空的 glob 模式列表</translation>
+    </message>
+    <message>
+      <source>a whole number, 0 or more</source>
+      <translation>不小于 0 的整数</translation>
+    </message>
+    <message>
+      <source>a whole number, 1 or more</source>
+      <translation>不小于 1 的整数</translation>
+    </message>
+    <message>
+      <source>a number, 0 or more</source>
+      <translation>不小于 0 的数字</translation>
+    </message>
+    <message>
+      <source>a number above 0</source>
+      <translation>大于 0 的数字</translation>
+    </message>
+    <message>
+      <source>one of {choices}</source>
+      <translation>以下之一：{choices}</translation>
+    </message>
+    <message>
+      <source>a table of names to numbers, 0 or more</source>
+      <translation>由名称映射到不小于 0 的数字的表</translation>
+    </message>
+    <message>
+      <source>a table of names to numbers above 0</source>
+      <translation>由名称映射到大于 0 的数字的表</translation>
+    </message>
+    <message>
+      <source>a table of rule keys to tables of source, checked, contested, alternatives, why</source>
+      <translation>由规则键映射到表（含 source、checked、contested、alternatives、why）的表</translation>
+    </message>
+    <message>
+      <source>an array of tables of from, until, input_price_per_mtok, read_multiplier, source, checked</source>
+      <translation>由含 from、until、input_price_per_mtok、read_multiplier、source、checked 的表组成的表数组</translation>
+    </message>
+    <message>
+      <source>{where}{key}: unknown key</source>
+      <translation>{where}{key}：未知键</translation>
+    </message>
+    <message>
+      <source>{where}{key}: unknown key; did you mean {close}?</source>
+      <translation>{where}{key}：未知键；你是否想写 {close}？</translation>
+    </message>
+    <message>
+      <source>schema: this version reads schema {version}, the file says {value}</source>
+      <translation>schema：本版本读取 schema {version}，而文件写的是 {value}</translation>
+    </message>
+    <message>
+      <source>default_family: expected a string, got {value}</source>
+      <translation>default_family：应为字符串，实际为 {value}</translation>
+    </message>
+    <message>
+      <source>families: expected a table of families</source>
+      <translation>families：应为包含各系列的表</translation>
+    </message>
+    <message>
+      <source>{where}step_tokens: missing (needed by granularity "step")</source>
+      <translation>{where}step_tokens：缺失（granularity "step" 需要它）</translation>
+    </message>
+    <message>
+      <source>{where}routing_prefix_tokens: missing (needed by overflow_requests_per_minute)</source>
+      <translation>{where}routing_prefix_tokens：缺失（overflow_requests_per_minute 需要它）</translation>
+    </message>
+    <message>
+      <source>… and {count} more</source>
+      <translation>……还有 {count} 条</translation>
+    </message>
+    <message>
+      <source>default_family: missing</source>
+      <translation>default_family：缺失</translation>
+    </message>
+    <message>
+      <source>{where}models: expected an array of tables ([[families.{name}.models]])</source>
+      <translation>{where}models：应为表数组（[[families.{name}.models]]）</translation>
+    </message>
+    <message>
+      <source>{where}{key}: missing (needed by every family)</source>
+      <translation>{where}{key}：缺失（每个系列都需要它）</translation>
+    </message>
+    <message>
+      <source>{where}granularity: mode "explicit" needs granularity "breakpoints", got {value}</source>
+      <translation>{where}granularity：mode "explicit" 需要 granularity "breakpoints"，实际为 {value}</translation>
+    </message>
+    <message>
+      <source>{where}granularity: "breakpoints" needs mode "explicit"</source>
+      <translation>{where}granularity："breakpoints" 需要 mode "explicit"</translation>
+    </message>
+    <message>
       <source>{path}: no such rules file</source>
       <translation>{path}：没有这个规则文件</translation>
     </message>
@@ -5977,6 +6141,30 @@ Click a name to copy its id.</source>
     <message>
       <source>{path}: not valid TOML: {problem}</source>
       <translation>{path}：不是有效的 TOML：{problem}</translation>
+    </message>
+    <message>
+      <source>families: no family defined</source>
+      <translation>families：未定义任何系列</translation>
+    </message>
+    <message>
+      <source>default_family: {value} is not one of the families ({families})</source>
+      <translation>default_family：{value} 不是已定义的系列之一（{families}）</translation>
+    </message>
+    <message>
+      <source>{where}{key}: expected {what}, got {value}</source>
+      <translation>{where}{key}：应为{what}，实际为 {value}</translation>
+    </message>
+    <message>
+      <source>{where}match: missing (a list of glob patterns on the model id)</source>
+      <translation>{where}match：缺失（匹配模型 ID 的 glob 模式列表）</translation>
+    </message>
+    <message>
+      <source>{where}{key}: missing (needed by mode "explicit")</source>
+      <translation>{where}{key}：缺失（mode "explicit" 需要它）</translation>
+    </message>
+    <message>
+      <source>{path}: invalid rules:</source>
+      <translation>{path}：规则无效：</translation>
     </message>
     <message>
       <source>cannot write {path}: the file exists and is not a demo database; choose another file or pass --force to replace it</source>
