@@ -212,6 +212,15 @@ MULTIPLE_COMPLETE = sentence(
 UNUSED_VARIABLE = sentence("variable {name} is declared but no template uses it")
 CONTRIBUTOR_FAILED = sentence("environment contributor {name} failed on turn {turn} ({error}); skipped")
 REPLACED_BY_COMPLETE = sentence("replaced by the complete block {block}")
+# A bug of ours that escaped the engine, by where it happened (inspector.zones.diagnostic.failure).
+_INTERNAL_FAILURES = {
+    "check": sentence("the check stopped with an unexpected error ({error}); the text is kept as it is. Please "
+                      "report this"),
+    "render": sentence("the render stopped with an unexpected error ({error}); the text is kept as it is. Please "
+                       "report this"),
+    "simulation": sentence("the simulation stopped with an unexpected error ({error}); the text is kept as it is. "
+                           "Please report this"),
+}
 EXCLUDED_DUPLICATE_ID = sentence("duplicate id: registering it again throws")
 INPUT_MODE_ONE_BLOCK = sentence("input mode {mode} applies one block only")
 COVEL_UNKNOWN_VARIABLE = sentence("{path} is not a Covel template variable, so it renders as nothing")
@@ -566,3 +575,8 @@ def read_too_large(what: str, path: str, size: int, limit: int) -> str:
 def read_folder(what: str, path: str) -> str:
     """A folder given where a ``what`` ("file", "config" or "preset") was expected."""
     return _READ_FOLDER[what].format(path=path)
+
+
+def internal_failure(stage: str, error: str) -> str:
+    """An unexpected error of ours in ``stage`` ("check", "render" or "simulation")."""
+    return _INTERNAL_FAILURES[stage].format(error=error)

@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Any
 
+from inspector import wording
 from inspector.jsjson import has_astral
 
 ERROR = "error"
@@ -186,5 +187,4 @@ def failure(exc: BaseException, stage: str) -> Diagnostic:
     error an editor lists instead of going blank. ``stage``: "check", "render", "simulation"."""
     detail = str(exc).splitlines()[0][:200] if str(exc) else ""
     shown = f"{type(exc).__name__}: {detail}" if detail else type(exc).__name__
-    return Diagnostic(INTERNAL_ERROR, ERROR, f"the {stage} stopped with an unexpected error ({shown}); "
-                      "the text is kept as it is. Please report this", field=None)
+    return Diagnostic(INTERNAL_ERROR, ERROR, wording.internal_failure(stage, shown), field=None)

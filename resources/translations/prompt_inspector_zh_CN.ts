@@ -3119,6 +3119,18 @@ Click a name to copy its id.</source>
       <translation>1 小时写入 {usd} 美元（{tokens} 个 token）</translation>
     </message>
     <message>
+      <source>the check stopped with an unexpected error ({error}); the text is kept as it is. Please report this</source>
+      <translation>检查因意外错误而中止（{error}）；文本保持原样。请报告此问题</translation>
+    </message>
+    <message>
+      <source>the render stopped with an unexpected error ({error}); the text is kept as it is. Please report this</source>
+      <translation>渲染因意外错误而中止（{error}）；文本保持原样。请报告此问题</translation>
+    </message>
+    <message>
+      <source>the simulation stopped with an unexpected error ({error}); the text is kept as it is. Please report this</source>
+      <translation>模拟因意外错误而中止（{error}）；文本保持原样。请报告此问题</translation>
+    </message>
+    <message>
       <source>{path}: a preset has no key {key}, so ChatLuna ignores it (known: {known})</source>
       <translation>{path}：预设没有键 {key}，所以 ChatLuna 会忽略它（已知：{known}）</translation>
     </message>

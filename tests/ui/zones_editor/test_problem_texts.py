@@ -204,7 +204,7 @@ def test_every_problem_of_a_chatluna_preset_is_shown_in_chinese(chinese: None) -
     assert {PRESET_UNKNOWN_KEY, dg.UNKNOWN_VARIABLE, dg.LOOP_LIMIT, dg.PARSE_ERROR, dg.INPUT_MISSING_PROMPT,
             dg.NETWORK_FUNCTION} <= codes, codes
     assert len(found) >= 30
-    _shown_in_chinese([d.message for d in found if d.code != dg.INTERNAL_ERROR])
+    _shown_in_chinese([d.message for d in found])
 
 
 def test_every_problem_of_the_renderer_is_shown_in_chinese(chinese: None) -> None:
@@ -260,3 +260,9 @@ def test_a_problem_of_the_file_itself_is_placed_at_the_top_level_in_chinese(chin
     assert block_label("top level") == "顶层"
     assert block_label("keywords[1]") == "keywords[1]"
     assert block_label(None) == "—"
+
+
+def test_an_unexpected_error_of_ours_is_reported_in_chinese(chinese: None) -> None:
+    for stage, word in (("check", "检查"), ("render", "渲染"), ("simulation", "模拟")):
+        shown = message_text(dg.failure(ValueError("boom"), stage))
+        assert shown == f"{word}因意外错误而中止（ValueError: boom）；文本保持原样。请报告此问题"
