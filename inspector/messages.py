@@ -21,13 +21,24 @@ from typing import Any
 
 from resources import resource_path
 
-__all__ = ["CONTEXT", "ENV_LANG", "SUPPORTED", "catalog", "language", "language_of", "localized", "marked", "translate"]
+__all__ = ["CONTEXT", "ENV_LANG", "SUPPORTED", "catalog", "language", "language_of", "localized", "marked",
+           "set_language", "translate"]
 
 ENV_LANG = "PROMPT_INSPECTOR_LANG"
 SUPPORTED = ("en", "zh_CN")
 # The .ts context of the command line's messages.
 CONTEXT = "CommandLine"
 _LOCALE_VARIABLES = ("LC_ALL", "LC_MESSAGES", "LANG")
+# The language the desktop app chose for its window (set_language), which its messages follow.
+_chosen: str | None = None
+
+
+def set_language(lang: str | None) -> None:
+    """Make ``lang`` the language of this process's messages (the desktop app, once it has chosen
+    its window's language from Qt's system locale, which the environment may not say); None: the
+    environment's again."""
+    global _chosen
+    _chosen = lang
 
 
 def language_of(value: str) -> str | None:
@@ -42,8 +53,11 @@ def language_of(value: str) -> str | None:
 
 
 def language(environ: Mapping[str, str] | None = None) -> str:
-    """The language of this process's messages: the ``PROMPT_INSPECTOR_LANG`` override, else the
-    locale variables in POSIX order of precedence, else English."""
+    """The language of this process's messages: the one :func:`set_language` gave, else the
+    ``PROMPT_INSPECTOR_LANG`` override, else the locale variables in POSIX order of precedence,
+    else English (``environ`` given: read from it alone)."""
+    if environ is None and _chosen is not None:
+        return _chosen
     env = os.environ if environ is None else environ
     for name in (ENV_LANG, *_LOCALE_VARIABLES):
         chosen = language_of(env.get(name, ""))

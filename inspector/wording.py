@@ -15,7 +15,8 @@ them in). Literal braces are doubled, as ``str.format`` reads them.
 
 from __future__ import annotations
 
-__all__ = ["cost_class_row", "sentence", "templates"]
+__all__ = ["cost_class_row", "internal_failure", "preset_unknown_key", "read_folder", "read_too_large", "sentence",
+           "templates"]
 
 _TEMPLATES: list[str] = []
 
@@ -388,7 +389,7 @@ LORE_KEYWORD_SLASHES = sentence(
     "world_lores[{index}]: keyword {keyword} looks like a /regex/ literal, but ChatLuna reads every keyword as the "
     "pattern itself: this one only matches text containing the slashes (write the pattern without slashes and "
     "flags)")
-INPUT_WITHOUT_PROMPT = sentence(
+PRESET_INPUT_WITHOUT_PROMPT = sentence(
     "format_user_prompt never writes {{prompt}}: ChatLuna replaces what the user said with this text, so the "
     "user's message is lost")
 TIME_UTC_NOT_OFFSET = sentence("time_UTC({argument}): not a UTC offset; ChatLuna renders \"Invalid UTC offset\"")
@@ -505,7 +506,7 @@ CONFIG_EXPECTED_LIST = sentence("expected a list, found {found}")
 CONFIG_VARIABLE_TWICE = sentence("variable {name} is declared twice")
 CONFIG_BAD_VARIABLE_NAME = sentence("'name' must be a word without spaces or braces, found {name}")
 CONFIG_ZONES_NOT_LIST = sentence("'zones' must be a list of zone names, found {found}")
-CONFIG_UNKNOWN_ZONE = sentence("'zones' lists {name}; zones are {zones}")
+CONFIG_UNKNOWN_ZONE = sentence("'zones' lists {name}; zones are {known}")
 CONFIG_ARGS_NOT_LIST = sentence("'args' must be a list, found {found}")
 CONFIG_BAD_ARGUMENT = sentence("an argument is a name or {{name, optional}}, found {found}")
 CONFIG_MIXED_ENVIRONMENT = sentence(
@@ -516,7 +517,7 @@ CONFIG_FAIL_TURNS = sentence("'failTurns' must be a list of turn numbers")
 CONFIG_NOT_WHOLE = sentence("{key} must be a whole number >= 0, found {found}")
 CONFIG_ABOVE_MAXIMUM = sentence("{key} may be at most {most} ({mebi} Mi), found {found}")
 CONFIG_UNKNOWN_SUFFIX = sentence("{path}: unknown config format {suffix}; use .json, .yaml, .yml or .toml")
-CONFIG_NO_EXTENSION = sentence("{path}: unknown config format (no extension); use .json, .yaml, .yml or .toml")
+CONFIG_NO_EXTENSION = sentence("{path}: unknown config format '(no extension)'; use .json, .yaml, .yml or .toml")
 CONFIG_UNKNOWN_FORMAT = sentence("unknown config format {format}")
 CONFIG_FILE_UNKNOWN_FORMAT = sentence("{origin}: unknown config format {format}")
 CONFIG_NOT_VALID_DEEP = sentence("{origin}: not valid {format}: nested too deeply to read")

@@ -237,7 +237,13 @@ def run_app(argv: Sequence[str], *, debug: bool = False) -> int:
         app.setOrganizationName("prompt-inspector")
         app.setApplicationName("prompt-inspector")
         app.setApplicationDisplayName("Prompt Inspector")
-    install_translators(app)
+    chosen = install_translators(app)
+    if owns_app:
+        # Messages the core writes in the language of the process (a file that cannot be opened or
+        # written) follow the window's language, chosen from the system locale.
+        from inspector.messages import set_language
+
+        set_language(chosen)
     apply_theme(app)
     from .item_actions import install_item_actions
 

@@ -21,6 +21,7 @@ from .errors import (
     StoreNotFoundError,
     StoreOpenError,
 )
+from ..messages import localized
 from .urls import scrub_text, secret_values
 
 if TYPE_CHECKING:
@@ -228,37 +229,41 @@ def translate_error(orig: BaseException | None, location: str, url: URL | None) 
     user = url.username if url is not None and url.username else None
 
     if sqlstate in ("55P03", "40P01") or "lock timeout" in lower:
-        return StoreLockedError(f"{location}: waited too long for a lock ({reason}); try again in a moment",
-                                location=location)
+        return StoreLockedError(localized("{location}: waited too long for a lock ({reason}); try again in a moment",
+                                          location=location, reason=reason), location=location)
     if sqlstate == "42501" or "permission denied" in lower:
-        return StoreOpenError(f"{location}: {reason}. The user needs SELECT on Covel's tables.", location=location)
+        return StoreOpenError(localized("{location}: {reason}. The user needs SELECT on Covel's tables.",
+                                        location=location, reason=reason), location=location)
     if sqlstate == "3D000" or (_DB_MISSING.search(message) and not sqlstate):
         found = _DB_MISSING.search(message)
         name = found.group(1) if found else (url.database if url is not None else "?")
-        return StoreNotFoundError(f"{location}: {server} has no database named {name!r}", location=location)
+        return StoreNotFoundError(localized("{location}: {server} has no database named {name}", location=location,
+                                            server=server, name=repr(name)), location=location)
     if sqlstate.startswith("28") or any(p in lower for p in _AUTH) or _ROLE_MISSING.search(message):
-        who = f"user {user!r}" if user else "the user"
-        return StoreAuthenticationError(
-            f"{location}: {server} refused the credentials of {who} ({reason}). "
-            "Check the user name and password in the URL (or PGPASSWORD / ~/.pgpass).",
-            location=location)
+        advice = localized("Check the user name and password in the URL (or PGPASSWORD / ~/.pgpass).")
+        refused = (localized("{location}: {server} refused the credentials of user {user} ({reason}).",
+                             location=location, server=server, user=repr(user), reason=reason) if user else
+                   localized("{location}: {server} refused the credentials of the user ({reason}).",
+                             location=location, server=server, reason=reason))
+        return StoreAuthenticationError(f"{refused} {advice}", location=location)
     if any(p in lower for p in _REFUSED):
-        return StoreConnectionError(
-            f"{location}: cannot connect to {server}: connection refused. "
-            "Is PostgreSQL running there and accepting TCP/IP connections on that port?",
-            location=location)
+        return StoreConnectionError(localized(
+            "{location}: cannot connect to {server}: connection refused. Is PostgreSQL running there and accepting "
+            "TCP/IP connections on that port?", location=location, server=server), location=location)
     if any(p in lower for p in _NO_HOST):
         host = url.host if url is not None else "?"
-        return StoreConnectionError(f"{location}: cannot connect: the host name {host!r} is not known ({reason})",
+        return StoreConnectionError(localized("{location}: cannot connect: the host name {host} is not known "
+                                              "({reason})", location=location, host=repr(host), reason=reason),
                                     location=location)
     if any(p in lower for p in _TIMEOUT):
-        return StoreConnectionError(
-            f"{location}: cannot connect to {server}: no answer within the connection timeout ({reason})",
-            location=location)
+        return StoreConnectionError(localized(
+            "{location}: cannot connect to {server}: no answer within the connection timeout ({reason})",
+            location=location, server=server, reason=reason), location=location)
     if any(p in lower for p in _NO_SOCKET) and "socket" in lower:
-        return StoreConnectionError(
-            f"{location}: cannot connect to {server}: no server is listening on its socket ({reason})",
-            location=location)
+        return StoreConnectionError(localized(
+            "{location}: cannot connect to {server}: no server is listening on its socket ({reason})",
+            location=location, server=server, reason=reason), location=location)
     if any(p in lower for p in _UNREACHABLE) or sqlstate.startswith("08"):
-        return StoreConnectionError(f"{location}: cannot talk to {server} ({reason})", location=location)
+        return StoreConnectionError(localized("{location}: cannot talk to {server} ({reason})", location=location,
+                                              server=server, reason=reason), location=location)
     return StoreOpenError(f"{location}: {reason}", location=location)

@@ -23,6 +23,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ..messages import localized
 from . import postgres as pg
 from .errors import NotADatabaseError, StoreDamagedError, StoreError, StoreLockedError, StoreOpenError
 
@@ -64,9 +65,10 @@ def damaged_file_error(orig: BaseException | None, location: str, path: Path | N
     if not (name.startswith(_DAMAGED_NAMES) or any(text in message.lower() for text in _DAMAGED_MESSAGES)):
         return None
     target = shlex.quote(str(path) if path is not None else location)
-    return StoreDamagedError(
-        f"{location}: the file is damaged ({message}); `sqlite3 -readonly {target} .recover | sqlite3 "
-        "recovered.db` can salvage what is left into a new file (-readonly: the damaged file is not written)", location=location)
+    return StoreDamagedError(localized(
+        "{location}: the file is damaged ({message}); `sqlite3 -readonly {target} .recover | sqlite3 recovered.db` can "
+        "salvage what is left into a new file (-readonly: the damaged file is not written)", location=location,
+        message=message, target=target), location=location)
 
 
 def translate_error(orig: BaseException | None, location: str, busy_timeout: float,
@@ -82,13 +84,12 @@ def translate_error(orig: BaseException | None, location: str, busy_timeout: flo
     lower = message.lower()
     name = getattr(orig, "sqlite_errorname", "") or ""
     if "locked" in lower or name.startswith("SQLITE_BUSY"):
-        return StoreLockedError(
-            f"{location} is locked by another process ({message}; waited {busy_timeout:g} s). "
-            "Covel is probably writing; try again in a moment.",
-            location=location,
-        )
+        return StoreLockedError(localized(
+            "{location} is locked by another process ({message}; waited {seconds} s). Covel is probably writing; try "
+            "again in a moment.", location=location, message=message, seconds=f"{busy_timeout:g}"), location=location)
     if "not a database" in lower or name.startswith("SQLITE_NOTADB"):
-        return NotADatabaseError(f"{location} is not a SQLite database ({message})", location=location)
+        return NotADatabaseError(localized("{location} is not a SQLite database ({message})", location=location,
+                                           message=message), location=location)
     return StoreOpenError(f"{location}: {message}", location=location)
 
 

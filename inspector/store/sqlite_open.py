@@ -126,9 +126,10 @@ def sqlite_request(url: URL, text: str, busy_timeout: float) -> SqliteRequest:
     for key, value in options:
         allowed = _ALLOWED_OPTIONS.get(key, ())
         if allowed == () or (allowed is not None and value.lower() not in allowed):
-            raise StoreOpenError(
-                f"{text}: the option {key}={value} is refused, because it could write to the database or "
-                f"is not known; Prompt Inspector only reads. Allowed: {_ALLOWED_TEXT}", location=text)
+            raise StoreOpenError(localized(
+                "{location}: the option {key}={value} is refused, because it could write to the database or is not "
+                "known; Prompt Inspector only reads. Allowed: {allowed}", location=text, key=key, value=value,
+                allowed=_ALLOWED_TEXT), location=text)
         settings[key] = value.lower()
     timeout = busy_timeout
     if "timeout" in settings:
@@ -456,14 +457,15 @@ def _make_copy(path: Path, location: str, sidecar: str, state: FileState, root: 
         root.mkdir(parents=True, exist_ok=True)
         free = shutil.disk_usage(root).free
     except OSError as exc:
-        raise StoreOpenError(f"{location} needs a private copy to be read without writing beside it, but the "
-                             f"cache folder {root} cannot be used: {exc.strerror or exc}", location=location) from exc
+        raise StoreOpenError(localized("{location} needs a private copy to be read without writing beside it, but "
+                                       "the cache folder {folder} cannot be used: {error}", location=location,
+                                       folder=root, error=exc.strerror or exc), location=location) from exc
     need = 2 * sizes + _COPY_MARGIN
     if free < need:
-        raise StoreOpenError(
-            f"{location} needs a private copy to be read without writing beside it ({_mib(need)} MiB), but "
-            f"only {_mib(free)} MiB are free in {root}; free some space, or open the store while Covel runs",
-            location=location)
+        raise StoreOpenError(localized(
+            "{location} needs a private copy to be read without writing beside it ({need} MiB), but only {free} MiB "
+            "are free in {folder}; free some space, or open the store while Covel runs", location=location,
+            need=_mib(need), free=_mib(free), folder=root), location=location)
     _sweep(root)
     copy_dir = Path(tempfile.mkdtemp(prefix=f"{os.getpid()}-", dir=root))
     try:
@@ -513,8 +515,8 @@ def _copy_file(source: Path, target: Path, location: str) -> None:
         with os.fdopen(fd, "rb") as reader, open(target, "xb") as writer:
             shutil.copyfileobj(reader, writer, _COPY_CHUNK)
     except OSError as exc:
-        raise StoreOpenError(f"{location}: the private copy could not be made ({exc.strerror or exc})",
-                             location=location) from exc
+        raise StoreOpenError(localized("{location}: the private copy could not be made ({error})", location=location,
+                                       error=exc.strerror or exc), location=location) from exc
 
 
 def _settle(target: Path, location: str) -> None:
@@ -531,5 +533,5 @@ def _settle(target: Path, location: str) -> None:
         finally:
             conn.close()
     except sqlite3.Error as exc:
-        raise StoreOpenError(f"{location}: its private copy could not be brought to the last committed state "
-                             f"({exc})", location=location) from exc
+        raise StoreOpenError(localized("{location}: its private copy could not be brought to the last committed "
+                                       "state ({error})", location=location, error=exc), location=location) from exc

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from inspector.error_boundary import EXIT_FAILED_CHECK, EXIT_OK
+from inspector.messages import localized
 from inspector.output import dump_json, write_text
 
 
@@ -119,20 +120,22 @@ def _read_json(path: str, error_type, what: str) -> Any:
     try:
         value = json.loads(_read_text(path, error_type))
     except json.JSONDecodeError as exc:
-        raise error_type(f"{path}: not valid JSON: {exc.msg} at line {exc.lineno}") from None
+        raise error_type(localized("{path}: not valid JSON: {problem} at line {line}", path=path, problem=exc.msg,
+                                   line=exc.lineno)) from None
     except RecursionError:
-        raise error_type(f"{path}: values nested deeper than {MAX_NESTING} levels") from None
+        raise error_type(localized("{path}: values nested deeper than {limit} levels", path=path,
+                                   limit=MAX_NESTING)) from None
     except ValueError as exc:
-        raise error_type(f"{path}: not valid JSON: {exc}") from None
+        raise error_type(localized("{path}: not valid JSON: {problem}", path=path, problem=exc)) from None
     if too_deep(value):
-        raise error_type(f"{path}: values nested deeper than {MAX_NESTING} levels")
+        raise error_type(localized("{path}: values nested deeper than {limit} levels", path=path, limit=MAX_NESTING))
     return value
 
 
 def _read_vars(path: str, error_type) -> dict:
     extra = _read_json(path, error_type, "template variables")
     if not isinstance(extra, dict):
-        raise error_type(f"{path}: expected a JSON object of template variables")
+        raise error_type(localized("{path}: expected a JSON object of template variables", path=path))
     return extra
 
 
@@ -213,8 +216,8 @@ def _render_preset(args: argparse.Namespace, error_type) -> int:
 
     write, dump = _out()
     if args.turns is not None or args.turn != 0:
-        raise error_type("--turn and --turns simulate a zones config's turns; for a ChatLuna preset give the "
-                         "conversation so far with --history")
+        raise error_type(localized("--turn and --turns simulate a zones config's turns; for a ChatLuna preset give "
+                                   "the conversation so far with --history"))
     preset = _load_preset(args.file, error_type)
     history: list = []
     if args.history:
@@ -241,16 +244,19 @@ def cmd_render(args: argparse.Namespace, error_type) -> int:
         return _render_preset(args, error_type)
     for option in ("history", "now", "seed"):
         if getattr(args, option) is not None:
-            raise error_type(f"--{option} is for ChatLuna preset files; {args.file} is not one")
+            raise error_type(localized("--{option} is for ChatLuna preset files; {file} is not one", option=option,
+                                       file=args.file))
     from .blocks import MAX_TURNS, render, simulate_turns
 
     write, dump = _out()
     if args.turn < 0:
-        raise error_type("--turn counts from 0 and cannot be negative")
+        raise error_type(localized("--turn counts from 0 and cannot be negative"))
     if args.turn >= MAX_TURNS:
-        raise error_type(f"--turn {args.turn}: a simulation has at most {MAX_TURNS} turns (0 to {MAX_TURNS - 1})")
+        raise error_type(localized("--turn {turn}: a simulation has at most {count} turns (0 to {last})",
+                                   turn=args.turn, count=MAX_TURNS, last=MAX_TURNS - 1))
     if args.turns is not None and not 0 <= args.turns <= MAX_TURNS:
-        raise error_type(f"--turns {args.turns}: give a number of turns from 0 to {MAX_TURNS}")
+        raise error_type(localized("--turns {turns}: give a number of turns from 0 to {count}", turns=args.turns,
+                                   count=MAX_TURNS))
     config = _load(args.file, error_type)
     if args.turns is not None:
         rows = simulate_turns(config, args.turns, args.input)

@@ -463,7 +463,7 @@ def _variable(r: _Reader, raw: Any, i: int) -> Variable:
             raise r.fail(where, wording.CONFIG_ZONES_NOT_LIST.format(found=value_kind(zones_raw)))
         for z in zones_raw:
             if z not in ZONES:
-                raise r.fail(where, wording.CONFIG_UNKNOWN_ZONE.format(name=repr(z), zones=", ".join(ZONES)))
+                raise r.fail(where, wording.CONFIG_UNKNOWN_ZONE.format(name=repr(z), known=", ".join(ZONES)))
         zones = tuple(zones_raw)
     args_raw = raw.get("args") or []
     if not isinstance(args_raw, list):

@@ -2368,7 +2368,7 @@ Click a name to copy its id.</source>
     </message>
     <message>
       <source>the world's lorebook entries</source>
-      <translation>世界的世界书条目</translation>
+      <translation>该世界的世界书条目</translation>
     </message>
     <message>
       <source>world.dimensions.&lt;id&gt;: {{name, description?, schema, value, version}}, frozen per turn</source>
@@ -2716,7 +2716,7 @@ Click a name to copy its id.</source>
     </message>
     <message>
       <source>the function {name} failed ({error}); it reads as nothing</source>
-      <translation>函数 {name} 执行失败（{error}）；其结果为空</translation>
+      <translation>函数 {name} 执行失败（{error}）；读取结果为空</translation>
     </message>
     <message>
       <source>the function {name} failed ({error})</source>
@@ -2836,7 +2836,7 @@ Click a name to copy its id.</source>
     </message>
     <message>
       <source>a repeat is written {{repeat count}}</source>
-      <translation>repeat 写作 {{repeat count}}</translation>
+      <translation>重复块写作 {{repeat count}}</translation>
     </message>
     <message>
       <source>{{{name}}} is a constant, not a variable</source>
@@ -2967,8 +2967,8 @@ Click a name to copy its id.</source>
       <translation>'zones' 必须是区名列表，实际为 {found}</translation>
     </message>
     <message>
-      <source>'zones' lists {name}; zones are {zones}</source>
-      <translation>'zones' 列出了 {name}；可用的区为 {zones}</translation>
+      <source>'zones' lists {name}; zones are {known}</source>
+      <translation>'zones' 列出了 {name}；可用的区为 {known}</translation>
     </message>
     <message>
       <source>'args' must be a list, found {found}</source>
@@ -3003,7 +3003,7 @@ Click a name to copy its id.</source>
       <translation>{path}：未知的配置格式 {suffix}；请使用 .json、.yaml、.yml 或 .toml</translation>
     </message>
     <message>
-      <source>{path}: unknown config format (no extension); use .json, .yaml, .yml or .toml</source>
+      <source>{path}: unknown config format '(no extension)'; use .json, .yaml, .yml or .toml</source>
       <translation>{path}：未知的配置格式（没有扩展名）；请使用 .json、.yaml、.yml 或 .toml</translation>
     </message>
     <message>
@@ -6068,7 +6068,7 @@ Click a name to copy its id.</source>
     </message>
     <message>
       <source>one of {choices}</source>
-      <translation>以下之一：{choices}</translation>
+      <translation>取值之一（{choices}）</translation>
     </message>
     <message>
       <source>a table of names to numbers, 0 or more</source>
@@ -6287,6 +6287,62 @@ Click a name to copy its id.</source>
       <translation>{name} 不存在</translation>
     </message>
     <message>
+      <source>Check the user name and password in the URL (or PGPASSWORD / ~/.pgpass).</source>
+      <translation>请检查 URL 中的用户名和密码（或 PGPASSWORD / ~/.pgpass）。</translation>
+    </message>
+    <message>
+      <source>{location}: waited too long for a lock ({reason}); try again in a moment</source>
+      <translation>{location}：等待锁的时间过长（{reason}）；请稍后再试</translation>
+    </message>
+    <message>
+      <source>{location}: {reason}. The user needs SELECT on Covel's tables.</source>
+      <translation>{location}：{reason}。该用户需要 Covel 各表的 SELECT 权限。</translation>
+    </message>
+    <message>
+      <source>{location}: {server} has no database named {name}</source>
+      <translation>{location}：{server} 上没有名为 {name} 的数据库</translation>
+    </message>
+    <message>
+      <source>{location}: {server} refused the credentials of user {user} ({reason}).</source>
+      <translation>{location}：{server} 拒绝了用户 {user} 的凭据（{reason}）。</translation>
+    </message>
+    <message>
+      <source>{location}: {server} refused the credentials of the user ({reason}).</source>
+      <translation>{location}：{server} 拒绝了该用户的凭据（{reason}）。</translation>
+    </message>
+    <message>
+      <source>{location}: cannot connect to {server}: connection refused. Is PostgreSQL running there and accepting TCP/IP connections on that port?</source>
+      <translation>{location}：无法连接到 {server}：连接被拒绝。PostgreSQL 是否在那里运行，并在该端口接受 TCP/IP 连接？</translation>
+    </message>
+    <message>
+      <source>{location}: cannot connect: the host name {host} is not known ({reason})</source>
+      <translation>{location}：无法连接：主机名 {host} 未知（{reason}）</translation>
+    </message>
+    <message>
+      <source>{location}: cannot connect to {server}: no answer within the connection timeout ({reason})</source>
+      <translation>{location}：无法连接到 {server}：在连接超时内没有应答（{reason}）</translation>
+    </message>
+    <message>
+      <source>{location}: cannot connect to {server}: no server is listening on its socket ({reason})</source>
+      <translation>{location}：无法连接到 {server}：它的套接字上没有服务器在监听（{reason}）</translation>
+    </message>
+    <message>
+      <source>{location}: cannot talk to {server} ({reason})</source>
+      <translation>{location}：无法与 {server} 通信（{reason}）</translation>
+    </message>
+    <message>
+      <source>{location}: the file is damaged ({message}); `sqlite3 -readonly {target} .recover | sqlite3 recovered.db` can salvage what is left into a new file (-readonly: the damaged file is not written)</source>
+      <translation>{location}：文件已损坏（{message}）；`sqlite3 -readonly {target} .recover | sqlite3 recovered.db` 可以把剩下的内容抢救到一个新文件中（-readonly：不会写入损坏的文件）</translation>
+    </message>
+    <message>
+      <source>{location} is locked by another process ({message}; waited {seconds} s). Covel is probably writing; try again in a moment.</source>
+      <translation>{location} 被另一个进程锁定（{message}；已等待 {seconds} 秒）。Covel 可能正在写入；请稍后再试。</translation>
+    </message>
+    <message>
+      <source>{location} is not a SQLite database ({message})</source>
+      <translation>{location} 不是 SQLite 数据库（{message}）</translation>
+    </message>
+    <message>
       <source>{location}: {backend} is not a Covel store backend; give the path of covel.db, a sqlite:/// URL or a postgresql:// URL</source>
       <translation>{location}：{backend} 不是 Covel 存储的后端；请给出 covel.db 的路径、sqlite:/// URL 或 postgresql:// URL</translation>
     </message>
@@ -6319,12 +6375,32 @@ Click a name to copy its id.</source>
       <translation>{path} 不是 SQLite 数据库</translation>
     </message>
     <message>
+      <source>{location} needs a private copy to be read without writing beside it ({need} MiB), but only {free} MiB are free in {folder}; free some space, or open the store while Covel runs</source>
+      <translation>{location} 需要一份私有副本才能在不往旁边写文件的情况下读取（{need} MiB），但 {folder} 中只有 {free} MiB 可用；请腾出一些空间，或在 Covel 运行时打开该存储</translation>
+    </message>
+    <message>
+      <source>{location}: the option {key}={value} is refused, because it could write to the database or is not known; Prompt Inspector only reads. Allowed: {allowed}</source>
+      <translation>{location}：拒绝选项 {key}={value}，因为它可能写入数据库或未知；Prompt Inspector 只读取。允许的选项：{allowed}</translation>
+    </message>
+    <message>
       <source>{location}: timeout={value} is not a number of seconds between 0 and 3600</source>
       <translation>{location}：timeout={value} 不是 0 到 3600 之间的秒数</translation>
     </message>
     <message>
       <source>{location}: a file: URI names a file on this machine; {host} is another host</source>
       <translation>{location}：file: URI 指的是本机上的文件；{host} 是另一台主机</translation>
+    </message>
+    <message>
+      <source>{location} needs a private copy to be read without writing beside it, but the cache folder {folder} cannot be used: {error}</source>
+      <translation>{location} 需要一份私有副本才能在不往旁边写文件的情况下读取，但缓存文件夹 {folder} 无法使用：{error}</translation>
+    </message>
+    <message>
+      <source>{location}: the private copy could not be made ({error})</source>
+      <translation>{location}：无法制作私有副本（{error}）</translation>
+    </message>
+    <message>
+      <source>{location}: its private copy could not be brought to the last committed state ({error})</source>
+      <translation>{location}：无法把它的私有副本恢复到最后一次提交的状态（{error}）</translation>
     </message>
     <message>
       <source>{path} is a directory, not a database file</source>
@@ -6629,6 +6705,42 @@ Click a name to copy its id.</source>
     <message>
       <source>contextProfile must map worker refs to {{variant, historyPolicy}}</source>
       <translation>contextProfile 必须把 worker ref 映射到 {{variant, historyPolicy}}</translation>
+    </message>
+    <message>
+      <source>{path}: values nested deeper than {limit} levels</source>
+      <translation>{path}：值的嵌套超过 {limit} 层</translation>
+    </message>
+    <message>
+      <source>{path}: expected a JSON object of template variables</source>
+      <translation>{path}：应为由模板变量组成的 JSON 对象</translation>
+    </message>
+    <message>
+      <source>--turn and --turns simulate a zones config's turns; for a ChatLuna preset give the conversation so far with --history</source>
+      <translation>--turn 和 --turns 用于模拟 zones 配置的回合；对 ChatLuna 预设，请用 --history 给出目前为止的对话</translation>
+    </message>
+    <message>
+      <source>--turn counts from 0 and cannot be negative</source>
+      <translation>--turn 从 0 开始计数，不能为负</translation>
+    </message>
+    <message>
+      <source>--turn {turn}: a simulation has at most {count} turns (0 to {last})</source>
+      <translation>--turn {turn}：一次模拟最多 {count} 个回合（0 到 {last}）</translation>
+    </message>
+    <message>
+      <source>--turns {turns}: give a number of turns from 0 to {count}</source>
+      <translation>--turns {turns}：请给出 0 到 {count} 之间的回合数</translation>
+    </message>
+    <message>
+      <source>{path}: not valid JSON: {problem} at line {line}</source>
+      <translation>{path}：不是有效的 JSON：{problem}（第 {line} 行）</translation>
+    </message>
+    <message>
+      <source>{path}: not valid JSON: {problem}</source>
+      <translation>{path}：不是有效的 JSON：{problem}</translation>
+    </message>
+    <message>
+      <source>--{option} is for ChatLuna preset files; {file} is not one</source>
+      <translation>--{option} 用于 ChatLuna 预设文件；{file} 不是预设文件</translation>
     </message>
     <message>
       <source>{origin}: expected a JSON list of {{role, content}} messages</source>

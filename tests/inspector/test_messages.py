@@ -124,7 +124,11 @@ def test_a_file_that_cannot_be_opened_or_written_is_explained_in_the_locale(monk
     conn.close()
     text = tmp_path / "notes.txt"
     text.write_text("not a database", encoding="utf-8")
+    folder = tmp_path / "SQLite"  # a folder, whatever its name says: no hint to replace it
+    folder.mkdir()
     cases = [(["sessions", str(tmp_path)], "{0} is a directory, not a database file", "{0} 是目录，不是数据库文件"),
+             (["demo", str(folder)], "cannot write {0}: it is a folder; name a file to write",
+              "无法写入 {0}：它是文件夹；请指定要写入的文件"),
              (["sessions", str(tmp_path / "missing.db")], "{0} does not exist", "{0} 不存在"),
              (["sessions", str(empty)], "{0} is empty (0 bytes): not a Covel store", "{0} 是空文件（0 字节）：不是 Covel 存储"),
              (["sessions", str(text)], "{0} is not a SQLite database", "{0} 不是 SQLite 数据库"),
@@ -141,3 +145,17 @@ def test_a_file_that_cannot_be_opened_or_written_is_explained_in_the_locale(monk
             assert main(argv) == 2
             err = capfdbinary.readouterr().err.decode()
             assert err == f"prompt-inspector: {expected.format(argv[1])}\n", (lang, argv)
+
+
+def test_the_desktop_app_s_language_is_the_process_s(monkeypatch):
+    from inspector import messages
+
+    monkeypatch.setenv("PROMPT_INSPECTOR_LANG", "en")
+    monkeypatch.setattr(messages, "_chosen", None)
+    messages.set_language("zh_CN")
+    assert messages.language() == "zh_CN"
+    assert localized("{name} does not exist", name="x.db") == "x.db 不存在"
+    # An explicit environment is read as given.
+    assert messages.language({"LANG": "en_US.UTF-8"}) == "en"
+    messages.set_language(None)
+    assert messages.language() == "en"

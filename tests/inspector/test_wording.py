@@ -28,3 +28,28 @@ def test_each_billing_class_has_its_row() -> None:
 def test_a_template_with_literal_braces_writes_them_once() -> None:
     text = wording.VOLATILE_SYSTEM_TEXT.format(part="system › kernel", count=3, turns=4)
     assert "(a {{ player.character }}-style value inside it?)" in text
+
+
+def test_no_name_of_the_module_is_given_twice() -> None:
+    # A second assignment would silently replace the first sentence everywhere it is used.
+    import ast
+    from pathlib import Path
+
+    tree = ast.parse(Path(wording.__file__).read_text(encoding="utf-8"))
+    names = [target.id for node in tree.body if isinstance(node, ast.Assign)
+             for target in node.targets if isinstance(target, ast.Name)]
+    names += [node.name for node in tree.body if isinstance(node, ast.FunctionDef)]
+    assert len(names) == len(set(names)), sorted(n for n in set(names) if names.count(n) > 1)
+
+
+def test_a_zones_input_block_and_a_chatluna_input_format_each_say_their_own_problem() -> None:
+    from inspector.zones.config import from_data
+    from inspector.zones.diagnostics import check
+    from inspector.zones.presets import loads_preset, render_preset
+
+    (zones,) = [d for d in check(from_data({"blocks": [{"id": "i", "zone": "input", "content": "hello"}]}))
+                if d.code == "input-missing-prompt"]
+    assert zones.message == "an input block must contain {prompt} (the user's input) and be a template"
+    preset = loads_preset("keywords: [x]\nprompts: []\nformat_user_prompt: '{sender} 说了一句话'\n")
+    (chatluna,) = [d for d in render_preset(preset).diagnostics if d.code == "input-missing-prompt"]
+    assert chatluna.message.startswith("format_user_prompt never writes {prompt}: ChatLuna replaces")

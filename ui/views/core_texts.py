@@ -14,7 +14,8 @@ are sentences again, ``part`` and ``where`` a part label (:func:`ui.views.part_n
 ``places`` a comma-separated list of them, ``levels`` the cache levels ("tools and system"),
 ``short``, ``long`` and ``keep`` a duration ("5 min"), ``zone`` and ``zones`` a prompt zone's name or a
 comma-separated list of them ("system, context"), ``found`` what a check found ("the number 3", translated
-when a template names it), ``path`` and ``place`` a place in a file ("top level" translated); any other
+when a template names it), ``path`` and ``place`` where something is (a place in a file, a file, a variable: only "top level" is
+translated); any other
 value (a count, a model, a rules row, a provider's own words) is shown as recorded.
 
 A sentence the core writes without a template of :mod:`inspector.wording` shows untranslated:

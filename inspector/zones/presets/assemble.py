@@ -456,7 +456,7 @@ def _format_input(preset: Preset, ctx: _Context, text: str) -> tuple[str, list[D
     rendered = ctx.render("format_user_prompt", template, user=True)
     out = list(rendered.diagnostics)
     if "prompt" not in rendered.variables and not re.search(r"\{\s*prompt\s*\}", template):
-        out.append(field_diagnostic(INPUT_MISSING_PROMPT, ERROR, wording.INPUT_WITHOUT_PROMPT.format(),
+        out.append(field_diagnostic(INPUT_MISSING_PROMPT, ERROR, wording.PRESET_INPUT_WITHOUT_PROMPT.format(),
                                     "format_user_prompt", "content"))
     return rendered.text, out
 

@@ -17,8 +17,9 @@ from ui.views.core_texts import strict_core_text
 from ui.zones_editor.problems import block_label, message_text
 
 _CJK = re.compile("[\u4e00-\u9fff]")
-# A quoted name or value ('x'), not the apostrophe of "ChatLuna's".
-_QUOTED = re.compile(r"(?<![A-Za-z])'[^']*'(?![A-Za-z])")
+# A quoted name or value ('x'), not the apostrophe of "ChatLuna's" nor a quoted phrase of the
+# sentence itself ('(no extension)', which is translated).
+_QUOTED = re.compile(r"(?<![A-Za-z])'[^'()]*'(?![A-Za-z])")
 
 
 def diags(blocks: list[dict[str, Any]], variables: list[dict[str, Any]] = (), **settings: Any) -> list[dg.Diagnostic]:
