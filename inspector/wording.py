@@ -315,9 +315,6 @@ PRESET_BELOW_MINIMUM = sentence("{path}.{key} must be {minimum} or more, found {
 PRESET_NOT_NUMBER = sentence("{path}.{key} must be a number, found {found}")
 PRESET_NOT_CHOICE = sentence("{path}.{key} must be one of {choices}, found {value}")
 PRESET_TOO_LARGE = sentence("{origin}: the text is {length} characters; a preset may be at most {limit} bytes")
-PRESET_NOT_YAML_AT = sentence("{origin}: not valid YAML: {problem} at line {line}, column {column}")
-PRESET_YAML_TOO_DEEP = sentence("{origin}: not valid YAML: nested too deeply to read")
-PRESET_NOT_YAML = sentence("{origin}: not valid YAML: {problem}")
 PRESET_NESTED_TOO_DEEP = sentence("{origin}: values are nested more than {limit} levels deep")
 PRESET_NOT_MAPPING = sentence(
     "{origin}: a ChatLuna preset is a YAML mapping with 'keywords' and 'prompts', found {found}")
@@ -520,11 +517,12 @@ CONFIG_UNKNOWN_SUFFIX = sentence("{path}: unknown config format {suffix}; use .j
 CONFIG_NO_EXTENSION = sentence("{path}: unknown config format '(no extension)'; use .json, .yaml, .yml or .toml")
 CONFIG_UNKNOWN_FORMAT = sentence("unknown config format {format}")
 CONFIG_FILE_UNKNOWN_FORMAT = sentence("{origin}: unknown config format {format}")
-CONFIG_NOT_VALID_DEEP = sentence("{origin}: not valid {format}: nested too deeply to read")
-CONFIG_NOT_VALID_DIGITS = sentence(
+# A file (a config or a preset) its reader refused, ``format`` JSON, YAML or TOML.
+FILE_NOT_VALID_DEEP = sentence("{origin}: not valid {format}: nested too deeply to read")
+FILE_NOT_VALID_DIGITS = sentence(
     "{origin}: not valid {format}: an integer literal has more digits than can be read (the limit is 4300)")
-CONFIG_NOT_VALID_AT = sentence("{origin}: not valid {format}: {problem} at line {line}, column {column}")
-CONFIG_NOT_VALID = sentence("{origin}: not valid {format}: {problem}")
+FILE_NOT_VALID_AT = sentence("{origin}: not valid {format}: {problem} at line {line}, column {column}")
+FILE_NOT_VALID = sentence("{origin}: not valid {format}: {problem}")
 # Reading a config-like file (inspector.zones.config.read_text_file), by the kind of file read.
 _READ_TOO_LARGE = {
     "file": sentence("{path}: the file is {size} bytes; a file may be at most {limit} bytes"),

@@ -571,7 +571,7 @@ def loads_config(text: str, fmt: str, origin: str = "<config>", path: Path | Non
     try:
         data = _parse_text(text, fmt, origin)
     except RecursionError:
-        raise ConfigError(wording.CONFIG_NOT_VALID_DEEP.format(origin=origin, format=fmt.upper())) from None
+        raise ConfigError(wording.FILE_NOT_VALID_DEEP.format(origin=origin, format=fmt.upper())) from None
     except ConfigError:
         raise
     except ValueError as exc:
@@ -579,8 +579,8 @@ def loads_config(text: str, fmt: str, origin: str = "<config>", path: Path | Non
         # Python's digit limit, and the like.
         reason = str(exc)
         if "integer string conversion" in reason:
-            raise ConfigError(wording.CONFIG_NOT_VALID_DIGITS.format(origin=origin, format=fmt.upper())) from None
-        raise ConfigError(wording.CONFIG_NOT_VALID.format(origin=origin, format=fmt.upper(), problem=reason)) from None
+            raise ConfigError(wording.FILE_NOT_VALID_DIGITS.format(origin=origin, format=fmt.upper())) from None
+        raise ConfigError(wording.FILE_NOT_VALID.format(origin=origin, format=fmt.upper(), problem=reason)) from None
     return from_data(data, origin, path)
 
 
@@ -589,29 +589,33 @@ def _parse_text(text: str, fmt: str, origin: str) -> Any:
         try:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
-            raise ConfigError(wording.CONFIG_NOT_VALID_AT.format(origin=origin, format="JSON", problem=exc.msg,
+            raise ConfigError(wording.FILE_NOT_VALID_AT.format(origin=origin, format="JSON", problem=exc.msg,
                                                                  line=exc.lineno, column=exc.colno)) from None
     elif fmt == "yaml":
         try:
             data = safe_yaml.load(text)
         except yaml.YAMLError as exc:
-            mark = getattr(exc, "problem_mark", None)
-            problem = getattr(exc, "problem", None) or str(exc)
-            if mark is not None:
-                raise ConfigError(wording.CONFIG_NOT_VALID_AT.format(origin=origin, format="YAML", problem=problem,
-                                                                     line=mark.line + 1,
-                                                                     column=mark.column + 1)) from None
-            raise ConfigError(wording.CONFIG_NOT_VALID.format(origin=origin, format="YAML", problem=problem)) from None
+            raise ConfigError(yaml_error_text(exc, origin)) from None
         if data is None:
             data = {}
     elif fmt == "toml":
         try:
             data = tomllib.loads(text)
         except tomllib.TOMLDecodeError as exc:
-            raise ConfigError(wording.CONFIG_NOT_VALID.format(origin=origin, format="TOML", problem=exc)) from None
+            raise ConfigError(wording.FILE_NOT_VALID.format(origin=origin, format="TOML", problem=exc)) from None
     else:
         raise ConfigError(wording.CONFIG_FILE_UNKNOWN_FORMAT.format(origin=origin, format=repr(fmt)))
     return data
+
+
+def yaml_error_text(exc: yaml.YAMLError, origin: str) -> str:
+    """What a YAML reader's error says about ``origin``, with the line and column when it knows them."""
+    mark = getattr(exc, "problem_mark", None)
+    problem = getattr(exc, "problem", None) or str(exc)
+    if mark is None:
+        return wording.FILE_NOT_VALID.format(origin=origin, format="YAML", problem=problem)
+    return wording.FILE_NOT_VALID_AT.format(origin=origin, format="YAML", problem=problem, line=mark.line + 1,
+                                            column=mark.column + 1)
 
 
 def refuse_special_file(path: str | Path, error_type: type[Exception] = ConfigError) -> None:

@@ -2491,18 +2491,6 @@ Click a name to copy its id.</source>
       <translation>{origin}：文本有 {length} 个字符；预设最多只能有 {limit} 字节</translation>
     </message>
     <message>
-      <source>{origin}: not valid YAML: {problem} at line {line}, column {column}</source>
-      <translation>{origin}：不是有效的 YAML：{problem}（第 {line} 行，第 {column} 列）</translation>
-    </message>
-    <message>
-      <source>{origin}: not valid YAML: nested too deeply to read</source>
-      <translation>{origin}：不是有效的 YAML：嵌套太深，无法读取</translation>
-    </message>
-    <message>
-      <source>{origin}: not valid YAML: {problem}</source>
-      <translation>{origin}：不是有效的 YAML：{problem}</translation>
-    </message>
-    <message>
       <source>{origin}: values are nested more than {limit} levels deep</source>
       <translation>{origin}：值的嵌套超过 {limit} 层</translation>
     </message>
@@ -5367,10 +5355,6 @@ Click a name to copy its id.</source>
   </context>
   <context>
     <name>ZonesProblems</name>
-    <message>
-      <source>top level</source>
-      <translation>顶层</translation>
-    </message>
     <message>
       <source>Error</source>
       <translation>错误</translation>

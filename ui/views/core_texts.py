@@ -13,10 +13,10 @@ Values are translated by their placeholder's name: ``detail``, ``why``, ``cause`
 are sentences again, ``part`` and ``where`` a part label (:func:`ui.views.part_names.part_label`),
 ``places`` a comma-separated list of them, ``levels`` the cache levels ("tools and system"),
 ``short``, ``long`` and ``keep`` a duration ("5 min"), ``zone`` and ``zones`` a prompt zone's name or a
-comma-separated list of them ("system, context"), ``found`` what a check found ("the number 3", translated
-when a template names it), ``path`` and ``place`` where something is (a place in a file, a file, a variable: only "top level" is
-translated); any other
-value (a count, a model, a rules row, a provider's own words) is shown as recorded.
+comma-separated list of them ("system, context"), ``found`` what a check found ("the number 3",
+translated when a template names it), ``path`` and ``place`` where something is (a place in a file, a
+file, a variable: :func:`place_name`); any other value (a count, a model, a rules row, a provider's own
+words) is shown as recorded.
 
 A sentence the core writes without a template of :mod:`inspector.wording` shows untranslated:
 ``tests/ui/test_translations.py`` translates every detail and finding of the demo's analysis and
@@ -34,7 +34,7 @@ from PySide6.QtCore import QCoreApplication
 from inspector import wording
 from ui.views.part_names import part_label
 
-__all__ = ["clear_cache", "core_text", "strict_core_text", "template_sources"]
+__all__ = ["clear_cache", "core_text", "place_name", "strict_core_text", "template_sources"]
 
 def _tr(text: str) -> str:
     return QCoreApplication.translate("CoreTexts", text)
@@ -93,6 +93,12 @@ def _zones(value: str) -> str:
     return _tr(", ").join(words.get(zone, zone) for zone in value.split(", "))
 
 
+def place_name(value: str) -> str:
+    """Where in a file something is, as the core names it: its own "top level" (a config's or a
+    preset's keys) in the UI's language, any other place (``blocks[2]``, a path) as written."""
+    return _words()["top level"] if value == "top level" else value
+
+
 def _levels(value: str) -> str:
     words = _words()
     return words[" and "].join(words.get(level, level) for level in value.split(" and "))
@@ -132,7 +138,7 @@ def _value(name: str, value: str) -> tuple[str, int] | None:
     if name in _DURATIONS:
         return _duration(value), 0
     if name in _PLACES:
-        return (_words()["top level"] if value == "top level" else value), 0
+        return place_name(value), 0
     return value, 0
 
 

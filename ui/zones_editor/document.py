@@ -17,10 +17,9 @@ from typing import Any
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
-from inspector import wording
 from inspector.zones import ConfigError, PromptConfig, load_config, save_config
 from inspector.files import OutputPathError, check_output_path, write_atomic
-from inspector.zones.config import format_of
+from inspector.zones.config import format_of, read_text_file
 from inspector.zones.covel_templates import is_covel_template_path
 from inspector.zones.presets import DEFAULT_INPUT, looks_like_preset, read_preset_file
 from inspector.zones.presets.editing import PresetDocument
@@ -162,14 +161,8 @@ class ZonesDocument(QObject):
             self.covel = None
             self.fmt = "yaml"
         elif is_covel_template_path(str(path)):
-            try:
-                raw = path.read_bytes()
-            except OSError as exc:
-                raise ConfigError(wording.READ_FAILED.format(path=path, error=exc.strerror or exc)) from None
-            try:
-                text = raw.decode("utf-8-sig")
-            except UnicodeDecodeError as exc:
-                raise ConfigError(wording.READ_NOT_UTF8.format(path=path, offset=exc.start)) from None
+            # Read as a config is: never a FIFO or device (which would block), within the size limit.
+            text = read_text_file(path)
             self.mode = COVEL_MODE
             self.covel = CovelTemplate(text, covel_front_matter(path), path.name)
             self.config = PromptConfig()

@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
 from inspector.zones import Diagnostic
 from inspector.zones import diagnostic as dg
 from ui.theme import is_dark
-from ui.views.core_texts import core_text
+from ui.views.core_texts import core_text, place_name
 
 _COLOURS = {
     # (light theme, dark theme)
@@ -50,9 +50,7 @@ def message_text(diag: Diagnostic) -> str:
 def block_label(block_id: str | None) -> str:
     """Where a problem is, for a place no block of the editor names: the core's "top level" (a
     config's or preset's own keys) in the UI's language, any other place as the core wrote it."""
-    if not block_id:
-        return "—"
-    return _tr("top level") if block_id == "top level" else block_id
+    return place_name(block_id) if block_id else "—"
 
 
 def severity_name(severity: str) -> str:

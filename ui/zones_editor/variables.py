@@ -357,14 +357,15 @@ class CatalogView(QTableWidget):
         for r, v in enumerate(CATALOG):
             path = v.path + (".…" if v.open else "")
             description = core_text(v.description)
+            instead = core_text(v.instead) if v.changes_between_turns and v.instead else ""
             cells = [path, _tr("yes") if v.changes_between_turns else "", description,
                      value_text(v.example).replace("\n", " ⏎ ")]
             for c, text in enumerate(cells):
                 item = QTableWidgetItem(text)
                 item.setData(Qt.ItemDataRole.UserRole, v.path)
                 tip = description
-                if v.changes_between_turns and v.instead:
-                    tip += "\n" + _tr("Changes between turns; instead: {instead}").format(instead=core_text(v.instead))
+                if instead:
+                    tip += "\n" + _tr("Changes between turns; instead: {instead}").format(instead=instead)
                 item.setToolTip(tip)
                 self.setItem(r, c, item)
         self.setColumnWidth(0, 170)

@@ -19,7 +19,7 @@ from typing import Any
 import yaml
 
 from inspector import wording
-from inspector.zones.config import MAX_CONFIG_BYTES, MAX_NESTING, ConfigError, too_deep, value_kind
+from inspector.zones.config import MAX_CONFIG_BYTES, MAX_NESTING, ConfigError, too_deep, value_kind, yaml_error_text
 from inspector.zones.diagnostic import ERROR, WARNING, Diagnostic, field_diagnostic
 
 from . import yaml_core
@@ -140,16 +140,9 @@ def parse_preset_text(text: str, origin: str = "<preset>") -> Any:
     try:
         data = yaml_core.load(text)
     except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        problem = getattr(exc, "problem", None) or str(exc)
-        if mark is not None:
-            message = wording.PRESET_NOT_YAML_AT.format(origin=origin, problem=problem, line=mark.line + 1,
-                                                        column=mark.column + 1)
-        else:
-            message = wording.PRESET_NOT_YAML.format(origin=origin, problem=problem)
-        raise PresetError(message) from None
+        raise PresetError(yaml_error_text(exc, origin)) from None
     except RecursionError:
-        raise PresetError(wording.PRESET_YAML_TOO_DEEP.format(origin=origin)) from None
+        raise PresetError(wording.FILE_NOT_VALID_DEEP.format(origin=origin, format="YAML")) from None
     if too_deep(data):
         raise PresetError(wording.PRESET_NESTED_TOO_DEEP.format(origin=origin, limit=MAX_NESTING))
     return data

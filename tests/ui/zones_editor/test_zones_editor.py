@@ -5,6 +5,7 @@ question, the order ruler and the Covel template mode."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -457,6 +458,18 @@ def test_bad_file_is_reported_and_the_document_is_kept(qtbot: Any, editor: Zones
     assert not window.open_path(bad)
     assert errors and "'order' must be a number" in errors[0]
     assert window.doc.config.blocks[0].id == "core:identity"
+
+
+def test_a_covel_template_that_is_a_named_pipe_is_refused_without_reading(qtbot: Any, editor: ZonesEditorWindow,
+                                                                         tmp_path: Path) -> None:
+    # Read as configs are: a FIFO would block the GUI thread forever.
+    fifo = tmp_path / "RUNTIME.md"
+    os.mkfifo(fifo)
+    errors: list[str] = []
+    editor.report_error = lambda title, text: errors.append(text)
+    assert not editor.open_path(fifo)
+    assert errors == [f"{fifo} is a named pipe (FIFO), not a regular file: give the path of a file"]
+    assert editor.doc.config.blocks[0].id == "core:identity"
 
 
 # ---------------------------------------------------------------------------------- ruler
