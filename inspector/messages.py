@@ -21,13 +21,15 @@ from typing import Any
 
 from resources import resource_path
 
-__all__ = ["CONTEXT", "ENV_LANG", "SUPPORTED", "catalog", "language", "language_of", "localized", "marked",
-           "set_language", "translate"]
+__all__ = ["CONTEXT", "ENV_LANG", "SENTENCE_CONTEXT", "SUPPORTED", "catalog", "language", "language_of", "localized",
+           "localized_sentence", "marked", "set_language", "translate"]
 
 ENV_LANG = "PROMPT_INSPECTOR_LANG"
 SUPPORTED = ("en", "zh_CN")
 # The .ts context of the command line's messages.
 CONTEXT = "CommandLine"
+# The .ts context of the core's sentences (inspector.wording), which the app's views translate too.
+SENTENCE_CONTEXT = "CoreTexts"
 _LOCALE_VARIABLES = ("LC_ALL", "LC_MESSAGES", "LANG")
 # The language the desktop app chose for its window (set_language), which its messages follow.
 _chosen: str | None = None
@@ -109,3 +111,23 @@ def localized(template: str, *, lang: str | None = None, **values: Any) -> str:
     except (KeyError, IndexError, ValueError):
         # A translation naming a value the template does not: the English message, never a traceback.
         return template.format(**values)
+
+
+@cache
+def _sentences(lang: str):  # -> SentenceTranslator
+    from inspector import wording
+    from inspector.sentence_match import CLAUSE_SEPARATOR, TOP_LEVEL, SentenceTranslator
+
+    def tr(text: str) -> str:
+        return translate(text, context=SENTENCE_CONTEXT, lang=lang)
+
+    return SentenceTranslator(((source, tr(source)) for source in wording.templates()), top_level=tr(TOP_LEVEL),
+                              joiner=tr(CLAUSE_SEPARATOR))
+
+
+def localized_sentence(text: str, *, lang: str | None = None) -> str:
+    """One of the core's sentences (made from a template of :mod:`inspector.wording`, such as a
+    config file's error) in the locale's language, read as the app's views read it; as written
+    when it matches no template, and in English always as written."""
+    lang = lang or language()
+    return text if lang == "en" else _sentences(lang).text(text)

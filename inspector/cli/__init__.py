@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 
 from inspector.cli.common import CliError
 from inspector.cli.registry import COMMANDS, named_command
+from inspector.messages import localized, localized_sentence
 from inspector.error_boundary import (
     DEBUG_FLAG,
     EXIT_BAD_INPUT,
@@ -70,8 +71,8 @@ def _run(argv: list[str], app_options: Callable[[argparse.ArgumentParser], None]
     wants_help = list(argv[:1]) in (["-h"], ["--help"])
     args = build_parser(named_command(argv) or "", app_options if wants_help else None).parse_args(argv)
     if args.command is None:
-        raise CliError(f"no command given: `{PROGRAM} --help` lists them; `{PROGRAM}` without one "
-                       "starts the desktop app")
+        raise CliError(localized("no command given: `{program} --help` lists them; `{program}` without one starts "
+                                 "the desktop app", program=PROGRAM))
     return args.func(args)
 
 
@@ -84,7 +85,8 @@ def guarded(action: Callable[[], int], *, debug: bool) -> int:
     except CliError as exc:
         from inspector.store.urls import scrub_text
 
-        sys.stderr.write(f"{PROGRAM}: {scrub_text(str(exc))}\n")
+        # A message the core made from a template (a config file's error) in the locale's language too.
+        sys.stderr.write(f"{PROGRAM}: {scrub_text(localized_sentence(str(exc)))}\n")
         return EXIT_BAD_INPUT
     except BrokenPipeError:
         # `prompt-inspector prefix … | head` closes the pipe early; that is not an error.

@@ -1951,10 +1951,6 @@ Click a name to copy its id.</source>
       <translation>无</translation>
     </message>
     <message>
-      <source>top level</source>
-      <translation>顶层</translation>
-    </message>
-    <message>
       <source>{n} min</source>
       <translation>{n} 分钟</translation>
     </message>
@@ -1965,6 +1961,10 @@ Click a name to copy its id.</source>
     <message>
       <source>, </source>
       <translation>、</translation>
+    </message>
+    <message>
+      <source>top level</source>
+      <translation>顶层</translation>
     </message>
     <message>
       <source>; </source>
@@ -6161,6 +6161,10 @@ Click a name to copy its id.</source>
     <message>
       <source>{path}: invalid rules:</source>
       <translation>{path}：规则无效：</translation>
+    </message>
+    <message>
+      <source>no command given: `{program} --help` lists them; `{program}` without one starts the desktop app</source>
+      <translation>没有给出命令：`{program} --help` 会列出所有命令；不带命令的 `{program}` 会启动桌面应用</translation>
     </message>
     <message>
       <source>cannot write {path}: the file exists and is not a demo database; choose another file or pass --force to replace it</source>

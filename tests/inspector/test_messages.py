@@ -159,3 +159,22 @@ def test_the_desktop_app_s_language_is_the_process_s(monkeypatch):
     assert messages.language({"LANG": "en_US.UTF-8"}) == "en"
     messages.set_language(None)
     assert messages.language() == "en"
+
+
+def test_a_config_file_s_error_reads_in_the_locale_on_the_command_line(monkeypatch, capfdbinary, tmp_path):
+    from inspector.cli import main
+
+    config = tmp_path / "c.json"
+    config.write_text('{"blocks": [{"id": "a", "zone": "moon"}]}', encoding="utf-8")
+    preset = tmp_path / "p.yml"
+    preset.write_text("a: [\n", encoding="utf-8")
+    for lang, expected in (
+            ("en", [f"{config}: blocks[0] (id 'a'): 'zone' must be one of system, context, input, found 'moon'",
+                    f"{preset}: not valid YAML: expected the node content, but found '<stream end>' at line 2, "
+                    "column 1"]),
+            ("zh_CN", [f"{config}：blocks[0] (id 'a')：'zone' 必须是 system, context, input 之一，实际为 'moon'",
+                       f"{preset}：不是有效的 YAML：expected the node content, but found '<stream end>'（第 2 行，第 1 列）"])):
+        monkeypatch.setenv("PROMPT_INSPECTOR_LANG", lang)
+        for path, line in zip((config, preset), expected):
+            assert main(["lint", str(path)]) == 2
+            assert capfdbinary.readouterr().err.decode() == f"prompt-inspector: {line}\n"
